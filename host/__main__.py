@@ -1,0 +1,5 @@
+import sys
+
+from host.process import main
+
+sys.exit(main())

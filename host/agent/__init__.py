@@ -1,0 +1,1 @@
+"""The agent runtime: turns, providers and the builtin tools they may call."""

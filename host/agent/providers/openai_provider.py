@@ -1,0 +1,134 @@
+"""Any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, LM Studio, vLLM,
+llama.cpp server) through the official SDK, streaming or not, with tool calls.
+
+Retries: the SDK retries 408/409/429/5xx and connection errors with exponential backoff
+and jitter, `NIB_MAX_RETRIES` times; each request is bounded by `NIB_REQUEST_TIMEOUT_S`.
+Cancelling the turn's task closes the open stream.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+
+from host.agent.providers.base import (
+    ChatMessage,
+    ModelEvent,
+    ProviderError,
+    TextDelta,
+    ToolCallRequest,
+    ToolSchema,
+)
+from host.config import Settings
+
+# The SDK's and httpx's debug logs carry request details; keep them quiet.
+logging.getLogger("openai").setLevel(logging.WARNING)
+logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+@dataclass
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class OpenAIProvider:
+    def __init__(self, settings: Settings) -> None:
+        if not settings.openai_base_url:
+            raise ProviderError(
+                "the openai provider needs NIB_OPENAI_BASE_URL (e.g. https://api.openai.com/v1 "
+                "or http://127.0.0.1:11434/v1 for Ollama)"
+            )
+        if not settings.model:
+            raise ProviderError("the openai provider needs NIB_MODEL, the model's name")
+        self._base_url = settings.openai_base_url
+        self._model = settings.model
+        self._stream = settings.stream
+        self._timeout = settings.request_timeout_s
+        # Local servers take any key; the SDK insists on one being set.
+        self._client = openai.AsyncOpenAI(
+            base_url=settings.openai_base_url,
+            api_key=settings.openai_api_key or "no-key",
+            timeout=settings.request_timeout_s,
+            max_retries=settings.max_retries,
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def stream(
+        self, messages: list[ChatMessage], tools: list[ToolSchema]
+    ) -> AsyncIterator[ModelEvent]:
+        kwargs: dict[str, Any] = {"model": self._model, "messages": messages}
+        if tools:
+            kwargs["tools"] = tools
+        try:
+            if self._stream:
+                async for event in self._streamed(kwargs):
+                    yield event
+            else:
+                for event in await self._whole(kwargs):
+                    yield event
+        except openai.APITimeoutError:
+            raise ProviderError(
+                f"model endpoint timed out after {self._timeout:g} s: {self._base_url}"
+            ) from None
+        except openai.APIConnectionError as exc:
+            cause = exc.__cause__ or exc
+            raise ProviderError(f"model endpoint unreachable: {self._base_url} ({cause})") from None
+        except openai.APIStatusError as exc:
+            raise ProviderError(
+                f"model endpoint answered HTTP {exc.status_code}: {_short(exc.message)}"
+            ) from None
+        except openai.OpenAIError as exc:
+            raise ProviderError(f"model endpoint error: {_short(str(exc))}") from None
+
+    async def _streamed(self, kwargs: dict[str, Any]) -> AsyncIterator[ModelEvent]:
+        calls: dict[int, _PartialCall] = {}
+        stream = await self._client.chat.completions.create(stream=True, **kwargs)
+        async with stream:
+            async for chunk in stream:
+                if not chunk.choices:
+                    continue
+                delta = chunk.choices[0].delta
+                if delta.content:
+                    yield TextDelta(delta.content)
+                for part in delta.tool_calls or ():
+                    call = calls.setdefault(part.index, _PartialCall())
+                    if part.id:
+                        call.id = part.id
+                    if part.function is not None:
+                        if part.function.name:
+                            call.name += part.function.name
+                        if part.function.arguments:
+                            call.arguments.append(part.function.arguments)
+        for index in sorted(calls):
+            call = calls[index]
+            yield ToolCallRequest(call.id or f"call_{index}", call.name, "".join(call.arguments))
+
+    async def _whole(self, kwargs: dict[str, Any]) -> list[ModelEvent]:
+        response = await self._client.chat.completions.create(**kwargs)
+        if not response.choices:
+            return []
+        message = response.choices[0].message
+        events: list[ModelEvent] = []
+        if message.content:
+            events.append(TextDelta(message.content))
+        for index, call in enumerate(message.tool_calls or ()):
+            function = getattr(call, "function", None)
+            if function is None:
+                continue
+            events.append(
+                ToolCallRequest(call.id or f"call_{index}", function.name, function.arguments)
+            )
+        return events
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

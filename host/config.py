@@ -1,0 +1,84 @@
+"""The host's settings: the environment first, then `settings.json` in the data directory.
+
+The settings file holds the same names as the environment, e.g.
+`{"NIB_PROVIDER": "openai", "NIB_OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+SETTINGS_FILENAME = "settings.json"
+
+
+class SettingsError(Exception):
+    """A setting has a value the host cannot use; the message names the setting."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    provider: str = "demo"
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    model: str | None = None
+    demo_step_delay_ms: int = 700
+    max_steps: int = 100
+    request_timeout_s: float = 60.0
+    max_retries: int = 3
+    stream: bool = True
+
+    def __repr__(self) -> str:  # never show the API key
+        key = "set" if self.openai_api_key else "unset"
+        return (
+            f"Settings(provider={self.provider!r}, base_url={self.openai_base_url!r}, "
+            f"model={self.model!r}, api_key={key})"
+        )
+
+
+def _int(values: Mapping[str, str], name: str, default: int, low: int) -> int:
+    raw = values.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < low:
+        raise SettingsError(f"{name} must be at least {low}, not {value}")
+    return value
+
+
+def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = None) -> Settings:
+    env = dict(os.environ if environ is None else environ)
+    values: dict[str, str] = {}
+    if data_dir is not None:
+        path = data_dir / SETTINGS_FILENAME
+        if path.exists():
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise SettingsError(f"{path} is not readable JSON: {exc}") from None
+            if not isinstance(loaded, dict):
+                raise SettingsError(f"{path} must hold a JSON object")
+            values.update({str(k): str(v) for k, v in loaded.items() if v is not None})
+    values.update({k: v for k, v in env.items() if k.startswith("NIB_")})
+    timeout = values.get("NIB_REQUEST_TIMEOUT_S", "60")
+    try:
+        request_timeout = float(timeout)
+    except ValueError:
+        raise SettingsError(f"NIB_REQUEST_TIMEOUT_S must be a number, not {timeout!r}") from None
+    return Settings(
+        provider=values.get("NIB_PROVIDER", "demo").strip().lower() or "demo",
+        openai_base_url=values.get("NIB_OPENAI_BASE_URL") or None,
+        openai_api_key=values.get("NIB_OPENAI_API_KEY") or None,
+        model=values.get("NIB_MODEL") or None,
+        demo_step_delay_ms=_int(values, "NIB_DEMO_STEP_DELAY_MS", 700, 0),
+        max_steps=_int(values, "NIB_MAX_STEPS", 100, 1),
+        request_timeout_s=request_timeout,
+        max_retries=_int(values, "NIB_MAX_RETRIES", 3, 0),
+        stream=values.get("NIB_OPENAI_STREAM", "1").strip().lower() not in ("0", "false", "no"),
+    )

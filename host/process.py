@@ -1,0 +1,173 @@
+"""`python -m host` / `nib-host`: the host process exactly as the contract's section 1.
+
+Exit codes: 0 clean stop (SIGTERM, SIGINT, host.shutdown, end of standard input);
+2 bad start (no token, bad arguments); 3 database newer than this host (untouched);
+4 storage unusable (folder not writable, not a database, disk full); 5 cannot listen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import logging.handlers
+import os
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import qasync
+from PySide6.QtCore import QCoreApplication, QSocketNotifier
+
+from host.core import HostCore
+from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
+from host.server import ListenError, RpcServer
+from host.store.db import SchemaTooNew, StorageError
+
+EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
+TOKEN_ENV = "NIB_HOST_TOKEN"
+APP_ORG, APP_NAME = "Nib", "Nib Desktop"
+
+log = logging.getLogger("host")
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    if sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Application Support")
+    elif sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA", base)
+    return Path(base) / APP_ORG / APP_NAME
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="nib-host", description="The Nib host-core process.")
+    parser.add_argument("--socket", required=True, help="QLocalServer name or socket path")
+    parser.add_argument("--data-dir", type=Path, default=None, help="where nib.sqlite3 lives")
+    parser.add_argument(
+        "--log-level", default=os.environ.get("NIB_LOG_LEVEL", "INFO"), help="DEBUG, INFO, ..."
+    )
+    return parser.parse_args(list(argv))
+
+
+def fail(code: int, reason: str) -> int:
+    print(f"nib-host: {reason}", file=sys.stderr, flush=True)
+    return code
+
+
+def setup_logging(level: str, data_dir: Path) -> None:
+    root = logging.getLogger()
+    root.setLevel(level.upper())
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(fmt)
+    root.addHandler(stderr)
+    with contextlib.suppress(OSError):
+        file = logging.handlers.RotatingFileHandler(
+            data_dir / "host.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
+        )
+        file.setFormatter(fmt)
+        root.addHandler(file)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    token = os.environ.get(TOKEN_ENV, "")
+    if not token.strip():
+        return fail(EXIT_USAGE, f"{TOKEN_ENV} is not set; the host refuses to start without it")
+    data_dir: Path = args.data_dir or default_data_dir()
+    if str(args.log_level).upper() not in logging.getLevelNamesMapping():
+        return fail(EXIT_USAGE, f"unknown log level {args.log_level!r}")
+
+    try:
+        core = HostCore(data_dir)
+    except SchemaTooNew as exc:
+        return fail(EXIT_SCHEMA_TOO_NEW, str(exc))
+    except StorageError as exc:
+        return fail(EXIT_STORAGE, str(exc))
+    setup_logging(args.log_level, data_dir)
+    if core.interrupted_turns:
+        log.info("ended %d turn(s) left running by the last host", core.interrupted_turns)
+    try:
+        return _serve(core, token, args.socket)
+    finally:
+        core.close()
+
+
+def _serve(core: HostCore, token: str, socket_name: str) -> int:
+    app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
+    app.setOrganizationName(APP_ORG)
+    app.setApplicationName(APP_NAME)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    stop = asyncio.Event()
+
+    server = RpcServer(token, core.dispatcher())
+    core.publisher.subscribe(server.broadcast)
+    core.on_shutdown_requested = lambda: loop.call_soon(stop.set)
+    try:
+        full_name = server.listen(socket_name)
+    except ListenError as exc:
+        return fail(EXIT_LISTEN, str(exc))
+
+    # Signals: the C-level handler writes to a socket the Qt loop watches.
+    wake_read, wake_write = socket.socketpair()
+    wake_read.setblocking(False)
+    wake_write.setblocking(False)
+    signal.set_wakeup_fd(wake_write.fileno())
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: None)
+    notifier = QSocketNotifier(wake_read.fileno(), QSocketNotifier.Type.Read)
+
+    def on_signal() -> None:
+        with contextlib.suppress(OSError):
+            wake_read.recv(64)
+        stop.set()
+
+    notifier.activated.connect(on_signal)
+
+    # End of standard input means the parent is gone. Read the raw descriptor from the
+    # Qt loop: a thread blocked in a buffered read would abort interpreter shutdown.
+    stdin_fd = sys.stdin.fileno() if sys.stdin is not None else -1
+    stdin_notifier = QSocketNotifier(stdin_fd, QSocketNotifier.Type.Read) if stdin_fd >= 0 else None
+
+    def on_stdin() -> None:
+        try:
+            data = os.read(stdin_fd, 65536)
+        except OSError:
+            data = b""
+        if not data and stdin_notifier is not None:
+            stdin_notifier.setEnabled(False)
+            stop.set()
+
+    if stdin_notifier is not None:
+        stdin_notifier.activated.connect(on_stdin)
+
+    ready = {
+        "ready": True,
+        "socket": full_name,
+        "pid": os.getpid(),
+        "protocolVersion": PROTOCOL_VERSION,
+        "schemaVersion": SCHEMA_VERSION,
+    }
+    sys.stdout.write(json.dumps(ready) + "\n")
+    sys.stdout.flush()
+    log.info("listening on %s", full_name)
+
+    async def serve() -> None:
+        await stop.wait()
+        log.info("stopping")
+        await core.runtime.shutdown()
+        server.close()
+
+    with loop:
+        loop.run_until_complete(serve())
+    notifier.setEnabled(False)
+    signal.set_wakeup_fd(-1)
+    wake_read.close()
+    wake_write.close()
+    return EXIT_OK

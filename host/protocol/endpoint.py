@@ -1,0 +1,206 @@
+"""JSON-RPC 2.0 messages, independent of any transport.
+
+`parse_message` classifies one frame body; `ClientEndpoint` keeps the ids and futures of
+outstanding requests and routes notifications. The transport adapters (QLocalSocket on
+both sides) only move bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from host.protocol import errors
+from host.protocol import models as m
+from host.protocol.framing import FrameDecoder, FramingError, encode_message
+from host.protocol.methods import NOTIFICATIONS, Method
+
+JsonId = int | str | None
+
+P = TypeVar("P", bound=m.Wire)
+R = TypeVar("R", bound=m.Wire)
+
+
+@dataclass(frozen=True)
+class Request:
+    id: JsonId
+    method: str
+    params: Any
+    is_notification: bool
+
+
+@dataclass(frozen=True)
+class Response:
+    id: JsonId
+    result: Any
+    error: dict[str, Any] | None
+
+
+class BadMessage(Exception):
+    """A frame that is not a usable JSON-RPC message; `error` says what to answer."""
+
+    def __init__(self, error: errors.RpcError, message_id: JsonId = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.id = message_id
+
+
+def _valid_id(value: Any) -> bool:
+    return value is None or (isinstance(value, int | str) and not isinstance(value, bool))
+
+
+def parse_message(body: bytes) -> Request | Response:
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BadMessage(errors.ParseError(f"body is not JSON: {exc}")) from None
+    if isinstance(data, list):
+        raise BadMessage(errors.InvalidRequest("batches are not supported"))
+    if not isinstance(data, dict):
+        raise BadMessage(errors.InvalidRequest("a message must be a JSON object"))
+    message_id = data.get("id")
+    if not _valid_id(message_id):
+        raise BadMessage(errors.InvalidRequest("id must be a string, an integer or null"))
+    if data.get("jsonrpc") != "2.0":
+        raise BadMessage(errors.InvalidRequest('"jsonrpc" must be "2.0"'), message_id)
+    if "method" in data:
+        method = data["method"]
+        if not isinstance(method, str):
+            raise BadMessage(errors.InvalidRequest("method must be a string"), message_id)
+        params = data.get("params", {})
+        if not isinstance(params, dict):
+            raise BadMessage(errors.InvalidRequest("params must be an object"), message_id)
+        return Request(message_id, method, params, is_notification="id" not in data)
+    if "result" in data or "error" in data:
+        error = data.get("error")
+        if error is not None and not isinstance(error, dict):
+            raise BadMessage(errors.InvalidRequest("error must be an object"), message_id)
+        return Response(message_id, data.get("result"), error)
+    raise BadMessage(errors.InvalidRequest("neither a request nor a response"), message_id)
+
+
+def response_message(message_id: JsonId, result: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": message_id, "result": result}
+
+
+def error_message(message_id: JsonId, error: errors.RpcError) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": message_id, "error": error.to_wire()}
+
+
+def notification_message(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
+    """Validation errors as plain JSON: where, what and why, without the input echoed."""
+    return [
+        {"loc": [str(part) for part in err["loc"]], "type": err["type"], "msg": err["msg"]}
+        for err in exc.errors(include_url=False, include_input=False)
+    ]
+
+
+NotificationHandler = Callable[[str, m.Wire], None]
+
+
+class ConnectionLost(errors.RpcError):
+    """The transport closed while a request was waiting for its answer."""
+
+
+class ClientEndpoint:
+    """The requesting side: sends typed requests, matches answers, routes notifications.
+
+    `send` writes bytes to the transport. Notifications are validated against the
+    contract's table and handed to `on_notification` with their typed params.
+    """
+
+    def __init__(self, send: Callable[[bytes], None], on_notification: NotificationHandler) -> None:
+        self._send = send
+        self._on_notification = on_notification
+        self._decoder = FrameDecoder()
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[Method[Any, Any], asyncio.Future[Any]]] = {}
+
+    @property
+    def pending_count(self) -> int:
+        return len(self._pending)
+
+    async def request(self, method: Method[P, R], params: P, timeout: float | None = 30.0) -> R:
+        request_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = (method, future)
+        message = {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": method.name,
+            "params": params.to_wire(),
+        }
+        try:
+            self._send(encode_message(message))
+            result: R = await asyncio.wait_for(future, timeout)
+            return result
+        finally:
+            self._pending.pop(request_id, None)
+
+    def feed(self, data: bytes) -> None:
+        """Bytes from the transport. Raises FramingError if the stream is unusable."""
+        for body in self._decoder.feed(data):
+            self._handle(body)
+
+    def close(self, reason: str = "connection closed") -> None:
+        for _method, future in list(self._pending.values()):
+            if not future.done():
+                future.set_exception(ConnectionLost(reason))
+        self._pending.clear()
+
+    def _handle(self, body: bytes) -> None:
+        try:
+            message = parse_message(body)
+        except BadMessage:
+            return
+        if isinstance(message, Request):
+            note = NOTIFICATIONS.get(message.method)
+            if note is None or not message.is_notification:
+                return
+            try:
+                params = note.params.model_validate(message.params)
+            except ValidationError:
+                return
+            self._on_notification(note.name, params)
+            return
+        if not isinstance(message.id, int):
+            return
+        entry = self._pending.get(message.id)
+        if entry is None:
+            return
+        method, future = entry
+        if future.done():
+            return
+        if message.error is not None:
+            future.set_exception(errors.error_from_wire(message.error))
+            return
+        try:
+            future.set_result(method.result.model_validate(message.result))
+        except ValidationError as exc:
+            future.set_exception(
+                errors.InternalError(f"malformed {method.name} result", validation_details(exc))
+            )
+
+
+__all__ = [
+    "BadMessage",
+    "ClientEndpoint",
+    "ConnectionLost",
+    "FramingError",
+    "Request",
+    "Response",
+    "error_message",
+    "notification_message",
+    "parse_message",
+    "response_message",
+]

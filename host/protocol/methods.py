@@ -1,0 +1,67 @@
+"""The contract as one table: every method with its params and result model, and every
+notification with its params model. The host's dispatcher and the desktop's client are
+both built from these tables, so no method name is written twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from host.protocol import models as m
+
+P = TypeVar("P", bound=m.Wire)
+R = TypeVar("R", bound=m.Wire)
+
+
+@dataclass(frozen=True)
+class Method(Generic[P, R]):
+    name: str
+    params: type[P]
+    result: type[R]
+
+
+@dataclass(frozen=True)
+class Notification(Generic[P]):
+    name: str
+    params: type[P]
+
+
+HELLO = Method("host.hello", m.HelloParams, m.HelloResult)
+SHUTDOWN = Method("host.shutdown", m.Empty, m.OkResult)
+SESSIONS_CREATE = Method("sessions.create", m.CreateSessionParams, m.Session)
+SESSIONS_LIST = Method("sessions.list", m.Empty, m.SessionList)
+SESSIONS_GET = Method("sessions.get", m.SessionRef, m.Session)
+SESSIONS_FORK = Method("sessions.fork", m.ForkParams, m.Session)
+SESSIONS_DELETE = Method("sessions.delete", m.SessionRef, m.Deleted)
+TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
+TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
+MESSAGES_LIST = Method("messages.list", m.SessionRef, m.MessageList)
+TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
+
+METHODS: dict[str, Method[m.Wire, m.Wire]] = {
+    method.name: method  # type: ignore[misc]
+    for method in (
+        HELLO,
+        SHUTDOWN,
+        SESSIONS_CREATE,
+        SESSIONS_LIST,
+        SESSIONS_GET,
+        SESSIONS_FORK,
+        SESSIONS_DELETE,
+        TURNS_START,
+        TURNS_CANCEL,
+        MESSAGES_LIST,
+        TODOS_GET,
+    )
+}
+
+TODOS_CHANGED = Notification("todos.changed", m.TodoSnapshot)
+TURNS_CHANGED = Notification("turns.changed", m.Turn)
+SESSIONS_CHANGED = Notification("sessions.changed", m.Session)
+SESSIONS_DELETED = Notification("sessions.deleted", m.SessionDeleted)
+MESSAGES_APPENDED = Notification("messages.appended", m.MessageAppended)
+
+NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
+    note.name: note  # type: ignore[misc]
+    for note in (TODOS_CHANGED, TURNS_CHANGED, SESSIONS_CHANGED, SESSIONS_DELETED, MESSAGES_APPENDED)
+}

@@ -1,0 +1,178 @@
+"""The contract's wire types (section 4) and the params and results of every method.
+
+JSON field names are camelCase; Python attributes are snake_case. Every model refuses
+unknown fields, so a misspelt parameter is an error rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic.alias_generators import to_camel
+
+Mode = Literal["agent", "plan", "goal"]
+Origin = Literal["local", "remote"]
+TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
+TurnState = Literal["running", "completed", "failed", "cancelled"]
+Role = Literal["user", "assistant", "tool"]
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+
+
+class Wire(BaseModel):
+    """Base of every model that crosses the socket."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        frozen=True,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Empty(Wire):
+    pass
+
+
+class RemoteRef(Wire):
+    endpoint: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+    remote_session_id: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)
+    ]
+
+
+class Session(Wire):
+    id: str
+    title: str
+    mode: Mode
+    origin: Origin
+    remote: RemoteRef | None
+    parent_id: str | None
+    created_at: str
+    updated_at: str
+    todo_revision: int
+    todo_updated_at: str | None
+    running_turn_id: str | None
+
+
+class TodoItem(Wire):
+    content: str
+    status: TodoStatus
+    active_form: str | None = None
+
+
+class TodoSnapshot(Wire):
+    session_id: str
+    revision: int
+    updated_at: str | None
+    items: tuple[TodoItem, ...]
+
+
+class Turn(Wire):
+    id: str
+    session_id: str
+    state: TurnState
+    error: str | None
+    started_at: str
+    finished_at: str | None
+
+
+class ToolCall(Wire):
+    id: str
+    name: str
+    arguments: str
+
+
+class Message(Wire):
+    """One transcript entry. `toolCalls` is set on assistant messages that call tools;
+    `toolCallId` and `isError` on tool results."""
+
+    id: str
+    session_id: str
+    turn_id: str | None
+    seq: int
+    role: Role
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    is_error: bool = False
+    created_at: str
+
+
+# --- params and results -------------------------------------------------------------
+
+
+class HelloParams(Wire):
+    token: str
+    protocol_version: int
+    client: Annotated[str, StringConstraints(max_length=200)]
+
+
+class HelloResult(Wire):
+    protocol_version: int
+    host_version: str
+    schema_version: int
+
+
+class OkResult(Wire):
+    ok: Literal[True] = True
+
+
+class CreateSessionParams(Wire):
+    title: Title | None = None
+    mode: Mode = "agent"
+    remote: RemoteRef | None = None
+
+
+class SessionList(Wire):
+    sessions: tuple[Session, ...]
+
+
+class SessionRef(Wire):
+    session_id: Id
+
+
+class ForkParams(Wire):
+    session_id: Id
+    title: Title | None = None
+
+
+class Deleted(Wire):
+    deleted: Literal[True] = True
+
+
+class StartTurnParams(Wire):
+    session_id: Id
+    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)] = Field(
+        description="the user's message; must not be blank"
+    )
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must not be blank")
+        return value
+
+
+class TurnRef(Wire):
+    session_id: Id
+    turn_id: Id
+
+
+class MessageList(Wire):
+    messages: tuple[Message, ...]
+
+
+class SessionDeleted(Wire):
+    session_id: str
+
+
+class MessageAppended(Wire):
+    session_id: str
+    message: Message

@@ -1,0 +1,211 @@
+"""The host side of a connection: handshake, dispatch built from the method table, and
+the contract's answers to bad input. Transport-agnostic: it is fed bytes and given a
+`send` and a `close`; `host.server` connects it to QLocalSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from host import host_version
+from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors
+from host.protocol import models as m
+from host.protocol.endpoint import (
+    BadMessage,
+    JsonId,
+    Request,
+    error_message,
+    notification_message,
+    parse_message,
+    response_message,
+    validation_details,
+)
+from host.protocol.framing import FrameDecoder, FramingError, encode_message
+from host.protocol.methods import HELLO, METHODS, Method
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Any], m.Wire | Awaitable[m.Wire]]
+
+
+class Dispatcher:
+    """Maps every method of the contract's table (but the handshake, which belongs to the
+    connection) to a handler. Built once; a missing or unknown handler is a bug found at
+    start-up, not at the first call."""
+
+    def __init__(self, handlers: Mapping[Method[Any, Any], Handler]) -> None:
+        names = {method.name for method in handlers}
+        expected = set(METHODS) - {HELLO.name}
+        if names != expected:
+            raise ValueError(
+                f"handlers missing {sorted(expected - names)}, unknown {sorted(names - expected)}"
+            )
+        self._handlers = {method.name: (method, handler) for method, handler in handlers.items()}
+
+    def lookup(self, name: str) -> tuple[Method[Any, Any], Handler] | None:
+        return self._handlers.get(name)
+
+
+class ServerConnection:
+    def __init__(
+        self,
+        token: str,
+        dispatcher: Dispatcher,
+        send: Callable[[bytes], None],
+        close: Callable[[], None],
+    ) -> None:
+        self._token = token.encode()
+        self._dispatcher = dispatcher
+        self._send = send
+        self._close = close
+        self._decoder = FrameDecoder()
+        self.authenticated = False
+        self.closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def feed(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            frames = self._decoder.feed(data)
+        except FramingError as exc:
+            error: errors.RpcError = (
+                errors.InvalidRequest(str(exc)) if exc.too_large else errors.ParseError(str(exc))
+            )
+            self._reply(None, error)
+            self.shut()
+            return
+        for body in frames:
+            self._handle(body)
+            if self.closed:
+                return
+
+    def notify(self, name: str, params: m.Wire) -> None:
+        if self.authenticated and not self.closed:
+            self._write(notification_message(name, params.to_wire()))
+
+    def shut(self) -> None:
+        if not self.closed:
+            self.closed = True
+            for task in self._tasks:
+                task.cancel()
+            self._close()
+
+    # ---------------------------------------------------------------------------------
+
+    def _handle(self, body: bytes) -> None:
+        try:
+            message = parse_message(body)
+        except BadMessage as bad:
+            self._reply(bad.id, bad.error)
+            return
+        if not isinstance(message, Request):
+            return  # the host sends no requests, so a response answers nothing
+        if not self.authenticated:
+            self._handshake(message)
+            return
+        if message.method == HELLO.name:
+            self._reply(message.id, errors.InvalidRequest("already authenticated"), message)
+            return
+        entry = self._dispatcher.lookup(message.method)
+        if entry is None:
+            self._reply(message.id, errors.MethodNotFound(f"no method {message.method!r}"), message)
+            return
+        method, handler = entry
+        try:
+            params = method.params.model_validate(message.params)
+        except ValidationError as exc:
+            self._reply(
+                message.id,
+                errors.InvalidParams(f"invalid params for {method.name}", validation_details(exc)),
+                message,
+            )
+            return
+        try:
+            outcome = handler(params)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an answer
+            self._reply(message.id, _as_rpc_error(method, exc), message)
+            return
+        if inspect.isawaitable(outcome):
+            task = asyncio.ensure_future(self._finish(message, method, outcome))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            self._answer(message, outcome)
+
+    async def _finish(
+        self, message: Request, method: Method[Any, Any], outcome: Awaitable[m.Wire]
+    ) -> None:
+        try:
+            result = await outcome
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            self._reply(message.id, _as_rpc_error(method, exc), message)
+            return
+        self._answer(message, result)
+
+    def _answer(self, message: Request, result: m.Wire) -> None:
+        if not message.is_notification and not self.closed:
+            self._write(response_message(message.id, result.to_wire()))
+
+    def _handshake(self, message: Request) -> None:
+        if message.method != HELLO.name:
+            self._reply(message.id, errors.NotAuthenticated("the first request must be host.hello"))
+            self.shut()
+            return
+        token = message.params.get("token")
+        if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self._token):
+            self._reply(message.id, errors.NotAuthenticated("wrong or missing token"))
+            self.shut()
+            return
+        version = message.params.get("protocolVersion")
+        if version != PROTOCOL_VERSION:
+            self._reply(
+                message.id,
+                errors.ProtocolVersionError(
+                    f"protocol version {version!r} is not supported; this host speaks "
+                    f"{PROTOCOL_VERSION}",
+                    {"supported": [PROTOCOL_VERSION]},
+                ),
+            )
+            self.shut()
+            return
+        try:
+            HELLO.params.model_validate(message.params)
+        except ValidationError as exc:
+            self._reply(
+                message.id,
+                errors.InvalidParams("invalid params for host.hello", validation_details(exc)),
+            )
+            self.shut()
+            return
+        self.authenticated = True
+        result = m.HelloResult(
+            protocol_version=PROTOCOL_VERSION,
+            host_version=host_version(),
+            schema_version=SCHEMA_VERSION,
+        )
+        self._write(response_message(message.id, result.to_wire()))
+
+    def _reply(self, message_id: JsonId, error: errors.RpcError, request: Request | None = None) -> None:
+        if request is not None and request.is_notification:
+            return
+        self._write(error_message(message_id, error))
+
+    def _write(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self._send(encode_message(message))
+
+
+def _as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:
+    if isinstance(exc, errors.RpcError):
+        return exc
+    log.exception("%s failed", method.name, exc_info=exc)
+    return errors.InternalError(f"{method.name} failed: {type(exc).__name__}")

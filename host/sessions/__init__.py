@@ -1,0 +1,1 @@
+"""Sessions, turns and transcript messages."""

@@ -1,0 +1,278 @@
+"""Rows of sessions, turns and transcript messages, and the notifications they cause.
+
+Every write commits first and publishes after; a failed write publishes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import apsw
+
+from host.clock import new_id, now_iso
+from host.events import Publisher
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.store.db import immediate
+
+_SESSION_COLUMNS = """
+    s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
+    s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
+    (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.state = 'running')
+"""
+
+
+def _session(row: Any) -> m.Session:
+    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run) = row
+    remote = (
+        m.RemoteRef(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
+    )
+    return m.Session(
+        id=sid,
+        title=title,
+        mode=mode,
+        origin=origin,
+        remote=remote,
+        parent_id=parent,
+        created_at=created,
+        updated_at=updated,
+        todo_revision=rev,
+        todo_updated_at=todo_at,
+        running_turn_id=run,
+    )
+
+
+def _turn(row: Any) -> m.Turn:
+    tid, sid, state, error, started, finished = row
+    return m.Turn(
+        id=tid, session_id=sid, state=state, error=error, started_at=started, finished_at=finished
+    )
+
+
+def _message(row: Any) -> m.Message:
+    mid, sid, turn, seq, role, content, calls, call_id, is_error, created = row
+    tool_calls = tuple(m.ToolCall(**call) for call in json.loads(calls)) if calls else ()
+    return m.Message(
+        id=mid,
+        session_id=sid,
+        turn_id=turn,
+        seq=seq,
+        role=role,
+        content=content,
+        tool_calls=tool_calls,
+        tool_call_id=call_id,
+        is_error=bool(is_error),
+        created_at=created,
+    )
+
+
+_TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
+_MESSAGE_COLUMNS = (
+    "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error, created_at"
+)
+
+DEFAULT_TITLE = "New session"
+
+
+class SessionService:
+    def __init__(self, db: apsw.Connection, publisher: Publisher) -> None:
+        self._db = db
+        self._publisher = publisher
+
+    # --- sessions ---------------------------------------------------------------------
+
+    def get(self, session_id: str) -> m.Session:
+        row = self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            raise errors.SessionNotFound(f"no session {session_id!r}")
+        return _session(row)
+
+    def list(self) -> tuple[m.Session, ...]:
+        rows = self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s "
+            "ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
+        ).fetchall()
+        return tuple(_session(row) for row in rows)
+
+    def create(self, params: m.CreateSessionParams) -> m.Session:
+        sid, now = new_id(), now_iso()
+        remote = params.remote
+        with immediate(self._db):
+            self._db.execute(
+                "INSERT INTO sessions (id, title, mode, origin, remote_endpoint, remote_session_id,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    sid,
+                    params.title or DEFAULT_TITLE,
+                    params.mode,
+                    "remote" if remote else "local",
+                    remote.endpoint if remote else None,
+                    remote.remote_session_id if remote else None,
+                    now,
+                    now,
+                ),
+            )
+            session = self.get(sid)
+        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
+        return session
+
+    def fork(self, params: m.ForkParams) -> m.Session:
+        """A new local session with the same mode and a copy of the transcript; its
+        checklist starts empty at revision 0 (ADR 0312)."""
+        sid, now = new_id(), now_iso()
+        with immediate(self._db):
+            parent = self.get(params.session_id)
+            if parent.origin == "remote":
+                raise errors.RemoteSession("a remote session cannot be forked by this host")
+            self._db.execute(
+                "INSERT INTO sessions (id, title, mode, origin, parent_id, created_at, updated_at)"
+                " VALUES (?, ?, ?, 'local', ?, ?, ?)",
+                (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now),
+            )
+            self._db.execute(
+                "INSERT INTO messages (id, session_id, turn_id, seq, role, content, tool_calls,"
+                " tool_call_id, is_error, created_at)"
+                " SELECT lower(hex(randomblob(16))), ?, NULL, seq, role, content, tool_calls,"
+                " tool_call_id, is_error, created_at FROM messages WHERE session_id = ?",
+                (sid, parent.id),
+            )
+            session = self.get(sid)
+        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
+        return session
+
+    def delete(self, session_id: str) -> None:
+        with immediate(self._db):
+            self.get(session_id)
+            self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        self._publisher.publish(rpc.SESSIONS_DELETED, m.SessionDeleted(session_id=session_id))
+
+    def require_local(self, session_id: str) -> m.Session:
+        session = self.get(session_id)
+        if session.origin == "remote":
+            raise errors.RemoteSession(
+                "this is a remote session: its turns and checklist are not served by this host"
+            )
+        return session
+
+    # --- turns ------------------------------------------------------------------------
+
+    def get_turn(self, session_id: str, turn_id: str) -> m.Turn:
+        row = self._db.execute(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE id = ? AND session_id = ?",
+            (turn_id, session_id),
+        ).fetchone()
+        if row is None:
+            raise errors.TurnNotFound(f"no turn {turn_id!r} in session {session_id!r}")
+        return _turn(row)
+
+    def begin_turn(self, session_id: str, text: str) -> tuple[m.Turn, m.Message]:
+        """Create the session's running turn and store the user's message with it."""
+        tid, now = new_id(), now_iso()
+        with immediate(self._db):
+            session = self.require_local(session_id)
+            if session.running_turn_id is not None:
+                raise errors.TurnRunning(
+                    f"turn {session.running_turn_id} is still running in this session"
+                )
+            self._db.execute(
+                f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, 'running', NULL, ?, NULL)",
+                (tid, session_id, now),
+            )
+            self._touch(session_id, now)
+            message = self._insert_message(session_id, tid, "user", text)
+            turn = self.get_turn(session_id, tid)
+            session = self.get(session_id)
+        self._publisher.publish(rpc.TURNS_CHANGED, turn)
+        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
+        self._publisher.publish(
+            rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
+        )
+        return turn, message
+
+    def end_turn(self, session_id: str, turn_id: str, state: str, error: str | None) -> m.Turn:
+        """End a running turn; a turn that already ended is returned as it is."""
+        with immediate(self._db):
+            turn = self.get_turn(session_id, turn_id)
+            if turn.state != "running":
+                return turn
+            now = now_iso()
+            self._db.execute(
+                "UPDATE turns SET state = ?, error = ?, finished_at = ? WHERE id = ?",
+                (state, error, now, turn_id),
+            )
+            self._touch(session_id, now)
+            turn = self.get_turn(session_id, turn_id)
+            session = self.get(session_id)
+        self._publisher.publish(rpc.TURNS_CHANGED, turn)
+        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
+        return turn
+
+    def fail_interrupted_turns(self) -> int:
+        """Turns left running by a host that stopped are ended as failed. Run at start-up,
+        before any client connects, so there is nobody to notify."""
+        with immediate(self._db):
+            self._db.execute(
+                "UPDATE turns SET state = 'failed', error = 'host restarted', finished_at = ?"
+                " WHERE state = 'running'",
+                (now_iso(),),
+            )
+            return int(self._db.changes())
+
+    # --- messages ---------------------------------------------------------------------
+
+    def append_message(
+        self,
+        session_id: str,
+        turn_id: str | None,
+        role: str,
+        content: str,
+        tool_calls: tuple[m.ToolCall, ...] = (),
+        tool_call_id: str | None = None,
+        is_error: bool = False,
+    ) -> m.Message:
+        with immediate(self._db):
+            message = self._insert_message(
+                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error
+            )
+        self._publisher.publish(
+            rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
+        )
+        return message
+
+    def messages(self, session_id: str) -> tuple[m.Message, ...]:
+        self.get(session_id)
+        rows = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY seq",
+            (session_id,),
+        ).fetchall()
+        return tuple(_message(row) for row in rows)
+
+    def _insert_message(
+        self,
+        session_id: str,
+        turn_id: str | None,
+        role: str,
+        content: str,
+        tool_calls: tuple[m.ToolCall, ...] = (),
+        tool_call_id: str | None = None,
+        is_error: bool = False,
+    ) -> m.Message:
+        mid, now = new_id(), now_iso()
+        calls = json.dumps([c.model_dump() for c in tool_calls]) if tool_calls else None
+        self._db.execute(
+            f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
+            " ?, ?, ?, ?, ?, ?)",
+            (mid, session_id, turn_id, session_id, role, content, calls, tool_call_id, is_error, now),
+        )
+        row = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (mid,)
+        ).fetchone()
+        return _message(row)
+
+    def _touch(self, session_id: str, now: str) -> None:
+        self._db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))

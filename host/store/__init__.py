@@ -1,0 +1,1 @@
+"""SQLite storage through apsw: connections, pragmas and the migrations."""

@@ -1,0 +1,89 @@
+"""Opening the database: pragmas on every connection and typed storage errors."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import apsw
+
+from host.protocol import SCHEMA_VERSION
+from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
+
+DB_FILENAME = "nib.sqlite3"
+BUSY_TIMEOUT_MS = 5_000
+
+
+class StorageError(Exception):
+    """The environment keeps the database from being used (a file that is not a database,
+    a folder that cannot be written, a full disk). The message is one readable line."""
+
+
+class SchemaTooNew(StorageError):
+    """The file was written by a newer host; it is left untouched."""
+
+
+def connect(path: Path) -> apsw.Connection:
+    """A connection with the project's pragmas; the file must already be migrated or new."""
+    connection = apsw.Connection(str(path))
+    connection.set_busy_timeout(BUSY_TIMEOUT_MS)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.execute("PRAGMA journal_mode = WAL")
+    # Every acknowledged checklist revision must survive power loss: in WAL mode FULL
+    # syncs the log on each commit (NORMAL could lose the last commits).
+    connection.execute("PRAGMA synchronous = FULL")
+    return connection
+
+
+def open_database(
+    data_dir: Path,
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+    target: int = SCHEMA_VERSION,
+) -> apsw.Connection:
+    """Open (creating if needed) and migrate the database in `data_dir`.
+
+    Raises SchemaTooNew for a file newer than `target` before anything is written to it,
+    and StorageError for anything else in the way.
+    """
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create data directory {data_dir}: {exc.strerror}") from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise StorageError(f"data directory {data_dir} is not writable")
+    path = data_dir / DB_FILENAME
+    try:
+        probe = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
+        try:
+            version = read_user_version(probe)
+        finally:
+            probe.close()
+        if version > target:
+            raise SchemaTooNew(
+                f"database {path} has schema version {version}, newer than this host's {target}; "
+                "it was left untouched"
+            )
+        connection = connect(path)
+        migrate(connection, migrations, target)
+        return connection
+    except apsw.NotADBError:
+        raise StorageError(f"{path} is not a Nib database (not an SQLite file)") from None
+    except apsw.FullError:
+        raise StorageError(f"the disk holding {path} is full") from None
+    except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError, apsw.IOError) as exc:
+        raise StorageError(f"cannot open {path}: {exc}") from None
+
+
+@contextlib.contextmanager
+def immediate(connection: apsw.Connection) -> Iterator[None]:
+    """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on any
+    exception, which is then re-raised."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

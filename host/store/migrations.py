@@ -1,0 +1,113 @@
+"""Ordered schema migrations keyed by PRAGMA user_version.
+
+Each step runs in one transaction together with the user_version bump, so a step that
+fails leaves the file exactly as it was. Steps before 21 are consolidated into one
+baseline that ends at version 20; version 21 is ADR 0312's checklist, exactly as the
+contract's section 9 gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import apsw
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    description: str
+    apply: Callable[[apsw.Connection], None]
+
+
+def _baseline(connection: apsw.Connection) -> None:
+    connection.execute(
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('agent', 'plan', 'goal')),
+            origin TEXT NOT NULL CHECK (origin IN ('local', 'remote')),
+            remote_endpoint TEXT,
+            remote_session_id TEXT,
+            parent_id TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            CHECK ((origin = 'remote') = (remote_endpoint IS NOT NULL))
+        );
+        CREATE INDEX sessions_by_update ON sessions(updated_at DESC, created_at DESC);
+
+        CREATE TABLE turns (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            state TEXT NOT NULL CHECK (state IN ('running', 'completed', 'failed', 'cancelled')),
+            error TEXT,
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE INDEX turns_by_session ON turns(session_id);
+        CREATE UNIQUE INDEX one_running_turn ON turns(session_id) WHERE state = 'running';
+
+        CREATE TABLE messages (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            turn_id TEXT REFERENCES turns(id) ON DELETE SET NULL,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+            content TEXT NOT NULL,
+            tool_calls TEXT,
+            tool_call_id TEXT,
+            is_error INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        );
+        """
+    )
+
+
+def _session_todo(connection: apsw.Connection) -> None:
+    connection.execute(
+        """
+        CREATE TABLE session_todo (
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            content TEXT NOT NULL,
+            active_form TEXT,
+            status TEXT NOT NULL
+                CHECK (status IN ('pending', 'in_progress', 'completed', 'cancelled')),
+            PRIMARY KEY (session_id, position)
+        );
+        ALTER TABLE sessions ADD COLUMN todo_revision INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN todo_updated_at TEXT;
+        """
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(20, "baseline: sessions, turns, messages", _baseline),
+    Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
+)
+
+
+def read_user_version(connection: apsw.Connection) -> int:
+    row = connection.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(connection: apsw.Connection, migrations: tuple[Migration, ...], target: int) -> int:
+    """Apply every step above the file's version up to `target`; return the new version."""
+    current = read_user_version(connection)
+    for step in sorted(migrations, key=lambda s: s.version):
+        if step.version <= current or step.version > target:
+            continue
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            step.apply(connection)
+            connection.execute(f"PRAGMA user_version = {int(step.version)}")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+        current = step.version
+    return current

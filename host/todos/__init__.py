@@ -1,0 +1,1 @@
+"""ADR 0312: the session-scoped checklist written by the TodoWrite tool."""

@@ -1,0 +1,1 @@
+"""Builtin tools, the execution context every call carries, and the registry."""

@@ -1,0 +1,86 @@
+"""The tool registry: every call goes through `execute` with its execution context.
+
+Arguments are validated by the tool's pydantic model; a validation error or a refusal
+becomes a tool error the model can read and correct, never an exception for the turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from host.tools.context import ExecutionContext
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    content: str
+    is_error: bool = False
+
+
+class ToolFailed(Exception):
+    """A tool could not do what was asked; the message goes back to the model."""
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    args: type[BaseModel]
+    run: Callable[[ExecutionContext, Any], Awaitable[str]]
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI-style function definition, generated from the validating model."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.args.model_json_schema(by_alias=True),
+            },
+        }
+
+
+def describe_validation(exc: ValidationError) -> str:
+    lines = []
+    for err in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in err["loc"]) or "arguments"
+        lines.append(f"{where}: {err['msg']}")
+    return "invalid arguments: " + "; ".join(lines)
+
+
+class ToolRegistry:
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools = {tool.name: tool for tool in tools}
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def schemas(self, names: Iterable[str]) -> list[dict[str, Any]]:
+        return [self._tools[name].schema() for name in names]
+
+    async def execute(
+        self, ctx: ExecutionContext, name: str, arguments: str | dict[str, Any]
+    ) -> ToolResult:
+        tool = self._tools.get(name)
+        if tool is None:
+            return ToolResult(f"unknown tool {name!r}", is_error=True)
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except ValueError as exc:
+                return ToolResult(f"arguments are not valid JSON: {exc}", is_error=True)
+        if not isinstance(arguments, dict):
+            return ToolResult("arguments must be a JSON object", is_error=True)
+        try:
+            args = tool.args.model_validate(arguments)
+        except ValidationError as exc:
+            return ToolResult(describe_validation(exc), is_error=True)
+        try:
+            return ToolResult(await tool.run(ctx, args))
+        except ToolFailed as exc:
+            return ToolResult(str(exc), is_error=True)

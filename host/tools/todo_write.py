@@ -1,0 +1,24 @@
+"""The builtin TodoWrite tool: the only way a checklist is written."""
+
+from __future__ import annotations
+
+import json
+
+from host.todos.schema import TODO_WRITE_DESCRIPTION, TodoWriteArgs
+from host.todos.service import TodoRefused, TodoService
+from host.tools.context import ExecutionContext
+from host.tools.registry import Tool, ToolFailed
+
+NAME = "TodoWrite"
+
+
+def todo_write_tool(todos: TodoService) -> Tool:
+    async def run(ctx: ExecutionContext, args: TodoWriteArgs) -> str:
+        try:
+            snapshot = todos.write(ctx, args)
+        except TodoRefused as exc:
+            raise ToolFailed(f"TodoWrite refused: {exc}") from None
+        items = [item.to_wire() for item in snapshot.items]
+        return json.dumps({"revision": snapshot.revision, "todos": items}, ensure_ascii=False)
+
+    return Tool(NAME, TODO_WRITE_DESCRIPTION, TodoWriteArgs, run)

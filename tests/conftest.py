@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from tests.helpers.host_process import HostProcess, running_host
+
+settings.register_profile("ci", max_examples=10_000, deadline=None)
+settings.register_profile("dev", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def socket_path() -> Iterator[str]:
+    # Unix socket paths are limited to ~100 bytes, so keep them short and private.
+    with tempfile.TemporaryDirectory(prefix="nib-") as folder:
+        os.chmod(folder, 0o700)
+        yield os.path.join(folder, "s")
+
+
+@pytest.fixture
+def host(tmp_path: Path, socket_path: str) -> Iterator[HostProcess]:
+    with running_host(tmp_path / "data", socket_path) as process:
+        yield process

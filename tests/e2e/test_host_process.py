@@ -1,0 +1,169 @@
+"""The host process as contract section 1 describes it: start, ready line, exit codes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import stat
+from pathlib import Path
+
+import apsw
+import pytest
+
+from host.store.db import DB_FILENAME, open_database
+from tests.helpers.host_process import (
+    host_env,
+    read_ready,
+    running_host,
+    spawn,
+)
+
+
+def test_ready_line_names_socket_pid_and_versions(host) -> None:
+    assert host.ready == {
+        "ready": True,
+        "socket": host.socket_path,
+        "pid": host.proc.pid,
+        "protocolVersion": 1,
+        "schemaVersion": 21,
+    }
+
+
+def test_socket_is_user_only(host) -> None:
+    mode = stat.S_IMODE(os.stat(host.socket_path).st_mode)
+    assert stat.S_ISSOCK(os.stat(host.socket_path).st_mode)
+    assert mode & 0o077 == 0, oct(mode)
+
+
+@pytest.mark.parametrize("token", [None, "", "   "])
+def test_refuses_to_start_without_token(tmp_path, socket_path, token) -> None:
+    env = host_env()
+    del env["NIB_HOST_TOKEN"]
+    if token is not None:
+        env["NIB_HOST_TOKEN"] = token
+    proc = spawn(tmp_path, socket_path, env)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert out == b""
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and "NIB_HOST_TOKEN" in lines[0]
+    assert "Traceback" not in err.decode()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_newer_schema_is_refused_untouched(tmp_path, socket_path) -> None:
+    db = open_database(tmp_path)
+    db.execute("PRAGMA journal_mode = DELETE")
+    db.execute("PRAGMA user_version = 22")
+    db.close()
+    path = tmp_path / DB_FILENAME
+    before, mtime = _digest(path), path.stat().st_mtime_ns
+    proc = spawn(tmp_path, socket_path)
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 3
+    assert "22" in err.decode() and len(err.decode().strip().splitlines()) == 1
+    assert _digest(path) == before and path.stat().st_mtime_ns == mtime
+    assert not (tmp_path / (DB_FILENAME + "-wal")).exists()
+
+
+def test_not_a_database_is_reported(tmp_path, socket_path) -> None:
+    (tmp_path / DB_FILENAME).write_bytes(b"this is not sqlite" * 100)
+    proc = spawn(tmp_path, socket_path)
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 4
+    assert "not a Nib database" in err.decode()
+    assert (tmp_path / DB_FILENAME).read_bytes() == b"this is not sqlite" * 100
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_unwritable_data_dir_is_reported(tmp_path, socket_path) -> None:
+    tmp_path.chmod(0o500)
+    try:
+        proc = spawn(tmp_path / "sub", socket_path)
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        tmp_path.chmod(0o700)
+    assert proc.returncode == 4
+    assert "cannot create data directory" in err.decode()
+
+
+def test_data_dir_that_is_a_file_is_reported(tmp_path, socket_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = spawn(blocker, socket_path)
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 4
+    assert "data directory" in err.decode()
+
+
+def test_exits_cleanly_on_sigterm(tmp_path, socket_path) -> None:
+    with running_host(tmp_path, socket_path) as host:
+        host.proc.send_signal(signal.SIGTERM)
+        assert host.wait() == 0
+
+
+def test_exits_cleanly_when_stdin_closes(tmp_path, socket_path) -> None:
+    with running_host(tmp_path, socket_path) as host:
+        assert host.proc.stdin is not None
+        host.proc.stdin.close()
+        assert host.wait() == 0
+
+
+def test_exits_cleanly_on_shutdown_request(tmp_path, socket_path) -> None:
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        assert client.call("host.shutdown") == {"ok": True}
+        assert host.wait() == 0
+        assert client.is_closed()
+
+
+def test_logs_go_to_stderr_and_a_file_never_stdout(tmp_path, socket_path) -> None:
+    proc = spawn(tmp_path, socket_path)
+    ready = read_ready(proc)
+    assert ready["ready"] is True
+    proc.terminate()
+    out, err = proc.communicate(timeout=20)
+    assert out == b""
+    assert b"listening on" in err
+    assert "listening on" in (tmp_path / "host.log").read_text()
+
+
+def test_restart_after_sigkill_keeps_snapshot(tmp_path, socket_path) -> None:
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {"title": "durable"})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "a. b. c."})
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+        before = client.call("todos.get", {"sessionId": session["id"]})
+        host.proc.send_signal(signal.SIGKILL)
+        host.wait()
+    assert before["revision"] == 7
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        after = client.call("todos.get", {"sessionId": session["id"]})
+    assert after == before
+
+
+def test_restart_ends_running_turns_as_failed(tmp_path, socket_path) -> None:
+    slow = host_env(NIB_DEMO_STEP_DELAY_MS="60000")
+    with running_host(tmp_path, socket_path, slow) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "one. two. three."})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+        host.proc.send_signal(signal.SIGKILL)
+        host.wait()
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        again = client.call("sessions.get", {"sessionId": session["id"]})
+        assert again["runningTurnId"] is None
+        db = apsw.Connection(str(tmp_path / DB_FILENAME))
+        row = db.execute("SELECT state, error FROM turns WHERE id = ?", (turn["id"],)).fetchone()
+        assert row == ("failed", "host restarted")
+        # and a new turn may start in that session
+        new = client.call("turns.start", {"sessionId": session["id"], "text": "x. y. z."})
+        assert new["state"] == "running"

@@ -1,0 +1,269 @@
+"""The contract's sections 2-8 through the real host process and the real socket."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import apsw
+import pytest
+
+from host.store.db import DB_FILENAME
+from tests.helpers.host_process import RpcErrorReply
+
+ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+def error_of(reply: dict) -> int:
+    assert "error" in reply, reply
+    return int(reply["error"]["code"])
+
+
+# --- handshake ------------------------------------------------------------------------
+
+
+def test_hello_answers_versions(host) -> None:
+    client = host.connect(hello=False)
+    result = client.hello()
+    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 21
+    assert isinstance(result["hostVersion"], str) and result["hostVersion"]
+
+
+def test_any_method_before_hello_is_refused_and_closed(host) -> None:
+    client = host.connect(hello=False)
+    assert error_of(client.request("sessions.list", {})) == -32001
+    assert client.is_closed()
+
+
+def test_wrong_token_is_refused_and_closed(host) -> None:
+    client = host.connect(hello=False)
+    reply = client.request("host.hello", {"token": "nope", "protocolVersion": 1, "client": "t"})
+    assert error_of(reply) == -32001
+    assert client.is_closed()
+
+
+def test_unsupported_protocol_version_is_refused_and_closed(host) -> None:
+    client = host.connect(hello=False)
+    reply = client.request(
+        "host.hello", {"token": "test-token-1234", "protocolVersion": 2, "client": "t"}
+    )
+    assert error_of(reply) == -32002
+    assert client.is_closed()
+
+
+def test_second_hello_is_invalid_request(host) -> None:
+    client = host.connect()
+    reply = client.request(
+        "host.hello", {"token": "test-token-1234", "protocolVersion": 1, "client": "t"}
+    )
+    assert error_of(reply) == -32600
+    assert client.call("sessions.list") == {"sessions": []}
+
+
+def test_unauthenticated_connections_get_no_notifications(host) -> None:
+    watcher = host.connect(hello=False)
+    client = host.connect()
+    client.call("sessions.create", {})
+    other = host.connect()  # a later authenticated request proves the notification went out
+    other.call("sessions.list")
+    with pytest.raises(TimeoutError):
+        watcher.receive(timeout=0.5)
+
+
+# --- framing and malformed input ------------------------------------------------------
+
+MALFORMED_CLOSING = [
+    ("oversized", b"Content-Length: 8388609\r\n\r\n", -32600),
+    ("no length", b"Content-Type: x\r\n\r\n{}", -32700),
+    ("bad length", b"Content-Length: ten\r\n\r\n", -32700),
+    ("negative length", b"Content-Length: -5\r\n\r\n", -32700),
+    ("header without colon", b"Content-Length 5\r\n\r\n", -32700),
+    ("endless header", b"X-Pad: " + b"a" * 9000, -32700),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "code"), MALFORMED_CLOSING, ids=[c[0] for c in MALFORMED_CLOSING])
+def test_bad_frames_get_null_id_error_and_close(host, name, data, code) -> None:
+    for hello in (False, True):
+        client = host.connect(hello=hello)
+        client.send_raw(data)
+        reply = client.receive()
+        assert reply is not None and reply["id"] is None and error_of(reply) == code
+        assert client.is_closed()
+    # and the host keeps serving others
+    assert host.connect().call("sessions.list") == {"sessions": []}
+
+
+MALFORMED_STAYING = [
+    ("not json", b"{nope", None, -32700),
+    ("invalid utf-8", b"\xff\xfe{}", None, -32700),
+    ("batch", b'[{"jsonrpc":"2.0","id":1,"method":"sessions.list"}]', None, -32600),
+    ("not an object", b"42", None, -32600),
+    ("no jsonrpc", b'{"id":7,"method":"sessions.list"}', 7, -32600),
+    ("method not string", b'{"jsonrpc":"2.0","id":8,"method":5}', 8, -32600),
+    ("params not object", b'{"jsonrpc":"2.0","id":9,"method":"sessions.list","params":[1]}', 9, -32600),
+    ("unknown method", b'{"jsonrpc":"2.0","id":10,"method":"todos.write","params":{}}', 10, -32601),
+    ("todos.set", b'{"jsonrpc":"2.0","id":11,"method":"todos.set","params":{}}', 11, -32601),
+    ("bad params", b'{"jsonrpc":"2.0","id":12,"method":"sessions.get","params":{"x":1}}', 12, -32602),
+    ("bad mode", b'{"jsonrpc":"2.0","id":13,"method":"sessions.create","params":{"mode":"x"}}', 13, -32602),
+    ("blank text", b'{"jsonrpc":"2.0","id":14,"method":"turns.start","params":{"sessionId":"s","text":"  "}}', 14, -32602),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "expected_id", "code"), MALFORMED_STAYING, ids=[c[0] for c in MALFORMED_STAYING]
+)
+def test_bad_messages_get_errors_and_connection_stays(host, name, body, expected_id, code) -> None:
+    client = host.connect()
+    client.send_body(body)
+    reply = client.receive()
+    assert reply is not None and reply["id"] == expected_id and error_of(reply) == code
+    assert client.call("sessions.list") == {"sessions": []}
+
+
+def test_framing_errors_are_the_same_before_hello(host) -> None:
+    client = host.connect(hello=False)
+    client.send_body(b"[1, 2]")
+    reply = client.receive()
+    assert reply is not None and error_of(reply) == -32600
+    client.hello()
+
+
+def test_invalid_params_carry_validation_details(host) -> None:
+    client = host.connect()
+    reply = client.request("sessions.create", {"mode": "chaos", "extra": 1})
+    assert error_of(reply) == -32602
+    locs = {tuple(d["loc"]) for d in reply["error"]["data"]}
+    assert ("mode",) in locs and ("extra",) in locs
+
+
+def test_headers_in_any_order_and_case(host) -> None:
+    client = host.connect()
+    body = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "sessions.list"}).encode()
+    client.send_raw(
+        b"content-type: application/vscode-jsonrpc\r\ncontent-LENGTH: %d\r\n\r\n%s" % (len(body), body)
+    )
+    assert client.receive() == {"jsonrpc": "2.0", "id": 99, "result": {"sessions": []}}
+
+
+def test_frame_split_across_writes_and_multibyte_length(host) -> None:
+    client = host.connect()
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 5, "method": "sessions.create", "params": {"title": "Füße ✓"}},
+        ensure_ascii=False,
+    ).encode()
+    data = b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    for i in range(len(data)):
+        client.send_raw(data[i : i + 1])
+    replies = [client.receive(), client.receive()]  # the answer and sessions.changed
+    answer = next(r for r in replies if r is not None and r.get("id") == 5)
+    assert answer["result"]["title"] == "Füße ✓"
+
+
+# --- sessions -------------------------------------------------------------------------
+
+
+def test_session_shape_and_new_session_snapshot(host) -> None:
+    client = host.connect()
+    session = client.call("sessions.create", {"title": "  Hello  "})
+    assert set(session) == {
+        "id", "title", "mode", "origin", "remote", "parentId", "createdAt", "updatedAt",
+        "todoRevision", "todoUpdatedAt", "runningTurnId",
+    }  # fmt: skip
+    assert session["title"] == "Hello" and session["mode"] == "agent"
+    assert session["origin"] == "local" and session["remote"] is None
+    assert session["todoRevision"] == 0 and session["todoUpdatedAt"] is None
+    assert ISO.match(session["createdAt"]) and ISO.match(session["updatedAt"])
+    snapshot = client.call("todos.get", {"sessionId": session["id"]})
+    assert snapshot == {"sessionId": session["id"], "revision": 0, "updatedAt": None, "items": []}
+    assert client.call("sessions.get", {"sessionId": session["id"]}) == session
+
+
+def test_sessions_list_newest_first(host) -> None:
+    client = host.connect()
+    ids = [client.call("sessions.create", {"title": str(i)})["id"] for i in range(4)]
+    listed = [s["id"] for s in client.call("sessions.list")["sessions"]]
+    assert listed == ids[::-1]
+
+
+def test_unknown_session_is_32010(host) -> None:
+    client = host.connect()
+    for method in ("sessions.get", "todos.get", "messages.list", "sessions.delete", "sessions.fork"):
+        with pytest.raises(RpcErrorReply) as info:
+            client.call(method, {"sessionId": "missing"})
+        assert info.value.code == -32010, method
+    with pytest.raises(RpcErrorReply) as info:
+        client.call("turns.start", {"sessionId": "missing", "text": "hi"})
+    assert info.value.code == -32010
+
+
+def test_remote_session_is_not_served(host) -> None:
+    client = host.connect()
+    remote = {"endpoint": "racp://example.test", "remoteSessionId": "r-1"}
+    session = client.call("sessions.create", {"title": "far", "remote": remote})
+    assert session["origin"] == "remote" and session["remote"] == remote
+    for method, params in (
+        ("todos.get", {"sessionId": session["id"]}),
+        ("turns.start", {"sessionId": session["id"], "text": "hi"}),
+        ("sessions.fork", {"sessionId": session["id"]}),
+    ):
+        with pytest.raises(RpcErrorReply) as info:
+            client.call(method, params)
+        assert info.value.code == -32011, method
+
+
+def test_every_authenticated_connection_gets_every_notification(host) -> None:
+    a, b = host.connect(), host.connect()
+    session = a.call("sessions.create", {"title": "shared"})
+    for client in (a, b):
+        note = client.wait_notification(lambda n: n["method"] == "sessions.changed")
+        assert note["params"] == session
+
+
+def test_run_writes_revisions_in_commit_order_to_every_client(host) -> None:
+    a, b = host.connect(), host.connect()
+    session = a.call("sessions.create", {})
+    turn = a.call("turns.start", {"sessionId": session["id"], "text": "one. two. three. four."})
+    a.wait_turn_end(turn["id"])
+    b.wait_turn_end(turn["id"])
+    for client in (a, b):
+        revisions = [
+            n["params"]["revision"] for n in client.notifications if n["method"] == "todos.changed"
+        ]
+        assert revisions == list(range(1, 10))
+    final = a.call("todos.get", {"sessionId": session["id"]})
+    last = [n for n in b.notifications if n["method"] == "todos.changed"][-1]["params"]
+    assert final == last
+    assert all(item["status"] == "completed" for item in final["items"])
+    assert ISO.match(final["updatedAt"])
+
+
+def test_fork_copies_transcript_and_starts_empty_checklist(host) -> None:
+    client = host.connect()
+    parent = client.call("sessions.create", {"title": "parent"})
+    turn = client.call("turns.start", {"sessionId": parent["id"], "text": "a. b. c."})
+    client.wait_turn_end(turn["id"])
+    fork = client.call("sessions.fork", {"sessionId": parent["id"]})
+    assert fork["parentId"] == parent["id"] and fork["mode"] == parent["mode"]
+    assert fork["todoRevision"] == 0
+    assert client.call("todos.get", {"sessionId": fork["id"]})["items"] == []
+    assert client.call("todos.get", {"sessionId": parent["id"]})["revision"] == 7
+    copied = client.call("messages.list", {"sessionId": fork["id"]})["messages"]
+    original = client.call("messages.list", {"sessionId": parent["id"]})["messages"]
+    assert [(m["role"], m["content"]) for m in copied] == [
+        (m["role"], m["content"]) for m in original
+    ]
+
+
+def test_delete_cascades_in_the_file(host) -> None:
+    client = host.connect()
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "a. b. c."})
+    client.wait_turn_end(turn["id"])
+    assert client.call("sessions.delete", {"sessionId": session["id"]}) == {"deleted": True}
+    note = client.wait_notification(lambda n: n["method"] == "sessions.deleted")
+    assert note["params"] == {"sessionId": session["id"]}
+    db = apsw.Connection(str(host.data_dir / DB_FILENAME))
+    for table in ("session_todo", "turns", "messages"):
+        count = db.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?", (session["id"],))
+        assert count.fetchone()[0] == 0, table
