@@ -61,4 +61,3 @@ class HostCore:
             )
         self.sessions.delete(params.session_id)
         return m.Deleted()
-

@@ -22,6 +22,8 @@ class Publisher:
 
     def publish(self, note: Notification[Any], params: m.Wire) -> None:
         if not isinstance(params, note.params):
-            raise TypeError(f"{note.name} takes {note.params.__name__}, not {type(params).__name__}")
+            raise TypeError(
+                f"{note.name} takes {note.params.__name__}, not {type(params).__name__}"
+            )
         for listener in list(self._listeners):
             listener(note.name, params)

@@ -129,7 +129,7 @@ class ServerConnection:
             return
         try:
             outcome = handler(params)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an answer
+        except Exception as exc:
             self._reply(message.id, _as_rpc_error(method, exc), message)
             return
         if inspect.isawaitable(outcome):
@@ -146,7 +146,7 @@ class ServerConnection:
             result = await outcome
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._reply(message.id, _as_rpc_error(method, exc), message)
             return
         self._answer(message, result)
@@ -194,7 +194,9 @@ class ServerConnection:
         )
         self._write(response_message(message.id, result.to_wire()))
 
-    def _reply(self, message_id: JsonId, error: errors.RpcError, request: Request | None = None) -> None:
+    def _reply(
+        self, message_id: JsonId, error: errors.RpcError, request: Request | None = None
+    ) -> None:
         if request is not None and request.is_notification:
             return
         self._write(error_message(message_id, error))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from host.agent import prompts
@@ -21,11 +22,11 @@ from host.config import SettingsError, load_settings
 from host.protocol import errors
 from host.protocol import models as m
 from host.sessions.service import SessionService
+from host.todos.service import TodoService
 from host.tools.context import ExecutionContext, ToolOrigin
 from host.tools.registry import Tool, ToolFailed, ToolRegistry
 from host.tools.todo_write import NAME as TODO_WRITE
 from host.tools.todo_write import todo_write_tool
-from host.todos.service import TodoService
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,9 @@ class AgentRuntime:
                 if isinstance(event, TextDelta):
                     text.append(event.text)
                 else:
-                    calls.append(m.ToolCall(id=event.id, name=event.name, arguments=event.arguments))
+                    calls.append(
+                        m.ToolCall(id=event.id, name=event.name, arguments=event.arguments)
+                    )
             content = "".join(text)
             history.append(_assistant(content, calls))
             if record:
@@ -158,7 +161,9 @@ class AgentRuntime:
     def _task_tool(self) -> Tool:
         async def run(ctx: ExecutionContext, args: TaskArgs) -> str:
             if ctx.origin is not ToolOrigin.AGENT:
-                raise ToolFailed(f"Task is only available on the agent path, not {ctx.origin.value}")
+                raise ToolFailed(
+                    f"Task is only available on the agent path, not {ctx.origin.value}"
+                )
             provider = self._providers.get(ctx.turn_id)
             if provider is None:
                 raise ToolFailed("Task can only run inside a running turn")
@@ -220,13 +225,14 @@ def _drop_unanswered(history: list[ChatMessage]) -> list[ChatMessage]:
         elif message["role"] == "tool" and message["tool_call_id"] in pending:
             pending.remove(message["tool_call_id"])
         out.append(message)
-    out.extend({"role": "tool", "tool_call_id": cid, "content": "error: interrupted"} for cid in pending)
+    out.extend(
+        {"role": "tool", "tool_call_id": cid, "content": "error: interrupted"} for cid in pending
+    )
     return out
 
 
 async def _close_quietly(provider: Provider) -> None:
     try:
         await provider.aclose()
-    except Exception:  # noqa: BLE001 - closing must not mask the turn's outcome
+    except Exception:
         log.debug("closing the provider failed", exc_info=True)
-

@@ -63,5 +63,11 @@ MESSAGES_APPENDED = Notification("messages.appended", m.MessageAppended)
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
     note.name: note  # type: ignore[misc]
-    for note in (TODOS_CHANGED, TURNS_CHANGED, SESSIONS_CHANGED, SESSIONS_DELETED, MESSAGES_APPENDED)
+    for note in (
+        TODOS_CHANGED,
+        TURNS_CHANGED,
+        SESSIONS_CHANGED,
+        SESSIONS_DELETED,
+        MESSAGES_APPENDED,
+    )
 }

@@ -40,7 +40,9 @@ class Empty(Wire):
 
 
 class RemoteRef(Wire):
-    endpoint: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+    endpoint: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)
+    ]
     remote_session_id: Annotated[
         str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)
     ]

@@ -25,7 +25,9 @@ _SESSION_COLUMNS = """
 
 
 def _session(row: Any) -> m.Session:
-    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run) = row
+    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run) = (
+        row
+    )
     remote = (
         m.RemoteRef(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
     )
@@ -267,7 +269,18 @@ class SessionService:
             f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
             " ?, ?, ?, ?, ?, ?)",
-            (mid, session_id, turn_id, session_id, role, content, calls, tool_call_id, is_error, now),
+            (
+                mid,
+                session_id,
+                turn_id,
+                session_id,
+                role,
+                content,
+                calls,
+                tool_call_id,
+                is_error,
+                now,
+            ),
         )
         row = self._db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (mid,)

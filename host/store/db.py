@@ -55,7 +55,9 @@ def open_database(
         raise StorageError(f"data directory {data_dir} is not writable")
     path = data_dir / DB_FILENAME
     try:
-        probe = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
+        probe = apsw.Connection(
+            str(path), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        )
         try:
             version = read_user_version(probe)
         finally:

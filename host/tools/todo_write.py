@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import apsw
+
 from host.todos.schema import TODO_WRITE_DESCRIPTION, TodoWriteArgs
 from host.todos.service import TodoRefused, TodoService
 from host.tools.context import ExecutionContext
@@ -18,6 +20,8 @@ def todo_write_tool(todos: TodoService) -> Tool:
             snapshot = todos.write(ctx, args)
         except TodoRefused as exc:
             raise ToolFailed(f"TodoWrite refused: {exc}") from None
+        except apsw.Error as exc:  # rolled back: nothing was written
+            raise ToolFailed(f"TodoWrite failed, nothing was written: {exc}") from None
         items = [item.to_wire() for item in snapshot.items]
         return json.dumps({"revision": snapshot.revision, "todos": items}, ensure_ascii=False)
 

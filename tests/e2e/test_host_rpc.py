@@ -82,7 +82,9 @@ MALFORMED_CLOSING = [
 ]
 
 
-@pytest.mark.parametrize(("name", "data", "code"), MALFORMED_CLOSING, ids=[c[0] for c in MALFORMED_CLOSING])
+@pytest.mark.parametrize(
+    ("name", "data", "code"), MALFORMED_CLOSING, ids=[c[0] for c in MALFORMED_CLOSING]
+)
 def test_bad_frames_get_null_id_error_and_close(host, name, data, code) -> None:
     for hello in (False, True):
         client = host.connect(hello=hello)
@@ -101,17 +103,39 @@ MALFORMED_STAYING = [
     ("not an object", b"42", None, -32600),
     ("no jsonrpc", b'{"id":7,"method":"sessions.list"}', 7, -32600),
     ("method not string", b'{"jsonrpc":"2.0","id":8,"method":5}', 8, -32600),
-    ("params not object", b'{"jsonrpc":"2.0","id":9,"method":"sessions.list","params":[1]}', 9, -32600),
+    (
+        "params not object",
+        b'{"jsonrpc":"2.0","id":9,"method":"sessions.list","params":[1]}',
+        9,
+        -32600,
+    ),
     ("unknown method", b'{"jsonrpc":"2.0","id":10,"method":"todos.write","params":{}}', 10, -32601),
     ("todos.set", b'{"jsonrpc":"2.0","id":11,"method":"todos.set","params":{}}', 11, -32601),
-    ("bad params", b'{"jsonrpc":"2.0","id":12,"method":"sessions.get","params":{"x":1}}', 12, -32602),
-    ("bad mode", b'{"jsonrpc":"2.0","id":13,"method":"sessions.create","params":{"mode":"x"}}', 13, -32602),
-    ("blank text", b'{"jsonrpc":"2.0","id":14,"method":"turns.start","params":{"sessionId":"s","text":"  "}}', 14, -32602),
+    (
+        "bad params",
+        b'{"jsonrpc":"2.0","id":12,"method":"sessions.get","params":{"x":1}}',
+        12,
+        -32602,
+    ),
+    (
+        "bad mode",
+        b'{"jsonrpc":"2.0","id":13,"method":"sessions.create","params":{"mode":"x"}}',
+        13,
+        -32602,
+    ),
+    (
+        "blank text",
+        b'{"jsonrpc":"2.0","id":14,"method":"turns.start","params":{"sessionId":"s","text":"  "}}',
+        14,
+        -32602,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("name", "body", "expected_id", "code"), MALFORMED_STAYING, ids=[c[0] for c in MALFORMED_STAYING]
+    ("name", "body", "expected_id", "code"),
+    MALFORMED_STAYING,
+    ids=[c[0] for c in MALFORMED_STAYING],
 )
 def test_bad_messages_get_errors_and_connection_stays(host, name, body, expected_id, code) -> None:
     client = host.connect()
@@ -141,7 +165,8 @@ def test_headers_in_any_order_and_case(host) -> None:
     client = host.connect()
     body = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "sessions.list"}).encode()
     client.send_raw(
-        b"content-type: application/vscode-jsonrpc\r\ncontent-LENGTH: %d\r\n\r\n%s" % (len(body), body)
+        b"content-type: application/vscode-jsonrpc\r\ncontent-LENGTH: %d\r\n\r\n%s"
+        % (len(body), body)
     )
     assert client.receive() == {"jsonrpc": "2.0", "id": 99, "result": {"sessions": []}}
 
@@ -188,7 +213,13 @@ def test_sessions_list_newest_first(host) -> None:
 
 def test_unknown_session_is_32010(host) -> None:
     client = host.connect()
-    for method in ("sessions.get", "todos.get", "messages.list", "sessions.delete", "sessions.fork"):
+    for method in (
+        "sessions.get",
+        "todos.get",
+        "messages.list",
+        "sessions.delete",
+        "sessions.fork",
+    ):
         with pytest.raises(RpcErrorReply) as info:
             client.call(method, {"sessionId": "missing"})
         assert info.value.code == -32010, method

@@ -67,7 +67,10 @@ def host_env(**extra: str) -> dict[str, str]:
 
 
 def spawn(
-    data_dir: Path, socket_path: str, env: dict[str, str] | None = None, args: list[str] | None = None
+    data_dir: Path,
+    socket_path: str,
+    env: dict[str, str] | None = None,
+    args: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "host", "--socket", socket_path, "--data-dir", str(data_dir)]
     return subprocess.Popen(
@@ -211,9 +214,11 @@ class RpcClient:
 
     def wait_turn_end(self, turn_id: str, timeout: float = 30.0) -> dict[str, Any]:
         note = self.wait_notification(
-            lambda n: n["method"] == "turns.changed"
-            and n["params"]["id"] == turn_id
-            and n["params"]["state"] != "running",
+            lambda n: (
+                n["method"] == "turns.changed"
+                and n["params"]["id"] == turn_id
+                and n["params"]["state"] != "running"
+            ),
             timeout,
         )
         params: dict[str, Any] = note["params"]

@@ -147,8 +147,7 @@ class DemoProvider:
         system = str(messages[0].get("content", "")) if messages else ""
         numbered = "\n".join(f"{n}. {step}" for n, step in enumerate(steps, 1))
         if "goal" in system.lower()[:80]:
-            return (
-                f"Proposed goal: {steps[0]}\n"
-                "Acceptance criteria:\n" + "\n".join(f"- {step}" for step in steps[1:])
+            return f"Proposed goal: {steps[0]}\nAcceptance criteria:\n" + "\n".join(
+                f"- {step}" for step in steps[1:]
             )
         return f"Here is a plan; nothing has been changed yet.\n{numbered}"

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import apsw
+import pytest
+
+from host.store import db as store
+from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
+
+
+def _v20_file(folder: Path) -> Path:
+    path = folder / store.DB_FILENAME
+    connection = apsw.Connection(str(path))
+    migrate(connection, MIGRATIONS, target=20)
+    connection.execute(
+        "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
+        " VALUES ('s1', 'old', 'agent', 'local', '2026-01-01T00:00:00.000Z',"
+        " '2026-01-01T00:00:00.000Z')"
+    )
+    connection.execute(
+        "INSERT INTO messages (id, session_id, seq, role, content, created_at)"
+        " VALUES ('m1', 's1', 1, 'user', 'hello', '2026-01-01T00:00:00.000Z')"
+    )
+    connection.close()
+    return path
+
+
+def test_v20_file_becomes_v21_with_data_intact(tmp_path) -> None:
+    _v20_file(tmp_path)
+    connection = store.open_database(tmp_path)
+    assert read_user_version(connection) == 21
+    assert connection.execute(
+        "SELECT id, title, todo_revision, todo_updated_at FROM sessions"
+    ).fetchall() == [("s1", "old", 0, None)]
+    assert connection.execute("SELECT content FROM messages").fetchall() == [("hello",)]
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(session_todo)")]
+    assert columns == ["session_id", "position", "content", "active_form", "status"]
+    pk = [row[1] for row in connection.execute("PRAGMA table_info(session_todo)") if row[5]]
+    assert pk == ["session_id", "position"]
+    fks = connection.execute("PRAGMA foreign_key_list(session_todo)").fetchall()
+    assert fks[0][2] == "sessions" and fks[0][6] == "CASCADE"
+    assert connection.execute("PRAGMA foreign_keys").fetchone() == (1,)
+    assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert connection.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+
+
+def test_newer_file_is_refused_and_not_modified(tmp_path) -> None:
+    path = tmp_path / store.DB_FILENAME
+    connection = apsw.Connection(str(path))
+    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 22")
+    connection.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(store.SchemaTooNew, match="22"):
+        store.open_database(tmp_path)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_failing_step_leaves_the_file_as_it_was(tmp_path) -> None:
+    path = _v20_file(tmp_path)
+
+    def broken(connection: apsw.Connection) -> None:
+        connection.execute("ALTER TABLE sessions ADD COLUMN half_done TEXT")
+        connection.execute("DELETE FROM messages")
+        raise RuntimeError("step failed half way")
+
+    steps = (*MIGRATIONS[:1], Migration(21, "broken", broken))
+    with pytest.raises(RuntimeError):
+        store.open_database(tmp_path, migrations=steps)
+    connection = apsw.Connection(str(path))
+    assert read_user_version(connection) == 20
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(sessions)")]
+    assert "half_done" not in columns and "todo_revision" not in columns
+    assert connection.execute("SELECT count(*) FROM messages").fetchone() == (1,)
+
+
+def test_new_file_is_created_at_21(tmp_path) -> None:
+    connection = store.open_database(tmp_path / "fresh")
+    assert read_user_version(connection) == 21
+
+
+def test_not_a_database(tmp_path) -> None:
+    (tmp_path / store.DB_FILENAME).write_bytes(b"garbage" * 1000)
+    with pytest.raises(store.StorageError, match="not a Nib database"):
+        store.open_database(tmp_path)
