@@ -21,7 +21,6 @@ from host.protocol.endpoint import (
     JsonId,
     Request,
     error_message,
-    notification_message,
     parse_message,
     response_message,
     validation_details,
@@ -86,9 +85,10 @@ class ServerConnection:
             if self.closed:
                 return
 
-    def notify(self, name: str, params: m.Wire) -> None:
+    def notify_frame(self, frame: bytes) -> None:
+        """An encoded notification, shared by every connection it goes to."""
         if self.authenticated and not self.closed:
-            self._write(notification_message(name, params.to_wire()))
+            self._send(frame)
 
     def shut(self) -> None:
         if not self.closed:

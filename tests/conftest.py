@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tests.helpers.host_process import HostProcess, running_host
+from tests.helpers.fake_openai import FakeOpenAI
+from tests.helpers.host_process import HostProcess, host_env, running_host
 
 settings.register_profile("ci", max_examples=10_000, deadline=None)
 settings.register_profile("dev", max_examples=500, deadline=None)
@@ -26,4 +27,24 @@ def socket_path() -> Iterator[str]:
 @pytest.fixture
 def host(tmp_path: Path, socket_path: str) -> Iterator[HostProcess]:
     with running_host(tmp_path / "data", socket_path) as process:
+        yield process
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAI]:
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def model_host(tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI) -> Iterator[HostProcess]:
+    """A host whose agent is the `openai` provider pointed at the loopback server."""
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=fake_openai.base_url,
+        NIB_OPENAI_API_KEY="sk-secret-test-key",
+        NIB_MODEL="test-model",
+    )
+    with running_host(tmp_path / "data", socket_path, env) as process:
         yield process

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from host.agent import prompts
 from host.agent.providers import make_provider
 from host.agent.providers.base import ChatMessage, Provider, ProviderError, TextDelta
-from host.config import SettingsError, load_settings
+from host.config import Settings, SettingsError, load_settings
 from host.protocol import errors
 from host.protocol import models as m
 from host.sessions.service import SessionService
@@ -53,6 +53,9 @@ class AgentRuntime:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.registry = ToolRegistry([todo_write_tool(todos), self._task_tool()])
         self._providers: dict[str, Provider] = {}
+        # One provider per distinct settings, kept across turns: building an HTTP client
+        # (TLS context, connection pool) costs more than a whole model step.
+        self._cache: dict[Settings, Provider] = {}
 
     @property
     def running(self) -> int:
@@ -82,16 +85,24 @@ class AgentRuntime:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks)
+        for provider in self._cache.values():
+            await _close_quietly(provider)
+        self._cache.clear()
+
+    def _provider(self, settings: Settings) -> Provider:
+        provider = self._cache.get(settings)
+        if provider is None:
+            provider = self._cache[settings] = make_provider(settings)
+        return provider
 
     # ---------------------------------------------------------------------------------
 
     async def _run(self, session: m.Session, turn: m.Turn) -> None:
         ctx = ExecutionContext(session.id, turn.id, _ORIGIN_BY_MODE[session.mode])
         state, error = "completed", None
-        provider: Provider | None = None
         try:
             settings = load_settings(self._data_dir)
-            provider = make_provider(settings)
+            provider = self._provider(settings)
             self._providers[turn.id] = provider
             tools = list(AGENT_TOOLS) if session.mode == "agent" else []
             history = [{"role": "system", "content": prompts.BY_MODE[session.mode]}]
@@ -109,8 +120,6 @@ class AgentRuntime:
         finally:
             self._providers.pop(turn.id, None)
             self._sessions.end_turn(session.id, turn.id, state, error)
-            if provider is not None:
-                await _close_quietly(provider)
 
     async def _loop(
         self,

@@ -78,7 +78,13 @@ class TodoService:
                 " WHERE id = ?",
                 (now, ctx.session_id),
             )
-            snapshot = self._read(ctx.session_id, revision + 1, now)
+        # The rows are exactly the validated items: no need to read them back.
+        snapshot = m.TodoSnapshot(
+            session_id=ctx.session_id,
+            revision=revision + 1,
+            updated_at=now,
+            items=args.model_dump()["todos"],
+        )
         self._publisher.publish(rpc.TODOS_CHANGED, snapshot)
         return snapshot
 

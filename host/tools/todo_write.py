@@ -22,7 +22,9 @@ def todo_write_tool(todos: TodoService) -> Tool:
             raise ToolFailed(f"TodoWrite refused: {exc}") from None
         except apsw.Error as exc:  # rolled back: nothing was written
             raise ToolFailed(f"TodoWrite failed, nothing was written: {exc}") from None
-        items = [item.to_wire() for item in snapshot.items]
-        return json.dumps({"revision": snapshot.revision, "todos": items}, ensure_ascii=False)
+        wire = snapshot.to_wire()
+        return json.dumps(
+            {"revision": wire["revision"], "todos": wire["items"]}, ensure_ascii=False
+        )
 
     return Tool(NAME, TODO_WRITE_DESCRIPTION, TodoWriteArgs, run)

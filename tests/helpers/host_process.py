@@ -10,6 +10,7 @@ import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +34,18 @@ class HostProcess:
     data_dir: Path
     ready: dict[str, Any]
     clients: list[RpcClient] = field(default_factory=list)
+    stderr_lines: list[str] = field(default_factory=list)
+
+    def drain_stderr(self) -> None:
+        """Keep reading stderr so a chatty host never blocks on a full pipe."""
+
+        def pump() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.stderr_lines.append(line.decode(errors="replace"))
+
+        self._pump = threading.Thread(target=pump, daemon=True)
+        self._pump.start()
 
     def connect(self, hello: bool = True) -> RpcClient:
         client = RpcClient(self.socket_path)
@@ -54,6 +67,9 @@ class HostProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        pump = getattr(self, "_pump", None)
+        if pump is not None:
+            pump.join(10)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
@@ -111,6 +127,7 @@ def running_host(
     host = HostProcess(proc, socket_path, data_dir, {})
     try:
         host.ready = read_ready(proc)
+        host.drain_stderr()
         yield host
     finally:
         host.stop()

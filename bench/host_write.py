@@ -1,0 +1,197 @@
+"""TodoWrite through validation, authorisation, the transaction and a notification
+delivered to a socket client, next to the raw apsw floor measured in the same run.
+
+    python -m bench.host_write [--writes 400]
+
+Latency: one write, then wait until the client has read its todos.changed. Throughput:
+writes back to back, until the client has read every notification.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+
+from host.core import HostCore
+from host.protocol import models as m
+from host.server import RpcServer
+from host.store.db import open_database
+from host.tools.context import ExecutionContext, ToolOrigin
+
+TOKEN = "bench"
+
+
+def items(n: int, salt: int) -> list[dict]:
+    return [
+        {
+            "content": f"Step {i} of the benchmark checklist, revision {salt}",
+            "status": "in_progress"
+            if i == salt % n
+            else ("completed" if i < salt % n else "pending"),
+            "activeForm": f"Working on step {i}",
+        }
+        for i in range(n)
+    ]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def floor(folder: Path, n: int, writes: int) -> tuple[list[float], float]:
+    """The same statements on the same schema and pragmas, with nothing around them."""
+    db = open_database(folder)
+    db.execute(
+        "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
+        " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
+    )
+    latencies = []
+    start = time.perf_counter()
+    for w in range(writes):
+        rows = [
+            ("x", i, d["content"], d["activeForm"], d["status"]) for i, d in enumerate(items(n, w))
+        ]
+        t0 = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("DELETE FROM session_todo WHERE session_id = 'x'")
+        db.executemany("INSERT INTO session_todo VALUES (?, ?, ?, ?, ?)", rows)
+        db.execute(
+            "UPDATE sessions SET todo_revision = todo_revision + 1, todo_updated_at = 'now'"
+            " WHERE id = 'x'"
+        )
+        db.execute("COMMIT")
+        latencies.append(time.perf_counter() - t0)
+    rate = writes / (time.perf_counter() - start)
+    db.close()
+    return latencies, rate
+
+
+# A separate client process, as the desktop is: it reads notifications off the socket
+# and prints "revision monotonic-time" for each todos.changed.
+CLIENT = """
+import json, socket, sys, time
+from host.protocol.framing import FrameDecoder, encode_message
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+sock.connect(sys.argv[1])
+sock.sendall(encode_message({"jsonrpc": "2.0", "id": 1, "method": "host.hello",
+    "params": {"token": sys.argv[2], "protocolVersion": 1, "client": "bench"}}))
+decoder = FrameDecoder()
+while True:
+    data = sock.recv(1 << 20)
+    if not data:
+        break
+    now = time.perf_counter()
+    for body in decoder.feed(data):
+        message = json.loads(body)
+        if message.get("id") == 1:
+            print("hello 0", flush=True)
+        elif message.get("method") == "todos.changed":
+            print(message["params"]["revision"], now, flush=True)
+"""
+
+
+class Client:
+    def __init__(self, path: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", CLIENT, path, TOKEN],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=str(Path(__file__).resolve().parent.parent),
+        )
+        assert self.proc.stdout is not None
+        self.lines = queue.Queue[str]()
+        self.hello = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("hello"):
+                self.hello.set()
+            else:
+                self.lines.put(line)
+
+    def arrive(self, expected: int) -> float:
+        while True:
+            revision, at = self.lines.get(timeout=10).split()
+            if int(revision) == expected:
+                return float(at)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--writes", type=int, default=400)
+    args = parser.parse_args()
+    app = QCoreApplication.instance() or QCoreApplication([])
+    folder = Path(tempfile.mkdtemp(prefix="nib-bench-"))
+    core = HostCore(folder / "data")
+    server = RpcServer(TOKEN, core.dispatcher())
+    core.publisher.subscribe(server.broadcast)
+    sock_path = str(folder / "s")
+    server.listen(sock_path)
+    client = Client(sock_path)
+    deadline = time.monotonic() + 10
+    while not client.hello.is_set():
+        app.processEvents()
+        if time.monotonic() > deadline:
+            print("client never authenticated", file=sys.stderr)
+            return 1
+    session = core.sessions.create(m.CreateSessionParams(title="bench"))
+    turn, _ = core.sessions.begin_turn(session.id, "bench")
+    ctx = ExecutionContext(session.id, turn.id, ToolOrigin.AGENT)
+    loop = asyncio.new_event_loop()
+    revision = 0
+
+    def write(n: int, salt: int) -> None:
+        result = loop.run_until_complete(
+            core.runtime.registry.execute(ctx, "TodoWrite", {"todos": items(n, salt)})
+        )
+        assert not result.is_error, result.content
+
+    print(f"TodoWrite, {args.writes} writes per size, synchronous=FULL, on {os.uname().sysname}")
+    print(f"{'items':>5} | {'p50 ms':>7} {'p99 ms':>7} {'writes/s':>9} | {'floor p50':>9} "
+          f"{'floor p99':>9} {'floor/s':>8} | {'p50 ratio':>9} {'rate ratio':>10}")  # fmt: skip
+    for n in (10, 50, 200):
+        raw, raw_rate = floor(folder / f"floor-{n}", n, args.writes)
+        latencies = []
+        for w in range(args.writes):
+            t0 = time.perf_counter()
+            write(n, w)
+            revision += 1
+            latencies.append(client.arrive(revision) - t0)
+        start = time.perf_counter()
+        for w in range(args.writes):
+            write(n, w)
+        revision += args.writes
+        client.arrive(revision)
+        rate = args.writes / (time.perf_counter() - start)
+        p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+        f50, f99 = percentile(raw, 50), percentile(raw, 99)
+        print(
+            f"{n:>5} | {p50 * 1e3:7.3f} {p99 * 1e3:7.3f} {rate:9.0f} | {f50 * 1e3:9.3f} "
+            f"{f99 * 1e3:9.3f} {raw_rate:8.0f} | {p50 / f50:8.2f}x {rate / raw_rate:9.2f}x"
+        )
+    print("targets: p50 <= 2x floor at 50 items; >= 2000 writes/s delivered over the socket")
+    client.close()
+    server.close()
+    core.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,314 @@
+"""The agent runtime through the real host process: the `openai` provider against a real
+loopback HTTP server speaking the OpenAI API (the SDK is not mocked), and the demo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from host.todos.schema import todo_write_schema
+from tests.helpers.fake_openai import Call, Hang, HttpError, Reply
+from tests.helpers.host_process import RpcErrorReply, host_env, running_host
+
+THREE = [
+    {"content": "Read the code", "status": "completed"},
+    {"content": "Write the tests", "status": "in_progress", "activeForm": "Writing the tests"},
+    {"content": "Ship it", "status": "pending"},
+]
+
+
+def run_turn(client, text: str = "please do it", mode: str = "agent") -> tuple[dict, dict]:
+    session = client.call("sessions.create", {"mode": mode})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": text})
+    assert turn["state"] == "running"
+    return session, client.wait_turn_end(turn["id"])
+
+
+def tool_messages(request: dict) -> list[dict]:
+    return [m for m in request["messages"] if m["role"] == "tool"]
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["sse", "json"])
+def test_todowrite_then_empty_then_text(tmp_path, socket_path, fake_openai, stream) -> None:
+    fake_openai.script += [
+        Reply("Let me plan.", (Call("TodoWrite", {"todos": THREE}, id="c1"),)),
+        Reply("", (Call("TodoWrite", {"todos": []}, id="c2"),)),
+        Reply("All done."),
+    ]
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=fake_openai.base_url,
+        NIB_OPENAI_API_KEY="sk-secret-test-key",
+        NIB_MODEL="test-model",
+        NIB_OPENAI_STREAM="1" if stream else "0",
+    )
+    with running_host(tmp_path / "d", socket_path, env) as host:
+        client = host.connect()
+        session, turn = run_turn(client)
+        assert turn["state"] == "completed" and turn["error"] is None
+        revisions = [n["params"] for n in client.notifications if n["method"] == "todos.changed"]
+        assert [r["revision"] for r in revisions] == [1, 2]
+        assert [i["content"] for i in revisions[0]["items"]] == [t["content"] for t in THREE]
+        assert revisions[1]["items"] == []
+        assert client.call("todos.get", {"sessionId": session["id"]}) == revisions[1]
+
+        # each tool message answers its tool_call_id, and carries the committed revision
+        second, third = fake_openai.requests[1], fake_openai.requests[2]
+        assert [m["tool_call_id"] for m in tool_messages(second)] == ["c1"]
+        assert json.loads(tool_messages(second)[0]["content"])["revision"] == 1
+        assert [m["tool_call_id"] for m in tool_messages(third)] == ["c1", "c2"]
+        assert (
+            all(r["stream"] is stream for r in fake_openai.requests if "stream" in r) or not stream
+        )
+
+        # the offered tools: TodoWrite's schema is generated from the validating model
+        tools = {t["function"]["name"]: t["function"] for t in fake_openai.requests[0]["tools"]}
+        assert set(tools) == {"TodoWrite", "Task"}
+        assert tools["TodoWrite"]["parameters"] == todo_write_schema()
+
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        roles = [(m["role"], m["toolCallId"]) for m in messages]
+        assert roles == [
+            ("user", None), ("assistant", None), ("tool", "c1"),
+            ("assistant", None), ("tool", "c2"), ("assistant", None),
+        ]  # fmt: skip
+        assert messages[1]["toolCalls"][0]["name"] == "TodoWrite"
+        assert messages[-1]["content"] == "All done."
+
+        # the API key goes to the endpoint and nowhere else
+        assert fake_openai.headers[0]["authorization"] == "Bearer sk-secret-test-key"
+        assert "sk-secret" not in json.dumps(messages)
+        host.stop()
+        assert "sk-secret" not in (tmp_path / "d" / "host.log").read_text()
+        assert "sk-secret" not in "".join(host.stderr_lines)
+        assert any("listening on" in line for line in host.stderr_lines)
+
+
+BAD_CALLS = [
+    ("bad json", '{"todos": [', "not valid JSON"),
+    ("wrong type", {"todos": "all of them"}, "todos"),
+    ("blank content", {"todos": [{"content": "  ", "status": "pending"}]}, "at least 1"),
+    ("too long", {"todos": [{"content": "x" * 501, "status": "pending"}]}, "at most 500"),
+    ("too many", {"todos": [{"content": "x", "status": "pending"}] * 201}, "at most 200"),
+    (
+        "two in progress",
+        {
+            "todos": [
+                {"content": "a", "status": "in_progress"},
+                {"content": "b", "status": "in_progress"},
+            ]
+        },
+        "at most one item may be in_progress",
+    ),
+    ("unknown status", {"todos": [{"content": "a", "status": "done"}]}, "status"),
+    ("unknown field", {"todos": [{"content": "a", "status": "pending", "x": 1}]}, "Extra inputs"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "fragment"), BAD_CALLS, ids=[b[0] for b in BAD_CALLS])
+def test_each_validation_rule_reaches_the_model(
+    model_host, fake_openai, name, args, fragment
+) -> None:
+    fake_openai.script += [Reply("", (Call("TodoWrite", args, id="bad"),)), Reply("I see.")]
+    client = model_host.connect()
+    session, turn = run_turn(client)
+    assert turn["state"] == "completed"
+    answer = tool_messages(fake_openai.requests[1])[0]
+    assert answer["tool_call_id"] == "bad"
+    assert answer["content"].startswith("error:") and fragment in answer["content"]
+    assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+    assert not any(n["method"] == "todos.changed" for n in client.notifications)
+
+
+@pytest.mark.parametrize("mode", ["plan", "goal"])
+def test_plan_and_goal_are_offered_no_tools_and_refused(model_host, fake_openai, mode) -> None:
+    fake_openai.script += [Reply("", (Call("TodoWrite", {"todos": THREE}, id="x"),)), Reply("ok")]
+    client = model_host.connect()
+    session, turn = run_turn(client, mode=mode)
+    assert turn["state"] == "completed"
+    first = fake_openai.requests[0]
+    assert "tools" not in first
+    assert f"{mode} mode" in first["messages"][0]["content"]
+    refusal = tool_messages(fake_openai.requests[1])[0]["content"]
+    assert f"this call came from the {mode} path" in refusal
+    assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+
+
+def test_delegated_subagent_is_offered_nothing_and_refused(model_host, fake_openai) -> None:
+    fake_openai.script += [
+        Reply("", (Call("Task", {"description": "look", "prompt": "find it"}, id="t1"),)),
+        Reply("", (Call("TodoWrite", {"todos": THREE}, id="sub1"),)),  # the sub-agent tries
+        Reply("found it at line 3"),  # sub-agent's final answer
+        Reply("The sub-agent found it."),
+    ]
+    client = model_host.connect()
+    session, turn = run_turn(client)
+    assert turn["state"] == "completed"
+    sub_first, sub_second = fake_openai.requests[1], fake_openai.requests[2]
+    assert "tools" not in sub_first and "sub-agent" in sub_first["messages"][0]["content"]
+    assert "delegated path" in tool_messages(sub_second)[0]["content"]
+    task_result = tool_messages(fake_openai.requests[3])[0]
+    assert task_result["tool_call_id"] == "t1" and task_result["content"] == "found it at line 3"
+    assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+
+
+def test_cancel_mid_turn(model_host, fake_openai) -> None:
+    hang = Hang()
+    fake_openai.script += [Reply("", (Call("TodoWrite", {"todos": THREE}, id="c1"),)), hang]
+    client = model_host.connect()
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "go"})
+    assert hang.started.wait(15)
+    cancelled = client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+    assert cancelled["state"] == "cancelled" and cancelled["finishedAt"]
+    assert fake_openai.disconnected.wait(15)  # the stream was closed
+    # the write before the cancel committed whole; nothing after it
+    snapshot = client.call("todos.get", {"sessionId": session["id"]})
+    assert snapshot["revision"] == 1 and len(snapshot["items"]) == 3
+    assert client.call("sessions.get", {"sessionId": session["id"]})["runningTurnId"] is None
+    with pytest.raises(RpcErrorReply) as info:
+        client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+    assert info.value.code == -32021
+
+
+def test_cancel_before_any_write_leaves_no_checklist(model_host, fake_openai) -> None:
+    hang = Hang()
+    fake_openai.script.append(hang)
+    client = model_host.connect()
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "go"})
+    assert hang.started.wait(15)
+    with pytest.raises(RpcErrorReply) as info:
+        client.call("turns.start", {"sessionId": session["id"], "text": "again"})
+    assert info.value.code == -32020
+    cancelled = client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+    assert cancelled["state"] == "cancelled"
+    assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+
+
+def test_server_error_is_retried(model_host, fake_openai) -> None:
+    fake_openai.script += [HttpError(500), Reply("recovered")]
+    client = model_host.connect()
+    session, turn = run_turn(client)
+    assert turn["state"] == "completed"
+    assert len(fake_openai.requests) == 2
+    messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+    assert messages[-1]["content"] == "recovered"
+
+
+def test_endpoint_down_fails_the_turn_readably(tmp_path, socket_path) -> None:
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        NIB_MODEL="m",
+        NIB_MAX_RETRIES="0",
+    )
+    with running_host(tmp_path, socket_path, env) as host:
+        _session, turn = run_turn(host.connect())
+    assert turn["state"] == "failed"
+    assert turn["error"].startswith("model endpoint unreachable: http://127.0.0.1:9/v1")
+
+
+def test_looping_model_is_stopped(tmp_path, socket_path, fake_openai) -> None:
+    fake_openai.script += [Reply("", (Call("TodoWrite", {"todos": []}),))] * 5
+    env = host_env(
+        NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url, NIB_MODEL="m",
+        NIB_MAX_STEPS="3",
+    )  # fmt: skip
+    with running_host(tmp_path, socket_path, env) as host:
+        _session, turn = run_turn(host.connect())
+    assert turn["state"] == "failed" and "stopped after 3 model steps" in turn["error"]
+    assert "NIB_MAX_STEPS" in turn["error"]
+    assert len(fake_openai.requests) == 3
+
+
+@pytest.mark.parametrize(
+    ("env", "setting"),
+    [
+        ({"NIB_PROVIDER": "bogus"}, "NIB_PROVIDER"),
+        ({"NIB_PROVIDER": "openai", "NIB_MODEL": "m"}, "NIB_OPENAI_BASE_URL"),
+        ({"NIB_PROVIDER": "openai", "NIB_OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, "NIB_MODEL"),
+        ({"NIB_MAX_STEPS": "many"}, "NIB_MAX_STEPS"),
+    ],
+    ids=["unknown provider", "no base url", "no model", "bad number"],
+)
+def test_misconfiguration_names_the_setting(tmp_path, socket_path, env, setting) -> None:
+    with running_host(tmp_path, socket_path, host_env(**env)) as host:
+        _session, turn = run_turn(host.connect())
+    assert turn["state"] == "failed" and setting in turn["error"]
+
+
+def test_settings_file_and_environment_wins(tmp_path, socket_path, fake_openai) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(
+        json.dumps({"NIB_PROVIDER": "openai", "NIB_OPENAI_BASE_URL": fake_openai.base_url,
+                    "NIB_MODEL": "from-file"})
+    )  # fmt: skip
+    fake_openai.script += [Reply("hi"), Reply("hi")]
+    with running_host(data, socket_path) as host:
+        _s, turn = run_turn(host.connect())
+    assert turn["state"] == "completed" and fake_openai.requests[0]["model"] == "from-file"
+    with running_host(data, socket_path, host_env(NIB_MODEL="from-env")) as host:
+        run_turn(host.connect())
+    assert fake_openai.requests[1]["model"] == "from-env"
+
+
+# --- the demo provider ----------------------------------------------------------------
+
+
+def demo_run(client, text: str) -> tuple[list[dict], dict, list[dict]]:
+    session, turn = run_turn(client, text)
+    assert turn["state"] == "completed"
+    snapshots = [
+        n["params"]
+        for n in client.notifications
+        if n["method"] == "todos.changed" and n["params"]["sessionId"] == session["id"]
+    ]
+    messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+    return snapshots, session, messages
+
+
+def test_demo_end_to_end_and_deterministic(host) -> None:
+    client = host.connect()
+    text = "1. Add the column\n2. Write the migration tests\n3. Update the docs\n4. Run the suite"
+    snapshots, _session, messages = demo_run(client, text)
+    assert [s["revision"] for s in snapshots] == list(range(1, 10))
+    assert [i["content"] for i in snapshots[0]["items"]] == [
+        "Add the column", "Write the migration tests", "Update the docs", "Run the suite",
+    ]  # fmt: skip
+    assert all(i["status"] == "pending" for i in snapshots[0]["items"])
+    running = snapshots[3]["items"][1]
+    assert running == {
+        "content": "Write the migration tests",
+        "status": "in_progress",
+        "activeForm": "Writing the migration tests",
+    }
+    assert all(i["status"] == "completed" for i in snapshots[-1]["items"])
+    for snapshot in snapshots:
+        assert sum(i["status"] == "in_progress" for i in snapshot["items"]) <= 1
+    assert messages[-1]["role"] == "assistant" and "4 steps" in messages[-1]["content"]
+
+    client.notifications.clear()
+    again, _s, messages_again = demo_run(client, text)
+    strip = [[(i["content"], i["status"]) for i in s["items"]] for s in snapshots]
+    assert [[(i["content"], i["status"]) for i in s["items"]] for s in again] == strip
+    assert [m["content"] for m in messages_again] == [m["content"] for m in messages]
+
+
+def test_demo_one_line_request_gets_a_breakdown(host) -> None:
+    client = host.connect()
+    snapshots, _s, _m = demo_run(client, "add dark mode to the settings page")
+    count = len(snapshots[0]["items"])
+    assert 3 <= count <= 8
+    assert len(snapshots) == 1 + 2 * count
+
+
+def test_demo_in_plan_mode_writes_no_checklist(host) -> None:
+    client = host.connect()
+    session, turn = run_turn(client, "a. b. c.", mode="plan")
+    assert turn["state"] == "completed"
+    assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+    messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+    assert "plan" in messages[-1]["content"]
