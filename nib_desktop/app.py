@@ -1,0 +1,119 @@
+"""`nib-desktop` / `python -m nib_desktop`: the Main role's start-up."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from host import host_version
+
+APP_ORG, APP_NAME, APP_ID = "Nib", "Nib Desktop", "nib-desktop"
+EXIT_NO_DISPLAY, EXIT_DATA_DIR, EXIT_SMOKE = 6, 4, 1
+
+log = logging.getLogger("nib")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="nib-desktop", description="Nib Desktop")
+    parser.add_argument("--data-dir", type=Path, default=None, help="where sessions are stored")
+    parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="run a demo turn on a temporary data folder offscreen; exit 0 when the dock drew it",
+    )
+    parser.add_argument(
+        "--screenshot", type=Path, default=None, metavar="PATH",
+        help="write a PNG of the window with the dock expanded mid-run (demo data)",
+    )  # fmt: skip
+    parser.add_argument("--version", action="version", version=f"%(prog)s {host_version()}")
+    return parser.parse_args(list(argv))
+
+
+def default_data_dir() -> Path:
+    from host.process import default_data_dir as host_default
+
+    return host_default()
+
+
+def check_display(headless: bool) -> str | None:
+    """A reason the GUI cannot start here, or None."""
+    if headless and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if os.environ.get("QT_QPA_PLATFORM") or sys.platform in ("win32", "darwin"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set). Run it in a desktop "
+        "session, or set QT_QPA_PLATFORM=offscreen to run without a window "
+        "(nib-desktop --smoke-test does so by itself)."
+    )
+
+
+def check_data_dir(path: Path) -> str | None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create the data folder {path}: {exc.strerror}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"the data folder {path} is not writable"
+    probe = path / ".nib-write-test"
+    try:
+        with open(probe, "wb") as handle:
+            handle.write(b"\0" * 4096)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        return f"the data folder {path} cannot be written: {exc.strerror}"
+    finally:
+        try:
+            probe.unlink()
+        except OSError:
+            pass
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--host"]:  # the frozen bundle is also the host
+        from host.process import main as host_main
+
+        return host_main(argv[1:])
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=str(args.log_level).upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    headless = bool(args.smoke_test or args.screenshot)
+    reason = check_display(headless)
+    if reason:
+        print(f"nib-desktop: {reason}", file=sys.stderr)
+        return EXIT_NO_DISPLAY
+    temporary = None
+    if headless and args.data_dir is None:
+        temporary = tempfile.TemporaryDirectory(prefix="nib-smoke-")
+        data_dir = Path(temporary.name)
+    else:
+        data_dir = args.data_dir or default_data_dir()
+    reason = check_data_dir(data_dir)
+    if reason:
+        print(f"nib-desktop: {reason}; nothing was changed", file=sys.stderr)
+        return EXIT_DATA_DIR
+    if headless:
+        os.environ.setdefault("NIB_DEMO_STEP_DELAY_MS", "150")
+        os.environ["NIB_PROVIDER"] = "demo"
+    from nib_desktop.window import run
+
+    try:
+        return run(data_dir, smoke_test=args.smoke_test, screenshot_path=args.screenshot)
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+
+

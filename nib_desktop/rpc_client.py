@@ -1,0 +1,112 @@
+"""The JSON-RPC client on QLocalSocket: typed async requests with per-call timeouts and
+cancellation, notifications dispatched by method, errors raised as the contract's typed
+exceptions. Every shape comes from `host.protocol`; nothing is written again here."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from typing import TypeVar
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtNetwork import QLocalSocket
+
+from host.protocol import PROTOCOL_VERSION
+from host.protocol import models as m
+from host.protocol.endpoint import ClientEndpoint, ConnectionLost
+from host.protocol.framing import FramingError
+from host.protocol.methods import HELLO, Method
+
+log = logging.getLogger(__name__)
+
+P = TypeVar("P", bound=m.Wire)
+R = TypeVar("R", bound=m.Wire)
+
+# Work on the GUI thread longer than this is logged: a frozen window is a bug.
+SLOW_GUI_MS = 100.0
+
+
+class RpcClient(QObject):
+    notification = Signal(str, object)  # method name, typed params model
+    disconnected = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._socket = QLocalSocket(self)
+        self._endpoint = ClientEndpoint(self._send, self._notify)
+        self._socket.readyRead.connect(self._read)
+        self._socket.disconnected.connect(self._lost)
+        self.requests: Counter[str] = Counter()  # calls made, by method
+
+    @property
+    def connected(self) -> bool:
+        return self._socket.state() == QLocalSocket.LocalSocketState.ConnectedState
+
+    async def connect_to(self, server: str, token: str, timeout: float = 5.0) -> m.HelloResult:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def on_connected() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        def on_error(_error: QLocalSocket.LocalSocketError) -> None:
+            if not done.done():
+                done.set_exception(ConnectionLost(self._socket.errorString()))
+
+        self._socket.connected.connect(on_connected)
+        self._socket.errorOccurred.connect(on_error)
+        try:
+            self._socket.connectToServer(server)
+            await asyncio.wait_for(done, timeout)
+        finally:
+            self._socket.connected.disconnect(on_connected)
+            self._socket.errorOccurred.disconnect(on_error)
+        hello = m.HelloParams(token=token, protocol_version=PROTOCOL_VERSION, client="nib-desktop")
+        return await self.call(HELLO, hello, timeout)
+
+    async def call(self, method: Method[P, R], params: P, timeout: float | None = 30.0) -> R:
+        """The typed result, or the contract's typed exception; cancelling the awaiting
+        task abandons the call."""
+        if not self.connected:
+            raise ConnectionLost("not connected to the host")
+        self.requests[method.name] += 1
+        return await self._endpoint.request(method, params, timeout)
+
+    def close(self) -> None:
+        self._socket.abort()
+        self._endpoint.close("client closed")
+
+    def _send(self, data: bytes) -> None:
+        self._socket.write(data)
+        self._socket.flush()
+
+    def _notify(self, name: str, params: m.Wire) -> None:
+        self.notification.emit(name, params)
+
+    def _read(self) -> None:
+        started = time.perf_counter()
+        data = bytes(self._socket.readAll().data())
+        try:
+            self._endpoint.feed(data)
+        except FramingError as exc:
+            log.error("the host sent an unreadable stream (%s); disconnecting", exc)
+            self._socket.abort()
+        busy = (time.perf_counter() - started) * 1000
+        if busy > SLOW_GUI_MS:
+            log.warning("handling %d bytes from the host kept the GUI busy %.0f ms", len(data), busy)
+
+    def _lost(self) -> None:
+        self._endpoint.close("the host closed the connection")
+        self.disconnected.emit()
+
+
+def describe(exc: BaseException) -> str:
+    return getattr(exc, "message", None) or str(exc) or type(exc).__name__
+
+
+__all__ = ["RpcClient", "describe"]
+
+

@@ -1,0 +1,160 @@
+"""Spawning and supervising the host process.
+
+From source the host is `python -m host`; frozen, the same executable with `--host`.
+A fresh random token goes through the environment, the socket lives in a private
+folder, and the host's stdin stays open so that it exits with the app. The ready line is
+awaited with a bound; the host's stderr is forwarded to the app's log and its last lines
+are kept for the error shown when it fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import os
+import secrets
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+
+log = logging.getLogger("nib.host")
+
+READY_TIMEOUT_S = 15.0
+STOP_TIMEOUT_MS = 3000
+
+
+class HostStartError(Exception):
+    def __init__(self, reason: str, stderr_tail: list[str]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.stderr_tail = stderr_tail
+
+
+def host_command() -> tuple[str, list[str]]:
+    if getattr(sys, "frozen", False):
+        return sys.executable, ["--host"]
+    return sys.executable, ["-m", "host"]
+
+
+class HostSupervisor(QObject):
+    exited = Signal(int)  # the host's exit code, for a host that was ready
+
+    def __init__(self, data_dir: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.data_dir = data_dir
+        self.token = secrets.token_urlsafe(32)
+        self._folder = tempfile.TemporaryDirectory(prefix="nib-")
+        os.chmod(self._folder.name, 0o700)
+        self.socket_path = str(Path(self._folder.name) / "host.sock")
+        self._process: QProcess | None = None
+        self._stdout = b""
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=30)
+        self._ready: asyncio.Future[dict[str, Any]] | None = None
+        self._stopping = False
+        self.ready_info: dict[str, Any] = {}
+
+    @property
+    def pid(self) -> int:
+        return int(self._process.processId()) if self._process is not None else 0
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        return list(self._stderr_tail)
+
+    async def start(self, timeout: float = READY_TIMEOUT_S) -> dict[str, Any]:
+        """Spawn the host and wait for its ready line; HostStartError otherwise."""
+        self._stopping = False
+        process = QProcess(self)
+        env = QProcessEnvironment.systemEnvironment()
+        env.insert("NIB_HOST_TOKEN", self.token)
+        env.insert("PYTHONUNBUFFERED", "1")
+        process.setProcessEnvironment(env)
+        program, args = host_command()
+        args += ["--socket", self.socket_path, "--data-dir", str(self.data_dir)]
+        process.setProgram(program)
+        process.setArguments(args)
+        process.readyReadStandardOutput.connect(self._read_stdout)
+        process.readyReadStandardError.connect(self._read_stderr)
+        process.finished.connect(self._finished)
+        process.errorOccurred.connect(self._error)
+        self._process = process
+        self._stdout = b""
+        self._ready = asyncio.get_running_loop().create_future()
+        process.start()  # stdin stays open: the host exits when we do
+        try:
+            self.ready_info = await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except TimeoutError:
+            self.kill()
+            raise HostStartError(
+                f"the host did not become ready within {timeout:g} s", self.stderr_tail
+            ) from None
+        return self.ready_info
+
+    def kill(self) -> None:
+        if self._process is not None and self._process.state() != QProcess.ProcessState.NotRunning:
+            self._stopping = True
+            self._process.kill()
+            self._process.waitForFinished(STOP_TIMEOUT_MS)
+
+    def stop(self) -> None:
+        """After host.shutdown (or without it): a bounded wait, then terminate, then kill."""
+        process = self._process
+        if process is None:
+            return
+        self._stopping = True
+        if process.state() != QProcess.ProcessState.NotRunning:
+            process.closeWriteChannel()
+            if not process.waitForFinished(STOP_TIMEOUT_MS):
+                process.terminate()
+                if not process.waitForFinished(STOP_TIMEOUT_MS):
+                    process.kill()
+                    process.waitForFinished(STOP_TIMEOUT_MS)
+        self._process = None
+
+    def _read_stdout(self) -> None:
+        if self._process is None:
+            return
+        self._stdout += bytes(self._process.readAllStandardOutput().data())
+        if self._ready is None or self._ready.done() or b"\n" not in self._stdout:
+            return
+        line = self._stdout.split(b"\n", 1)[0]
+        try:
+            info = json.loads(line)
+            if not info.get("ready"):
+                raise ValueError("no ready flag")
+        except ValueError:
+            self._ready.set_exception(
+                HostStartError(f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail)
+            )
+            return
+        self._ready.set_result(info)
+
+    def _read_stderr(self) -> None:
+        if self._process is None:
+            return
+        text = bytes(self._process.readAllStandardError().data()).decode(errors="replace")
+        for line in text.splitlines():
+            if line.strip():
+                self._stderr_tail.append(line)
+                log.info("%s", line)
+
+    def _finished(self, code: int, _status: QProcess.ExitStatus) -> None:
+        self._read_stderr()
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_exception(
+                HostStartError(f"the host exited with code {code} before it was ready", self.stderr_tail)
+            )
+            return
+        if not self._stopping:
+            log.warning("the host exited unexpectedly (code %d)", code)
+            self.exited.emit(code)
+
+    def _error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart and self._ready and not self._ready.done():
+            reason = self._process.errorString() if self._process else "unknown"
+            self._ready.set_exception(HostStartError(f"cannot start the host: {reason}", []))

@@ -1,0 +1,185 @@
+"""The application object, the QML window, and the run modes (interactive, smoke test,
+screenshot)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import qasync
+import shiboken6
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQuick import QQuickWindow
+from PySide6.QtQuickControls2 import QQuickStyle
+
+import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
+from nib_desktop import paths
+from nib_desktop.controller import MainController
+from nib_desktop.supervisor import HostSupervisor
+
+log = logging.getLogger("nib")
+
+SMOKE_TIMEOUT_S = 60.0
+DEMO_REQUEST = (
+    "Ship the session checklist:\n"
+    "1. Add the session_todo table\n"
+    "2. Write the migration tests\n"
+    "3. Validate TodoWrite arguments\n"
+    "4. Show the checklist above the Composer\n"
+    "5. Document the contract"
+)
+
+
+def create_app() -> QGuiApplication:
+    existing = QGuiApplication.instance()
+    if isinstance(existing, QGuiApplication):
+        return existing
+    QGuiApplication.setOrganizationName("Nib")
+    QGuiApplication.setApplicationName("Nib Desktop")
+    QGuiApplication.setDesktopFileName("nib-desktop")
+    QQuickStyle.setStyle("Fusion")
+    app = QGuiApplication([])
+    icon = paths.resource("icons/nib-desktop.svg")
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQuickWindow:
+    engine.setInitialProperties({"controller": controller})
+    engine.load(str(paths.qml_dir() / "Main.qml"))
+    roots = engine.rootObjects()
+    if not roots or not isinstance(roots[0], QQuickWindow):
+        raise RuntimeError("the main window's QML failed to load")
+    return roots[0]
+
+
+def restore_state(window: QQuickWindow, controller: MainController) -> Callable[[], None]:
+    """Window geometry and the dock's expanded state live in QSettings; returns the
+    function that saves them."""
+    settings = QSettings()
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, list) and len(geometry) == 4:
+        x, y, w, h = (int(v) for v in geometry)
+        window.setGeometry(x, y, max(w, 640), max(h, 420))
+    dock = controller.dock
+    dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
+
+    def save() -> None:
+        g = window.geometry()
+        settings.setValue("window/geometry", [g.x(), g.y(), g.width(), g.height()])
+        settings.setValue("dock/expanded", bool(dock.property("expanded")))
+        settings.sync()
+
+    return save
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Wait for `condition` on the event loop, checking as events arrive (every 20 ms)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def swapped() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    window.frameSwapped.connect(swapped, Qt.ConnectionType.QueuedConnection)
+    window.update()
+    try:
+        await asyncio.wait_for(future, timeout)
+    finally:
+        window.frameSwapped.disconnect(swapped)
+
+
+def find(window: QQuickWindow, name: str) -> QObject:
+    item = window.findChild(QObject, name)
+    if item is None:
+        raise LookupError(f"no item named {name!r} in the window")
+    return item
+
+
+async def demo_run(controller: MainController, until_revision: Callable[[int], bool]) -> str:
+    """Start a demo turn in a new session; return its id once `until_revision` holds."""
+    if not await controller.start():
+        raise RuntimeError(f"host failed: {controller.property('connectionError')}")
+    session = await controller.create_session("agent")
+    await controller.send_message(DEMO_REQUEST)
+
+    def reached() -> bool:
+        snap = controller.store.get(session.id)
+        return snap is not None and until_revision(snap.revision)
+
+    await wait_until(reached, SMOKE_TIMEOUT_S, "the demo checklist")
+    return session.id
+
+
+async def smoke(controller: MainController, window: QQuickWindow) -> int:
+    session_id = await demo_run(controller, lambda revision: revision >= 11)
+    snapshot = controller.store.get(session_id)
+    assert snapshot is not None
+    if not all(item.status == "completed" for item in snapshot.items):
+        raise RuntimeError("the last snapshot is not all completed")
+    await next_frame(window)
+    count = find(window, "progressCount").property("text")
+    if count != "5 / 5":
+        raise RuntimeError(f"the dock shows {count!r}, not '5 / 5'")
+    print(f"smoke test passed: revision {snapshot.revision}, dock shows {count}", flush=True)
+    return 0
+
+
+async def screenshot(controller: MainController, window: QQuickWindow, path: Path) -> int:
+    await demo_run(controller, lambda revision: revision >= 6)
+    controller.dock.setProperty("expanded", True)
+    await next_frame(window)
+    await next_frame(window)
+    if not window.grabWindow().save(str(path)):
+        raise RuntimeError(f"cannot write {path}")
+    print(f"wrote {path}", flush=True)
+    return 0
+
+
+def run(data_dir: Path, smoke_test: bool = False, screenshot_path: Path | None = None) -> int:
+    app = create_app()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    supervisor = HostSupervisor(data_dir)
+    controller = MainController(supervisor)
+    engine = QQmlApplicationEngine()
+    window = load_window(engine, controller)
+    code = 0
+    with loop:
+        if smoke_test or screenshot_path is not None:
+            window.resize(1100, 760)
+
+            async def scripted() -> int:
+                if screenshot_path is not None:
+                    return await screenshot(controller, window, screenshot_path)
+                return await smoke(controller, window)
+
+            try:
+                code = loop.run_until_complete(asyncio.wait_for(scripted(), SMOKE_TIMEOUT_S))
+            except Exception as exc:  # noqa: BLE001 - the reason is the result
+                print(f"smoke test failed: {exc}", flush=True)
+                code = 1
+        else:
+            save = restore_state(window, controller)
+            app.aboutToQuit.connect(save)
+            loop.create_task(controller.start())
+            loop.run_forever()
+        loop.run_until_complete(controller.shutdown())
+    # The QML goes before the objects it binds to.
+    del window
+    shiboken6.delete(engine)
+    return code

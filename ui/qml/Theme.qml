@@ -1,0 +1,24 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+
+// Colours of the dock design, light and dark, following the system palette: a dark
+// window colour means the dark scheme.
+Item {
+    id: theme
+
+    visible: false
+    SystemPalette { id: system; colorGroup: SystemPalette.Active }
+
+    property bool dark: system.window.hslLightness < 0.5
+    readonly property color window: dark ? "#1B1D20" : "#FFFFFF"
+    readonly property color surface: dark ? "#25272B" : "#F6F7F9"
+    readonly property color sidebar: dark ? "#202226" : "#F0F2F5"
+    readonly property color text: dark ? "#E6E7EA" : "#1F2328"
+    readonly property color muted: dark ? "#A3A8B0" : "#59636E"
+    readonly property color accent: dark ? "#6EA8FE" : "#0B63CE"
+    readonly property color green: dark ? "#5CC98A" : "#1A7F37"
+    readonly property color divider: dark ? "#3A3D42" : "#D8DCE1"
+    readonly property color danger: dark ? "#F47067" : "#CF222E"
+    readonly property color sweepBand: dark ? "#FFFFFF" : accent
+    readonly property color userBubble: dark ? "#2D3340" : "#E8F0FC"
+}

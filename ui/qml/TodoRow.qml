@@ -1,0 +1,81 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Layouts
+import Nib
+
+// One checklist row: a status glyph and the item's plain text, wrapped, never cut.
+Item {
+    id: row
+
+    required property string content
+    required property string status
+    required property string activeForm
+    required property int number
+    required property string accessibleName
+    required property bool interrupted
+    required property bool sweeping
+    required property Theme theme
+    property bool reducedMotion: false
+
+    readonly property bool done: status === "completed" || status === "cancelled"
+    readonly property color textColor: done || interrupted ? theme.muted : theme.text
+
+    implicitHeight: Math.max(24, layout.implicitHeight + 12)
+    Accessible.role: Accessible.ListItem
+    Accessible.name: accessibleName
+
+    RowLayout {
+        id: layout
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.verticalCenter: parent.verticalCenter
+        anchors.leftMargin: 10
+        anchors.rightMargin: 14
+        spacing: 0
+
+        Text {
+            Layout.preferredWidth: 20
+            Layout.alignment: Qt.AlignTop
+            text: row.status === "completed" ? "✓"
+                : row.status === "cancelled" ? "✕"
+                : row.status === "in_progress" ? "◐" : "○"
+            color: row.status === "completed" ? row.theme.green
+                 : row.status === "in_progress" && !row.interrupted ? row.theme.accent
+                 : row.theme.muted
+            font.pixelSize: 13
+        }
+
+        Text {
+            id: label
+            objectName: "rowText"
+            Layout.fillWidth: true
+            visible: !row.sweeping
+            text: row.content + (row.interrupted ? "  — interrupted" : "")
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: row.sweeping && row.reducedMotion ? row.theme.accent : row.textColor
+            font.pixelSize: 13
+            font.strikeout: row.status === "cancelled"
+        }
+
+        SweepText {
+            id: sweep
+            objectName: "sweepText"
+            Layout.fillWidth: true
+            Layout.preferredHeight: implicitHeight
+            visible: row.sweeping
+            text: row.content
+            font: label.font
+            color: row.reducedMotion ? row.theme.accent : row.theme.text
+            bandColor: row.theme.sweepBand
+            sweeping: !row.reducedMotion
+
+            SequentialAnimation on phase {
+                running: sweep.visible && !row.reducedMotion
+                loops: Animation.Infinite
+                NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
+                PauseAnimation { duration: 600 }
+            }
+        }
+    }
+}

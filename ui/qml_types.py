@@ -1,0 +1,17 @@
+"""Every Python type QML sees is registered under `import Nib` by its @QmlElement
+decorator when its module is imported; importing this module imports them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ui import models, sweep
+
+QML_DIR = Path(__file__).resolve().parent / "qml"
+TYPES = (
+    models.TodoDockModel,
+    models.TodoListModel,
+    models.SessionListModel,
+    models.TranscriptModel,
+    sweep.SweepText,
+)

@@ -1,0 +1,128 @@
+"""SweepText: wrapped plain text whose glyphs are filled with a moving gradient band.
+
+A QQuickPaintedItem, so it draws on the software scene graph (offscreen) and on OpenGL
+alike. The band's position is `phase` (0 to 1, driven by a QML animation); it is painted
+into the text itself: the glyph outlines are filled with the gradient, nothing is drawn
+over or behind the row.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
+from PySide6.QtQml import QmlElement
+from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+_FLAGS = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft)
+
+
+@QmlElement
+class SweepText(QQuickPaintedItem):
+    textChanged = Signal()
+    styleChanged = Signal()
+    phaseChanged = Signal()
+
+    BAND = 1 / 3  # of the text's width
+
+    def __init__(self, parent: QQuickItem | None = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self._font = QFont()
+        self._color = QColor("#1F2328")
+        self._band = QColor("#0B63CE")
+        self._phase = 0.0
+        self._sweeping = True
+        self.setAntialiasing(True)
+        self.widthChanged.connect(self._relayout)
+
+    def _relayout(self) -> None:
+        metrics = QFontMetricsF(self._font)
+        width = max(1.0, self.width())
+        rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
+        self.setImplicitHeight(rect.height())
+        self.setImplicitWidth(metrics.horizontalAdvance(self._text))
+        self.update()
+
+    def paint(self, painter: QPainter) -> None:
+        painter.setFont(self._font)
+        rect = QRectF(0, 0, self.width(), self.height())
+        if self._sweeping:
+            width = max(1.0, self.width())
+            band = width * self.BAND
+            # the band travels from fully left of the text to fully right of it
+            centre = -band + self._phase * (width + 2 * band)
+            gradient = QLinearGradient(centre - band / 2, 0, centre + band / 2, 0)
+            gradient.setColorAt(0.0, self._color)
+            gradient.setColorAt(0.5, self._band)
+            gradient.setColorAt(1.0, self._color)
+            painter.setPen(QPen(QBrush(gradient), 1))
+        else:
+            painter.setPen(self._color)
+        painter.drawText(rect, _FLAGS, self._text)
+
+    # --- properties -------------------------------------------------------------------
+
+    def _get_text(self) -> str:
+        return self._text
+
+    def _set_text(self, value: str) -> None:
+        if value != self._text:
+            self._text = value
+            self.textChanged.emit()
+            self._relayout()
+
+    def _get_font(self) -> QFont:
+        return self._font
+
+    def _set_font(self, value: QFont) -> None:
+        if value != self._font:
+            self._font = QFont(value)
+            self.styleChanged.emit()
+            self._relayout()
+
+    def _get_color(self) -> QColor:
+        return self._color
+
+    def _set_color(self, value: QColor) -> None:
+        if value != self._color:
+            self._color = QColor(value)
+            self.styleChanged.emit()
+            self.update()
+
+    def _get_band(self) -> QColor:
+        return self._band
+
+    def _set_band(self, value: QColor) -> None:
+        if value != self._band:
+            self._band = QColor(value)
+            self.styleChanged.emit()
+            self.update()
+
+    def _get_phase(self) -> float:
+        return self._phase
+
+    def _set_phase(self, value: float) -> None:
+        if value != self._phase:
+            self._phase = value
+            self.phaseChanged.emit()
+            if self._sweeping:
+                self.update()
+
+    def _get_sweeping(self) -> bool:
+        return self._sweeping
+
+    def _set_sweeping(self, value: bool) -> None:
+        if value != self._sweeping:
+            self._sweeping = value
+            self.styleChanged.emit()
+            self.update()
+
+    text = Property(str, _get_text, _set_text, notify=textChanged)
+    font = Property(QFont, _get_font, _set_font, notify=styleChanged)
+    color = Property(QColor, _get_color, _set_color, notify=styleChanged)
+    bandColor = Property(QColor, _get_band, _set_band, notify=styleChanged)
+    phase = Property(float, _get_phase, _set_phase, notify=phaseChanged)
+    sweeping = Property(bool, _get_sweeping, _set_sweeping, notify=styleChanged)
