@@ -3,6 +3,9 @@ host shapes into what the renderer knows."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 from host.protocol import models as m
 from ui.models import SessionRow, TranscriptRow
 from ui.snapshots import Item, Snapshot
@@ -27,17 +30,42 @@ def session_row(s: m.Session) -> SessionRow:
     )
 
 
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _call_line(call: m.ToolCall) -> str:
+    """TodoWrite calls read as what they say; other calls show their arguments."""
+    if call.name == "TodoWrite":
+        try:
+            todos = json.loads(call.arguments).get("todos", [])
+            counts = Counter(str(item.get("status", "?")) for item in todos)
+        except (ValueError, AttributeError):
+            return f"→ TodoWrite {_short(call.arguments, 100)}"
+        parts = [f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items())]
+        return f"→ TodoWrite: {len(todos)} steps" + (f" ({', '.join(parts)})" if parts else "")
+    return f"→ {call.name} {_short(call.arguments, 120)}"
+
+
+def _result_line(message: m.Message) -> str:
+    if message.is_error:
+        return "← error: " + _short(message.content, 200)
+    try:
+        data = json.loads(message.content)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and "revision" in data:
+        return f"← checklist revision {data['revision']}"
+    return "← " + _short(message.content, 160)
+
+
 def transcript_rows(message: m.Message) -> list[TranscriptRow]:
     """User and assistant text as it is; tool calls and results as compact lines."""
-    rows: list[TranscriptRow] = []
     if message.role == "tool":
-        text = message.content if len(message.content) <= 160 else message.content[:159] + "…"
-        prefix = "← error: " if message.is_error else "← "
-        return [TranscriptRow("tool_result", prefix + " ".join(text.split()), message.is_error)]
+        return [TranscriptRow("tool_result", _result_line(message), message.is_error)]
+    rows: list[TranscriptRow] = []
     if message.content:
         rows.append(TranscriptRow(message.role, message.content, False))
-    for call in message.tool_calls:
-        args = " ".join(call.arguments.split())
-        args = args if len(args) <= 120 else args[:119] + "…"
-        rows.append(TranscriptRow("tool_call", f"→ {call.name} {args}", False))
+    rows.extend(TranscriptRow("tool_call", _call_line(call), False) for call in message.tool_calls)
     return rows

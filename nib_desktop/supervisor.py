@@ -57,6 +57,8 @@ class HostSupervisor(QObject):
         self._ready: asyncio.Future[dict[str, Any]] | None = None
         self._stopping = False
         self.ready_info: dict[str, Any] = {}
+        self.ready_timeout = READY_TIMEOUT_S
+        self.command = host_command()
 
     @property
     def pid(self) -> int:
@@ -66,15 +68,17 @@ class HostSupervisor(QObject):
     def stderr_tail(self) -> list[str]:
         return list(self._stderr_tail)
 
-    async def start(self, timeout: float = READY_TIMEOUT_S) -> dict[str, Any]:
-        """Spawn the host and wait for its ready line; HostStartError otherwise."""
+    async def start(self) -> dict[str, Any]:
+        """Spawn the host and wait (at most `ready_timeout`) for its ready line;
+        HostStartError otherwise."""
+        timeout = self.ready_timeout
         self._stopping = False
         process = QProcess(self)
         env = QProcessEnvironment.systemEnvironment()
         env.insert("NIB_HOST_TOKEN", self.token)
         env.insert("PYTHONUNBUFFERED", "1")
         process.setProcessEnvironment(env)
-        program, args = host_command()
+        program, args = self.command[0], list(self.command[1])
         args += ["--socket", self.socket_path, "--data-dir", str(self.data_dir)]
         process.setProgram(program)
         process.setArguments(args)

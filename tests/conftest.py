@@ -48,3 +48,41 @@ def model_host(tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI) -> Ite
     )
     with running_host(tmp_path / "data", socket_path, env) as process:
         yield process
+
+
+@pytest.fixture(scope="session")
+def qapp_cls() -> type:
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtQuickControls2 import QQuickStyle
+
+    QGuiApplication.setOrganizationName("NibTests")
+    QGuiApplication.setApplicationName("Nib Desktop Tests")
+    QQuickStyle.setStyle("Fusion")
+    return QGuiApplication
+
+
+@pytest.fixture(scope="session")
+def aio_loop(qapp):
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def gui(aio_loop, tmp_path, monkeypatch):
+    """The app's window with a real host on a fresh data folder. Demo turns pace their
+    steps at 60 s, so a started turn stays running until the test ends it."""
+    from tests.helpers.gui import Gui
+
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")
+    instance = Gui(aio_loop, tmp_path / "data")
+    yield instance
+    instance.close()

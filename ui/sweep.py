@@ -40,10 +40,12 @@ class SweepText(QQuickPaintedItem):
 
     def _relayout(self) -> None:
         metrics = QFontMetricsF(self._font)
-        width = max(1.0, self.width())
+        natural = metrics.horizontalAdvance(self._text)
+        self.setImplicitWidth(natural)
+        # Until the layout gives a width, measure one line rather than a word per line.
+        width = self.width() if self.width() > 0 else natural + 1
         rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
         self.setImplicitHeight(rect.height())
-        self.setImplicitWidth(metrics.horizontalAdvance(self._text))
         self.update()
 
     def paint(self, painter: QPainter) -> None:

@@ -24,7 +24,7 @@ Rectangle {
 
         BusyIndicator {
             visible: banner.state_ !== "failed"
-            running: visible
+            running: banner.visible && banner.state_ !== "failed"
             implicitWidth: 20
             implicitHeight: 20
         }

@@ -18,7 +18,7 @@ ApplicationWindow {
     title: controller.currentTitle ? controller.currentTitle + " — Nib Desktop" : "Nib Desktop"
     color: theme.window
 
-    Theme { id: theme }
+    Theme { id: theme; objectName: "theme" }
 
     RowLayout {
         anchors.fill: parent

@@ -68,6 +68,7 @@ Item {
                 }
                 Text {
                     objectName: "currentStep"
+                    readonly property bool plain: textFormat === Text.PlainText
                     Layout.fillWidth: true
                     text: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
                                             : dock.model.currentStep

@@ -20,6 +20,7 @@ Item {
     readonly property bool done: status === "completed" || status === "cancelled"
     readonly property color textColor: done || interrupted ? theme.muted : theme.text
 
+    objectName: "todoRow"
     implicitHeight: Math.max(24, layout.implicitHeight + 12)
     Accessible.role: Accessible.ListItem
     Accessible.name: accessibleName
@@ -34,6 +35,7 @@ Item {
         spacing: 0
 
         Text {
+            objectName: "glyph"
             Layout.preferredWidth: 20
             Layout.alignment: Qt.AlignTop
             text: row.status === "completed" ? "✓"
@@ -48,6 +50,7 @@ Item {
         Text {
             id: label
             objectName: "rowText"
+            readonly property bool plain: textFormat === Text.PlainText
             Layout.fillWidth: true
             visible: !row.sweeping
             text: row.content + (row.interrupted ? "  — interrupted" : "")

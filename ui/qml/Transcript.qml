@@ -75,7 +75,7 @@ Item {
                     wrapMode: Text.Wrap
                     color: entry.isError ? transcript.theme.danger
                          : entry.compact ? transcript.theme.muted : transcript.theme.text
-                    font.family: entry.compact ? "monospace" : ""
+                    font.family: entry.compact ? "monospace" : Qt.application.font.family
                     font.pixelSize: entry.compact ? 12 : 14
                 }
             }

@@ -1,0 +1,155 @@
+"""The real app in a real (offscreen) window: the QML, the controller, and a real host
+process. Tests drive it inside the qasync loop with `gui.run(coroutine)`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QPointF, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQuick import QQuickItem, QQuickWindow
+from PySide6.QtTest import QTest
+
+from nib_desktop.controller import MainController
+from nib_desktop.supervisor import HostSupervisor
+from nib_desktop.window import load_window, next_frame
+from ui.snapshots import Item, Snapshot
+
+
+async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> None:
+    """Wait on the event loop until `condition()` is true (checked every 10 ms)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def walk(item: QQuickItem) -> list[QQuickItem]:
+    found = [item]
+    for child in item.childItems():
+        found.extend(walk(child))
+    return found
+
+
+class Gui:
+    def __init__(self, loop: asyncio.AbstractEventLoop, data_dir: Path) -> None:
+        self.loop = loop
+        self.supervisor = HostSupervisor(data_dir)
+        self.controller = MainController(self.supervisor)
+        self.engine = QQmlApplicationEngine()
+        self.window: QQuickWindow = load_window(self.engine, self.controller)
+        self.window.resize(1000, 720)
+        self.dock = self.controller.dock
+
+    def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 45.0) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    async def start(self) -> None:
+        assert await self.controller.start(), self.controller.property("connectionError")
+        await next_frame(self.window)
+
+    async def frame(self) -> None:
+        await next_frame(self.window)
+
+    async def act(self, action: Callable[[], Any]) -> None:
+        """Run `action` (QTest input, which processes events itself) from a plain loop
+        callback: inside a coroutine it would re-enter the running task."""
+        done: asyncio.Future[None] = self.loop.create_future()
+
+        def call() -> None:
+            try:
+                action()
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting test
+                done.set_exception(exc)
+            else:
+                done.set_result(None)
+
+        self.loop.call_soon(call)
+        await done
+        await self.frame()
+
+    async def click(self, item: QQuickItem) -> None:
+        point = self.centre(item).toPoint()
+        await self.act(
+            lambda: QTest.mouseClick(
+                self.window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point
+            )
+        )
+
+    async def key(self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        await self.act(lambda: QTest.keyClick(self.window, key, modifier))
+
+    async def frames_within(self, ms: int) -> int:
+        """How many frames the window swaps in `ms` milliseconds."""
+        count = 0
+
+        def bump() -> None:
+            nonlocal count
+            count += 1
+
+        self.window.frameSwapped.connect(bump)
+        try:
+            await asyncio.sleep(ms / 1000)
+        finally:
+            self.window.frameSwapped.disconnect(bump)
+        return count
+
+    async def settles(self, quiet_ms: int = 1000, timeout: float = 8.0) -> bool:
+        """True once the window draws no frame for `quiet_ms` (longer than the sweep's
+        rest), False if it keeps drawing until `timeout`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if await self.frames_within(quiet_ms) == 0:
+                return True
+        return False
+
+    def close(self) -> None:
+        self.run(self.controller.shutdown())
+        self.window.close()
+        shiboken6.delete(self.engine)
+
+    # --- finding items --------------------------------------------------------------
+
+    def items(self, name: str) -> list[QQuickItem]:
+        return [i for i in walk(self.window.contentItem()) if i.objectName() == name]
+
+    def item(self, name: str) -> QQuickItem:
+        found = self.items(name)
+        assert found, f"no item {name!r}"
+        return found[0]
+
+    def visible_items(self, name: str) -> list[QQuickItem]:
+        return [i for i in self.items(name) if i.isVisible()]
+
+    def rect_of(self, item: QQuickItem) -> tuple[int, int, int, int]:
+        top_left = item.mapToScene(QPointF(0, 0))
+        ratio = self.window.devicePixelRatio()
+        return (
+            int(top_left.x() * ratio),
+            int(top_left.y() * ratio),
+            int(item.width() * ratio),
+            int(item.height() * ratio),
+        )
+
+    def centre(self, item: QQuickItem) -> QPointF:
+        return item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
+
+    def grab(self) -> QImage:
+        return self.window.grabWindow()
+
+    # --- feeding snapshots through the bridge --------------------------------------
+
+    def push(self, session_id: str, revision: int, items: list[tuple[str, str]] | list[Item]) -> None:
+        rows = tuple(i if isinstance(i, Item) else Item(i[0], i[1]) for i in items)  # type: ignore[arg-type]
+        self.controller.todosChanged.emit(Snapshot(session_id, revision, rows))
+
+
+def find_object(window: QQuickWindow, name: str) -> QObject | None:
+    return window.findChild(QObject, name, Qt.FindChildOption.FindChildrenRecursively)

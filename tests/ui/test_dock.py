@@ -1,0 +1,339 @@
+"""The TodoDock in the real window, fed by the real controller and host (offscreen)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMetaObject, QPoint, QPointF, Qt, Q_ARG
+from PySide6.QtGui import QImage
+
+from tests.helpers.gui import Gui, until
+from ui.snapshots import Item
+
+RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
+
+
+async def running_session(gui: Gui) -> str:
+    """A local agent session whose demo turn is running (paced at 60 s a step)."""
+    session = await gui.controller.create_session("agent")
+    await gui.controller.send_message(RUNNING_TEXT)
+    def written() -> bool:
+        snapshot = gui.controller.store.get(session.id)
+        return snapshot is not None and snapshot.revision >= 1
+
+    await until(written, what="the first write")
+    await until(lambda: gui.dock.property("running"), what="running turn")
+    await gui.frame()
+    return session.id
+
+
+def rows(gui: Gui) -> list:
+    return [r for r in gui.items("todoRow") if r.isVisible()]
+
+
+def row_with(gui: Gui, content: str):
+    for row in gui.items("todoRow"):
+        if row.property("content") == content:
+            return row
+    return None
+
+
+async def toggle_by_click(gui: Gui) -> None:
+    await gui.click(gui.item("dockHeader"))
+
+
+def diff_box(a: QImage, b: QImage) -> tuple[int, int, int, int] | None:
+    a = a.convertToFormat(QImage.Format.Format_RGB32)
+    b = b.convertToFormat(QImage.Format.Format_RGB32)
+    assert a.size() == b.size()
+    xs, ys = [], []
+    for y in range(a.height()):
+        if a.constScanLine(y).tobytes() == b.constScanLine(y).tobytes():
+            continue
+        for x in range(a.width()):
+            if a.pixel(x, y) != b.pixel(x, y):
+                xs.append(x)
+                ys.append(y)
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_collapsed_is_one_line_and_toggles_by_click_and_ctrl_t(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await running_session(gui)
+        dock = gui.item("todoDock")
+        assert dock.isVisible() and dock.height() == 32
+        assert not gui.item("dockList").isVisible()
+        step = gui.item("currentStep")
+        assert step.property("lineCount") == 1
+        assert step.property("text") == "Add the column"
+        assert gui.item("progressCount").property("text") == "0 / 3"
+        await toggle_by_click(gui)
+        assert gui.dock.property("expanded") and gui.item("dockList").isVisible()
+        assert len(rows(gui)) == 3
+        await toggle_by_click(gui)
+        assert not gui.dock.property("expanded") and dock.height() == 32
+        await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+        assert gui.dock.property("expanded")
+        await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+        assert not gui.dock.property("expanded")
+
+    gui.run(body())
+
+
+def test_150_items_scroll_inside_the_bounded_dock(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        items = [
+            Item(f"Item {i}: " + ("a long step that has to wrap onto more lines " * (i % 4)), "pending")
+            for i in range(150)
+        ]
+        gui.push(sid, 100, items)
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        listview = gui.item("dockList")
+        bound = gui.window.height() / 3
+        assert 0 < listview.height() <= bound
+        assert listview.property("contentHeight") > listview.height()
+        composer = gui.item("composer")
+        assert composer.height() <= bound + 32 + 200  # the Composer does not grow past the bound
+        input_ = gui.item("composerInput")
+        assert input_.mapToScene(QPointF(0, 0)).y() + input_.height() <= gui.window.height()
+        for index in range(150):
+            QMetaObject.invokeMethod(listview, "positionViewAtIndex", Q_ARG(int, index), Q_ARG(int, 0))
+            row = row_with(gui, items[index].content)
+            assert row is not None, index
+            top = row.mapToItem(listview, QPointF(0, 0)).y()
+            assert -1 <= top <= listview.height(), index
+            text = [t for t in gui.items("rowText") if t.property("text") == items[index].content]
+            assert text and not text[0].property("truncated")
+        # and the last item's bottom is in view at the end
+        for _ in range(3):  # rows below were only estimated until laid out
+            QMetaObject.invokeMethod(listview, "positionViewAtEnd")
+            await gui.frame()
+        last = row_with(gui, items[-1].content)
+        bottom = last.mapToItem(listview, QPointF(0, last.height())).y()
+        assert bottom <= listview.height() + 1
+
+    gui.run(body())
+
+
+def test_dock_never_takes_focus(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 50, [Item(f"Step {i}", "pending") for i in range(60)])
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        for char in "hello world":
+            key = Qt.Key.Key_Space if char == " " else Qt.Key(ord(char.upper()))
+            await gui.key(key)
+        input_.setProperty("cursorPosition", 3)
+        QMetaObject.invokeMethod(input_, "select", Q_ARG(int, 2), Q_ARG(int, 7))
+        before = [input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")]
+        assert input_.hasActiveFocus()
+
+        listview = gui.item("dockList")
+        targets = (
+            lambda: gui.item("dockHeader"),
+            lambda: rows(gui)[1],
+            lambda: gui.item("dockScrollBar"),
+        )
+        for target in targets:
+            await gui.click(target())
+            if not gui.dock.property("expanded"):  # the header toggles; open it again
+                gui.dock.setProperty("expanded", True)
+                await gui.frame()
+        centre = gui.centre(listview)
+        for _ in range(3):
+            from PySide6.QtGui import QWheelEvent
+            from PySide6.QtCore import QCoreApplication
+
+            event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -120),
+                                Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+            await gui.act(lambda event=event: QCoreApplication.sendEvent(gui.window, event))
+        await gui.frame()
+        assert listview.property("contentY") > 0  # the wheel scrolled the list
+        await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+        after = [input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")]
+        assert input_.hasActiveFocus()
+        assert after == before
+        # Tab never lands in the dock
+        dock = gui.item("todoDock")
+        item = input_
+        for _ in range(40):
+            item = item.nextItemInFocusChain(True)
+            if item is None or item is input_:
+                break
+            assert not dock.isAncestorOf(item), item.objectName()
+
+    gui.run(body())
+
+
+def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 10, [Item("Done first", "completed"),
+                           Item("Write the tests", "in_progress", "Writing the tests"),
+                           Item("Later", "pending")])  # fmt: skip
+        gui.dock.setProperty("expanded", True)
+        gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
+        await gui.frame()
+        sweeps = gui.visible_items("sweepText")
+        assert len(sweeps) == 1
+        sweep = sweeps[0]
+        first_phase = sweep.property("phase")
+        first = gui.grab()
+        await until(lambda: abs(sweep.property("phase") - first_phase) > 0.25, 5, "the sweep to move")
+        await gui.frame()
+        second = gui.grab()
+        box = diff_box(first, second)
+        assert box is not None, "the sweep did not change any pixel"
+        x, y, w, h = gui.rect_of(sweep)
+        assert x - 1 <= box[0] and box[2] <= x + w + 1, (box, (x, y, w, h))
+        assert y - 1 <= box[1] and box[3] <= y + h + 1, (box, (x, y, w, h))
+
+    gui.run(body())
+
+
+def test_reduced_motion_is_a_static_highlight(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        gui.dock.setProperty("reducedMotion", True)
+        sid = await running_session(gui)
+        gui.push(sid, 10, [Item("Write the tests", "in_progress", "Writing the tests")])
+        gui.dock.setProperty("expanded", True)
+        gui.item("composerInput").setFocus(False)
+        await gui.frame()
+        sweep = gui.visible_items("sweepText")[0]
+        assert sweep.property("sweeping") is False
+        assert sweep.property("color").name().lower() == "#0b63ce"  # the accent
+        assert await gui.settles()
+
+    gui.run(body())
+
+
+def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
+                           Item("Later", "pending")])  # fmt: skip
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        assert len(gui.visible_items("sweepText")) == 1
+        await gui.click(gui.item("stopButton"))
+        await until(lambda: not gui.dock.property("running"), what="the turn to stop")
+        await gui.frame()
+        assert gui.visible_items("sweepText") == []
+        assert len(rows(gui)) == 3  # the list stays
+        writing = row_with(gui, "Write")
+        assert writing.property("interrupted") is True
+        assert writing.property("accessibleName") == "Step 2 of 3, interrupted: Writing"
+        text = [t for t in gui.items("rowText") if t.property("text").startswith("Write")][0]
+        assert text.property("text") == "Write  — interrupted"
+        gui.item("composerInput").setFocus(False)
+        await gui.frame()
+        assert await gui.settles()
+
+    gui.run(body())
+
+
+def test_plain_text_glyphs_and_accessible_names(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        markup = '<b>x</b> <a href="https://example.com">link</a> &amp;'
+        gui.push(sid, 10, [Item(markup, "pending"), Item("Run", "in_progress", "Running"),
+                           Item("Done", "completed"), Item("Dropped", "cancelled")])  # fmt: skip
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        text = [t for t in gui.items("rowText") if t.property("text") == markup]
+        assert text and text[0].property("plain") is True
+        assert text[0].property("contentWidth") > 100  # the tags are drawn as text
+        expected = {
+            markup: ("○", f"Step 1 of 4, pending: {markup}"),
+            "Run": ("◐", "Step 2 of 4, in progress: Running"),
+            "Done": ("✓", "Step 3 of 4, completed: Done"),
+            "Dropped": ("✕", "Step 4 of 4, cancelled: Dropped"),
+        }
+        for content, (glyph, name) in expected.items():
+            row = row_with(gui, content)
+            glyphs = [g for g in gui.items("glyph") if row.isAncestorOf(g)]
+            assert glyphs[0].property("text") == glyph
+            assert row.property("accessibleName") == name
+        assert gui.item("currentStep").property("plain") is True
+
+    gui.run(body())
+
+
+def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await running_session(gui)
+        before = gui.controller.client.requests["todos.get"]
+        from host.protocol.models import RemoteRef
+
+        remote = await gui.controller.create_session(
+            "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
+        )
+        await gui.frame()
+        assert gui.controller.property("currentSessionId") == remote.id
+        assert gui.item("todoDock").isVisible()
+        assert "not available for remote sessions" in gui.item("currentStep").property("text")
+        assert not gui.item("progressCount").isVisible()
+        assert not gui.item("dockList").isVisible()
+        gui.push(remote.id, 5, [Item("sneaky", "pending")])
+        await gui.frame()
+        assert row_with(gui, "sneaky") is None
+        assert gui.controller.client.requests["todos.get"] == before
+
+    gui.run(body())
+
+
+def test_session_switching_and_empty_snapshot(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        a = await running_session(gui)
+        b = await running_session(gui)
+        gui.push(a, 10, [Item("A one", "pending")])
+        gui.push(b, 10, [Item("B one", "pending"), Item("B two", "pending")])
+        await gui.controller.select(a)
+        await gui.frame()
+        assert gui.item("currentStep").property("text") == "A one"
+        gets = gui.controller.client.requests["todos.get"]
+        gui.push(b, 11, [Item("B changed", "pending")])  # B changes while A is shown
+        await gui.frame()
+        assert gui.item("currentStep").property("text") == "A one"
+        await gui.controller.select(b)
+        await gui.frame()
+        assert gui.item("currentStep").property("text") == "B changed"
+        assert gui.controller.client.requests["todos.get"] == gets  # straight from the store
+        gui.push(b, 12, [])
+        await gui.frame()
+        assert not gui.item("todoDock").isVisible()
+
+    gui.run(body())
+
+
+def test_theme_follows_the_system_palette(gui) -> None:
+    from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+    theme = gui.item("theme")
+    original = QGuiApplication.palette()
+    assert theme.property("dark") is (original.color(QPalette.ColorRole.Window).lightness() < 128)
+    dark = QPalette(original)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202124"))
+    QGuiApplication.setPalette(dark)
+    try:
+        assert theme.property("dark") is True
+        assert theme.property("surface").name().lower() == "#25272b"
+    finally:
+        QGuiApplication.setPalette(original)
+    assert theme.property("surface").name().lower() == "#f6f7f9"
