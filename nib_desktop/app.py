@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -72,10 +73,8 @@ def check_data_dir(path: Path) -> str | None:
     except OSError as exc:
         return f"the data folder {path} cannot be written: {exc.strerror}"
     finally:
-        try:
+        with contextlib.suppress(OSError):
             probe.unlink()
-        except OSError:
-            pass
     return None
 
 
@@ -115,5 +114,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if temporary is not None:
             temporary.cleanup()
-
-

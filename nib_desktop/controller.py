@@ -9,12 +9,13 @@ one (a local session first shown, or the shown session after a reconnect).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
-from PySide6.QtQml import QmlElement, QmlUncreatable
+from PySide6.QtQml import QmlElement
 
 from host.protocol import errors
 from host.protocol import methods as rpc
@@ -22,7 +23,7 @@ from host.protocol import models as m
 from nib_desktop import convert
 from nib_desktop.rpc_client import RpcClient, describe
 from nib_desktop.supervisor import HostStartError, HostSupervisor
-from ui.models import SessionListModel, TodoDockModel, TranscriptModel
+from ui.models import SessionListModel, TodoDockModel, TranscriptModel, qml_uncreatable
 from ui.snapshots import SnapshotStore
 
 QML_IMPORT_NAME = "Nib"
@@ -34,7 +35,7 @@ BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
 
 
 @QmlElement
-@QmlUncreatable("made by the application")
+@qml_uncreatable("made by the application")
 class MainController(QObject):
     todosChanged = Signal(object)  # ui.snapshots.Snapshot, in commit order
     connectionChanged = Signal()
@@ -52,7 +53,7 @@ class MainController(QObject):
         self.todosChanged.connect(self.store.apply)
         self._sessions_model = SessionListModel(self)
         self._transcript = TranscriptModel(self)
-        self._dock = TodoDockModel(self.store, self)
+        self.dock_model = TodoDockModel(self.store, self)
         self._sessions: dict[str, m.Session] = {}
         self._current: str | None = None
         self._state = "starting"
@@ -84,12 +85,10 @@ class MainController(QObject):
         if self._reconnecting is not None:
             self._reconnecting.cancel()
         if self.client.connected:
-            try:
+            with contextlib.suppress(errors.RpcError, TimeoutError):
                 await self.client.call(rpc.SHUTDOWN, m.Empty(), timeout=2.0)
-            except (errors.RpcError, TimeoutError):
-                pass
         self.client.close()
-        self.supervisor.stop()
+        self.supervisor.cleanup()
 
     async def _connect(self) -> None:
         info = await self.supervisor.start()
@@ -152,7 +151,7 @@ class MainController(QObject):
             self._sessions[params.id] = params
             self._publish_sessions()
             if params.id == self._current:
-                self._dock.set_running(params.running_turn_id is not None)
+                self.dock_model.set_running(params.running_turn_id is not None)
                 self.currentChanged.emit()
         elif name == rpc.SESSIONS_DELETED.name and isinstance(params, m.SessionDeleted):
             self._sessions.pop(params.session_id, None)
@@ -162,10 +161,13 @@ class MainController(QObject):
                 rest = self._ordered()
                 self._current = rest[0].id if rest else None
                 self._spawn(self._show_current())
-        elif name == rpc.MESSAGES_APPENDED.name and isinstance(params, m.MessageAppended):
-            if params.session_id == self._current:
-                rows = self._transcript.rows() + convert.transcript_rows(params.message)
-                self._transcript.set_rows(rows)
+        elif (
+            name == rpc.MESSAGES_APPENDED.name
+            and isinstance(params, m.MessageAppended)
+            and params.session_id == self._current
+        ):
+            rows = self._transcript.rows() + convert.transcript_rows(params.message)
+            self._transcript.set_rows(rows)
 
     # --- the store's requests ---------------------------------------------------------
 
@@ -203,10 +205,10 @@ class MainController(QObject):
         self._transcript.set_rows([])
         self.currentChanged.emit()
         if session is None:
-            self._dock.show_session(None, False, False)
+            self.dock_model.show_session(None, False, False)
             return
         remote = session.origin == "remote"
-        self._dock.show_session(session.id, remote, session.running_turn_id is not None)
+        self.dock_model.show_session(session.id, remote, session.running_turn_id is not None)
         if remote:
             return
         listing = await self.client.call(rpc.MESSAGES_LIST, m.SessionRef(session_id=session.id))
@@ -214,7 +216,9 @@ class MainController(QObject):
             rows = [row for msg in listing.messages for row in convert.transcript_rows(msg)]
             self._transcript.set_rows(rows)
 
-    async def create_session(self, mode: str = "agent", remote: m.RemoteRef | None = None) -> m.Session:
+    async def create_session(
+        self, mode: str = "agent", remote: m.RemoteRef | None = None
+    ) -> m.Session:
         params = m.CreateSessionParams.model_validate({"mode": mode, "remote": remote})
         session = await self.client.call(rpc.SESSIONS_CREATE, params)
         self._sessions[session.id] = session
@@ -276,7 +280,7 @@ class MainController(QObject):
         return self._transcript
 
     def _get_dock(self) -> TodoDockModel:
-        return self._dock
+        return self.dock_model
 
     def _get_state(self) -> str:
         return self._state
@@ -318,24 +322,24 @@ class MainController(QObject):
     currentRunning = Property(bool, _get_current_running, notify=currentChanged)
 
     @Slot(str)
-    def newSession(self, mode: str) -> None:  # noqa: N802
+    def newSession(self, mode: str) -> None:
         self._spawn(self.create_session(mode))
 
     @Slot(str, str)
-    def attachRemote(self, endpoint: str, remote_session_id: str) -> None:  # noqa: N802
+    def attachRemote(self, endpoint: str, remote_session_id: str) -> None:
         ref = m.RemoteRef(endpoint=endpoint, remote_session_id=remote_session_id)
         self._spawn(self.create_session("agent", ref))
 
     @Slot()
-    def forkSession(self) -> None:  # noqa: N802
+    def forkSession(self) -> None:
         self._spawn(self.fork_current())
 
     @Slot(str)
-    def deleteSession(self, session_id: str) -> None:  # noqa: N802
+    def deleteSession(self, session_id: str) -> None:
         self._spawn(self.delete(session_id))
 
     @Slot(str)
-    def selectSession(self, session_id: str) -> None:  # noqa: N802
+    def selectSession(self, session_id: str) -> None:
         self._spawn(self.select(session_id))
 
     @Slot(str, result=bool)
@@ -346,11 +350,9 @@ class MainController(QObject):
         return True
 
     @Slot()
-    def cancelTurn(self) -> None:  # noqa: N802
+    def cancelTurn(self) -> None:
         self._spawn(self.cancel_running())
 
     @Slot()
     def retry(self) -> None:
         self._spawn(self.start())
-
-

@@ -96,7 +96,9 @@ class RpcClient(QObject):
             self._socket.abort()
         busy = (time.perf_counter() - started) * 1000
         if busy > SLOW_GUI_MS:
-            log.warning("handling %d bytes from the host kept the GUI busy %.0f ms", len(data), busy)
+            log.warning(
+                "handling %d bytes from the host kept the GUI busy %.0f ms", len(data), busy
+            )
 
     def _lost(self) -> None:
         self._endpoint.close("the host closed the connection")
@@ -108,5 +110,3 @@ def describe(exc: BaseException) -> str:
 
 
 __all__ = ["RpcClient", "describe"]
-
-

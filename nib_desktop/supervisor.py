@@ -73,6 +73,9 @@ class HostSupervisor(QObject):
         HostStartError otherwise."""
         timeout = self.ready_timeout
         self._stopping = False
+        if self._process is not None:
+            self.kill()
+            self._process.deleteLater()
         process = QProcess(self)
         env = QProcessEnvironment.systemEnvironment()
         env.insert("NIB_HOST_TOKEN", self.token)
@@ -93,6 +96,7 @@ class HostSupervisor(QObject):
         try:
             self.ready_info = await asyncio.wait_for(asyncio.shield(self._ready), timeout)
         except TimeoutError:
+            self._ready.cancel()
             self.kill()
             raise HostStartError(
                 f"the host did not become ready within {timeout:g} s", self.stderr_tail
@@ -120,6 +124,11 @@ class HostSupervisor(QObject):
                     process.waitForFinished(STOP_TIMEOUT_MS)
         self._process = None
 
+    def cleanup(self) -> None:
+        """Stop the host and remove the private socket folder."""
+        self.stop()
+        self._folder.cleanup()
+
     def _read_stdout(self) -> None:
         if self._process is None:
             return
@@ -133,7 +142,9 @@ class HostSupervisor(QObject):
                 raise ValueError("no ready flag")
         except ValueError:
             self._ready.set_exception(
-                HostStartError(f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail)
+                HostStartError(
+                    f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail
+                )
             )
             return
         self._ready.set_result(info)
@@ -151,7 +162,9 @@ class HostSupervisor(QObject):
         self._read_stderr()
         if self._ready is not None and not self._ready.done():
             self._ready.set_exception(
-                HostStartError(f"the host exited with code {code} before it was ready", self.stderr_tail)
+                HostStartError(
+                    f"the host exited with code {code} before it was ready", self.stderr_tail
+                )
             )
             return
         if not self._stopping:

@@ -67,7 +67,7 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     if isinstance(geometry, list) and len(geometry) == 4:
         x, y, w, h = (int(v) for v in geometry)
         window.setGeometry(x, y, max(w, 640), max(h, 420))
-    dock = controller.dock
+    dock = controller.dock_model
     dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
 
     def save() -> None:
@@ -141,7 +141,7 @@ async def smoke(controller: MainController, window: QQuickWindow) -> int:
 
 async def screenshot(controller: MainController, window: QQuickWindow, path: Path) -> int:
     await demo_run(controller, lambda revision: revision >= 6)
-    controller.dock.setProperty("expanded", True)
+    controller.dock_model.setProperty("expanded", True)
     await next_frame(window)
     await next_frame(window)
     if not window.grabWindow().save(str(path)):
@@ -170,7 +170,7 @@ def run(data_dir: Path, smoke_test: bool = False, screenshot_path: Path | None =
 
             try:
                 code = loop.run_until_complete(asyncio.wait_for(scripted(), SMOKE_TIMEOUT_S))
-            except Exception as exc:  # noqa: BLE001 - the reason is the result
+            except Exception as exc:
                 print(f"smoke test failed: {exc}", flush=True)
                 code = 1
         else:
@@ -180,6 +180,6 @@ def run(data_dir: Path, smoke_test: bool = False, screenshot_path: Path | None =
             loop.run_forever()
         loop.run_until_complete(controller.shutdown())
     # The QML goes before the objects it binds to.
-    del window
+    window.close()
     shiboken6.delete(engine)
     return code

@@ -45,14 +45,20 @@ def main() -> int:
     subprocess.run(
         [
             str(bindir / "pyside6-qmltyperegistrar"),
-            "--generate-qmltypes", str(out / "nib.qmltypes"),
-            "--import-name", "Nib",
-            "--major-version", "1",
-            "--minor-version", "0",
-            "--foreign-types", foreign,
-            "-o", str(out / "registrations.cpp"),
+            "--generate-qmltypes",
+            str(out / "nib.qmltypes"),
+            "--import-name",
+            "Nib",
+            "--major-version",
+            "1",
+            "--minor-version",
+            "0",
+            "--foreign-types",
+            foreign,
+            "-o",
+            str(out / "registrations.cpp"),
             str(dump),
-        ],  # fmt: skip
+        ],
         cwd=ROOT,
         check=True,
     )

@@ -4,6 +4,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -62,7 +63,7 @@ def qapp_cls() -> type:
 
 
 @pytest.fixture(scope="session")
-def aio_loop(qapp):
+def aio_loop(qapp) -> Iterator[Any]:
     import asyncio
 
     import qasync
@@ -75,7 +76,7 @@ def aio_loop(qapp):
 
 
 @pytest.fixture
-def gui(aio_loop, tmp_path, monkeypatch):
+def gui(aio_loop, tmp_path, monkeypatch) -> Iterator[Any]:
     """The app's window with a real host on a fresh data folder. Demo turns pace their
     steps at 60 s, so a started turn stays running until the test ends it."""
     from tests.helpers.gui import Gui

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import (
     Property,
@@ -28,6 +29,11 @@ from ui.snapshots import (
     running_index,
     visible,
 )
+
+T = TypeVar("T")
+
+# QmlUncreatable's stub does not say it is a decorator factory.
+qml_uncreatable: Callable[[str], Callable[[T], T]] = QmlUncreatable  # type: ignore[assignment]
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -92,7 +98,7 @@ class TodoRow:
 
 
 @QmlElement
-@QmlUncreatable("made by the controller")
+@qml_uncreatable("made by the controller")
 class TodoListModel(RowModel):
     ROLES = (
         "content",
@@ -116,7 +122,7 @@ class SessionRow:
 
 
 @QmlElement
-@QmlUncreatable("made by the controller")
+@qml_uncreatable("made by the controller")
 class SessionListModel(RowModel):
     ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId")
 
@@ -129,7 +135,7 @@ class TranscriptRow:
 
 
 @QmlElement
-@QmlUncreatable("made by the controller")
+@qml_uncreatable("made by the controller")
 class TranscriptModel(RowModel):
     ROLES = ("kind", "text", "isError")
 
@@ -139,7 +145,7 @@ def reduced_motion_default() -> bool:
 
 
 @QmlElement
-@QmlUncreatable("made by the controller")
+@qml_uncreatable("made by the controller")
 class TodoDockModel(QObject):
     """What the TodoDock shows for the current session: derived from the store's snapshot
     and whether the session has a running turn. QML binds to its properties; all of them

@@ -22,7 +22,9 @@ from nib_desktop.window import load_window, next_frame
 from ui.snapshots import Item, Snapshot
 
 
-async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> None:
+async def until(
+    condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition"
+) -> None:
     """Wait on the event loop until `condition()` is true (checked every 10 ms)."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -46,7 +48,7 @@ class Gui:
         self.engine = QQmlApplicationEngine()
         self.window: QQuickWindow = load_window(self.engine, self.controller)
         self.window.resize(1000, 720)
-        self.dock = self.controller.dock
+        self.dock = self.controller.dock_model
 
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 45.0) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
@@ -66,7 +68,7 @@ class Gui:
         def call() -> None:
             try:
                 action()
-            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting test
+            except BaseException as exc:
                 done.set_exception(exc)
             else:
                 done.set_result(None)
@@ -83,7 +85,9 @@ class Gui:
             )
         )
 
-    async def key(self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    async def key(
+        self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> None:
         await self.act(lambda: QTest.keyClick(self.window, key, modifier))
 
     async def frames_within(self, ms: int) -> int:
@@ -146,7 +150,9 @@ class Gui:
 
     # --- feeding snapshots through the bridge --------------------------------------
 
-    def push(self, session_id: str, revision: int, items: list[tuple[str, str]] | list[Item]) -> None:
+    def push(
+        self, session_id: str, revision: int, items: list[tuple[str, str]] | list[Item]
+    ) -> None:
         rows = tuple(i if isinstance(i, Item) else Item(i[0], i[1]) for i in items)  # type: ignore[arg-type]
         self.controller.todosChanged.emit(Snapshot(session_id, revision, rows))
 

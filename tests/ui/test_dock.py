@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QMetaObject, QPoint, QPointF, Qt, Q_ARG
+from typing import Any
+
+from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
 from tests.helpers.gui import Gui, until
@@ -16,6 +17,7 @@ async def running_session(gui: Gui) -> str:
     """A local agent session whose demo turn is running (paced at 60 s a step)."""
     session = await gui.controller.create_session("agent")
     await gui.controller.send_message(RUNNING_TEXT)
+
     def written() -> bool:
         snapshot = gui.controller.store.get(session.id)
         return snapshot is not None and snapshot.revision >= 1
@@ -30,7 +32,7 @@ def rows(gui: Gui) -> list:
     return [r for r in gui.items("todoRow") if r.isVisible()]
 
 
-def row_with(gui: Gui, content: str):
+def row_with(gui: Gui, content: str) -> Any:
     for row in gui.items("todoRow"):
         if row.property("content") == content:
             return row
@@ -87,7 +89,10 @@ def test_150_items_scroll_inside_the_bounded_dock(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         items = [
-            Item(f"Item {i}: " + ("a long step that has to wrap onto more lines " * (i % 4)), "pending")
+            Item(
+                f"Item {i}: " + ("a long step that has to wrap onto more lines " * (i % 4)),
+                "pending",
+            )
             for i in range(150)
         ]
         gui.push(sid, 100, items)
@@ -102,7 +107,9 @@ def test_150_items_scroll_inside_the_bounded_dock(gui) -> None:
         input_ = gui.item("composerInput")
         assert input_.mapToScene(QPointF(0, 0)).y() + input_.height() <= gui.window.height()
         for index in range(150):
-            QMetaObject.invokeMethod(listview, "positionViewAtIndex", Q_ARG(int, index), Q_ARG(int, 0))
+            QMetaObject.invokeMethod(
+                listview, "positionViewAtIndex", Q_ARG(int, index), Q_ARG(int, 0)
+            )
             row = row_with(gui, items[index].content)
             assert row is not None, index
             top = row.mapToItem(listview, QPointF(0, 0)).y()
@@ -134,7 +141,9 @@ def test_dock_never_takes_focus(gui) -> None:
             await gui.key(key)
         input_.setProperty("cursorPosition", 3)
         QMetaObject.invokeMethod(input_, "select", Q_ARG(int, 2), Q_ARG(int, 7))
-        before = [input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")]
+        before = [
+            input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")
+        ]
         assert input_.hasActiveFocus()
 
         listview = gui.item("dockList")
@@ -150,17 +159,20 @@ def test_dock_never_takes_focus(gui) -> None:
                 await gui.frame()
         centre = gui.centre(listview)
         for _ in range(3):
-            from PySide6.QtGui import QWheelEvent
             from PySide6.QtCore import QCoreApplication
+            from PySide6.QtGui import QWheelEvent
 
-            event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -120),
+            event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0),
+                                QPoint(0, -120),
                                 Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
                                 Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
             await gui.act(lambda event=event: QCoreApplication.sendEvent(gui.window, event))
         await gui.frame()
         assert listview.property("contentY") > 0  # the wheel scrolled the list
         await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
-        after = [input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")]
+        after = [
+            input_.property(p) for p in ("text", "cursorPosition", "selectionStart", "selectionEnd")
+        ]
         assert input_.hasActiveFocus()
         assert after == before
         # Tab never lands in the dock
@@ -190,7 +202,9 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         sweep = sweeps[0]
         first_phase = sweep.property("phase")
         first = gui.grab()
-        await until(lambda: abs(sweep.property("phase") - first_phase) > 0.25, 5, "the sweep to move")
+        await until(
+            lambda: abs(sweep.property("phase") - first_phase) > 0.25, 5, "the sweep to move"
+        )
         await gui.frame()
         second = gui.grab()
         box = diff_box(first, second)
@@ -236,7 +250,7 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         writing = row_with(gui, "Write")
         assert writing.property("interrupted") is True
         assert writing.property("accessibleName") == "Step 2 of 3, interrupted: Writing"
-        text = [t for t in gui.items("rowText") if t.property("text").startswith("Write")][0]
+        text = next(t for t in gui.items("rowText") if t.property("text").startswith("Write"))
         assert text.property("text") == "Write  — interrupted"
         gui.item("composerInput").setFocus(False)
         await gui.frame()

@@ -13,10 +13,17 @@ from ui.snapshots import Item, Snapshot, SnapshotStore
 
 def test_session_and_transcript_models(qtmodeltester) -> None:
     sessions = SessionListModel()
-    sessions.set_rows([SessionRow("a", "A", "agent", False, True, ""), SessionRow("b", "B", "plan", True, False, "a")])
+    sessions.set_rows(
+        [
+            SessionRow("a", "A", "agent", False, True, ""),
+            SessionRow("b", "B", "plan", True, False, "a"),
+        ]
+    )
     qtmodeltester.check(sessions)
     transcript = TranscriptModel()
-    transcript.set_rows([TranscriptRow("user", "hi", False), TranscriptRow("tool_result", "x", True)])
+    transcript.set_rows(
+        [TranscriptRow("user", "hi", False), TranscriptRow("tool_result", "x", True)]
+    )
     qtmodeltester.check(transcript)
 
 
@@ -28,7 +35,9 @@ def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
     assert isinstance(items, TodoListModel)
     qtmodeltester.check(items)
     with qtbot.waitSignal(items.modelReset):
-        store.apply(Snapshot("a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two"))))
+        store.apply(
+            Snapshot("a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two")))
+        )
     qtmodeltester.check(items)
     assert [r.sweeping for r in items.rows()] == [False, True]
     # same length: only the changed rows are signalled, no reset

@@ -75,8 +75,7 @@ Item {
                     wrapMode: Text.Wrap
                     color: entry.isError ? transcript.theme.danger
                          : entry.compact ? transcript.theme.muted : transcript.theme.text
-                    font.family: entry.compact ? "monospace" : Qt.application.font.family
-                    font.pixelSize: entry.compact ? 12 : 14
+                    font: entry.compact ? transcript.theme.monoFont : transcript.theme.bodyFont
                 }
             }
         }

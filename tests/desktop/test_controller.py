@@ -1,0 +1,186 @@
+"""The Main role with the real host process: supervision, reconnects, the bridge."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host.protocol.models import RemoteRef
+from nib_desktop.supervisor import HostSupervisor
+from tests.helpers.gui import until
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is gone for our purposes
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    seen: list[int] = []
+    gui.controller.todosChanged.connect(lambda snapshot: seen.append(snapshot.revision))
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.controller.create_session("agent")
+        await gui.controller.send_message("1. one\n2. two\n3. three\n4. four")
+
+        def finished() -> bool:
+            snapshot = gui.controller.store.get(session.id)
+            return snapshot is not None and snapshot.revision == 9
+
+        await until(finished, 20, "the demo turn")
+
+    gui.run(body())
+    notified = [r for r in seen if r > 0]
+    assert notified == list(range(1, 10))
+    final = gui.controller.store.get(gui.controller.property("currentSessionId"))
+    assert final is not None and all(i.status == "completed" for i in final.items)
+
+
+def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        session = await gui.controller.create_session("agent")
+        await gui.controller.send_message("a. b. c.")
+        await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
+        gets = gui.controller.client.requests["todos.get"]
+        old_pid = gui.supervisor.pid
+        os.kill(old_pid, signal.SIGKILL)
+        await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
+        await gui.frame()
+        assert gui.item("connectionText").property("text") == "Reconnecting…"
+        await until(lambda: gui.controller.property("connectionState") == "ready", 2.0, "reconnect")
+        await until(lambda: gui.controller.client.requests["todos.get"] == gets + 1, 2.0)
+        await gui.frame()
+        assert not gui.item("connectionText").isVisible()
+        assert gui.supervisor.pid != old_pid and not alive(old_pid)
+        snapshot = gui.controller.store.get(session.id)
+        assert snapshot is not None and snapshot.revision >= 1 and len(snapshot.items) == 3
+        # the turn that was running when the host died was ended by the new host
+        assert gui.controller.property("currentRunning") is False
+
+    gui.run(body())
+
+
+def test_remote_session_never_sends_todos_get(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.controller.create_session(
+            "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
+        )
+        assert gui.controller.property("currentRemote") is True
+        os.kill(gui.supervisor.pid, signal.SIGKILL)
+        await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
+        await until(lambda: gui.controller.property("connectionState") == "ready", 5)
+        await gui.frame()
+
+    gui.run(body())
+    assert gui.controller.client.requests["todos.get"] == 0
+    assert gui.controller.reconnects == 1
+
+
+def test_host_that_never_becomes_ready_is_reported(gui) -> None:
+    script = (
+        "import sys, time; print('warming up forever', file=sys.stderr, flush=True); time.sleep(60)"
+    )
+    gui.supervisor.command = (sys.executable, ["-c", script])
+    gui.supervisor.ready_timeout = 1.0
+
+    async def body() -> None:
+        assert await gui.controller.start() is False
+        await gui.frame()
+
+    gui.run(body(), timeout=15)
+    assert gui.controller.property("connectionState") == "failed"
+    error = gui.controller.property("connectionError")
+    assert "did not become ready within 1 s" in error and "warming up forever" in error
+    assert "warming up forever" in gui.item("connectionText").property("text")
+    assert gui.supervisor.pid == 0 or not alive(gui.supervisor.pid)
+
+
+def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    gui.supervisor.data_dir = blocker
+
+    async def body() -> None:
+        assert await gui.controller.start() is False
+
+    gui.run(body(), timeout=15)
+    error = gui.controller.property("connectionError")
+    assert "exited with code 4" in error and "data directory" in error
+
+
+def test_quitting_leaves_no_host(aio_loop, tmp_path) -> None:
+    from tests.helpers.gui import Gui
+
+    app = Gui(aio_loop, tmp_path)
+    app.run(app.start())
+    pid = app.supervisor.pid
+    assert alive(pid)
+    app.close()
+    assert not alive(pid)
+
+
+def test_supervisor_passes_a_fresh_token_and_private_socket(tmp_path) -> None:
+    a, b = HostSupervisor(tmp_path), HostSupervisor(tmp_path)
+    assert a.token != b.token and len(a.token) >= 32
+    folder = Path(a.socket_path).parent
+    assert folder.stat().st_mode & 0o077 == 0
+    a.cleanup()
+    b.cleanup()
+    assert not folder.exists()
+
+
+@pytest.mark.timeout(120)
+def test_smoke_test_mode_exits_zero(tmp_path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nib_desktop", "--smoke-test"],
+        capture_output=True, text=True, timeout=110, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "smoke test passed: revision 11, dock shows 5 / 5" in proc.stdout
+
+
+def test_version_and_no_display(tmp_path) -> None:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    version = subprocess.run(
+        [sys.executable, "-m", "nib_desktop", "--version"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert version.returncode == 0 and version.stdout.startswith("nib-desktop ")
+    proc = subprocess.run([sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, env=env)  # fmt: skip
+    assert proc.returncode == 6
+    assert "QT_QPA_PLATFORM=offscreen" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unwritable_data_dir_is_refused_untouched(tmp_path) -> None:
+    existing = tmp_path / "nib.sqlite3"
+    existing.write_bytes(b"keep me")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = subprocess.run(
+        [sys.executable, "-m", "nib_desktop", "--data-dir", str(blocker / "sub")],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )  # fmt: skip
+    assert proc.returncode == 4
+    assert "cannot create the data folder" in proc.stderr and "nothing was changed" in proc.stderr
+    assert existing.read_bytes() == b"keep me"
