@@ -11,9 +11,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from host import host_version
-
-APP_ORG, APP_NAME, APP_ID = "Nib", "Nib Desktop", "nib-desktop"
 EXIT_NO_DISPLAY, EXIT_DATA_DIR, EXIT_SMOKE = 6, 4, 1
 
 log = logging.getLogger("nib")
@@ -32,7 +29,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--screenshot", type=Path, default=None, metavar="PATH",
         help="write a PNG of the window with the dock expanded mid-run (demo data)",
     )  # fmt: skip
-    parser.add_argument("--version", action="version", version=f"%(prog)s {host_version()}")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser.parse_args(list(argv))
 
 
@@ -85,6 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return host_main(argv[1:])
     args = parse_args(argv)
+    if args.version:
+        from host import host_version
+
+        print(f"nib-desktop {host_version()}")
+        return 0
     logging.basicConfig(
         level=str(args.log_level).upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -107,10 +109,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if headless:
         os.environ.setdefault("NIB_DEMO_STEP_DELAY_MS", "150")
         os.environ["NIB_PROVIDER"] = "demo"
+    # The host boots while this process imports the window's modules and loads the QML.
+    from nib_desktop.boot import create_app
+    from nib_desktop.supervisor import HostSupervisor
+
+    create_app()
+    supervisor = HostSupervisor(data_dir)
+    supervisor.spawn()
     from nib_desktop.window import run
 
     try:
-        return run(data_dir, smoke_test=args.smoke_test, screenshot_path=args.screenshot)
+        return run(supervisor, smoke_test=args.smoke_test, screenshot_path=args.screenshot)
     finally:
         if temporary is not None:
             temporary.cleanup()

@@ -55,6 +55,8 @@ class HostSupervisor(QObject):
         self._stdout = b""
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=30)
         self._ready: asyncio.Future[dict[str, Any]] | None = None
+        self._outcome: dict[str, Any] | HostStartError | None = None
+        self._spawned = False
         self._stopping = False
         self.ready_info: dict[str, Any] = {}
         self.ready_timeout = READY_TIMEOUT_S
@@ -69,10 +71,35 @@ class HostSupervisor(QObject):
         return list(self._stderr_tail)
 
     async def start(self) -> dict[str, Any]:
-        """Spawn the host and wait (at most `ready_timeout`) for its ready line;
-        HostStartError otherwise."""
-        timeout = self.ready_timeout
+        """Spawn the host (unless `spawn` already did) and wait, at most
+        `ready_timeout`, for its ready line; HostStartError otherwise."""
+        if not self._spawned:
+            self.spawn()
+        self._spawned = False
+        ready: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._ready = ready
+        if self._outcome is not None:
+            self._settle(self._outcome)
+        try:
+            self.ready_info = await asyncio.wait_for(asyncio.shield(ready), self.ready_timeout)
+        except TimeoutError:
+            ready.cancel()
+            self._ready = None
+            self.kill()
+            raise HostStartError(
+                f"the host did not become ready within {self.ready_timeout:g} s", self.stderr_tail
+            ) from None
+        finally:
+            self._ready, self._outcome = None, None
+            if not ready.done():
+                ready.cancel()
+        return self.ready_info
+
+    def spawn(self) -> None:
+        """Start the host process now; `start` then waits for it. Called as early as
+        possible, so that the host boots while the window loads."""
         self._stopping = False
+        self._outcome = None
         if self._process is not None:
             self.kill()
             self._process.deleteLater()
@@ -91,17 +118,20 @@ class HostSupervisor(QObject):
         process.errorOccurred.connect(self._error)
         self._process = process
         self._stdout = b""
-        self._ready = asyncio.get_running_loop().create_future()
+        self._spawned = True
         process.start()  # stdin stays open: the host exits when we do
-        try:
-            self.ready_info = await asyncio.wait_for(asyncio.shield(self._ready), timeout)
-        except TimeoutError:
-            self._ready.cancel()
-            self.kill()
-            raise HostStartError(
-                f"the host did not become ready within {timeout:g} s", self.stderr_tail
-            ) from None
-        return self.ready_info
+
+    def _settle(self, outcome: dict[str, Any] | HostStartError) -> None:
+        """Record how the start went; hand it to a waiting `start` if there is one."""
+        if self._outcome is None:
+            self._outcome = outcome
+        ready = self._ready
+        if ready is None or ready.done():
+            return
+        if isinstance(outcome, HostStartError):
+            ready.set_exception(outcome)
+        else:
+            ready.set_result(outcome)
 
     def kill(self) -> None:
         if self._process is not None and self._process.state() != QProcess.ProcessState.NotRunning:
@@ -133,21 +163,18 @@ class HostSupervisor(QObject):
         if self._process is None:
             return
         self._stdout += bytes(self._process.readAllStandardOutput().data())
-        if self._ready is None or self._ready.done() or b"\n" not in self._stdout:
+        if self._outcome is not None or b"\n" not in self._stdout:
             return
         line = self._stdout.split(b"\n", 1)[0]
         try:
             info = json.loads(line)
-            if not info.get("ready"):
+            if not isinstance(info, dict) or not info.get("ready"):
                 raise ValueError("no ready flag")
         except ValueError:
-            self._ready.set_exception(
-                HostStartError(
-                    f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail
-                )
-            )
+            reason = f"the host printed an unexpected line: {line[:200]!r}"
+            self._settle(HostStartError(reason, self.stderr_tail))
             return
-        self._ready.set_result(info)
+        self._settle(info)
 
     def _read_stderr(self) -> None:
         if self._process is None:
@@ -160,18 +187,15 @@ class HostSupervisor(QObject):
 
     def _finished(self, code: int, _status: QProcess.ExitStatus) -> None:
         self._read_stderr()
-        if self._ready is not None and not self._ready.done():
-            self._ready.set_exception(
-                HostStartError(
-                    f"the host exited with code {code} before it was ready", self.stderr_tail
-                )
-            )
+        if self._outcome is None and (self._spawned or self._ready is not None):
+            reason = f"the host exited with code {code} before it was ready"
+            self._settle(HostStartError(reason, self.stderr_tail))
             return
         if not self._stopping:
             log.warning("the host exited unexpectedly (code %d)", code)
             self.exited.emit(code)
 
     def _error(self, error: QProcess.ProcessError) -> None:
-        if error == QProcess.ProcessError.FailedToStart and self._ready and not self._ready.done():
+        if error == QProcess.ProcessError.FailedToStart and self._outcome is None:
             reason = self._process.errorString() if self._process else "unknown"
-            self._ready.set_exception(HostStartError(f"cannot start the host: {reason}", []))
+            self._settle(HostStartError(f"cannot start the host: {reason}", []))

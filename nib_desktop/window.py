@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,13 +13,12 @@ from pathlib import Path
 import qasync
 import shiboken6
 from PySide6.QtCore import QObject, QSettings, Qt
-from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickWindow
-from PySide6.QtQuickControls2 import QQuickStyle
 
 import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
 from nib_desktop import paths
+from nib_desktop.boot import create_app
 from nib_desktop.controller import MainController
 from nib_desktop.supervisor import HostSupervisor
 
@@ -33,21 +33,6 @@ DEMO_REQUEST = (
     "4. Show the checklist above the Composer\n"
     "5. Document the contract"
 )
-
-
-def create_app() -> QGuiApplication:
-    existing = QGuiApplication.instance()
-    if isinstance(existing, QGuiApplication):
-        return existing
-    QGuiApplication.setOrganizationName("Nib")
-    QGuiApplication.setApplicationName("Nib Desktop")
-    QGuiApplication.setDesktopFileName("nib-desktop")
-    QQuickStyle.setStyle("Fusion")
-    app = QGuiApplication([])
-    icon = paths.resource("icons/nib-desktop.svg")
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
-    return app
 
 
 def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQuickWindow:
@@ -150,11 +135,34 @@ async def screenshot(controller: MainController, window: QQuickWindow, path: Pat
     return 0
 
 
-def run(data_dir: Path, smoke_test: bool = False, screenshot_path: Path | None = None) -> int:
+def trace_startup(window: QQuickWindow, controller: MainController) -> None:
+    """For bench/startup.py: print the monotonic time of the first frame and of the
+    host's readiness, so the parent can measure from its own clock."""
+
+    def first_frame() -> None:
+        window.frameSwapped.disconnect(first_frame)
+        print(f"nib-trace first-frame {time.monotonic():.6f}", flush=True)
+
+    def connected() -> None:
+        if controller.property("connectionState") == "ready":
+            controller.connectionChanged.disconnect(connected)
+            print(
+                f"nib-trace host-ready {time.monotonic():.6f} {controller.supervisor.pid}",
+                flush=True,
+            )
+
+    window.frameSwapped.connect(first_frame)
+    controller.connectionChanged.connect(connected)
+
+
+def run(
+    supervisor: HostSupervisor, smoke_test: bool = False, screenshot_path: Path | None = None
+) -> int:
+    """Run the window until it closes (or the scripted mode ends); `supervisor` may
+    already have spawned the host."""
     app = create_app()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    supervisor = HostSupervisor(data_dir)
     controller = MainController(supervisor)
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)
@@ -174,6 +182,8 @@ def run(data_dir: Path, smoke_test: bool = False, screenshot_path: Path | None =
                 print(f"smoke test failed: {exc}", flush=True)
                 code = 1
         else:
+            if os.environ.get("NIB_TRACE_STARTUP"):
+                trace_startup(window, controller)
             save = restore_state(window, controller)
             app.aboutToQuit.connect(save)
             loop.create_task(controller.start())

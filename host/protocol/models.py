@@ -29,6 +29,8 @@ class Wire(BaseModel):
         alias_generator=to_camel,
         populate_by_name=True,
         frozen=True,
+        # Validators are built on first use, not at import: both processes start faster.
+        defer_build=True,
     )
 
     def to_wire(self) -> dict[str, Any]:

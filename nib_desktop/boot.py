@@ -1,0 +1,26 @@
+"""The first steps of start-up, kept light: the application object, made before the
+heavier modules (QML types, the protocol's models) are imported."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtQuickControls2 import QQuickStyle
+
+from nib_desktop import paths
+
+ORGANIZATION, APPLICATION, DESKTOP_ID = "Nib", "Nib Desktop", "nib-desktop"
+
+
+def create_app() -> QGuiApplication:
+    existing = QGuiApplication.instance()
+    if isinstance(existing, QGuiApplication):
+        return existing
+    QGuiApplication.setOrganizationName(ORGANIZATION)
+    QGuiApplication.setApplicationName(APPLICATION)
+    QGuiApplication.setDesktopFileName(DESKTOP_ID)
+    QQuickStyle.setStyle("Fusion")
+    app = QGuiApplication([])
+    icon = paths.resource("icons/nib-desktop.svg")
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
