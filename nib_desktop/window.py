@@ -1,5 +1,9 @@
-"""The application object, the QML window, and the run modes (interactive, smoke test,
-screenshot)."""
+"""The QML window and the run modes (interactive, smoke test, screenshot).
+
+Start-up order: the host is already booting (see `nib_desktop.app`); the window loads and
+draws its first frame; only then are qasync and the bridge (with the protocol's models)
+imported and the connection made.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,10 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import qasync
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickWindow
 
@@ -21,6 +25,9 @@ from nib_desktop import paths
 from nib_desktop.boot import create_app
 from nib_desktop.controller import MainController
 from nib_desktop.supervisor import HostSupervisor
+
+if TYPE_CHECKING:
+    from nib_desktop.bridge import HostBridge
 
 log = logging.getLogger("nib")
 
@@ -95,24 +102,34 @@ def find(window: QQuickWindow, name: str) -> QObject:
     return item
 
 
-async def demo_run(controller: MainController, until_revision: Callable[[int], bool]) -> str:
+def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
+    """Spin Qt's own loop until the window has drawn once (bounded)."""
+    loop = QEventLoop()
+    window.frameSwapped.connect(loop.quit)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    window.update()
+    loop.exec()
+    window.frameSwapped.disconnect(loop.quit)
+
+
+async def demo_run(bridge: HostBridge, until_revision: Callable[[int], bool]) -> str:
     """Start a demo turn in a new session; return its id once `until_revision` holds."""
-    if not await controller.start():
-        raise RuntimeError(f"host failed: {controller.property('connectionError')}")
-    session = await controller.create_session("agent")
-    await controller.send_message(DEMO_REQUEST)
+    if not await bridge.start():
+        raise RuntimeError(f"host failed: {bridge.controller.property('connectionError')}")
+    session = await bridge.create_session("agent")
+    await bridge.send_message(DEMO_REQUEST)
 
     def reached() -> bool:
-        snap = controller.store.get(session.id)
+        snap = bridge.store.get(session.id)
         return snap is not None and until_revision(snap.revision)
 
     await wait_until(reached, SMOKE_TIMEOUT_S, "the demo checklist")
     return session.id
 
 
-async def smoke(controller: MainController, window: QQuickWindow) -> int:
-    session_id = await demo_run(controller, lambda revision: revision >= 11)
-    snapshot = controller.store.get(session_id)
+async def smoke(bridge: HostBridge, window: QQuickWindow) -> int:
+    session_id = await demo_run(bridge, lambda revision: revision >= 11)
+    snapshot = bridge.store.get(session_id)
     assert snapshot is not None
     if not all(item.status == "completed" for item in snapshot.items):
         raise RuntimeError("the last snapshot is not all completed")
@@ -124,9 +141,9 @@ async def smoke(controller: MainController, window: QQuickWindow) -> int:
     return 0
 
 
-async def screenshot(controller: MainController, window: QQuickWindow, path: Path) -> int:
-    await demo_run(controller, lambda revision: revision >= 6)
-    controller.dock_model.setProperty("expanded", True)
+async def screenshot(bridge: HostBridge, window: QQuickWindow, path: Path) -> int:
+    await demo_run(bridge, lambda revision: revision >= 6)
+    bridge.controller.dock_model.setProperty("expanded", True)
     await next_frame(window)
     await next_frame(window)
     if not window.grabWindow().save(str(path)):
@@ -135,24 +152,11 @@ async def screenshot(controller: MainController, window: QQuickWindow, path: Pat
     return 0
 
 
-def trace_startup(window: QQuickWindow, controller: MainController) -> None:
-    """For bench/startup.py: print the monotonic time of the first frame and of the
-    host's readiness, so the parent can measure from its own clock."""
-
-    def first_frame() -> None:
-        window.frameSwapped.disconnect(first_frame)
-        print(f"nib-trace first-frame {time.monotonic():.6f}", flush=True)
-
-    def connected() -> None:
-        if controller.property("connectionState") == "ready":
-            controller.connectionChanged.disconnect(connected)
-            print(
-                f"nib-trace host-ready {time.monotonic():.6f} {controller.supervisor.pid}",
-                flush=True,
-            )
-
-    window.frameSwapped.connect(first_frame)
-    controller.connectionChanged.connect(connected)
+def trace(event: str, *extra: object) -> None:
+    """For bench/startup.py: the monotonic time of a start-up event, so the parent can
+    measure from its own clock."""
+    if os.environ.get("NIB_TRACE_STARTUP"):
+        print(f"nib-trace {event} {time.monotonic():.6f}", *extra, flush=True)
 
 
 def run(
@@ -161,34 +165,47 @@ def run(
     """Run the window until it closes (or the scripted mode ends); `supervisor` may
     already have spawned the host."""
     app = create_app()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    controller = MainController(supervisor)
+    controller = MainController()
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)
+    scripted = smoke_test or screenshot_path is not None
+    if scripted:
+        window.resize(1100, 760)
+    wait_first_frame(window)
+    trace("first-frame")
+
+    import qasync
+
+    from nib_desktop.bridge import HostBridge
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    bridge = HostBridge(supervisor, controller)
     code = 0
     with loop:
-        if smoke_test or screenshot_path is not None:
-            window.resize(1100, 760)
+        if scripted:
 
-            async def scripted() -> int:
+            async def script() -> int:
                 if screenshot_path is not None:
-                    return await screenshot(controller, window, screenshot_path)
-                return await smoke(controller, window)
+                    return await screenshot(bridge, window, screenshot_path)
+                return await smoke(bridge, window)
 
             try:
-                code = loop.run_until_complete(asyncio.wait_for(scripted(), SMOKE_TIMEOUT_S))
+                code = loop.run_until_complete(asyncio.wait_for(script(), SMOKE_TIMEOUT_S))
             except Exception as exc:
                 print(f"smoke test failed: {exc}", flush=True)
                 code = 1
         else:
-            if os.environ.get("NIB_TRACE_STARTUP"):
-                trace_startup(window, controller)
             save = restore_state(window, controller)
             app.aboutToQuit.connect(save)
-            loop.create_task(controller.start())
+
+            async def connect() -> None:
+                if await bridge.start():
+                    trace("host-ready", supervisor.pid)
+
+            loop.create_task(connect())
             loop.run_forever()
-        loop.run_until_complete(controller.shutdown())
+        loop.run_until_complete(bridge.shutdown())
     # The QML goes before the objects it binds to.
     window.close()
     shiboken6.delete(engine)

@@ -32,8 +32,8 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 
     async def body() -> None:
         await gui.start()
-        session = await gui.controller.create_session("agent")
-        await gui.controller.send_message("1. one\n2. two\n3. three\n4. four")
+        session = await gui.bridge.create_session("agent")
+        await gui.bridge.send_message("1. one\n2. two\n3. three\n4. four")
 
         def finished() -> bool:
             snapshot = gui.controller.store.get(session.id)
@@ -51,17 +51,17 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.controller.create_session("agent")
-        await gui.controller.send_message("a. b. c.")
+        session = await gui.bridge.create_session("agent")
+        await gui.bridge.send_message("a. b. c.")
         await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
-        gets = gui.controller.client.requests["todos.get"]
+        gets = gui.bridge.client.requests["todos.get"]
         old_pid = gui.supervisor.pid
         os.kill(old_pid, signal.SIGKILL)
         await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
         await gui.frame()
         assert gui.item("connectionText").property("text") == "Reconnecting…"
         await until(lambda: gui.controller.property("connectionState") == "ready", 2.0, "reconnect")
-        await until(lambda: gui.controller.client.requests["todos.get"] == gets + 1, 2.0)
+        await until(lambda: gui.bridge.client.requests["todos.get"] == gets + 1, 2.0)
         await gui.frame()
         assert not gui.item("connectionText").isVisible()
         assert gui.supervisor.pid != old_pid and not alive(old_pid)
@@ -76,7 +76,7 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
 def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.controller.create_session(
+        await gui.bridge.create_session(
             "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
         )
         assert gui.controller.property("currentRemote") is True
@@ -86,8 +86,8 @@ def test_remote_session_never_sends_todos_get(gui) -> None:
         await gui.frame()
 
     gui.run(body())
-    assert gui.controller.client.requests["todos.get"] == 0
-    assert gui.controller.reconnects == 1
+    assert gui.bridge.client.requests["todos.get"] == 0
+    assert gui.bridge.reconnects == 1
 
 
 def test_host_that_never_becomes_ready_is_reported(gui) -> None:
@@ -98,7 +98,7 @@ def test_host_that_never_becomes_ready_is_reported(gui) -> None:
     gui.supervisor.ready_timeout = 1.0
 
     async def body() -> None:
-        assert await gui.controller.start() is False
+        assert await gui.bridge.start() is False
         await gui.frame()
 
     gui.run(body(), timeout=15)
@@ -115,7 +115,7 @@ def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> Non
     gui.supervisor.data_dir = blocker
 
     async def body() -> None:
-        assert await gui.controller.start() is False
+        assert await gui.bridge.start() is False
 
     gui.run(body(), timeout=15)
     error = gui.controller.property("connectionError")

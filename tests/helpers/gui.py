@@ -16,6 +16,7 @@ from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
+from nib_desktop.bridge import HostBridge
 from nib_desktop.controller import MainController
 from nib_desktop.supervisor import HostSupervisor
 from nib_desktop.window import load_window, next_frame
@@ -44,17 +45,18 @@ class Gui:
     def __init__(self, loop: asyncio.AbstractEventLoop, data_dir: Path) -> None:
         self.loop = loop
         self.supervisor = HostSupervisor(data_dir)
-        self.controller = MainController(self.supervisor)
+        self.controller = MainController()
         self.engine = QQmlApplicationEngine()
         self.window: QQuickWindow = load_window(self.engine, self.controller)
         self.window.resize(1000, 720)
+        self.bridge = HostBridge(self.supervisor, self.controller)
         self.dock = self.controller.dock_model
 
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 45.0) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
     async def start(self) -> None:
-        assert await self.controller.start(), self.controller.property("connectionError")
+        assert await self.bridge.start(), self.controller.property("connectionError")
         await next_frame(self.window)
 
     async def frame(self) -> None:
@@ -115,7 +117,7 @@ class Gui:
         return False
 
     def close(self) -> None:
-        self.run(self.controller.shutdown())
+        self.run(self.bridge.shutdown())
         self.window.close()
         shiboken6.delete(self.engine)
 

@@ -15,8 +15,8 @@ RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
 
 async def running_session(gui: Gui) -> str:
     """A local agent session whose demo turn is running (paced at 60 s a step)."""
-    session = await gui.controller.create_session("agent")
-    await gui.controller.send_message(RUNNING_TEXT)
+    session = await gui.bridge.create_session("agent")
+    await gui.bridge.send_message(RUNNING_TEXT)
 
     def written() -> bool:
         snapshot = gui.controller.store.get(session.id)
@@ -291,10 +291,10 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
     async def body() -> None:
         await gui.start()
         await running_session(gui)
-        before = gui.controller.client.requests["todos.get"]
+        before = gui.bridge.client.requests["todos.get"]
         from host.protocol.models import RemoteRef
 
-        remote = await gui.controller.create_session(
+        remote = await gui.bridge.create_session(
             "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
         )
         await gui.frame()
@@ -306,7 +306,7 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         gui.push(remote.id, 5, [Item("sneaky", "pending")])
         await gui.frame()
         assert row_with(gui, "sneaky") is None
-        assert gui.controller.client.requests["todos.get"] == before
+        assert gui.bridge.client.requests["todos.get"] == before
 
     gui.run(body())
 
@@ -318,17 +318,17 @@ def test_session_switching_and_empty_snapshot(gui) -> None:
         b = await running_session(gui)
         gui.push(a, 10, [Item("A one", "pending")])
         gui.push(b, 10, [Item("B one", "pending"), Item("B two", "pending")])
-        await gui.controller.select(a)
+        await gui.bridge.select(a)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "A one"
-        gets = gui.controller.client.requests["todos.get"]
+        gets = gui.bridge.client.requests["todos.get"]
         gui.push(b, 11, [Item("B changed", "pending")])  # B changes while A is shown
         await gui.frame()
         assert gui.item("currentStep").property("text") == "A one"
-        await gui.controller.select(b)
+        await gui.bridge.select(b)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "B changed"
-        assert gui.controller.client.requests["todos.get"] == gets  # straight from the store
+        assert gui.bridge.client.requests["todos.get"] == gets  # straight from the store
         gui.push(b, 12, [])
         await gui.frame()
         assert not gui.item("todoDock").isVisible()
