@@ -3,6 +3,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+source "$ROOT/scripts/system-deps.sh"
 PY="${NIB_PYTHON:-}"
 if [ -z "$PY" ]; then
   for candidate in python3.11 python3.12 python3.13 python3; do

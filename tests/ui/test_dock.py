@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
@@ -197,6 +198,10 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         gui.dock.setProperty("expanded", True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
         await gui.frame()
+        expected_api = os.environ.get("NIBTEST_GRAPHICS_API")
+        if expected_api:  # set by test_opengl.py, which runs this test under Xvfb
+            api = gui.window.rendererInterface().graphicsApi()
+            assert api.name == expected_api, api
         sweeps = gui.visible_items("sweepText")
         assert len(sweeps) == 1
         sweep = sweeps[0]

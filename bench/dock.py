@@ -1,0 +1,173 @@
+"""The TodoDock's cost, in the real window (offscreen, software scene graph).
+
+    python -m bench.dock [--iterations 200] [--sweep-seconds 10]
+
+- update latency: `todos.changed` emitted at the bridge's signal -> store -> dock model ->
+  the next frame swapped, for 10 and 200 items (p50/p99);
+- 10,000 items: store-level apply + model update (validation caps writes at 200, so this
+  is the renderer's own limit), the expanded dock's first frame and its live delegates;
+- CPU share of one core while the sweep runs, and with no running step, with the frames
+  drawn in each window; the floor is the same window idle with the dock hidden.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQuick import QQuickItem, QQuickWindow
+
+from nib_desktop.boot import create_app
+from nib_desktop.controller import CurrentSession, MainController
+from nib_desktop.window import load_window
+from ui.snapshots import Item, Snapshot
+
+SESSION = "bench"
+
+
+def wait_frame(window: QQuickWindow, timeout_ms: int = 2000) -> bool:
+    loop = QEventLoop()
+    swapped = []
+    window.frameSwapped.connect(loop.quit)
+    window.frameSwapped.connect(lambda: swapped.append(1))
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    window.frameSwapped.disconnect()
+    return bool(swapped)
+
+
+def spin(ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def items(n: int, step: int, running: bool = False) -> tuple[Item, ...]:
+    done = step % (n + 1)
+    out = []
+    for i in range(n):
+        if i < done:
+            out.append(Item(f"Step {i}: finish part {i} of the work", "completed"))
+        elif i == done and running:
+            out.append(Item(f"Step {i}: do part {i}", "in_progress", f"Doing part {i}"))
+        else:
+            out.append(Item(f"Step {i}: do part {i} of the work", "pending"))
+    return tuple(out)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def delegates(window: QQuickWindow) -> int:
+    count = 0
+    stack: list[QQuickItem] = [window.contentItem()]
+    while stack:
+        item = stack.pop()
+        if item.objectName() == "todoRow":
+            count += 1
+        stack.extend(item.childItems())
+    return count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--sweep-seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    app = create_app()
+    controller = MainController()
+    engine = QQmlApplicationEngine()
+    window = load_window(engine, controller)
+    window.resize(1100, 760)
+    wait_frame(window)
+    dock = controller.dock_model
+    controller.set_connection("ready")  # as if the host were connected: no busy indicator
+    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, False))
+    dock.setProperty("expanded", True)
+    revision = 0
+
+    def push(snapshot_items: tuple[Item, ...]) -> None:
+        nonlocal revision
+        revision += 1
+        controller.todosChanged.emit(Snapshot(SESSION, revision, snapshot_items))
+
+    print(f"platform {app.platformName()}, window 1100x760, {args.iterations} updates per size")
+    for n in (10, 200):
+        push(items(n, 0))
+        wait_frame(window)
+        latencies = []
+        for step in range(1, args.iterations + 1):
+            t0 = time.perf_counter()
+            push(items(n, step))
+            if not wait_frame(window):
+                print("no frame after an update", file=sys.stderr)
+                return 1
+            latencies.append(time.perf_counter() - t0)
+        print(
+            f"{n:>6} items: update -> frame p50 {percentile(latencies, 50) * 1e3:6.2f} ms, "
+            f"p99 {percentile(latencies, 99) * 1e3:6.2f} ms (target p99 <= 16.7 ms at 200)"
+        )
+
+    big = [items(10_000, step) for step in range(21)]
+    store_times = []
+    for snapshot_items in big[1:]:
+        t0 = time.perf_counter()
+        push(snapshot_items)
+        store_times.append(time.perf_counter() - t0)
+    print(
+        f" 10000 items: store + model update p50 {percentile(store_times, 50) * 1e3:6.2f} ms, "
+        f"p99 {percentile(store_times, 99) * 1e3:6.2f} ms (no frame)"
+    )
+    dock.setProperty("expanded", False)
+    wait_frame(window)
+    t0 = time.perf_counter()
+    dock.setProperty("expanded", True)
+    wait_frame(window)
+    first = time.perf_counter() - t0
+    print(
+        f" 10000 items: expanded dock's first frame {first * 1e3:6.2f} ms (target 15), "
+        f"live delegates {delegates(window)} (target <= 40)"
+    )
+
+    def cpu_share(seconds: float) -> tuple[float, int]:
+        spin(1000)  # let any fading scroll bar finish first
+        frames = []
+        window.frameSwapped.connect(lambda: frames.append(1))
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        spin(int(seconds * 1000))
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        window.frameSwapped.disconnect()
+        return cpu / wall * 100, len(frames)
+
+    push(())  # hidden dock: the floor
+    wait_frame(window)
+    floor_cpu, floor_frames = cpu_share(args.sweep_seconds)
+    push(items(8, 3))
+    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, False))
+    wait_frame(window)
+    idle_cpu, idle_frames = cpu_share(args.sweep_seconds)
+    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, True))
+    push(items(8, 3, running=True))
+    wait_frame(window)
+    sweep_cpu, sweep_frames = cpu_share(args.sweep_seconds)
+    print(f"CPU over {args.sweep_seconds:g} s (share of one core, frames drawn):")
+    print(f"  dock hidden (floor)      {floor_cpu:5.2f} %  {floor_frames:4d} frames")
+    print(f"  no running step          {idle_cpu:5.2f} %  {idle_frames:4d} frames (target 0)")
+    print(
+        f"  sweep running            {sweep_cpu:5.2f} %  {sweep_frames:4d} frames "
+        f"(target <= 4 %; {sweep_cpu - floor_cpu:+.2f} points over the floor)"
+    )
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
