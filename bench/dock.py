@@ -19,8 +19,8 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QTimer
-from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtCore import QEventLoop, QTimer, QUrl
+from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from nib_desktop.boot import create_app
@@ -77,6 +77,16 @@ def delegates(window: QQuickWindow) -> int:
     return count
 
 
+def find(window: QQuickWindow, name: str) -> QQuickItem:
+    stack: list[QQuickItem] = [window.contentItem()]
+    while stack:
+        item = stack.pop()
+        if item.objectName() == name:
+            return item
+        stack.extend(item.childItems())
+    raise LookupError(name)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=200)
@@ -128,12 +138,19 @@ def main() -> int:
     )
     dock.setProperty("expanded", False)
     wait_frame(window)
+    listview = find(window, "dockList")
     t0 = time.perf_counter()
     dock.setProperty("expanded", True)
-    wait_frame(window)
+    frames = 0
+    while frames < 10:  # the frame that shows the list at its full height
+        wait_frame(window)
+        frames += 1
+        if listview.height() > 0:
+            break
     first = time.perf_counter() - t0
     print(
-        f" 10000 items: expanded dock's first frame {first * 1e3:6.2f} ms (target 15), "
+        f" 10000 items: expanded dock's first frame {first * 1e3:6.2f} ms ({frames} frames;"
+        f" target 15 ms), "
         f"live delegates {delegates(window)} (target <= 40)"
     )
 
@@ -150,6 +167,19 @@ def main() -> int:
     push(())  # hidden dock: the floor
     wait_frame(window)
     floor_cpu, floor_frames = cpu_share(args.sweep_seconds)
+    # a second floor: the cost of any 60 fps animation in this window (a 1-pixel
+    # rectangle moving), which the sweep pays too
+    component = QQmlComponent(engine)
+    component.setData(
+        b"import QtQuick\nRectangle { width: 1; height: 1; color: 'transparent';"
+        b" NumberAnimation on x { from: 0; to: 50; duration: 1000;"
+        b" loops: Animation.Infinite } }",
+        QUrl(),
+    )
+    mover = component.create()
+    mover.setParentItem(window.contentItem())
+    anim_cpu, anim_frames = cpu_share(args.sweep_seconds)
+    mover.deleteLater()
     push(items(8, 3))
     controller.set_current(CurrentSession(SESSION, "bench", "agent", False, False))
     wait_frame(window)
@@ -160,10 +190,11 @@ def main() -> int:
     sweep_cpu, sweep_frames = cpu_share(args.sweep_seconds)
     print(f"CPU over {args.sweep_seconds:g} s (share of one core, frames drawn):")
     print(f"  dock hidden (floor)      {floor_cpu:5.2f} %  {floor_frames:4d} frames")
+    print(f"  any 60 fps animation     {anim_cpu:5.2f} %  {anim_frames:4d} frames (floor)")
     print(f"  no running step          {idle_cpu:5.2f} %  {idle_frames:4d} frames (target 0)")
     print(
         f"  sweep running            {sweep_cpu:5.2f} %  {sweep_frames:4d} frames "
-        f"(target <= 4 %; {sweep_cpu - floor_cpu:+.2f} points over the floor)"
+        f"(target <= 4 %; {sweep_cpu - anim_cpu:+.2f} points over any animation)"
     )
     window.close()
     return 0

@@ -20,7 +20,8 @@ def create_app() -> QGuiApplication:
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
     QQuickStyle.setStyle("Fusion")
     app = QGuiApplication([])
-    icon = paths.resource("icons/nib-desktop.svg")
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
+    icon = QIcon()
+    for png in sorted(paths.resource("icons").glob("nib-desktop-*.png")):
+        icon.addFile(str(png))
+    app.setWindowIcon(icon)
     return app

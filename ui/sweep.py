@@ -8,7 +8,7 @@ over or behind the row.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QRectF, Qt, Signal
+from PySide6.QtCore import Property, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
@@ -36,7 +36,11 @@ class SweepText(QQuickPaintedItem):
         self._phase = 0.0
         self._sweeping = True
         self.setAntialiasing(True)
-        self.widthChanged.connect(self._relayout)
+
+    def geometryChange(self, new: QRectF | QRect, old: QRectF | QRect) -> None:
+        super().geometryChange(new, old)
+        if new.width() != old.width():
+            self._relayout()
 
     def _relayout(self) -> None:
         metrics = QFontMetricsF(self._font)

@@ -6,6 +6,7 @@ Every write commits first and publishes after; a failed write publishes nothing.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import apsw
@@ -76,6 +77,14 @@ _MESSAGE_COLUMNS = (
 )
 
 DEFAULT_TITLE = "New session"
+TITLE_LENGTH = 60
+
+
+def title_from(text: str) -> str:
+    """A session's title from its first message: the first non-blank line, shortened."""
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), DEFAULT_TITLE)
+    line = re.sub(r"^(?:\d{1,3}[.)]|[-*•+])\s+", "", " ".join(line.split())).rstrip(":")
+    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
 
 
 class SessionService:
@@ -185,6 +194,10 @@ class SessionService:
                 (tid, session_id, now),
             )
             self._touch(session_id, now)
+            if session.title == DEFAULT_TITLE and not self._has_messages(session_id):
+                self._db.execute(
+                    "UPDATE sessions SET title = ? WHERE id = ?", (title_from(text), session_id)
+                )
             message = self._insert_message(session_id, tid, "user", text)
             turn = self.get_turn(session_id, tid)
             session = self.get(session_id)
@@ -286,6 +299,12 @@ class SessionService:
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (mid,)
         ).fetchone()
         return _message(row)
+
+    def _has_messages(self, session_id: str) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM messages WHERE session_id = ? LIMIT 1", (session_id,)
+        ).fetchone()
+        return row is not None
 
     def _touch(self, session_id: str, now: str) -> None:
         self._db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))

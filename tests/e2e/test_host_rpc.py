@@ -298,3 +298,21 @@ def test_delete_cascades_in_the_file(host) -> None:
     for table in ("session_todo", "turns", "messages"):
         count = db.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?", (session["id"],))
         assert count.fetchone()[0] == 0, table
+
+
+def test_first_message_names_the_session(host) -> None:
+    client = host.connect()
+    session = client.call("sessions.create", {})
+    assert session["title"] == "New session"
+    turn = client.call(
+        "turns.start", {"sessionId": session["id"], "text": "1. Add the column\n2. x"}
+    )
+    renamed = client.wait_notification(
+        lambda n: n["method"] == "sessions.changed" and n["params"]["runningTurnId"] == turn["id"]
+    )
+    assert renamed["params"]["title"] == "Add the column"
+    client.wait_turn_end(turn["id"])
+    titled = client.call("sessions.create", {"title": "Mine"})
+    turn = client.call("turns.start", {"sessionId": titled["id"], "text": "something else"})
+    client.wait_turn_end(turn["id"])
+    assert client.call("sessions.get", {"sessionId": titled["id"]})["title"] == "Mine"

@@ -192,8 +192,9 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)
+        long = "Write the tests " + "for every rule of the checklist, " * 8
         gui.push(sid, 10, [Item("Done first", "completed"),
-                           Item("Write the tests", "in_progress", "Writing the tests"),
+                           Item(long, "in_progress", "Writing the tests"),
                            Item("Later", "pending")])  # fmt: skip
         gui.dock.setProperty("expanded", True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
@@ -205,6 +206,12 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         sweeps = gui.visible_items("sweepText")
         assert len(sweeps) == 1
         sweep = sweeps[0]
+        # the running row wraps inside the list like every other row: nothing is cut
+        listview = gui.item("dockList")
+        assert sweep.width() < listview.width()
+        assert sweep.height() > 2 * sweep.property("font").pixelSize()
+        row = row_with(gui, long)
+        assert row.height() >= sweep.height()
         first_phase = sweep.property("phase")
         first = gui.grab()
         await until(

@@ -92,12 +92,12 @@ Rectangle {
                         implicitHeight: badge.implicitHeight + 2
                         radius: 3
                         color: "transparent"
-                        border.color: sidebar.theme.muted
+                        border.color: badge.color
                         Text {
                             id: badge
                             anchors.centerIn: parent
                             text: qsTr("remote")
-                            color: sidebar.theme.muted
+                            color: entry.highlighted ? "#FFFFFF" : sidebar.theme.muted
                             font.pixelSize: 10
                         }
                     }

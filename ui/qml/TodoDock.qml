@@ -99,7 +99,12 @@ Item {
             objectName: "dockList"
             width: parent.width
             visible: dock.model.expanded && !dock.model.remote
-            height: visible ? Math.min(contentHeight, dock.maxListHeight) : 0
+            // Delayed: the content height settles as wrapped rows are laid out, and
+            // that in turn may create more rows; one pass per event breaks the loop.
+            Binding on height {
+                value: list.visible ? Math.min(list.contentHeight, dock.maxListHeight) : 0
+                delayed: true
+            }
             clip: true
             model: dock.model.items
             boundsBehavior: Flickable.StopAtBounds

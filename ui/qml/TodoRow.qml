@@ -61,23 +61,29 @@ Item {
             font.strikeout: row.status === "cancelled"
         }
 
-        SweepText {
-            id: sweep
-            objectName: "sweepText"
+        // Only the running row pays for the painted item.
+        Loader {
+            id: sweepLoader
             Layout.fillWidth: true
-            Layout.preferredHeight: implicitHeight
+            Layout.preferredWidth: 0  // all the width the row has, then wrap
+            Layout.preferredHeight: implicitHeight  // the loaded text's, wrapped
             visible: row.sweeping
-            text: row.content
-            font: label.font
-            color: row.reducedMotion ? row.theme.accent : row.theme.text
-            bandColor: row.theme.sweepBand
-            sweeping: !row.reducedMotion
+            active: row.sweeping
+            sourceComponent: SweepText {
+                id: sweep
+                objectName: "sweepText"
+                text: row.content
+                font: label.font
+                color: row.reducedMotion ? row.theme.accent : row.theme.text
+                bandColor: row.theme.sweepBand
+                sweeping: !row.reducedMotion
 
-            SequentialAnimation on phase {
-                running: sweep.visible && !row.reducedMotion
-                loops: Animation.Infinite
-                NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
-                PauseAnimation { duration: 600 }
+                SequentialAnimation on phase {
+                    running: !row.reducedMotion
+                    loops: Animation.Infinite
+                    NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
+                    PauseAnimation { duration: 600 }
+                }
             }
         }
     }

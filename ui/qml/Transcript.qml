@@ -29,7 +29,9 @@ Item {
         }
         Text {
             width: parent.width
-            text: qsTr("For example: “Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests”. The agent keeps a checklist of its steps above the input; press Ctrl+T to open it.")
+            text: transcript.controller.currentRemote
+                  ? qsTr("Its transcript and checklist live on the remote host and are not shown here yet.")
+                  : qsTr("For example: “Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests”. The agent keeps a checklist of its steps above the input; press Ctrl+T to open it.")
             textFormat: Text.PlainText
             color: transcript.theme.muted
             horizontalAlignment: Text.AlignHCenter
