@@ -52,7 +52,8 @@ def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQ
 
 
 def restore_state(window: QQuickWindow, controller: MainController) -> Callable[[], None]:
-    """Window geometry and the dock's expanded state live in QSettings; returns the
+    """Window geometry and the dock's expanded state live in QSettings, and so does the
+    reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTION=1); returns the
     function that saves them."""
     settings = QSettings()
     geometry = settings.value("window/geometry")
@@ -61,6 +62,8 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
         window.setGeometry(x, y, max(w, 640), max(h, 420))
     dock = controller.dock_model
     dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
+    if settings.value("ui/reducedMotion", False, type=bool):
+        dock.setProperty("reducedMotion", True)
 
     def save() -> None:
         g = window.geometry()

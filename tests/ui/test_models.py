@@ -57,3 +57,10 @@ def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
     row = dock.items.rows()[0]
     assert row.interrupted and not row.sweeping
     assert row.accessibleName == "Step 1 of 1, interrupted: Doing two"
+
+
+def test_reduced_motion_from_the_environment(monkeypatch) -> None:
+    store = SnapshotStore(lambda _sid: None)
+    assert TodoDockModel(store).property("reducedMotion") is False
+    monkeypatch.setenv("NIB_REDUCED_MOTION", "1")
+    assert TodoDockModel(store).property("reducedMotion") is True
