@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import queue
+import json
+import select
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -49,9 +48,10 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def floor(folder: Path, n: int, writes: int) -> tuple[list[float], float]:
+def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], float]:
     """The same statements on the same schema and pragmas, with nothing around them."""
     db = open_database(folder)
+    db.execute(f"PRAGMA synchronous = {sync}")
     db.execute(
         "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
         " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
@@ -102,6 +102,9 @@ while True:
 
 
 class Client:
+    """Reads the client process's lines itself, only when waiting for a revision: no
+    thread of this process competes with the writes for the interpreter."""
+
     def __init__(self, path: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLIENT, path, TOKEN],
@@ -110,21 +113,18 @@ class Client:
             cwd=str(Path(__file__).resolve().parent.parent),
         )
         assert self.proc.stdout is not None
-        self.lines = queue.Queue[str]()
-        self.hello = threading.Event()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.stdout = self.proc.stdout
+        self.ready = False
 
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith("hello"):
-                self.hello.set()
-            else:
-                self.lines.put(line)
+    def poll_hello(self) -> bool:
+        readable, _, _ = select.select([self.stdout], [], [], 0)
+        if readable and self.stdout.readline().startswith("hello"):
+            self.ready = True
+        return self.ready
 
     def arrive(self, expected: int) -> float:
         while True:
-            revision, at = self.lines.get(timeout=10).split()
+            revision, at = self.stdout.readline().split()
             if int(revision) == expected:
                 return float(at)
 
@@ -136,17 +136,24 @@ class Client:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=400)
+    parser.add_argument(
+        "--synchronous",
+        default="FULL",
+        choices=["FULL", "NORMAL"],
+        help="for comparison only: the host always writes with FULL",
+    )
     args = parser.parse_args()
     app = QCoreApplication.instance() or QCoreApplication([])
     folder = Path(tempfile.mkdtemp(prefix="nib-bench-"))
     core = HostCore(folder / "data")
+    core.db.execute(f"PRAGMA synchronous = {args.synchronous}")
     server = RpcServer(TOKEN, core.dispatcher())
     core.publisher.subscribe(server.broadcast)
     sock_path = str(folder / "s")
     server.listen(sock_path)
     client = Client(sock_path)
     deadline = time.monotonic() + 10
-    while not client.hello.is_set():
+    while not client.poll_hello():
         app.processEvents()
         if time.monotonic() > deadline:
             print("client never authenticated", file=sys.stderr)
@@ -157,17 +164,20 @@ def main() -> int:
     loop = asyncio.new_event_loop()
     revision = 0
 
+    payloads: dict[tuple[int, int], str] = {}
+
     def write(n: int, salt: int) -> None:
-        result = loop.run_until_complete(
-            core.runtime.registry.execute(ctx, "TodoWrite", {"todos": items(n, salt)})
-        )
+        # the arguments arrive as a model sends them: a JSON string
+        arguments = payloads[n, salt]
+        result = loop.run_until_complete(core.runtime.registry.execute(ctx, "TodoWrite", arguments))
         assert not result.is_error, result.content
 
-    print(f"TodoWrite, {args.writes} writes per size, synchronous=FULL, on {os.uname().sysname}")
+    print(f"TodoWrite, {args.writes} writes per size, synchronous={args.synchronous}")
     print(f"{'items':>5} | {'p50 ms':>7} {'p99 ms':>7} {'writes/s':>9} | {'floor p50':>9} "
           f"{'floor p99':>9} {'floor/s':>8} | {'p50 ratio':>9} {'rate ratio':>10}")  # fmt: skip
     for n in (10, 50, 200):
-        raw, raw_rate = floor(folder / f"floor-{n}", n, args.writes)
+        payloads.update({(n, w): json.dumps({"todos": items(n, w)}) for w in range(args.writes)})
+        raw, raw_rate = floor(folder / f"floor-{n}", n, args.writes, args.synchronous)
         latencies = []
         for w in range(args.writes):
             t0 = time.perf_counter()

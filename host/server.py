@@ -9,8 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from host.protocol import models as m
-from host.protocol.endpoint import notification_message
-from host.protocol.framing import encode_message
+from host.protocol.endpoint import encode_notification
 from host.rpc import Dispatcher, ServerConnection
 
 log = logging.getLogger(__name__)
@@ -45,7 +44,7 @@ class RpcServer(QObject):
         return len(self._connections)
 
     def broadcast(self, name: str, params: m.Wire) -> None:
-        frame = encode_message(notification_message(name, params.to_wire()))
+        frame = encode_notification(name, params)
         for connection in list(self._connections.values()):
             connection.notify_frame(frame)
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from host.protocol import errors
 from host.protocol import models as m
-from host.protocol.framing import FrameDecoder, FramingError, encode_message
+from host.protocol.framing import FrameDecoder, FramingError, encode_frame, encode_message
 from host.protocol.methods import NOTIFICATIONS, Method
 
 JsonId = int | str | None
@@ -95,6 +95,16 @@ def error_message(message_id: JsonId, error: errors.RpcError) -> dict[str, Any]:
 
 def notification_message(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+def encode_notification(method: str, params: m.Wire) -> bytes:
+    """A framed notification, its params serialised by pydantic's own JSON encoder (the
+    hot path: every checklist write goes through here)."""
+    body = b'{"jsonrpc":"2.0","method":%s,"params":%s}' % (
+        json.dumps(method).encode(),
+        params.model_dump_json(by_alias=True).encode(),
+    )
+    return encode_frame(body)
 
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from host.protocol.models import TodoStatus
+from host.protocol.models import TodoItem, TodoStatus
 
 MAX_ITEMS = 200
 MAX_TEXT = 500
@@ -15,8 +15,10 @@ MAX_TEXT = 500
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
 
 
-class TodoWriteItem(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+# The wire's TodoItem with the contract's limits: being a TodoItem, a validated item
+# goes into the committed snapshot as it is.
+class TodoWriteItem(TodoItem):
+    """One step of the checklist."""
 
     content: Text = Field(description="What the step is, in the imperative: 'Write the tests'.")
     status: TodoStatus = Field(description="pending, in_progress, completed or cancelled.")

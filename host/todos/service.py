@@ -83,7 +83,7 @@ class TodoService:
             session_id=ctx.session_id,
             revision=revision + 1,
             updated_at=now,
-            items=args.model_dump()["todos"],
+            items=tuple(args.todos),
         )
         self._publisher.publish(rpc.TODOS_CHANGED, snapshot)
         return snapshot

@@ -6,7 +6,6 @@ becomes a tool error the model can read and correct, never an exception for the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -46,8 +45,13 @@ class Tool:
 
 
 def describe_validation(exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False, include_input=False)
+    if errors and errors[0]["type"] == "json_invalid":
+        return f"arguments are not valid JSON: {errors[0]['msg']}"
+    if errors and errors[0]["type"] == "model_type" and not errors[0]["loc"]:
+        return "arguments must be a JSON object"
     lines = []
-    for err in exc.errors(include_url=False, include_input=False):
+    for err in errors:
         where = ".".join(str(part) for part in err["loc"]) or "arguments"
         lines.append(f"{where}: {err['msg']}")
     return "invalid arguments: " + "; ".join(lines)
@@ -69,15 +73,11 @@ class ToolRegistry:
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(f"unknown tool {name!r}", is_error=True)
-        if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except ValueError as exc:
-                return ToolResult(f"arguments are not valid JSON: {exc}", is_error=True)
-        if not isinstance(arguments, dict):
-            return ToolResult("arguments must be a JSON object", is_error=True)
         try:
-            args = tool.args.model_validate(arguments)
+            if isinstance(arguments, str):  # as models send them: parsed and checked in one go
+                args = tool.args.model_validate_json(arguments.strip() or "{}")
+            else:
+                args = tool.args.model_validate(arguments)
         except ValidationError as exc:
             return ToolResult(describe_validation(exc), is_error=True)
         try:
