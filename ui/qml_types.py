@@ -3,11 +3,8 @@ decorator when its module is imported; importing this module imports them all.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ui import models, sweep
 
-QML_DIR = Path(__file__).resolve().parent / "qml"
 TYPES = (
     models.TodoDockModel,
     models.TodoListModel,

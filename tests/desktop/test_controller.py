@@ -184,3 +184,23 @@ def test_unwritable_data_dir_is_refused_untouched(tmp_path) -> None:
     assert proc.returncode == 4
     assert "cannot create the data folder" in proc.stderr and "nothing was changed" in proc.stderr
     assert existing.read_bytes() == b"keep me"
+
+
+def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
+    import time
+
+    def slow_slot(_name, _params) -> None:
+        end = time.perf_counter() + 0.15  # a handler that keeps the GUI thread busy
+        while time.perf_counter() < end:
+            pass
+
+    async def body() -> None:
+        await gui.start()
+        gui.bridge.client.notification.connect(slow_slot)
+        with caplog.at_level("WARNING", logger="nib_desktop.rpc_client"):
+            await gui.bridge.create_session("agent")
+            await until(lambda: any("kept the GUI busy" in r.message for r in caplog.records))
+
+    gui.run(body())
+    record = next(r for r in caplog.records if "kept the GUI busy" in r.message)
+    assert int(record.message.split("busy ")[1].split(" ms")[0]) >= 100

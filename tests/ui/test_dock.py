@@ -363,3 +363,51 @@ def test_theme_follows_the_system_palette(gui) -> None:
     finally:
         QGuiApplication.setPalette(original)
     assert theme.property("surface").name().lower() == "#f6f7f9"
+
+
+def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.bridge.create_session("agent")
+        await gui.frame()
+        assert not gui.item("todoDock").isVisible()  # no snapshot yet: hidden
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        for char in "one":
+            await gui.key(Qt.Key(ord(char.upper())))
+        await gui.key(Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+        for char in "two":
+            await gui.key(Qt.Key(ord(char.upper())))
+        assert input_.property("text") == "one\ntwo"
+        assert not gui.controller.property("currentRunning")
+        await gui.key(Qt.Key.Key_Return)
+        assert input_.property("text") == ""  # sent, and the input cleared
+        await until(lambda: gui.controller.property("currentRunning"), what="the turn to start")
+        transcript = gui.controller.transcript_model.rows()
+        assert transcript[0].kind == "user" and transcript[0].text == "one\ntwo"
+        # while a turn runs, Enter keeps the text rather than starting another
+        for char in "more":
+            await gui.key(Qt.Key(ord(char.upper())))
+        await gui.key(Qt.Key.Key_Return)
+        assert input_.property("text") == "more"
+
+    gui.run(body())
+
+
+def test_progress_bar_stays_inside_its_track(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        bar = gui.item("progressBar")
+        track = bar.parentItem()
+        gui.push(sid, 10, [Item("a", "completed"), Item("b", "cancelled"), Item("c", "pending")])
+        await gui.frame()
+        assert gui.item("progressCount").property("text") == "1 / 2"
+        assert abs(bar.width() - track.width() / 2) < 1
+        gui.push(sid, 11, [Item("a", "completed"), Item("b", "cancelled")])
+        await gui.frame()
+        assert gui.item("progressCount").property("text") == "1 / 1"
+        assert bar.width() == track.width()
+        assert gui.item("currentStep").property("text") == "All steps completed"
+
+    gui.run(body())
