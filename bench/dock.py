@@ -24,8 +24,9 @@ from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from nib_desktop.boot import create_app
-from nib_desktop.controller import CurrentSession, MainController
+from nib_desktop.controller import MainController
 from nib_desktop.window import load_window
+from ui.models import SessionRow
 from ui.snapshots import Item, Snapshot
 
 SESSION = "bench"
@@ -100,7 +101,7 @@ def main() -> int:
     wait_frame(window)
     dock = controller.dock_model
     controller.set_connection("ready")  # as if the host were connected: no busy indicator
-    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, False))
+    controller.set_current(SessionRow(SESSION, "bench", "agent", False, False, ""))
     dock.setProperty("expanded", True)
     revision = 0
 
@@ -181,10 +182,10 @@ def main() -> int:
     anim_cpu, anim_frames = cpu_share(args.sweep_seconds)
     mover.deleteLater()
     push(items(8, 3))
-    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, False))
+    controller.set_current(SessionRow(SESSION, "bench", "agent", False, False, ""))
     wait_frame(window)
     idle_cpu, idle_frames = cpu_share(args.sweep_seconds)
-    controller.set_current(CurrentSession(SESSION, "bench", "agent", False, True))
+    controller.set_current(SessionRow(SESSION, "bench", "agent", False, True, ""))
     push(items(8, 3, running=True))
     wait_frame(window)
     sweep_cpu, sweep_frames = cpu_share(args.sweep_seconds)

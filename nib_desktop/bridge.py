@@ -177,7 +177,7 @@ class HostBridge(QObject):
 
     def _publish_current(self) -> None:
         session = self._sessions.get(self._current or "")
-        self.controller.set_current(convert.current(session) if session else None)
+        self.controller.set_current(convert.session_row(session) if session else None)
 
     def _current_local(self) -> str | None:
         session = self._sessions.get(self._current or "")

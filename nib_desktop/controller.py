@@ -10,26 +10,22 @@ imports nothing of the host, so the window can be on screen before the protocol 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
-from ui.models import SessionListModel, TodoDockModel, TranscriptModel, qml_uncreatable
+from ui.models import (
+    SessionListModel,
+    SessionRow,
+    TodoDockModel,
+    TranscriptModel,
+    qml_uncreatable,
+)
 from ui.snapshots import SnapshotStore
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
-
-
-@dataclass(frozen=True)
-class CurrentSession:
-    session_id: str
-    title: str
-    mode: str
-    remote: bool
-    running: bool
 
 
 class Actions(Protocol):
@@ -62,7 +58,7 @@ class MainController(QObject):
         self.sessions_model = SessionListModel(self)
         self.transcript_model = TranscriptModel(self)
         self.dock_model = TodoDockModel(self.store, self)
-        self._current: CurrentSession | None = None
+        self._current: SessionRow | None = None
         self._state = "starting"
         self._error = ""
 
@@ -80,12 +76,13 @@ class MainController(QObject):
             self._state, self._error = state, error
             self.connectionChanged.emit()
 
-    def set_current(self, current: CurrentSession | None) -> None:
+    def set_current(self, current: SessionRow | None) -> None:
+        """The session on screen (a row of the sessions list), or none."""
         previous, self._current = self._current, current
         if current is None:
             self.dock_model.show_session(None, False, False)
-        elif previous is None or previous.session_id != current.session_id:
-            self.dock_model.show_session(current.session_id, current.remote, current.running)
+        elif previous is None or previous.sessionId != current.sessionId:
+            self.dock_model.show_session(current.sessionId, current.remote, current.running)
         else:
             self.dock_model.set_running(current.running)
         if previous != current:
@@ -113,7 +110,7 @@ class MainController(QObject):
         return self._error
 
     def _get_current_id(self) -> str:
-        return self._current.session_id if self._current else ""
+        return self._current.sessionId if self._current else ""
 
     def _get_current_title(self) -> str:
         return self._current.title if self._current else ""

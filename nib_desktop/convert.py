@@ -7,7 +7,6 @@ import json
 from collections import Counter
 
 from host.protocol import models as m
-from nib_desktop.controller import CurrentSession
 from ui.models import SessionRow, TranscriptRow
 from ui.snapshots import Item, Snapshot
 
@@ -70,13 +69,3 @@ def transcript_rows(message: m.Message) -> list[TranscriptRow]:
         rows.append(TranscriptRow(message.role, message.content, False))
     rows.extend(TranscriptRow("tool_call", _call_line(call), False) for call in message.tool_calls)
     return rows
-
-
-def current(s: m.Session) -> CurrentSession:
-    return CurrentSession(
-        session_id=s.id,
-        title=s.title,
-        mode=s.mode,
-        remote=s.origin == "remote",
-        running=s.running_turn_id is not None,
-    )
