@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import apsw
 from pydantic import ValidationError
 
 from host import host_version
@@ -209,5 +210,10 @@ class ServerConnection:
 def _as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:
     if isinstance(exc, errors.RpcError):
         return exc
+    if isinstance(exc, apsw.FullError):
+        return errors.InternalError(f"{method.name} failed: the disk is full; nothing was written")
+    if isinstance(exc, apsw.Error):  # rolled back with its transaction
+        log.error("%s failed in storage: %s", method.name, exc)
+        return errors.InternalError(f"{method.name} failed in storage; nothing was written")
     log.exception("%s failed", method.name, exc_info=exc)
     return errors.InternalError(f"{method.name} failed: {type(exc).__name__}")

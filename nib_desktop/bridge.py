@@ -29,6 +29,7 @@ from nib_desktop.supervisor import HostStartError, HostSupervisor
 log = logging.getLogger(__name__)
 
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
+MAX_RECONNECTS = 8  # about 25 s of trying
 
 
 class HostBridge(QObject):
@@ -47,6 +48,7 @@ class HostBridge(QObject):
         self._reconnecting: asyncio.Future[Any] | None = None
         self._closing = False
         self.reconnects = 0
+        self.max_reconnects = MAX_RECONNECTS
         controller.attach(self)
 
     # --- life cycle -------------------------------------------------------------------
@@ -98,6 +100,8 @@ class HostBridge(QObject):
         self._reconnecting = asyncio.ensure_future(self._reconnect())
 
     async def _reconnect(self) -> None:
+        """Restart the host with back-off; after MAX_RECONNECTS failed attempts in a row,
+        give up and show the failure with its Retry."""
         attempt = 0
         try:
             while not self._closing:
@@ -108,6 +112,9 @@ class HostBridge(QObject):
                     await self._connect()
                 except (HostStartError, errors.RpcError, TimeoutError) as exc:
                     log.warning("reconnect attempt %d failed: %s", attempt, describe(exc))
+                    if attempt >= self.max_reconnects:
+                        self._fail(exc)
+                        return
                     continue
                 self.reconnects += 1
                 self.store.reconnected(self._current_local())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from host.protocol.models import RemoteRef
-from nib_desktop.supervisor import HostSupervisor
+from nib_desktop.supervisor import HostSupervisor, host_command
 from tests.helpers.gui import until
 
 
@@ -204,3 +204,25 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
     gui.run(body())
     record = next(r for r in caplog.records if "kept the GUI busy" in r.message)
     assert int(record.message.split("busy ")[1].split(" ms")[0]) >= 100
+
+
+def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
+    gui.bridge.max_reconnects = 2
+
+    async def body() -> None:
+        await gui.start()
+        pid = gui.supervisor.pid
+        script = "import sys; print('schema too new', file=sys.stderr); sys.exit(3)"
+        gui.supervisor.command = (sys.executable, ["-c", script])
+        os.kill(pid, signal.SIGKILL)
+        await until(lambda: gui.controller.property("connectionState") == "failed", 10)
+        await gui.frame()
+        assert "exited with code 3" in gui.controller.property("connectionError")
+        assert "schema too new" in gui.item("connectionText").property("text")
+        assert gui.bridge.reconnects == 0
+        # the host is fixed; Retry brings the window back
+        gui.supervisor.command = host_command()
+        await gui.click(gui.item("retryButton"))
+        await until(lambda: gui.controller.property("connectionState") == "ready", 10)
+
+    gui.run(body())

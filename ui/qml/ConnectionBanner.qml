@@ -39,6 +39,7 @@ Rectangle {
             color: banner.state_ === "failed" ? banner.theme.danger : banner.theme.muted
         }
         Button {
+            objectName: "retryButton"
             visible: banner.state_ === "failed"
             text: qsTr("Retry")
             focusPolicy: Qt.NoFocus
