@@ -66,6 +66,7 @@ Rectangle {
                     ? qsTr("Remote sessions are read-only here.")
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line")
                 color: composer.theme.text
+                placeholderTextColor: composer.theme.muted
                 background: null
                 Keys.onReturnPressed: (event) => {
                     if (event.modifiers & Qt.ShiftModifier) {
