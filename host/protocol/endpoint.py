@@ -93,10 +93,6 @@ def error_message(message_id: JsonId, error: errors.RpcError) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": message_id, "error": error.to_wire()}
 
 
-def notification_message(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "method": method, "params": params}
-
-
 def encode_notification(method: str, params: m.Wire) -> bytes:
     """A framed notification, its params serialised by pydantic's own JSON encoder (the
     hot path: every checklist write goes through here)."""
@@ -135,10 +131,6 @@ class ClientEndpoint:
         self._decoder = FrameDecoder()
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[Method[Any, Any], asyncio.Future[Any]]] = {}
-
-    @property
-    def pending_count(self) -> int:
-        return len(self._pending)
 
     async def request(self, method: Method[P, R], params: P, timeout: float | None = 30.0) -> R:
         request_id = next(self._ids)
@@ -209,8 +201,8 @@ __all__ = [
     "FramingError",
     "Request",
     "Response",
+    "encode_notification",
     "error_message",
-    "notification_message",
     "parse_message",
     "response_message",
 ]
