@@ -23,6 +23,7 @@ from pathlib import Path
 import qasync
 from PySide6.QtCore import QCoreApplication, QSocketNotifier
 
+from host.appinfo import APPLICATION, ORGANIZATION, default_data_dir
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
 from host.server import ListenError, RpcServer
@@ -30,18 +31,8 @@ from host.store.db import SchemaTooNew, StorageError
 
 EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
 TOKEN_ENV = "NIB_HOST_TOKEN"
-APP_ORG, APP_NAME = "Nib", "Nib Desktop"
 
 log = logging.getLogger("host")
-
-
-def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    if sys.platform == "darwin":
-        base = str(Path.home() / "Library" / "Application Support")
-    elif sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA", base)
-    return Path(base) / APP_ORG / APP_NAME
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -100,8 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _serve(core: HostCore, token: str, socket_name: str) -> int:
     app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
-    app.setOrganizationName(APP_ORG)
-    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     stop = asyncio.Event()

@@ -11,7 +11,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-EXIT_NO_DISPLAY, EXIT_DATA_DIR, EXIT_SMOKE = 6, 4, 1
+from host.appinfo import default_data_dir
+
+EXIT_NO_DISPLAY, EXIT_DATA_DIR = 6, 4
 
 log = logging.getLogger("nib")
 
@@ -31,12 +33,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser.parse_args(list(argv))
-
-
-def default_data_dir() -> Path:
-    from host.process import default_data_dir as host_default
-
-    return host_default()
 
 
 def check_display(headless: bool) -> str | None:

@@ -6,9 +6,8 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtQuickControls2 import QQuickStyle
 
+from host.appinfo import APPLICATION, DESKTOP_ID, ORGANIZATION
 from nib_desktop import paths
-
-ORGANIZATION, APPLICATION, DESKTOP_ID = "Nib", "Nib Desktop", "nib-desktop"
 
 
 def create_app() -> QGuiApplication:

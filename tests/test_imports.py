@@ -51,3 +51,21 @@ def test_the_walk_finds_a_planted_violation(tmp_path) -> None:
         "ui/bad.py imports host.protocol",
         "ui/bad.py imports host.protocol.models",
     ]
+
+
+def test_the_window_loads_before_the_protocol() -> None:
+    """Start-up order (docs/architecture.md): what runs before the first frame imports
+    neither pydantic, qasync nor the host's modules beyond its light app info."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import nib_desktop.app, nib_desktop.boot, nib_desktop.supervisor, nib_desktop.window\n"
+        "nib_desktop.app.default_data_dir()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('pydantic', 'qasync', 'apsw', 'openai') or m.startswith('host.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
+    assert out.stdout.strip() == "['host.appinfo']"
