@@ -152,8 +152,7 @@ class HostBridge(QObject):
             and isinstance(params, m.MessageAppended)
             and params.session_id == self._current
         ):
-            transcript = self.controller.transcript_model
-            transcript.set_rows(transcript.rows() + convert.transcript_rows(params.message))
+            self.controller.transcript_model.append_rows(convert.transcript_rows(params.message))
 
     # --- the store's requests ---------------------------------------------------------
 

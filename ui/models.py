@@ -72,6 +72,15 @@ class RowModel(QAbstractListModel):
     def rows(self) -> list[Any]:
         return list(self._rows)
 
+    def append_rows(self, rows: list[Any]) -> None:
+        """Rows added at the end (a transcript growing): inserted, not a reset, so the
+        view keeps its delegates and its scroll position."""
+        if rows:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+            self._rows.extend(rows)
+            self.endInsertRows()
+
     def set_rows(self, rows: list[Any]) -> None:
         if len(rows) != len(self._rows):
             self.beginResetModel()
