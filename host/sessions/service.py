@@ -144,12 +144,15 @@ class SessionService:
                 " VALUES (?, ?, ?, 'local', ?, ?, ?)",
                 (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now),
             )
-            self._db.execute(
-                "INSERT INTO messages (id, session_id, turn_id, seq, role, content, tool_calls,"
-                " tool_call_id, is_error, created_at)"
-                " SELECT lower(hex(randomblob(16))), ?, NULL, seq, role, content, tool_calls,"
-                " tool_call_id, is_error, created_at FROM messages WHERE session_id = ?",
-                (sid, parent.id),
+            copied = self._db.execute(
+                "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at"
+                " FROM messages WHERE session_id = ? ORDER BY seq",
+                (parent.id,),
+            ).fetchall()
+            self._db.executemany(
+                f"INSERT INTO messages ({_MESSAGE_COLUMNS})"
+                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
+                [(new_id(), sid, *row) for row in copied],
             )
             session = self.get(sid)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)

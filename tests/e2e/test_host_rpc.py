@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from uuid import UUID
 
 import apsw
 import pytest
@@ -284,6 +285,8 @@ def test_fork_copies_transcript_and_starts_empty_checklist(host) -> None:
     assert [(m["role"], m["content"]) for m in copied] == [
         (m["role"], m["content"]) for m in original
     ]
+    assert all(UUID(m["id"]) and m["turnId"] is None for m in copied)
+    assert not {m["id"] for m in copied} & {m["id"] for m in original}
 
 
 def test_delete_cascades_in_the_file(host) -> None:
