@@ -26,6 +26,7 @@ from PySide6.QtQuick import QQuickItem, QQuickWindow
 from nib_desktop.boot import create_app
 from nib_desktop.controller import MainController
 from nib_desktop.window import load_window
+from tests.helpers.gui import walk
 from ui.models import SessionRow
 from ui.snapshots import Item, Snapshot
 
@@ -68,24 +69,11 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def delegates(window: QQuickWindow) -> int:
-    count = 0
-    stack: list[QQuickItem] = [window.contentItem()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == "todoRow":
-            count += 1
-        stack.extend(item.childItems())
-    return count
+    return sum(1 for item in walk(window.contentItem()) if item.objectName() == "todoRow")
 
 
 def find(window: QQuickWindow, name: str) -> QQuickItem:
-    stack: list[QQuickItem] = [window.contentItem()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    raise LookupError(name)
+    return next(item for item in walk(window.contentItem()) if item.objectName() == name)
 
 
 def main() -> int:

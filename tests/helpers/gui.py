@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QPointF, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
@@ -157,7 +157,3 @@ class Gui:
     ) -> None:
         rows = tuple(i if isinstance(i, Item) else Item(i[0], i[1]) for i in items)  # type: ignore[arg-type]
         self.controller.todosChanged.emit(Snapshot(session_id, revision, rows))
-
-
-def find_object(window: QQuickWindow, name: str) -> QObject | None:
-    return window.findChild(QObject, name, Qt.FindChildOption.FindChildrenRecursively)
