@@ -74,13 +74,16 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     return save
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Wait for `condition` on the event loop, checking as events arrive (every 20 ms)."""
+async def wait_until(
+    condition: Callable[[], object], timeout: float = 10.0, what: str = "condition"
+) -> None:
+    """Wait for `condition` on the event loop, checking every 10 ms; TimeoutError after
+    `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.01)
 
 
 async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:

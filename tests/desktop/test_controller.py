@@ -12,7 +12,7 @@ import pytest
 
 from host.protocol.models import RemoteRef
 from nib_desktop.supervisor import HostSupervisor, host_command
-from tests.helpers.gui import until
+from nib_desktop.window import wait_until as until
 
 
 def alive(pid: int) -> bool:

@@ -23,17 +23,6 @@ from nib_desktop.window import load_window, next_frame
 from ui.snapshots import Item, Snapshot
 
 
-async def until(
-    condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition"
-) -> None:
-    """Wait on the event loop until `condition()` is true (checked every 10 ms)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
 def walk(item: QQuickItem) -> list[QQuickItem]:
     found = [item]
     for child in item.childItems():

@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
-from tests.helpers.gui import Gui, until
+from nib_desktop.window import wait_until as until
+from tests.helpers.gui import Gui
 from ui.snapshots import Item
 
 RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
