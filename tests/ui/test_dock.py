@@ -200,8 +200,11 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         gui.dock.setProperty("expanded", True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
         await gui.frame()
+        ratio = os.environ.get("NIBTEST_DEVICE_PIXEL_RATIO")
+        if ratio:  # set by test_displays.py, which runs the dock tests at HiDPI
+            assert gui.window.devicePixelRatio() == float(ratio)
         expected_api = os.environ.get("NIBTEST_GRAPHICS_API")
-        if expected_api:  # set by test_opengl.py, which runs this test under Xvfb
+        if expected_api:  # set by test_displays.py, which runs this test under Xvfb
             api = gui.window.rendererInterface().graphicsApi()
             assert api.name == expected_api, api
         sweeps = gui.visible_items("sweepText")

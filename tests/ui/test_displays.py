@@ -1,5 +1,6 @@
-"""The sweep on the OpenGL scene graph: the sweep and reduced-motion tests run again in a
-real X server (Xvfb with Mesa), where Qt Quick renders through OpenGL, not software."""
+"""The dock on other displays than the default offscreen one: the sweep and reduced-motion
+tests again in a real X server (Xvfb with Mesa), where Qt Quick renders through OpenGL,
+and the whole dock suite again at a device pixel ratio of 2 (HiDPI)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,15 @@ def test_sweep_renders_on_opengl(xvfb) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "2 passed" in proc.stdout
+
+
+@pytest.mark.timeout(180)
+def test_the_dock_on_a_hidpi_screen() -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": "2",
+           "NIBTEST_DEVICE_PIXEL_RATIO": "2"}  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/ui/test_dock.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=170,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and "failed" not in proc.stdout
