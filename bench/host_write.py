@@ -22,10 +22,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 
 from host.core import HostCore
+from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import models as m
 from host.server import RpcServer
 from host.store.db import open_database
-from host.tools.context import ExecutionContext, ToolOrigin
 
 TOKEN = "bench"
 
@@ -160,7 +160,7 @@ def main() -> int:
             return 1
     session = core.sessions.create(m.CreateSessionParams(title="bench"))
     turn, _ = core.sessions.begin_turn(session.id, "bench")
-    ctx = ExecutionContext(session.id, turn.id, ToolOrigin.AGENT)
+    ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     loop = asyncio.new_event_loop()
     revision = 0
 

@@ -28,6 +28,7 @@ from host.protocol.endpoint import (
 )
 from host.protocol.framing import FrameDecoder, FramingError, encode_message
 from host.protocol.methods import HELLO, METHODS, Method
+from host.store.errors import environment_problem
 
 log = logging.getLogger(__name__)
 
@@ -210,10 +211,9 @@ class ServerConnection:
 def _as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:
     if isinstance(exc, errors.RpcError):
         return exc
-    if isinstance(exc, apsw.FullError):
-        return errors.InternalError(f"{method.name} failed: the disk is full; nothing was written")
-    if isinstance(exc, apsw.Error):  # rolled back with its transaction
+    reason = environment_problem(exc) if isinstance(exc, apsw.Error) else None
+    if reason is not None:  # rolled back with its transaction
         log.error("%s failed in storage: %s", method.name, exc)
-        return errors.InternalError(f"{method.name} failed in storage; nothing was written")
+        return errors.InternalError(f"{method.name} failed: {reason}; nothing was written")
     log.exception("%s failed", method.name, exc_info=exc)
     return errors.InternalError(f"{method.name} failed: {type(exc).__name__}")

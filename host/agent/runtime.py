@@ -13,33 +13,32 @@ import asyncio
 import logging
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from host.agent import prompts
 from host.agent.providers import make_provider
-from host.agent.providers.base import ChatMessage, Provider, ProviderError, TextDelta
+from host.agent.providers.base import (
+    AssistantMessage,
+    ChatMessage,
+    ModelRequest,
+    Provider,
+    ProviderError,
+    SystemMessage,
+    TextDelta,
+    ToolCallRequest,
+    ToolMessage,
+    UserMessage,
+)
 from host.config import Settings, SettingsError, load_settings
+from host.execution_path import PATH_BY_MODE, ExecutionContext
 from host.protocol import errors
 from host.protocol import models as m
 from host.sessions.service import SessionService
 from host.todos.service import TodoService
-from host.tools.context import ExecutionContext, ToolOrigin
-from host.tools.registry import Tool, ToolFailed, ToolRegistry
-from host.tools.todo_write import NAME as TODO_WRITE
-from host.tools.todo_write import todo_write_tool
+from host.tools import task, todo_write
+from host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
 
-TASK = "Task"
-AGENT_TOOLS = (TODO_WRITE, TASK)
-_ORIGIN_BY_MODE = {"agent": ToolOrigin.AGENT, "plan": ToolOrigin.PLAN, "goal": ToolOrigin.GOAL}
-
-
-class TaskArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    description: str = Field(min_length=1, max_length=500, description="A short label.")
-    prompt: str = Field(min_length=1, max_length=100_000, description="The sub-agent's task.")
+AGENT_TOOLS = (todo_write.NAME, task.NAME)
 
 
 class StepLimitReached(Exception):
@@ -51,38 +50,36 @@ class AgentRuntime:
         self._data_dir = data_dir
         self._sessions = sessions
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self.registry = ToolRegistry([todo_write_tool(todos), self._task_tool()])
+        self.registry = ToolRegistry(
+            [todo_write.todo_write_tool(todos), task.task_tool(self._run_delegated)]
+        )
         self._providers: dict[str, Provider] = {}
         # One provider per distinct settings, kept across turns: building an HTTP client
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
 
-    @property
-    def running(self) -> int:
-        return len(self._tasks)
-
     def start(self, params: m.StartTurnParams) -> m.Turn:
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
-        task = asyncio.ensure_future(self._run(session, turn))
-        self._tasks[turn.id] = task
-        task.add_done_callback(lambda _t: self._tasks.pop(turn.id, None))
+        task_ = asyncio.ensure_future(self._run(session, turn))
+        self._tasks[turn.id] = task_
+        task_.add_done_callback(lambda _t: self._tasks.pop(turn.id, None))
         return turn
 
     async def cancel(self, params: m.TurnRef) -> m.Turn:
         turn = self._sessions.get_turn(params.session_id, params.turn_id)
-        task = self._tasks.get(turn.id)
-        if turn.state != "running" or task is None:
+        task_ = self._tasks.get(turn.id)
+        if turn.state != "running" or task_ is None:
             raise errors.TurnNotFound(f"turn {turn.id} is not running (it is {turn.state})")
-        task.cancel()
-        await asyncio.wait({task})
+        task_.cancel()
+        await asyncio.wait({task_})
         return self._sessions.get_turn(params.session_id, params.turn_id)
 
     async def shutdown(self) -> None:
         """Cancel every running turn and wait for each to be ended as cancelled."""
         tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
+        for task_ in tasks:
+            task_.cancel()
         if tasks:
             await asyncio.wait(tasks)
         for provider in self._cache.values():
@@ -98,21 +95,19 @@ class AgentRuntime:
     # ---------------------------------------------------------------------------------
 
     async def _run(self, session: m.Session, turn: m.Turn) -> None:
-        ctx = ExecutionContext(session.id, turn.id, _ORIGIN_BY_MODE[session.mode])
+        ctx = ExecutionContext(session.id, turn.id, PATH_BY_MODE[session.mode])
         state, error = "completed", None
         try:
             settings = load_settings(self._data_dir)
             provider = self._provider(settings)
             self._providers[turn.id] = provider
-            tools = list(AGENT_TOOLS) if session.mode == "agent" else []
-            history = [{"role": "system", "content": prompts.BY_MODE[session.mode]}]
-            history += _chat_history(self._sessions.messages(session.id))
+            tools = AGENT_TOOLS if session.mode == "agent" else ()
+            history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
+            history += chat_history(self._sessions.messages(session.id))
             await self._loop(ctx, provider, history, tools, settings.max_steps, record=True)
         except asyncio.CancelledError:
             state, error = "cancelled", None
-        except (ProviderError, SettingsError) as exc:
-            state, error = "failed", str(exc)
-        except StepLimitReached as exc:
+        except (ProviderError, SettingsError, StepLimitReached) as exc:
             state, error = "failed", str(exc)
         except Exception as exc:
             log.exception("turn %s failed", turn.id)
@@ -121,38 +116,47 @@ class AgentRuntime:
             self._providers.pop(turn.id, None)
             self._sessions.end_turn(session.id, turn.id, state, error)
 
+    async def _run_delegated(self, ctx: ExecutionContext, text: str) -> str:
+        provider = self._providers.get(ctx.turn_id)
+        if provider is None:
+            raise ProviderError("Task can only run inside a running turn")
+        history: list[ChatMessage] = [SystemMessage(prompts.DELEGATED), UserMessage(text)]
+        settings = load_settings(self._data_dir)
+        return await self._loop(ctx, provider, history, (), settings.max_steps, record=False)
+
     async def _loop(
         self,
         ctx: ExecutionContext,
         provider: Provider,
         history: list[ChatMessage],
-        tools: list[str],
+        tools: tuple[str, ...],
         max_steps: int,
         record: bool,
     ) -> str:
-        schemas = self.registry.schemas(tools)
+        specs = self.registry.specs(tools)
         for _step in range(max_steps):
             text: list[str] = []
-            calls: list[m.ToolCall] = []
-            async for event in provider.stream(history, schemas):
+            calls: list[ToolCallRequest] = []
+            async for event in provider.stream(ModelRequest(ctx.path, tuple(history), specs)):
                 if isinstance(event, TextDelta):
                     text.append(event.text)
                 else:
-                    calls.append(
-                        m.ToolCall(id=event.id, name=event.name, arguments=event.arguments)
-                    )
+                    calls.append(event)
             content = "".join(text)
-            history.append(_assistant(content, calls))
+            history.append(AssistantMessage(content, tuple(calls)))
             if record:
                 self._sessions.append_message(
-                    ctx.session_id, ctx.turn_id, "assistant", content, tuple(calls)
+                    ctx.session_id,
+                    ctx.turn_id,
+                    "assistant",
+                    content,
+                    tuple(m.ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in calls),
                 )
             if not calls:
                 return content
             for call in calls:
                 result = await self.registry.execute(ctx, call.name, call.arguments)
-                shown = f"error: {result.content}" if result.is_error else result.content
-                history.append({"role": "tool", "tool_call_id": call.id, "content": shown})
+                history.append(ToolMessage(call.id, result.content, result.is_error))
                 if record:
                     self._sessions.append_message(
                         ctx.session_id,
@@ -167,77 +171,32 @@ class AgentRuntime:
             "(raise NIB_MAX_STEPS if the task needs more)"
         )
 
-    def _task_tool(self) -> Tool:
-        async def run(ctx: ExecutionContext, args: TaskArgs) -> str:
-            if ctx.origin is not ToolOrigin.AGENT:
-                raise ToolFailed(
-                    f"Task is only available on the agent path, not {ctx.origin.value}"
-                )
-            provider = self._providers.get(ctx.turn_id)
-            if provider is None:
-                raise ToolFailed("Task can only run inside a running turn")
-            sub = ExecutionContext(ctx.session_id, ctx.turn_id, ToolOrigin.DELEGATED)
-            history: list[ChatMessage] = [
-                {"role": "system", "content": prompts.DELEGATED},
-                {"role": "user", "content": f"{args.description}\n\n{args.prompt}"},
-            ]
-            settings = load_settings(self._data_dir)
-            return await self._loop(sub, provider, history, [], settings.max_steps, record=False)
 
-        return Tool(
-            TASK,
-            "Delegate a self-contained task to a sub-agent and get its final answer.",
-            TaskArgs,
-            run,
-        )
-
-
-def _assistant(content: str, calls: list[m.ToolCall]) -> ChatMessage:
-    message: ChatMessage = {"role": "assistant", "content": content or None}
-    if calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in calls
-        ]
-    return message
-
-
-def _chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
+def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
+    """The stored transcript as the model's conversation. A turn cut short can leave tool
+    calls without results, which models refuse: those are answered as interrupted."""
     history: list[ChatMessage] = []
-    for message in messages:
-        if message.role == "user":
-            history.append({"role": "user", "content": message.content})
-        elif message.role == "assistant":
-            history.append(_assistant(message.content, list(message.tool_calls)))
-        else:
-            content = f"error: {message.content}" if message.is_error else message.content
-            history.append(
-                {"role": "tool", "tool_call_id": message.tool_call_id, "content": content}
-            )
-    return _drop_unanswered(history)
-
-
-def _drop_unanswered(history: list[ChatMessage]) -> list[ChatMessage]:
-    """A turn cut short can leave tool calls without results, which models refuse; answer
-    them as interrupted so the conversation stays valid."""
-    out: list[ChatMessage] = []
     pending: list[str] = []
-    for message in history:
-        if message["role"] != "tool" and pending:
-            out.extend(
-                {"role": "tool", "tool_call_id": cid, "content": "error: interrupted"}
-                for cid in pending
-            )
-            pending = []
-        if message["role"] == "assistant":
-            pending = [call["id"] for call in message.get("tool_calls", [])]
-        elif message["role"] == "tool" and message["tool_call_id"] in pending:
-            pending.remove(message["tool_call_id"])
-        out.append(message)
-    out.extend(
-        {"role": "tool", "tool_call_id": cid, "content": "error: interrupted"} for cid in pending
-    )
-    return out
+
+    def close_pending() -> None:
+        history.extend(ToolMessage(cid, "interrupted", is_error=True) for cid in pending)
+        pending.clear()
+
+    for message in messages:
+        if message.role == "tool":
+            if message.tool_call_id in pending:
+                pending.remove(message.tool_call_id)
+                history.append(ToolMessage(message.tool_call_id, message.content, message.is_error))
+            continue
+        close_pending()
+        if message.role == "user":
+            history.append(UserMessage(message.content))
+        else:
+            calls = tuple(ToolCallRequest(c.id, c.name, c.arguments) for c in message.tool_calls)
+            history.append(AssistantMessage(message.content, calls))
+            pending.extend(c.id for c in calls)
+    close_pending()
+    return history
 
 
 async def _close_quietly(provider: Provider) -> None:

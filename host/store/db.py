@@ -10,6 +10,7 @@ from pathlib import Path
 import apsw
 
 from host.protocol import SCHEMA_VERSION
+from host.store.errors import environment_problem
 from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
 
 DB_FILENAME = "nib.sqlite3"
@@ -70,12 +71,11 @@ def open_database(
         connection = connect(path)
         migrate(connection, migrations, target)
         return connection
-    except apsw.NotADBError:
-        raise StorageError(f"{path} is not a Nib database (not an SQLite file)") from None
-    except apsw.FullError:
-        raise StorageError(f"the disk holding {path} is full") from None
-    except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError, apsw.IOError) as exc:
-        raise StorageError(f"cannot open {path}: {exc}") from None
+    except apsw.Error as exc:
+        reason = environment_problem(exc)
+        if reason is None:
+            raise
+        raise StorageError(f"cannot use {path}: {reason}") from None
 
 
 @contextlib.contextmanager
@@ -85,7 +85,10 @@ def immediate(connection: apsw.Connection) -> Iterator[None]:
     connection.execute("BEGIN IMMEDIATE")
     try:
         yield
+        connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        # SQLite rolls back by itself on some errors (a full disk, I/O): a ROLLBACK then
+        # would fail and hide the error that matters. A failed COMMIT is rolled back here.
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
         raise
-    connection.execute("COMMIT")

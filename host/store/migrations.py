@@ -106,7 +106,8 @@ def migrate(connection: apsw.Connection, migrations: tuple[Migration, ...], targ
             step.apply(connection)
             connection.execute(f"PRAGMA user_version = {int(step.version)}")
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # SQLite may have rolled back already
+                connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
         current = step.version

@@ -18,7 +18,10 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 # The wire's TodoItem with the contract's limits: being a TodoItem, a validated item
 # goes into the committed snapshot as it is.
 class TodoWriteItem(TodoItem):
-    """One step of the checklist."""
+    """One step of the checklist. Only the schema's names are accepted (activeForm, not
+    active_form): what the model is offered is exactly what is validated."""
+
+    model_config = ConfigDict(validate_by_name=False, validate_by_alias=True)
 
     content: Text = Field(description="What the step is, in the imperative: 'Write the tests'.")
     status: TodoStatus = Field(description="pending, in_progress, completed or cancelled.")

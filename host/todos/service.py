@@ -11,12 +11,12 @@ import apsw
 
 from host.clock import now_iso
 from host.events import Publisher
+from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.store.db import immediate
 from host.todos.schema import TodoWriteArgs
-from host.tools.context import ExecutionContext, ToolOrigin
 
 
 class TodoRefused(Exception):
@@ -43,10 +43,10 @@ class TodoService:
 
     def write(self, ctx: ExecutionContext, args: TodoWriteArgs) -> m.TodoSnapshot:
         with immediate(self._db):
-            if ctx.origin is not ToolOrigin.AGENT:
+            if ctx.path is not ExecutionPath.AGENT:
                 raise TodoRefused(
                     f"TodoWrite is only available on the agent path; this call came from the "
-                    f"{ctx.origin.value} path"
+                    f"{ctx.path.value} path"
                 )
             row = self._db.execute(
                 "SELECT origin, mode, todo_revision,"

@@ -7,12 +7,21 @@ becomes a tool error the model can read and correct, never an exception for the 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from host.tools.context import ExecutionContext
+from host.execution_path import ExecutionContext
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as a model is offered it: its name, what it does, its JSON schema."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(hash=False)
 
 
 @dataclass(frozen=True)
@@ -32,16 +41,10 @@ class Tool:
     args: type[BaseModel]
     run: Callable[[ExecutionContext, Any], Awaitable[str]]
 
-    def schema(self) -> dict[str, Any]:
-        """The OpenAI-style function definition, generated from the validating model."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": self.args.model_json_schema(by_alias=True),
-            },
-        }
+    def spec(self) -> ToolSpec:
+        """The tool as a model is offered it, its schema generated from the validating
+        model."""
+        return ToolSpec(self.name, self.description, self.args.model_json_schema(by_alias=True))
 
 
 def describe_validation(exc: ValidationError) -> str:
@@ -64,8 +67,8 @@ class ToolRegistry:
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
-    def schemas(self, names: Iterable[str]) -> list[dict[str, Any]]:
-        return [self._tools[name].schema() for name in names]
+    def specs(self, names: Iterable[str]) -> tuple[ToolSpec, ...]:
+        return tuple(self._tools[name].spec() for name in names)
 
     async def execute(
         self, ctx: ExecutionContext, name: str, arguments: str | dict[str, Any]

@@ -75,7 +75,7 @@ def test_not_a_database_is_reported(tmp_path, socket_path) -> None:
     proc = spawn(tmp_path, socket_path)
     _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 4
-    assert "not a Nib database" in err.decode()
+    assert "is not an SQLite database" in err.decode()
     assert (tmp_path / DB_FILENAME).read_bytes() == b"this is not sqlite" * 100
 
 

@@ -82,5 +82,5 @@ def test_new_file_is_created_at_21(tmp_path) -> None:
 
 def test_not_a_database(tmp_path) -> None:
     (tmp_path / store.DB_FILENAME).write_bytes(b"garbage" * 1000)
-    with pytest.raises(store.StorageError, match="not a Nib database"):
+    with pytest.raises(store.StorageError, match="not an SQLite database"):
         store.open_database(tmp_path)

@@ -67,3 +67,13 @@ def test_schema_offered_to_models_comes_from_the_model() -> None:
     assert item_schema["additionalProperties"] is False
     assert schema["properties"]["todos"]["maxItems"] == MAX_ITEMS
     assert item_schema["properties"]["content"]["maxLength"] == MAX_TEXT
+
+
+@pytest.mark.parametrize("name", ["active_form", "activeform", "priority", "id"])
+def test_names_outside_the_schema_are_refused(name) -> None:
+    """Only what the model is offered is accepted: `activeForm`, never `active_form`."""
+    item = {"content": "Write", "status": "in_progress", name: "Writing"}
+    with pytest.raises(ValidationError, match=name):
+        TodoWriteArgs.model_validate({"todos": [item]})
+    schema_names = set(todo_write_schema()["$defs"]["TodoWriteItem"]["properties"])
+    assert schema_names == {"content", "status", "activeForm"}

@@ -9,10 +9,10 @@ import apsw
 import pytest
 
 from host.core import HostCore
+from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import models as m
 from host.store.db import DB_FILENAME
-from host.tools.context import ExecutionContext, ToolOrigin
 
 
 def session_with_turn(core: HostCore, mode: str = "agent") -> tuple[m.Session, m.Turn]:
@@ -39,7 +39,7 @@ ITEMS = [
 
 def test_write_replaces_rows_bumps_revision_and_notifies_after_commit(core, notes) -> None:
     session, turn = session_with_turn(core)
-    ctx = ExecutionContext(session.id, turn.id, ToolOrigin.AGENT)
+    ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     committed: list[int] = []
 
     def check_committed(name: str, params: m.Wire) -> None:
@@ -69,9 +69,9 @@ def test_write_replaces_rows_bumps_revision_and_notifies_after_commit(core, note
     assert core.sessions.get(session.id).todo_revision == 2
 
 
-def test_injected_failure_after_delete_rolls_back_everything(core, notes) -> None:
+def test_injected_failure_after_delete_rolls_back_everything(core, notes, caplog) -> None:
     session, turn = session_with_turn(core)
-    ctx = ExecutionContext(session.id, turn.id, ToolOrigin.AGENT)
+    ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     write(core, ctx, ITEMS)
     before = core.todos.snapshot(session.id)
     # A real failure in the middle of the transaction: after the delete and the first
@@ -86,20 +86,28 @@ def test_injected_failure_after_delete_rolls_back_everything(core, notes) -> Non
         ctx,
         [{"content": "fine", "status": "pending"}, {"content": "explode", "status": "pending"}],
     )
-    assert is_error and "nothing was written" in content and "injected failure" in content
+    assert is_error and "nothing was written: an internal error" in content
+    assert "injected failure" not in content  # SQL details go to the log, not the model
+    assert any("injected failure" in r.exc_text for r in caplog.records if r.exc_text)
     assert core.todos.snapshot(session.id) == before
     assert notes == []
     assert not core.db.in_transaction
 
 
 @pytest.mark.parametrize(
-    "origin",
-    [ToolOrigin.PLAN, ToolOrigin.GOAL, ToolOrigin.DELEGATED, ToolOrigin.PLUGIN, ToolOrigin.MCP],
+    "path",
+    [
+        ExecutionPath.PLAN,
+        ExecutionPath.GOAL,
+        ExecutionPath.DELEGATED,
+        ExecutionPath.PLUGIN,
+        ExecutionPath.MCP,
+    ],
 )
-def test_only_the_agent_path_may_write(core, notes, origin) -> None:
+def test_only_the_agent_path_may_write(core, notes, path) -> None:
     session, turn = session_with_turn(core)
-    content, is_error = write(core, ExecutionContext(session.id, turn.id, origin), ITEMS)
-    assert is_error and f"this call came from the {origin.value} path" in content
+    content, is_error = write(core, ExecutionContext(session.id, turn.id, path), ITEMS)
+    assert is_error and f"this call came from the {path.value} path" in content
     assert core.todos.snapshot(session.id).revision == 0
     assert todo_notes(notes) == []
 
@@ -107,7 +115,9 @@ def test_only_the_agent_path_may_write(core, notes, origin) -> None:
 @pytest.mark.parametrize("mode", ["plan", "goal"])
 def test_only_agent_sessions_may_be_written(core, mode) -> None:
     session, turn = session_with_turn(core, mode)
-    content, is_error = write(core, ExecutionContext(session.id, turn.id, ToolOrigin.AGENT), ITEMS)
+    content, is_error = write(
+        core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS
+    )
     assert is_error and f"not {mode}" in content
     assert core.todos.snapshot(session.id).revision == 0
 
@@ -115,13 +125,17 @@ def test_only_agent_sessions_may_be_written(core, mode) -> None:
 def test_the_calling_turn_must_be_the_running_turn(core) -> None:
     session, turn = session_with_turn(core)
     core.sessions.end_turn(session.id, turn.id, "completed", None)
-    content, is_error = write(core, ExecutionContext(session.id, turn.id, ToolOrigin.AGENT), ITEMS)
+    content, is_error = write(
+        core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS
+    )
     assert is_error and "not this session's running turn" in content
     newer, _ = core.sessions.begin_turn(session.id, "again")
-    content, is_error = write(core, ExecutionContext(session.id, turn.id, ToolOrigin.AGENT), ITEMS)
+    content, is_error = write(
+        core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS
+    )
     assert is_error
     _content, is_error = write(
-        core, ExecutionContext(session.id, newer.id, ToolOrigin.AGENT), ITEMS
+        core, ExecutionContext(session.id, newer.id, ExecutionPath.AGENT), ITEMS
     )
     assert not is_error
 
@@ -129,7 +143,7 @@ def test_the_calling_turn_must_be_the_running_turn(core) -> None:
 def test_another_sessions_turn_cannot_write(core) -> None:
     _a, turn_a = session_with_turn(core)
     b, _turn_b = session_with_turn(core)
-    _content, is_error = write(core, ExecutionContext(b.id, turn_a.id, ToolOrigin.AGENT), ITEMS)
+    _content, is_error = write(core, ExecutionContext(b.id, turn_a.id, ExecutionPath.AGENT), ITEMS)
     assert is_error and core.todos.snapshot(b.id).revision == 0
 
 
@@ -137,9 +151,9 @@ def test_remote_and_missing_sessions(core) -> None:
     remote = core.sessions.create(
         m.CreateSessionParams(remote=m.RemoteRef(endpoint="racp://x", remote_session_id="r"))
     )
-    content, is_error = write(core, ExecutionContext(remote.id, "t", ToolOrigin.AGENT), ITEMS)
+    content, is_error = write(core, ExecutionContext(remote.id, "t", ExecutionPath.AGENT), ITEMS)
     assert is_error and "remote" in content
-    content, is_error = write(core, ExecutionContext("missing", "t", ToolOrigin.AGENT), ITEMS)
+    content, is_error = write(core, ExecutionContext("missing", "t", ExecutionPath.AGENT), ITEMS)
     assert is_error and "does not exist" in content
     with pytest.raises(errors.RemoteSession):
         core.todos.snapshot(remote.id)
@@ -149,7 +163,7 @@ def test_remote_and_missing_sessions(core) -> None:
 
 def test_validation_error_reaches_the_caller_and_changes_nothing(core, notes) -> None:
     session, turn = session_with_turn(core)
-    ctx = ExecutionContext(session.id, turn.id, ToolOrigin.AGENT)
+    ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     content, is_error = write(core, ctx, [{"content": "a", "status": "in_progress"}] * 2)
     assert is_error and "at most one item may be in_progress" in content
     assert todo_notes(notes) == [] and core.todos.snapshot(session.id).revision == 0
@@ -157,20 +171,20 @@ def test_validation_error_reaches_the_caller_and_changes_nothing(core, notes) ->
 
 def test_fork_isolation(core) -> None:
     session, turn = session_with_turn(core)
-    write(core, ExecutionContext(session.id, turn.id, ToolOrigin.AGENT), ITEMS)
+    write(core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS)
     fork = core.sessions.fork(m.ForkParams(session_id=session.id))
     assert fork.todo_revision == 0 and core.todos.snapshot(fork.id).items == ()
     assert fork.parent_id == session.id
     assert [x.content for x in core.sessions.messages(fork.id)] == ["do things"]
     fork_turn, _ = core.sessions.begin_turn(fork.id, "more")
-    write(core, ExecutionContext(fork.id, fork_turn.id, ToolOrigin.AGENT), [])
+    write(core, ExecutionContext(fork.id, fork_turn.id, ExecutionPath.AGENT), [])
     assert core.todos.snapshot(session.id).revision == 1
     assert len(core.todos.snapshot(session.id).items) == 3
 
 
 def test_delete_cascades_rows(core) -> None:
     session, turn = session_with_turn(core)
-    write(core, ExecutionContext(session.id, turn.id, ToolOrigin.AGENT), ITEMS)
+    write(core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS)
     core.sessions.delete(session.id)
     for table in ("session_todo", "turns", "messages"):
         count = core.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]

@@ -1,14 +1,16 @@
-"""What a provider is: given the conversation and the offered tools, a stream of text
-deltas and complete tool calls for one model step."""
+"""What a provider is: given one typed model request (the execution path, the
+conversation and the offered tools), a stream of text deltas and complete tool calls for
+one model step. Providers translate these types to their endpoint's wire format; nothing
+outside a provider sees that format."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-ChatMessage = dict[str, Any]
-ToolSchema = dict[str, Any]
+from host.execution_path import ExecutionPath
+from host.tools.registry import ToolSpec
 
 
 @dataclass(frozen=True)
@@ -26,13 +28,47 @@ class ToolCallRequest:
 ModelEvent = TextDelta | ToolCallRequest
 
 
+@dataclass(frozen=True)
+class SystemMessage:
+    content: str
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    content: str
+
+
+@dataclass(frozen=True)
+class AssistantMessage:
+    content: str
+    tool_calls: tuple[ToolCallRequest, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolMessage:
+    call_id: str
+    content: str
+    is_error: bool = False
+
+
+ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    path: ExecutionPath
+    messages: tuple[ChatMessage, ...]
+    tools: tuple[ToolSpec, ...] = ()
+
+    def offers(self, name: str) -> bool:
+        return any(tool.name == name for tool in self.tools)
+
+
 class ProviderError(Exception):
     """The model could not be asked or did not answer; the message is for the user."""
 
 
 class Provider(Protocol):
-    def stream(
-        self, messages: list[ChatMessage], tools: list[ToolSchema]
-    ) -> AsyncIterator[ModelEvent]: ...
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]: ...
 
     async def aclose(self) -> None: ...

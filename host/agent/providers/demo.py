@@ -17,10 +17,13 @@ from typing import Any
 from host.agent.providers.base import (
     ChatMessage,
     ModelEvent,
+    ModelRequest,
     TextDelta,
     ToolCallRequest,
-    ToolSchema,
+    ToolMessage,
+    UserMessage,
 )
+from host.execution_path import ExecutionPath
 
 MAX_LISTED = 50
 MIN_STEPS, MAX_SENTENCES = 3, 8
@@ -84,9 +87,9 @@ def plan_steps(text: str) -> list[str]:
     ]
 
 
-def _last_user_index(messages: list[ChatMessage]) -> int:
+def _last_user_index(messages: tuple[ChatMessage, ...]) -> int:
     for index in range(len(messages) - 1, -1, -1):
-        if messages[index].get("role") == "user":
+        if isinstance(messages[index], UserMessage):
             return index
     return -1
 
@@ -98,20 +101,18 @@ class DemoProvider:
     async def aclose(self) -> None:
         return None
 
-    async def stream(
-        self, messages: list[ChatMessage], tools: list[ToolSchema]
-    ) -> AsyncIterator[ModelEvent]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        messages = request.messages
         start = _last_user_index(messages)
-        request = str(messages[start].get("content") or "") if start >= 0 else ""
-        steps = plan_steps(request)
-        offered = {tool["function"]["name"] for tool in tools}
-        if "TodoWrite" not in offered:
-            yield TextDelta(self._without_tools(messages, steps))
+        asked = messages[start] if start >= 0 else None
+        steps = plan_steps(asked.content if isinstance(asked, UserMessage) else "")
+        if not request.offers("TodoWrite"):
+            yield TextDelta(self._without_tools(request.path, steps))
             return
-        results = [msg for msg in messages[start + 1 :] if msg.get("role") == "tool"]
-        last = str(results[-1].get("content", "")) if results else ""
-        if last.startswith("error:"):
-            yield TextDelta(f"I could not update the checklist ({last[6:].strip()}), so I stopped.")
+        results = [msg for msg in messages[start + 1 :] if isinstance(msg, ToolMessage)]
+        if results and results[-1].is_error:
+            reason = results[-1].content
+            yield TextDelta(f"I could not update the checklist ({reason}), so I stopped.")
             return
         done = len(results)
         total = 1 + 2 * len(steps)
@@ -143,10 +144,9 @@ class DemoProvider:
         return items
 
     @staticmethod
-    def _without_tools(messages: list[ChatMessage], steps: list[str]) -> str:
-        system = str(messages[0].get("content", "")) if messages else ""
+    def _without_tools(path: ExecutionPath, steps: list[str]) -> str:
         numbered = "\n".join(f"{n}. {step}" for n, step in enumerate(steps, 1))
-        if "goal" in system.lower()[:80]:
+        if path is ExecutionPath.GOAL:
             return f"Proposed goal: {steps[0]}\nAcceptance criteria:\n" + "\n".join(
                 f"- {step}" for step in steps[1:]
             )

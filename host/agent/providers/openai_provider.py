@@ -18,12 +18,16 @@ import openai
 from host.agent.providers.base import (
     ChatMessage,
     ModelEvent,
+    ModelRequest,
     ProviderError,
+    SystemMessage,
     TextDelta,
     ToolCallRequest,
-    ToolSchema,
+    ToolMessage,
+    UserMessage,
 )
 from host.config import Settings
+from host.tools.registry import ToolSpec
 
 # The SDK's and httpx's debug logs carry request details; keep them quiet.
 logging.getLogger("openai").setLevel(logging.WARNING)
@@ -61,12 +65,13 @@ class OpenAIProvider:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def stream(
-        self, messages: list[ChatMessage], tools: list[ToolSchema]
-    ) -> AsyncIterator[ModelEvent]:
-        kwargs: dict[str, Any] = {"model": self._model, "messages": messages}
-        if tools:
-            kwargs["tools"] = tools
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        kwargs: dict[str, Any] = {
+            "model": self._model,
+            "messages": [wire_message(message) for message in request.messages],
+        }
+        if request.tools:
+            kwargs["tools"] = [wire_tool(tool) for tool in request.tools]
         try:
             if self._stream:
                 async for event in self._streamed(kwargs):
@@ -127,6 +132,41 @@ class OpenAIProvider:
                 ToolCallRequest(call.id or f"call_{index}", function.name, function.arguments)
             )
         return events
+
+
+def wire_message(message: ChatMessage) -> dict[str, Any]:
+    """One typed message in the Chat Completions format. A tool error reaches the model
+    as its text after "error: ", so it can read what went wrong and correct the call."""
+    if isinstance(message, SystemMessage):
+        return {"role": "system", "content": message.content}
+    if isinstance(message, UserMessage):
+        return {"role": "user", "content": message.content}
+    if isinstance(message, ToolMessage):
+        content = f"error: {message.content}" if message.is_error else message.content
+        return {"role": "tool", "tool_call_id": message.call_id, "content": content}
+    wire: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+    if message.tool_calls:
+        wire["tool_calls"] = [_wire_call(call) for call in message.tool_calls]
+    return wire
+
+
+def _wire_call(call: ToolCallRequest) -> dict[str, Any]:
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": call.arguments},
+    }
+
+
+def wire_tool(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
 
 
 def _short(text: str, limit: int = 300) -> str:
