@@ -2,7 +2,7 @@
 
     python -m bench.dock [--iterations 200] [--sweep-seconds 10]
 
-- update latency: `todos.changed` emitted at the bridge's signal -> store -> dock model ->
+- update latency: `todos.changed` emitted at the controller's signal -> store -> dock model ->
   the next frame swapped, for 10 and 200 items (p50/p99);
 - 10,000 items: store-level apply + model update (validation caps writes at 200, so this
   is the renderer's own limit), the expanded dock's first frame and its live delegates;
@@ -17,6 +17,8 @@ import os
 import sys
 import time
 
+from bench.stats import percentile
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QTimer, QUrl
@@ -28,7 +30,7 @@ from nib_desktop.controller import MainController
 from nib_desktop.window import load_window
 from tests.helpers.gui import walk
 from ui.models import SessionRow
-from ui.snapshots import Item, Snapshot
+from ui.snapshots import Item, Snapshot, TurnView
 
 SESSION = "bench"
 
@@ -61,11 +63,6 @@ def items(n: int, step: int, running: bool = False) -> tuple[Item, ...]:
         else:
             out.append(Item(f"Step {i}: do part {i} of the work", "pending"))
     return tuple(out)
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def delegates(window: QQuickWindow) -> int:
@@ -173,7 +170,7 @@ def main() -> int:
     controller.set_current(SessionRow(SESSION, "bench", "agent", False, False, ""))
     wait_frame(window)
     idle_cpu, idle_frames = cpu_share(args.sweep_seconds)
-    controller.set_current(SessionRow(SESSION, "bench", "agent", False, True, ""))
+    controller.turnChanged.emit(TurnView(SESSION, "running"))
     push(items(8, 3, running=True))
     wait_frame(window)
     sweep_cpu, sweep_frames = cpu_share(args.sweep_seconds)

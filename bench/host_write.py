@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
+from bench.stats import percentile
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import models as m
@@ -41,11 +42,6 @@ def items(n: int, salt: int) -> list[dict]:
         }
         for i in range(n)
     ]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], float]:

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.stats import rss_mb
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BARE = """
@@ -40,53 +42,32 @@ app.exec()
 """
 
 TURN = """
-import asyncio, os, sys, tempfile, time
+import asyncio, os, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
 from nib_desktop.boot import create_app
-from nib_desktop.window import load_window, next_frame, wait_until
-from nib_desktop.bridge import HostBridge
-from nib_desktop.controller import MainController
+from nib_desktop.window import run
+from nib_desktop.scripted import demo_turn
 from nib_desktop.supervisor import HostSupervisor
-from PySide6.QtQml import QQmlApplicationEngine
-import qasync
-app = create_app()
-loop = qasync.QEventLoop(app)
-asyncio.set_event_loop(loop)
-controller = MainController()
-engine = QQmlApplicationEngine()
-window = load_window(engine, controller)
-bridge = HostBridge(HostSupervisor(Path(tempfile.mkdtemp())), controller)
-def rss(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-async def go():
-    await bridge.start()
-    session = await bridge.create_session("agent")
-    await bridge.send_message("\\n".join(f"{i}. Step number {i}" for i in range(1, 21)))
-    done = lambda: (s := controller.store.get(session.id)) is not None and s.revision == 41
-    await wait_until(done, 60, "turn")
-    controller.dock_model.setProperty("expanded", True)
-    await next_frame(window)
-    print(f"rss {rss(os.getpid()):.1f} {rss(bridge.supervisor.pid):.1f}", flush=True)
-    await bridge.shutdown()
-with loop:
-    loop.run_until_complete(go())
+from bench.stats import rss_mb
+supervisor = HostSupervisor(Path(tempfile.mkdtemp()))
+async def turn(main, window):
+    request = "\\n".join(f"{i}. Step number {i}" for i in range(1, 21))
+    await demo_turn(main, lambda s: s.revision == 41, request)
+    main.view.dock_model.setProperty("expanded", True)
+    window.update()
+    await asyncio.sleep(0.2)
+    print(f"rss {rss_mb(os.getpid()):.1f} {rss_mb(supervisor.pid):.1f}", flush=True)
+    return 0
+create_app()
+sys.exit(run(supervisor, turn))
 """
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def env() -> dict[str, str]:
     values = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
-    values.update({"QT_QPA_PLATFORM": "offscreen", "NIB_TRACE_STARTUP": "1"})
+    values.update({"QT_QPA_PLATFORM": "offscreen"})
     return values
 
 
@@ -122,21 +103,22 @@ def measure_app() -> tuple[float, float, float, float]:
     with tempfile.TemporaryDirectory() as data:
         start = time.monotonic()
         proc = subprocess.Popen(  # the default data folder, as a user starts it
-            [sys.executable, "-m", "nib_desktop"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [sys.executable, "-m", "nib_desktop", "--log-level", "DEBUG"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             env={**env(), "XDG_DATA_HOME": data}, cwd=ROOT,
         )  # fmt: skip
-        assert proc.stdout is not None
-        marks: dict[str, list[str]] = {}
-        while len(marks) < 2:
-            parts = proc.stdout.readline().split()
-            if not parts:
+        assert proc.stderr is not None
+        frame = ready = 0.0
+        host_pid = 0
+        while not ready:  # the app's debug log names both moments on the system's clock
+            line = proc.stderr.readline()
+            if not line:
                 raise RuntimeError("the app exited before it was ready")
-            if parts[0] == "nib-trace":
-                marks[parts[1]] = parts[2:]
-        frame = float(marks["first-frame"][0]) - start
-        ready = float(marks["host-ready"][0]) - start
-        host_pid = int(marks["host-ready"][1])
+            if "first frame drawn at monotonic" in line:
+                frame = float(line.split()[-1]) - start
+            elif " ready at monotonic " in line:
+                ready = float(line.split()[-1]) - start
+                host_pid = int(line.split(" ready at")[0].split()[-1])
         gui_rss, host_rss = rss_mb(proc.pid), rss_mb(host_pid)
         proc.terminate()
         proc.wait(30)

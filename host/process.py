@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import logging.handlers
 import os
@@ -23,14 +22,14 @@ from pathlib import Path
 import qasync
 from PySide6.QtCore import QCoreApplication, QSocketNotifier
 
-from host.appinfo import APPLICATION, ORGANIZATION, default_data_dir
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
+from host.protocol.appinfo import APPLICATION, ORGANIZATION, TOKEN_ENV, default_data_dir
+from host.protocol.models import ReadyLine
 from host.server import ListenError, RpcServer
 from host.store.db import SchemaTooNew, StorageError
 
 EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
-TOKEN_ENV = "NIB_HOST_TOKEN"
 
 log = logging.getLogger("host")
 
@@ -138,14 +137,13 @@ def _serve(core: HostCore, token: str, socket_name: str) -> int:
     if stdin_notifier is not None:
         stdin_notifier.activated.connect(on_stdin)
 
-    ready = {
-        "ready": True,
-        "socket": full_name,
-        "pid": os.getpid(),
-        "protocolVersion": PROTOCOL_VERSION,
-        "schemaVersion": SCHEMA_VERSION,
-    }
-    sys.stdout.write(json.dumps(ready) + "\n")
+    ready = ReadyLine(
+        socket=full_name,
+        pid=os.getpid(),
+        protocol_version=PROTOCOL_VERSION,
+        schema_version=SCHEMA_VERSION,
+    )
+    sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
     sys.stdout.flush()
     log.info("listening on %s", full_name)
 

@@ -14,9 +14,9 @@ from typing import Any
 import apsw
 from pydantic import ValidationError
 
-from host import host_version
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors
 from host.protocol import models as m
+from host.protocol.appinfo import app_version
 from host.protocol.endpoint import (
     BadMessage,
     JsonId,
@@ -191,7 +191,7 @@ class ServerConnection:
         self.authenticated = True
         result = m.HelloResult(
             protocol_version=PROTOCOL_VERSION,
-            host_version=host_version(),
+            host_version=app_version(),
             schema_version=SCHEMA_VERSION,
         )
         self._write(response_message(message.id, result.to_wire()))

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from host.appinfo import default_data_dir
+from host.protocol.appinfo import default_data_dir
 
 EXIT_NO_DISPLAY, EXIT_DATA_DIR = 6, 4
 
@@ -73,15 +73,11 @@ def check_data_dir(path: Path) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--host"]:  # the frozen bundle is also the host
-        from host.process import main as host_main
-
-        return host_main(argv[1:])
     args = parse_args(argv)
     if args.version:
-        from host import host_version
+        from host.protocol.appinfo import app_version
 
-        print(f"nib-desktop {host_version()}")
+        print(f"nib-desktop {app_version()}")
         return 0
     logging.basicConfig(
         level=str(args.log_level).upper(),
@@ -115,10 +111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     create_app()
     supervisor = HostSupervisor(data_dir)
     supervisor.spawn()
-    from nib_desktop.window import run
+    from nib_desktop.window import Script, run
 
+    script: Script | None = None
+    if headless:
+        from nib_desktop import scripted
+
+        script = scripted.smoke if args.smoke_test else scripted.screenshot(args.screenshot)
     try:
-        return run(supervisor, smoke_test=args.smoke_test, screenshot_path=args.screenshot)
+        return run(supervisor, script)
     finally:
         if temporary is not None:
             temporary.cleanup()

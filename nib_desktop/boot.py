@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtQuickControls2 import QQuickStyle
 
-from host.appinfo import APPLICATION, DESKTOP_ID, ORGANIZATION
+from host.protocol.appinfo import APPLICATION, DESKTOP_ID, ORGANIZATION
 from nib_desktop import paths
 
 

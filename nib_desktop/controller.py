@@ -2,15 +2,17 @@
 properties and slots.
 
 It holds what the window shows (the sessions, the current session, its transcript, the
-connection state) and the renderer's snapshot store and dock model. `todosChanged` is the
-one typed signal through which checklist snapshots reach the store. The host-facing half,
-`nib_desktop.bridge.HostBridge`, attaches itself and carries out the slots; this module
-imports nothing of the host, so the window can be on screen before the protocol loads.
+connection state, the last failure) and the renderer's store and dock model. Checklist
+snapshots and turn states reach the store through its two typed signals. Each slot
+forwards to the action of the same name (`createSession` -> `create_session`), run by the
+Main role, which shows any failure as the notice. This module imports nothing of the host,
+so the window can be on screen before the protocol loads.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
@@ -27,49 +29,51 @@ from ui.snapshots import SnapshotStore
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
+Action = Coroutine[Any, Any, object]
+
 
 class Actions(Protocol):
-    """What the slots ask of the bridge."""
+    """The Main role's actions the slots forward to (`nib_desktop.actions.Actions`)."""
 
-    def new_session(self, mode: str) -> None: ...
-    def attach_remote(self, endpoint: str, remote_session_id: str) -> None: ...
-    def fork(self) -> None: ...
-    def delete_session(self, session_id: str) -> None: ...
-    def select_session(self, session_id: str) -> None: ...
-    def send(self, text: str) -> None: ...
-    def cancel(self) -> None: ...
-    def retry(self) -> None: ...
-    def recover(self, session_id: str) -> None: ...
+    def create_session(self, mode: str) -> Action: ...
+    def attach_remote(self, endpoint: str, remote_session_id: str) -> Action: ...
+    def fork_session(self) -> Action: ...
+    def delete_session(self, session_id: str) -> Action: ...
+    def select_session(self, session_id: str) -> Action: ...
+    def start_turn(self, text: str) -> Action: ...
+    def cancel_turn(self) -> Action: ...
+    def retry(self) -> Action: ...
 
 
 @QmlElement
 @qml_uncreatable("made by the application")
 class MainController(QObject):
     todosChanged = Signal(object)  # ui.snapshots.Snapshot, in commit order
+    turnChanged = Signal(object)  # ui.snapshots.TurnView
     connectionChanged = Signal()
     currentChanged = Signal()
-    notice = Signal(str)  # a short message for the user (a failed action)
+    noticeChanged = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._actions: Actions | None = None
-        self.store = SnapshotStore(self._recover)
+        self._run: Callable[[Action], None] = lambda action: action.close()
+        self.store = SnapshotStore()
         self.todosChanged.connect(self.store.apply)
+        self.turnChanged.connect(self.store.set_turn)
         self.sessions_model = SessionListModel(self)
         self.transcript_model = TranscriptModel(self)
         self.dock_model = TodoDockModel(self.store, self)
         self._current: SessionRow | None = None
         self._state = "starting"
         self._error = ""
+        self._notice = ""
 
-    def attach(self, actions: Actions) -> None:
-        self._actions = actions
+    def attach(self, actions: Actions, run: Callable[[Action], None]) -> None:
+        """The Main role's actions, and how to run one (failures become the notice)."""
+        self._actions, self._run = actions, run
 
-    # --- what the bridge sets ---------------------------------------------------------
-
-    @property
-    def connection_state(self) -> str:
-        return self._state
+    # --- what the Main role sets ------------------------------------------------------
 
     def set_connection(self, state: str, error: str = "") -> None:
         if (state, error) != (self._state, self._error):
@@ -79,18 +83,18 @@ class MainController(QObject):
     def set_current(self, current: SessionRow | None) -> None:
         """The session on screen (a row of the sessions list), or none."""
         previous, self._current = self._current, current
-        if current is None:
-            self.dock_model.show_session(None, False, False)
-        elif previous is None or previous.sessionId != current.sessionId:
-            self.dock_model.show_session(current.sessionId, current.remote, current.running)
-        else:
-            self.dock_model.set_running(current.running)
+        self.dock_model.show_session(
+            current.sessionId if current else None, current.remote if current else False
+        )
         if previous != current:
             self.currentChanged.emit()
 
-    def _recover(self, session_id: str) -> None:
-        if self._actions is not None:
-            self._actions.recover(session_id)
+    def forget(self, session_id: str) -> None:
+        self.store.forget(session_id)
+
+    def show_notice(self, text: str) -> None:
+        self._notice = text
+        self.noticeChanged.emit()
 
     # --- what QML reads -----------------------------------------------------------------
 
@@ -108,6 +112,9 @@ class MainController(QObject):
 
     def _get_error(self) -> str:
         return self._error
+
+    def _get_notice(self) -> str:
+        return self._notice
 
     def _get_current_id(self) -> str:
         return self._current.sessionId if self._current else ""
@@ -129,55 +136,60 @@ class MainController(QObject):
     dock = Property(TodoDockModel, _get_dock, constant=True)
     connectionState = Property(str, _get_state, notify=connectionChanged)
     connectionError = Property(str, _get_error, notify=connectionChanged)
+    notice = Property(str, _get_notice, notify=noticeChanged)
     currentSessionId = Property(str, _get_current_id, notify=currentChanged)
     currentTitle = Property(str, _get_current_title, notify=currentChanged)
     currentMode = Property(str, _get_current_mode, notify=currentChanged)
     currentRemote = Property(bool, _get_current_remote, notify=currentChanged)
     currentRunning = Property(bool, _get_current_running, notify=currentChanged)
 
-    # --- the slots QML may call (nothing happens until the bridge is attached) ---------
+    # --- the slots QML may call (nothing happens until the Main role is attached) -------
 
     @Slot(str)
-    def newSession(self, mode: str) -> None:
+    def createSession(self, mode: str) -> None:
         if self._actions is not None:
-            self._actions.new_session(mode)
+            self._run(self._actions.create_session(mode))
 
     @Slot(str, str)
     def attachRemote(self, endpoint: str, remote_session_id: str) -> None:
-        if self._actions is not None and endpoint.strip() and remote_session_id.strip():
-            self._actions.attach_remote(endpoint, remote_session_id)
+        if self._actions is not None:
+            self._run(self._actions.attach_remote(endpoint, remote_session_id))
 
     @Slot()
     def forkSession(self) -> None:
         if self._actions is not None:
-            self._actions.fork()
+            self._run(self._actions.fork_session())
 
     @Slot(str)
     def deleteSession(self, session_id: str) -> None:
         if self._actions is not None:
-            self._actions.delete_session(session_id)
+            self._run(self._actions.delete_session(session_id))
 
     @Slot(str)
     def selectSession(self, session_id: str) -> None:
         if self._actions is not None:
-            self._actions.select_session(session_id)
+            self._run(self._actions.select_session(session_id))
 
     @Slot(str, result=bool)
-    def send(self, text: str) -> bool:
+    def startTurn(self, text: str) -> bool:
         """Start a turn with `text`; False (and the text stays) if it cannot be sent."""
         current = self._current
         busy = current is not None and (current.running or current.remote)
         if self._actions is None or not text.strip() or busy or self._state != "ready":
             return False
-        self._actions.send(text)
+        self._run(self._actions.start_turn(text))
         return True
 
     @Slot()
     def cancelTurn(self) -> None:
         if self._actions is not None:
-            self._actions.cancel()
+            self._run(self._actions.cancel_turn())
 
     @Slot()
     def retry(self) -> None:
         if self._actions is not None:
-            self._actions.retry()
+            self._run(self._actions.retry())
+
+    @Slot()
+    def dismissNotice(self) -> None:
+        self.show_notice("")

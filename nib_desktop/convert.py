@@ -8,7 +8,7 @@ from collections import Counter
 
 from host.protocol import models as m
 from ui.models import SessionRow, TranscriptRow
-from ui.snapshots import Item, Snapshot
+from ui.snapshots import Item, Snapshot, TurnView
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
@@ -17,6 +17,10 @@ def snapshot(s: m.TodoSnapshot) -> Snapshot:
         revision=s.revision,
         items=tuple(Item(i.content, i.status, i.active_form) for i in s.items),
     )
+
+
+def turn(t: m.Turn) -> TurnView:
+    return TurnView(session_id=t.session_id, state=t.state, error=t.error or "")
 
 
 def session_row(s: m.Session) -> SessionRow:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -38,7 +37,6 @@ class RpcClient(QObject):
         self._endpoint = ClientEndpoint(self._send, self._notify)
         self._socket.readyRead.connect(self._read)
         self._socket.disconnected.connect(self._lost)
-        self.requests: Counter[str] = Counter()  # calls made, by method
 
     @property
     def connected(self) -> bool:
@@ -72,7 +70,6 @@ class RpcClient(QObject):
         task abandons the call."""
         if not self.connected:
             raise ConnectionLost("not connected to the host")
-        self.requests[method.name] += 1
         return await self._endpoint.request(method, params, timeout)
 
     def close(self) -> None:

@@ -3,24 +3,29 @@
 From source the host is `python -m host`; frozen, the same executable with `--host`.
 A fresh random token goes through the environment, the socket lives in a private
 folder, and the host's stdin stays open so that it exits with the app. The ready line is
-awaited with a bound; the host's stderr is forwarded to the app's log and its last lines
-are kept for the error shown when it fails.
+awaited with a bound and validated with the contract's model (after the window's first
+frame: the line is only kept until then); the host's stderr is forwarded to the app's log
+and its last lines are kept for the error shown when it fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import os
 import secrets
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+
+from host.protocol.appinfo import TOKEN_ENV
+
+if TYPE_CHECKING:
+    from host.protocol.models import ReadyLine
 
 log = logging.getLogger("nib.host")
 
@@ -54,11 +59,10 @@ class HostSupervisor(QObject):
         self._process: QProcess | None = None
         self._stdout = b""
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=30)
-        self._ready: asyncio.Future[dict[str, Any]] | None = None
-        self._outcome: dict[str, Any] | HostStartError | None = None
+        self._ready: asyncio.Future[bytes] | None = None
+        self._outcome: bytes | HostStartError | None = None
         self._spawned = False
         self._stopping = False
-        self.ready_info: dict[str, Any] = {}
         self.ready_timeout = READY_TIMEOUT_S
         self.command = host_command()
 
@@ -70,18 +74,22 @@ class HostSupervisor(QObject):
     def stderr_tail(self) -> list[str]:
         return list(self._stderr_tail)
 
-    async def start(self) -> dict[str, Any]:
+    async def start(self) -> ReadyLine:
         """Spawn the host (unless `spawn` already did) and wait, at most
         `ready_timeout`, for its ready line; HostStartError otherwise."""
+        from pydantic import ValidationError
+
+        from host.protocol.models import ReadyLine
+
         if not self._spawned:
             self.spawn()
         self._spawned = False
-        ready: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        ready: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._ready = ready
         if self._outcome is not None:
             self._settle(self._outcome)
         try:
-            self.ready_info = await asyncio.wait_for(asyncio.shield(ready), self.ready_timeout)
+            line = await asyncio.wait_for(asyncio.shield(ready), self.ready_timeout)
         except TimeoutError:
             ready.cancel()
             self._ready = None
@@ -93,7 +101,13 @@ class HostSupervisor(QObject):
             self._ready, self._outcome = None, None
             if not ready.done():
                 ready.cancel()
-        return self.ready_info
+        try:
+            return ReadyLine.model_validate_json(line)
+        except ValidationError:
+            self.kill()
+            raise HostStartError(
+                f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail
+            ) from None
 
     def spawn(self) -> None:
         """Start the host process now; `start` then waits for it. Called as early as
@@ -105,7 +119,7 @@ class HostSupervisor(QObject):
             self._process.deleteLater()
         process = QProcess(self)
         env = QProcessEnvironment.systemEnvironment()
-        env.insert("NIB_HOST_TOKEN", self.token)
+        env.insert(TOKEN_ENV, self.token)
         env.insert("PYTHONUNBUFFERED", "1")
         process.setProcessEnvironment(env)
         program, args = self.command[0], list(self.command[1])
@@ -121,7 +135,7 @@ class HostSupervisor(QObject):
         self._spawned = True
         process.start()  # stdin stays open: the host exits when we do
 
-    def _settle(self, outcome: dict[str, Any] | HostStartError) -> None:
+    def _settle(self, outcome: bytes | HostStartError) -> None:
         """Record how the start went; hand it to a waiting `start` if there is one."""
         if self._outcome is None:
             self._outcome = outcome
@@ -165,16 +179,7 @@ class HostSupervisor(QObject):
         self._stdout += bytes(self._process.readAllStandardOutput().data())
         if self._outcome is not None or b"\n" not in self._stdout:
             return
-        line = self._stdout.split(b"\n", 1)[0]
-        try:
-            info = json.loads(line)
-            if not isinstance(info, dict) or not info.get("ready"):
-                raise ValueError("no ready flag")
-        except ValueError:
-            reason = f"the host printed an unexpected line: {line[:200]!r}"
-            self._settle(HostStartError(reason, self.stderr_tail))
-            return
-        self._settle(info)
+        self._settle(self._stdout.split(b"\n", 1)[0])
 
     def _read_stderr(self) -> None:
         if self._process is None:

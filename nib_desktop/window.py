@@ -1,22 +1,19 @@
-"""The QML window and the run modes (interactive, smoke test, screenshot).
+"""The QML window and its event loop.
 
 Start-up order: the host is already booting (see `nib_desktop.app`); the window loads and
-draws its first frame; only then are qasync and the bridge (with the protocol's models)
+draws its first frame; only then are qasync and the Main role (with the protocol's models)
 imported and the connection made.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickWindow
 
@@ -27,19 +24,13 @@ from nib_desktop.controller import MainController
 from nib_desktop.supervisor import HostSupervisor
 
 if TYPE_CHECKING:
-    from nib_desktop.bridge import HostBridge
+    from nib_desktop.main_role import MainRole
 
 log = logging.getLogger("nib")
 
-SMOKE_TIMEOUT_S = 60.0
-DEMO_REQUEST = (
-    "Ship the session checklist:\n"
-    "1. Add the session_todo table\n"
-    "2. Write the migration tests\n"
-    "3. Validate TodoWrite arguments\n"
-    "4. Show the checklist above the Composer\n"
-    "5. Document the contract"
-)
+# A scripted run (smoke test, screenshot) gets the window and the started Main role.
+Script = Callable[["MainRole", QQuickWindow], Awaitable[int]]
+MIN_WIDTH, MIN_HEIGHT = 640, 420
 
 
 def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQuickWindow:
@@ -59,7 +50,7 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     geometry = settings.value("window/geometry")
     if isinstance(geometry, list) and len(geometry) == 4:
         x, y, w, h = (int(v) for v in geometry)
-        window.setGeometry(x, y, max(w, 640), max(h, 420))
+        window.setGeometry(x, y, max(w, MIN_WIDTH), max(h, MIN_HEIGHT))
     dock = controller.dock_model
     dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
     if settings.value("ui/reducedMotion", False, type=bool):
@@ -74,40 +65,6 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     return save
 
 
-async def wait_until(
-    condition: Callable[[], object], timeout: float = 10.0, what: str = "condition"
-) -> None:
-    """Wait for `condition` on the event loop, checking every 10 ms; TimeoutError after
-    `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
-async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:
-    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def swapped() -> None:
-        if not future.done():
-            future.set_result(None)
-
-    window.frameSwapped.connect(swapped, Qt.ConnectionType.QueuedConnection)
-    window.update()
-    try:
-        await asyncio.wait_for(future, timeout)
-    finally:
-        window.frameSwapped.disconnect(swapped)
-
-
-def find(window: QQuickWindow, name: str) -> QObject:
-    item = window.findChild(QObject, name)
-    if item is None:
-        raise LookupError(f"no item named {name!r} in the window")
-    return item
-
-
 def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
     """Spin Qt's own loop until the window has drawn once (bounded)."""
     loop = QEventLoop()
@@ -118,100 +75,45 @@ def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
     window.frameSwapped.disconnect(loop.quit)
 
 
-async def demo_run(bridge: HostBridge, until_revision: Callable[[int], bool]) -> str:
-    """Start a demo turn in a new session; return its id once `until_revision` holds."""
-    if not await bridge.start():
-        raise RuntimeError(f"host failed: {bridge.controller.property('connectionError')}")
-    session = await bridge.create_session("agent")
-    await bridge.send_message(DEMO_REQUEST)
-
-    def reached() -> bool:
-        snap = bridge.store.get(session.id)
-        return snap is not None and until_revision(snap.revision)
-
-    await wait_until(reached, SMOKE_TIMEOUT_S, "the demo checklist")
-    return session.id
-
-
-async def smoke(bridge: HostBridge, window: QQuickWindow) -> int:
-    session_id = await demo_run(bridge, lambda revision: revision >= 11)
-    snapshot = bridge.store.get(session_id)
-    assert snapshot is not None
-    if not all(item.status == "completed" for item in snapshot.items):
-        raise RuntimeError("the last snapshot is not all completed")
-    await next_frame(window)
-    count = find(window, "progressCount").property("text")
-    if count != "5 / 5":
-        raise RuntimeError(f"the dock shows {count!r}, not '5 / 5'")
-    print(f"smoke test passed: revision {snapshot.revision}, dock shows {count}", flush=True)
-    return 0
-
-
-async def screenshot(bridge: HostBridge, window: QQuickWindow, path: Path) -> int:
-    await demo_run(bridge, lambda revision: revision >= 6)
-    bridge.controller.dock_model.setProperty("expanded", True)
-    await next_frame(window)
-    await next_frame(window)
-    if not window.grabWindow().save(str(path)):
-        raise RuntimeError(f"cannot write {path}")
-    print(f"wrote {path}", flush=True)
-    return 0
-
-
-def trace(event: str, *extra: object) -> None:
-    """For bench/startup.py: the monotonic time of a start-up event, so the parent can
-    measure from its own clock."""
-    if os.environ.get("NIB_TRACE_STARTUP"):
-        print(f"nib-trace {event} {time.monotonic():.6f}", *extra, flush=True)
-
-
-def run(
-    supervisor: HostSupervisor, smoke_test: bool = False, screenshot_path: Path | None = None
-) -> int:
-    """Run the window until it closes (or the scripted mode ends); `supervisor` may
-    already have spawned the host."""
+def run(supervisor: HostSupervisor, script: Script | None = None) -> int:
+    """Run the window until it closes, or until `script` ends; `supervisor` may already
+    have spawned the host."""
     app = create_app()
     controller = MainController()
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)
-    scripted = smoke_test or screenshot_path is not None
-    if scripted:
+    if script is not None:
         window.resize(1100, 760)
     wait_first_frame(window)
-    trace("first-frame")
+    # The start-up benchmark reads this line; time.monotonic() is the system's clock.
+    log.debug("first frame drawn at monotonic %.6f", time.monotonic())
+
+    # Only now: the event loop's and the protocol's modules.
+    import asyncio
 
     import qasync
 
-    from nib_desktop.bridge import HostBridge
+    from nib_desktop.main_role import MainRole
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    bridge = HostBridge(supervisor, controller)
+    main_role = MainRole(supervisor, controller)
     code = 0
     with loop:
-        if scripted:
+        if script is not None:
+            from nib_desktop.scripted import run_script
 
-            async def script() -> int:
-                if screenshot_path is not None:
-                    return await screenshot(bridge, window, screenshot_path)
-                return await smoke(bridge, window)
-
-            try:
-                code = loop.run_until_complete(asyncio.wait_for(script(), SMOKE_TIMEOUT_S))
-            except Exception as exc:
-                print(f"smoke test failed: {exc}", flush=True)
-                code = 1
+            code = loop.run_until_complete(run_script(script, main_role, window))
         else:
-            save = restore_state(window, controller)
-            app.aboutToQuit.connect(save)
+            app.aboutToQuit.connect(restore_state(window, controller))
 
             async def connect() -> None:
-                if await bridge.start():
-                    trace("host-ready", supervisor.pid)
+                if await main_role.start():
+                    log.debug("host %d ready at monotonic %.6f", supervisor.pid, time.monotonic())
 
             loop.create_task(connect())
             loop.run_forever()
-        loop.run_until_complete(bridge.shutdown())
+        loop.run_until_complete(main_role.shutdown())
     # The QML goes before the objects it binds to.
     window.close()
     shiboken6.delete(engine)

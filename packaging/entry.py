@@ -1,8 +1,18 @@
-"""The bundle's entry point: the app, and with `--host` the host process."""
+"""The bundle's entry point: one executable that is the app, and with `--host` first the
+host process (the supervisor starts the frozen host that way)."""
 
 import sys
 
-from nib_desktop.app import main
+
+def main() -> int:
+    if sys.argv[1:2] == ["--host"]:
+        from host.process import main as host_main
+
+        return host_main(sys.argv[2:])
+    from nib_desktop.app import main as app_main
+
+    return app_main()
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,71 +1,156 @@
-"""The three rooms and their doors: a walk over every module's imports."""
+"""The three rooms and their doors: a walk over every module's imports, relative ones
+resolved, each violation reported as file:line."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RULES = {
-    # package: prefixes it must never import
-    "ui": ("host", "apsw", "nib_desktop", "PySide6.QtNetwork", "openai", "qasync"),
+# package: prefixes it must never import
+FORBIDDEN = {
+    "ui": ("host", "nib_desktop", "apsw", "pydantic", "openai", "qasync", "PySide6.QtNetwork"),
+    "nib_desktop": ("apsw", "openai", "mcp"),
     "host": ("nib_desktop", "ui", "PySide6.QtGui", "PySide6.QtQuick", "PySide6.QtQml",
              "PySide6.QtWidgets"),
-    "host/protocol": ("PySide6", "apsw", "nib_desktop", "ui", "qasync", "openai"),
+    "host/protocol": ("PySide6", "apsw", "qasync", "openai", "mcp"),
 }  # fmt: skip
+# Of the host, the Main role may import only the contract.
+ONLY_FROM_HOST = {"nib_desktop": "host.protocol", "host/protocol": "host.protocol"}
+
+# Layers inside the host: a unit imports only units of a lower rank (or itself); the
+# top rank (the process, the server, the assembly) may import any of the host.
+HOST_RANKS = {
+    "host.protocol": 0,
+    "host.clock": 1, "host.execution_path": 1, "host.config": 1, "host.events": 1,
+    "host.store": 2,
+    "host.sessions": 3, "host.todos": 3,
+    "host.tools": 4,
+    "host.agent": 5,
+}  # fmt: skip
+TOP_RANK = 6
 
 
-def imports_of(path: Path) -> set[str]:
-    names: set[str] = set()
+@dataclass(frozen=True)
+class Import:
+    path: Path
+    line: int
+    name: str
+
+
+def module_of(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path, root: Path = ROOT) -> list[Import]:
+    """Every module the file imports, `from . import x` resolved to its absolute name."""
+    module = module_of(path, root)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[Import] = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
+            found += [Import(path, node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append(Import(path, node.lineno, base))
+            found += [Import(path, node.lineno, f"{base}.{a.name}") for a in node.names]
+    return found
 
 
-def violations(package: str, forbidden: tuple[str, ...], root: Path = ROOT) -> list[str]:
-    found = []
-    for path in sorted((root / package).rglob("*.py")):
-        for name in imports_of(path):
-            if any(name == bad or name.startswith(bad + ".") for bad in forbidden):
-                found.append(f"{path.relative_to(root)} imports {name}")
-    return sorted(found)
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
 
 
-@pytest.mark.parametrize("package", sorted(RULES))
-def test_import_boundaries(package) -> None:
-    assert violations(package, RULES[package]) == []
+def host_unit(name: str) -> str:
+    for unit in HOST_RANKS:
+        if _under(name, unit):
+            return unit
+    return name
 
 
-def test_the_walk_finds_a_planted_violation(tmp_path) -> None:
-    (tmp_path / "ui").mkdir()
-    (tmp_path / "ui" / "bad.py").write_text("from host.protocol import models\nimport apsw\n")
-    assert violations("ui", RULES["ui"], tmp_path) == [
-        "ui/bad.py imports apsw",
-        "ui/bad.py imports host.protocol",
-        "ui/bad.py imports host.protocol.models",
-    ]
+def problems(imp: Import, package: str, root: Path) -> list[str]:
+    where = f"{imp.path.relative_to(root)}:{imp.line}"
+    out = [f"{where} imports {imp.name}" for bad in FORBIDDEN.get(package, ())
+           if _under(imp.name, bad)]  # fmt: skip
+    allowed = ONLY_FROM_HOST.get(package)
+    if allowed and _under(imp.name, "host") and not _under(imp.name, allowed):
+        out.append(f"{where} imports {imp.name}, but of the host only {allowed}")
+    if package == "host" and _under(imp.name, "host"):
+        mine = host_unit(module_of(imp.path, root))
+        rank = HOST_RANKS.get(mine, TOP_RANK)
+        theirs = host_unit(imp.name)
+        if rank < TOP_RANK and theirs != mine and HOST_RANKS.get(theirs, TOP_RANK) >= rank:
+            out.append(f"{where} imports {imp.name}: {mine} may not depend on {theirs}")
+    return out
+
+
+def scan(root: Path = ROOT) -> tuple[int, list[str]]:
+    """(files scanned, violations)."""
+    files, found = 0, []
+    for package in FORBIDDEN:
+        for path in sorted((root / package).rglob("*.py")):
+            files += 1
+            for imp in imports_of(path, root):
+                found += problems(imp, package, root)
+    return files, sorted(set(found))
+
+
+def test_import_boundaries() -> None:
+    files, found = scan()
+    assert found == []
+    every = {p for pkg in ("ui", "nib_desktop", "host") for p in (ROOT / pkg).rglob("*.py")}
+    assert files >= len(every) >= 40  # every module was read (host/protocol twice)
+
+
+@pytest.mark.parametrize(
+    ("package", "path", "source", "expected"),
+    [
+        ("ui", "ui/bad.py", "from host.protocol import models\n",
+         "ui/bad.py:1 imports host.protocol"),
+        ("ui", "ui/sub/bad.py", "\n\nfrom ...host import core\n", "ui/sub/bad.py:3 imports host"),
+        ("nib_desktop", "nib_desktop/bad.py", "import host.process\n",
+         "nib_desktop/bad.py:1 imports host.process, but of the host only host.protocol"),
+        ("host", "host/store/bad.py", "from ..sessions import service\n",
+         "host/store/bad.py:1 imports host.sessions: host.store may not depend on host.sessions"),
+        ("host", "host/todos/bad.py", "from host.tools import registry\n",
+         "host/todos/bad.py:1 imports host.tools: host.todos may not depend on host.tools"),
+        ("host/protocol", "host/protocol/bad.py", "from PySide6.QtCore import QObject\n",
+         "host/protocol/bad.py:1 imports PySide6.QtCore"),
+    ],
+)  # fmt: skip
+def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, expected) -> None:
+    for folder in ("ui", "nib_desktop", "host/protocol"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    planted = tmp_path / path
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_text(source)
+    files, found = scan(tmp_path)
+    assert files >= 1
+    assert expected in found, found
 
 
 def test_the_window_loads_before_the_protocol() -> None:
     """Start-up order (docs/architecture.md): what runs before the first frame imports
-    neither pydantic, qasync nor the host's modules beyond its light app info."""
-    import subprocess
-    import sys
-
+    neither pydantic, qasync nor the host's modules beyond the light app info."""
     script = (
         "import sys\n"
         "import nib_desktop.app, nib_desktop.boot, nib_desktop.supervisor, nib_desktop.window\n"
         "nib_desktop.app.default_data_dir()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in"
-        " ('pydantic', 'qasync', 'apsw', 'openai') or m.startswith('host.')))\n"
+        " ('pydantic', 'qasync', 'apsw', 'openai') or m.startswith('host')))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=60)  # fmt: skip
-    assert out.stdout.strip() == "['host.appinfo']"
+    assert out.stdout.strip() == "['host', 'host.protocol', 'host.protocol.appinfo']"

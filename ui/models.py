@@ -21,8 +21,10 @@ from PySide6.QtCore import (
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from ui.snapshots import (
+    STATUS_GLYPHS,
     Snapshot,
     SnapshotStore,
+    TurnView,
     accessible_name,
     current_step,
     progress,
@@ -99,6 +101,7 @@ class RowModel(QAbstractListModel):
 class TodoRow:
     content: str
     status: str
+    glyph: str
     activeForm: str
     number: int
     accessibleName: str
@@ -112,6 +115,7 @@ class TodoListModel(RowModel):
     ROLES = (
         "content",
         "status",
+        "glyph",
         "activeForm",
         "number",
         "accessibleName",
@@ -156,9 +160,9 @@ def reduced_motion_default() -> bool:
 @QmlElement
 @qml_uncreatable("made by the controller")
 class TodoDockModel(QObject):
-    """What the TodoDock shows for the current session: derived from the store's snapshot
-    and whether the session has a running turn. QML binds to its properties; all of them
-    change together through `changed`."""
+    """What the TodoDock shows for the current session: derived from the store's entry
+    for it (the snapshot and the turn state together). QML binds to its properties; all
+    of them change together through `changed`."""
 
     changed = Signal()
     expandedChanged = Signal()
@@ -170,23 +174,18 @@ class TodoDockModel(QObject):
         self._items = TodoListModel(self)
         self._session: str | None = None
         self._remote = False
-        self._running = False
         self._expanded = False
         self._reduced = reduced_motion_default()
         self._snapshot: Snapshot | None = None
+        self._turn = TurnView("")
+        self._running = False
         store.on_change(self._store_changed)
 
-    # --- inputs from the controller -------------------------------------------------
+    # --- input from the controller: which session is on screen ----------------------
 
-    def show_session(self, session_id: str | None, remote: bool, running: bool) -> None:
-        self._session, self._remote, self._running = session_id, remote, running
-        if session_id is not None:
-            self._store.shown(session_id)
-        self._refresh()
-
-    def set_running(self, running: bool) -> None:
-        if running != self._running:
-            self._running = running
+    def show_session(self, session_id: str | None, remote: bool) -> None:
+        if (session_id, remote) != (self._session, self._remote):
+            self._session, self._remote = session_id, remote
             self._refresh()
 
     def _store_changed(self, session_id: str) -> None:
@@ -194,8 +193,11 @@ class TodoDockModel(QObject):
             self._refresh()
 
     def _refresh(self) -> None:
-        snapshot = None if self._remote or self._session is None else self._store.get(self._session)
+        session = self._session
+        snapshot = None if self._remote or session is None else self._store.get(session)
         self._snapshot = snapshot
+        self._turn = self._store.turn(session or "")
+        self._running = self._turn.running
         rows: list[TodoRow] = []
         if snapshot is not None:
             total = len(snapshot.items)
@@ -206,6 +208,7 @@ class TodoDockModel(QObject):
                     TodoRow(
                         content=item.content,
                         status=item.status,
+                        glyph=STATUS_GLYPHS[item.status],
                         activeForm=item.active_form or "",
                         number=index + 1,
                         accessibleName=accessible_name(index, total, item, interrupted),

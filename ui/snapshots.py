@@ -1,8 +1,11 @@
-"""The renderer's own checklist types and the snapshot store. No Qt, no host imports.
+"""The renderer's own checklist types and its store. No Qt, no host imports.
 
-The store keeps one snapshot per session id and applies a snapshot only when its revision
-is greater than the one held, so a stale answer can never overwrite a newer notification.
-Remote session ids are known to the store and are never recovered locally.
+The store is a cache the Main role fills, nothing more: per session id, the newest
+checklist snapshot (a snapshot is kept only when its revision is greater than the one
+held, so a stale answer can never overwrite a newer notification) and the state of the
+session's turn. The dock derives everything it shows from that one entry, so what it says
+does not depend on the order in which the two arrived. The store never asks for anything:
+when a snapshot is fetched is the Main role's policy.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
+TurnState = Literal["idle", "running", "completed", "failed", "cancelled"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +32,23 @@ class Snapshot:
     items: tuple[Item, ...]
 
 
-class SnapshotStore:
-    """`request_recovery(session_id)` is called when a local session needs its snapshot
-    from the host: when it is first shown, and for the shown session after a reconnect."""
+@dataclass(frozen=True)
+class TurnView:
+    """The session's latest turn as the window tells it: "idle" before any turn."""
 
-    def __init__(self, request_recovery: Callable[[str], None]) -> None:
-        self._request_recovery = request_recovery
+    session_id: str
+    state: TurnState = "idle"
+    error: str = ""
+
+    @property
+    def running(self) -> bool:
+        return self.state == "running"
+
+
+class SnapshotStore:
+    def __init__(self) -> None:
         self._snapshots: dict[str, Snapshot] = {}
-        self._remote: set[str] = set()
-        self._recovered: set[str] = set()
+        self._turns: dict[str, TurnView] = {}
         self._listeners: list[Callable[[str], None]] = []
 
     def on_change(self, listener: Callable[[str], None]) -> None:
@@ -45,42 +57,30 @@ class SnapshotStore:
     def get(self, session_id: str) -> Snapshot | None:
         return self._snapshots.get(session_id)
 
-    def is_remote(self, session_id: str) -> bool:
-        return session_id in self._remote
-
-    def set_remote(self, session_ids: set[str]) -> None:
-        self._remote = set(session_ids)
+    def turn(self, session_id: str) -> TurnView:
+        return self._turns.get(session_id) or TurnView(session_id)
 
     def apply(self, snapshot: Snapshot) -> bool:
         """Keep `snapshot` if it is newer than the one held; return whether it was kept."""
-        if snapshot.session_id in self._remote:
-            return False
         held = self._snapshots.get(snapshot.session_id)
         if held is not None and snapshot.revision <= held.revision:
             return False
         self._snapshots[snapshot.session_id] = snapshot
-        for listener in list(self._listeners):
-            listener(snapshot.session_id)
+        self._changed(snapshot.session_id)
         return True
 
-    def shown(self, session_id: str) -> None:
-        """A session became the one on screen: recover it once if it is local."""
-        if session_id in self._remote or session_id in self._recovered:
-            return
-        self._recovered.add(session_id)
-        self._request_recovery(session_id)
-
-    def reconnected(self, shown_session_id: str | None) -> None:
-        """After a reconnect every local snapshot may be stale: recover the shown one now,
-        the others when they are next shown."""
-        self._recovered.clear()
-        if shown_session_id is not None:
-            self.shown(shown_session_id)
+    def set_turn(self, turn: TurnView) -> None:
+        if self._turns.get(turn.session_id) != turn:
+            self._turns[turn.session_id] = turn
+            self._changed(turn.session_id)
 
     def forget(self, session_id: str) -> None:
         self._snapshots.pop(session_id, None)
-        self._recovered.discard(session_id)
-        self._remote.discard(session_id)
+        self._turns.pop(session_id, None)
+
+    def _changed(self, session_id: str) -> None:
+        for listener in list(self._listeners):
+            listener(session_id)
 
 
 # --- what the dock shows: pure functions of a snapshot --------------------------------
@@ -130,11 +130,17 @@ def visible(snapshot: Snapshot | None) -> bool:
     return snapshot is not None and len(snapshot.items) > 0
 
 
-STATUS_WORDS = {
+STATUS_WORDS: dict[Status, str] = {
     "pending": "pending",
     "in_progress": "in progress",
     "completed": "completed",
     "cancelled": "cancelled",
+}
+STATUS_GLYPHS: dict[Status, str] = {
+    "pending": "○",  # U+25CB
+    "in_progress": "◐",  # U+25D0
+    "completed": "✓",  # U+2713
+    "cancelled": "✕",  # U+2715
 }
 
 

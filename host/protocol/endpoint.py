@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,6 +23,8 @@ from host.protocol.framing import FrameDecoder, FramingError, encode_frame, enco
 from host.protocol.methods import NOTIFICATIONS, Method
 
 JsonId = int | str | None
+
+log = logging.getLogger(__name__)
 
 P = TypeVar("P", bound=m.Wire)
 R = TypeVar("R", bound=m.Wire)
@@ -161,27 +164,33 @@ class ClientEndpoint:
         self._pending.clear()
 
     def _handle(self, body: bytes) -> None:
+        """One frame from the peer. A frame that cannot be used is dropped, and every drop
+        is logged with its reason: a malformed notification never vanishes silently."""
         try:
             message = parse_message(body)
-        except BadMessage:
+        except BadMessage as bad:
+            log.warning("dropped a frame from the host: %s", bad.error.message)
             return
         if isinstance(message, Request):
             note = NOTIFICATIONS.get(message.method)
             if note is None or not message.is_notification:
+                log.warning("dropped a request for %r from the host: not a notification"
+                            " of the contract", message.method[:100])  # fmt: skip
                 return
             try:
                 params = note.params.model_validate(message.params)
-            except ValidationError:
+            except ValidationError as exc:
+                log.warning("dropped a malformed %s: %s", note.name, validation_details(exc))
                 return
             self._on_notification(note.name, params)
             return
-        if not isinstance(message.id, int):
-            return
-        entry = self._pending.get(message.id)
+        entry = self._pending.get(message.id) if isinstance(message.id, int) else None
         if entry is None:
+            log.warning("dropped an answer to no request of ours (id %r)", message.id)
             return
         method, future = entry
         if future.done():
+            log.info("dropped the answer to %s: its caller stopped waiting", method.name)
             return
         if message.error is not None:
             future.set_exception(errors.error_from_wire(message.error))

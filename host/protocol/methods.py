@@ -35,6 +35,7 @@ SESSIONS_FORK = Method("sessions.fork", m.ForkParams, m.Session)
 SESSIONS_DELETE = Method("sessions.delete", m.SessionRef, m.Deleted)
 TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
 TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
+TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
 MESSAGES_LIST = Method("messages.list", m.SessionRef, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 
@@ -50,6 +51,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         SESSIONS_DELETE,
         TURNS_START,
         TURNS_CANCEL,
+        TURNS_LIST,
         MESSAGES_LIST,
         TODOS_GET,
     )

@@ -111,6 +111,16 @@ class Message(Wire):
 # --- params and results -------------------------------------------------------------
 
 
+class ReadyLine(Wire):
+    """The one line the host writes to stdout once it listens (contract section 1)."""
+
+    ready: Literal[True] = True
+    socket: str
+    pid: int
+    protocol_version: int
+    schema_version: int
+
+
 class HelloParams(Wire):
     token: str
     protocol_version: int
@@ -167,6 +177,15 @@ class StartTurnParams(Wire):
 class TurnRef(Wire):
     session_id: Id
     turn_id: Id
+
+
+class TurnListParams(Wire):
+    session_id: Id
+    limit: Annotated[int, Field(ge=1, le=100)] = 20
+
+
+class TurnList(Wire):
+    turns: tuple[Turn, ...]
 
 
 class MessageList(Wire):

@@ -183,6 +183,16 @@ class SessionService:
             raise errors.TurnNotFound(f"no turn {turn_id!r} in session {session_id!r}")
         return _turn(row)
 
+    def turns(self, session_id: str, limit: int) -> tuple[m.Turn, ...]:
+        """The session's newest turns, newest first."""
+        self.get(session_id)
+        rows = self._db.execute(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE session_id = ?"
+            " ORDER BY started_at DESC, rowid DESC LIMIT ?",
+            (session_id, limit),
+        ).fetchall()
+        return tuple(_turn(row) for row in rows)
+
     def begin_turn(self, session_id: str, text: str) -> tuple[m.Turn, m.Message]:
         """Create the session's running turn and store the user's message with it."""
         tid, now = new_id(), now_iso()

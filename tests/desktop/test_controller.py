@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from host.protocol.models import RemoteRef
 from nib_desktop.supervisor import HostSupervisor, host_command
-from nib_desktop.window import wait_until as until
+from tests.helpers.waiting import until
 
 
 def alive(pid: int) -> bool:
@@ -32,8 +31,8 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 
     async def body() -> None:
         await gui.start()
-        session = await gui.bridge.create_session("agent")
-        await gui.bridge.send_message("1. one\n2. two\n3. three\n4. four")
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("1. one\n2. two\n3. three\n4. four")
 
         def finished() -> bool:
             snapshot = gui.controller.store.get(session.id)
@@ -51,17 +50,17 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.bridge.create_session("agent")
-        await gui.bridge.send_message("a. b. c.")
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("a. b. c.")
         await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
-        gets = gui.bridge.client.requests["todos.get"]
+        gets = gui.calls["todos.get"]
         old_pid = gui.supervisor.pid
         os.kill(old_pid, signal.SIGKILL)
         await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
         await gui.frame()
         assert gui.item("connectionText").property("text") == "Reconnecting…"
         await until(lambda: gui.controller.property("connectionState") == "ready", 2.0, "reconnect")
-        await until(lambda: gui.bridge.client.requests["todos.get"] == gets + 1, 2.0)
+        await until(lambda: gui.calls["todos.get"] == gets + 1, 2.0)
         await gui.frame()
         assert not gui.item("connectionText").isVisible()
         assert gui.supervisor.pid != old_pid and not alive(old_pid)
@@ -76,9 +75,7 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
 def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.bridge.create_session(
-            "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
-        )
+        await gui.actions.attach_remote("racp://far", "r1")
         assert gui.controller.property("currentRemote") is True
         os.kill(gui.supervisor.pid, signal.SIGKILL)
         await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
@@ -86,8 +83,7 @@ def test_remote_session_never_sends_todos_get(gui) -> None:
         await gui.frame()
 
     gui.run(body())
-    assert gui.bridge.client.requests["todos.get"] == 0
-    assert gui.bridge.reconnects == 1
+    assert gui.calls["todos.get"] == 0
 
 
 def test_host_that_never_becomes_ready_is_reported(gui) -> None:
@@ -98,7 +94,7 @@ def test_host_that_never_becomes_ready_is_reported(gui) -> None:
     gui.supervisor.ready_timeout = 1.0
 
     async def body() -> None:
-        assert await gui.bridge.start() is False
+        assert await gui.main.start() is False
         await gui.frame()
 
     gui.run(body(), timeout=15)
@@ -115,7 +111,7 @@ def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> Non
     gui.supervisor.data_dir = blocker
 
     async def body() -> None:
-        assert await gui.bridge.start() is False
+        assert await gui.main.start() is False
 
     gui.run(body(), timeout=15)
     error = gui.controller.property("connectionError")
@@ -196,9 +192,9 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
 
     async def body() -> None:
         await gui.start()
-        gui.bridge.client.notification.connect(slow_slot)
+        gui.main.connection.notification.connect(slow_slot)
         with caplog.at_level("WARNING", logger="nib_desktop.rpc_client"):
-            await gui.bridge.create_session("agent")
+            await gui.actions.create_session("agent")
             await until(lambda: any("kept the GUI busy" in r.message for r in caplog.records))
 
     gui.run(body())
@@ -207,7 +203,7 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
 
 
 def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
-    gui.bridge.max_reconnects = 2
+    gui.main.connection.max_reconnects = 2
 
     async def body() -> None:
         await gui.start()
@@ -219,7 +215,6 @@ def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
         await gui.frame()
         assert "exited with code 3" in gui.controller.property("connectionError")
         assert "schema too new" in gui.item("connectionText").property("text")
-        assert gui.bridge.reconnects == 0
         # the host is fixed; Retry brings the window back
         gui.supervisor.command = host_command()
         await gui.click(gui.item("retryButton"))

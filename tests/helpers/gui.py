@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,11 @@ from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
-from nib_desktop.bridge import HostBridge
 from nib_desktop.controller import MainController
+from nib_desktop.main_role import MainRole
+from nib_desktop.scripted import next_frame
 from nib_desktop.supervisor import HostSupervisor
-from nib_desktop.window import load_window, next_frame
+from nib_desktop.window import load_window
 from ui.snapshots import Item, Snapshot
 
 
@@ -38,14 +40,29 @@ class Gui:
         self.engine = QQmlApplicationEngine()
         self.window: QQuickWindow = load_window(self.engine, self.controller)
         self.window.resize(1000, 720)
-        self.bridge = HostBridge(self.supervisor, self.controller)
+        self.main = MainRole(self.supervisor, self.controller)
+        self.actions = self.main.actions
         self.dock = self.controller.dock_model
+        self.calls = self._count_calls()
+
+    def _count_calls(self) -> Counter[str]:
+        """The host calls the Main role makes, by method name."""
+        calls: Counter[str] = Counter()
+        connection = self.main.connection
+        original = connection.call
+
+        async def counting(method: Any, params: Any, timeout: float = 30.0) -> Any:
+            calls[method.name] += 1
+            return await original(method, params, timeout)
+
+        connection.call = counting  # type: ignore[method-assign]
+        return calls
 
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 45.0) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
     async def start(self) -> None:
-        assert await self.bridge.start(), self.controller.property("connectionError")
+        assert await self.main.start(), self.controller.property("connectionError")
         await next_frame(self.window)
 
     async def frame(self) -> None:
@@ -106,7 +123,7 @@ class Gui:
         return False
 
     def close(self) -> None:
-        self.run(self.bridge.shutdown())
+        self.run(self.main.shutdown())
         self.window.close()
         shiboken6.delete(self.engine)
 
@@ -139,7 +156,7 @@ class Gui:
     def grab(self) -> QImage:
         return self.window.grabWindow()
 
-    # --- feeding snapshots through the bridge --------------------------------------
+    # --- feeding snapshots through the controller's signal ---------------------------
 
     def push(
         self, session_id: str, revision: int, items: list[tuple[str, str]] | list[Item]

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
-from nib_desktop.window import wait_until as until
 from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
 from ui.snapshots import Item
 
 RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
@@ -17,8 +17,8 @@ RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
 
 async def running_session(gui: Gui) -> str:
     """A local agent session whose demo turn is running (paced at 60 s a step)."""
-    session = await gui.bridge.create_session("agent")
-    await gui.bridge.send_message(RUNNING_TEXT)
+    session = await gui.actions.create_session("agent")
+    await gui.actions.start_turn(RUNNING_TEXT)
 
     def written() -> bool:
         snapshot = gui.controller.store.get(session.id)
@@ -307,12 +307,8 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
     async def body() -> None:
         await gui.start()
         await running_session(gui)
-        before = gui.bridge.client.requests["todos.get"]
-        from host.protocol.models import RemoteRef
-
-        remote = await gui.bridge.create_session(
-            "agent", RemoteRef(endpoint="racp://far", remote_session_id="r1")
-        )
+        before = gui.calls["todos.get"]
+        remote = await gui.actions.attach_remote("racp://far", "r1")
         await gui.frame()
         assert gui.controller.property("currentSessionId") == remote.id
         assert gui.item("todoDock").isVisible()
@@ -322,7 +318,7 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         gui.push(remote.id, 5, [Item("sneaky", "pending")])
         await gui.frame()
         assert row_with(gui, "sneaky") is None
-        assert gui.bridge.client.requests["todos.get"] == before
+        assert gui.calls["todos.get"] == before
 
     gui.run(body())
 
@@ -334,17 +330,17 @@ def test_session_switching_and_empty_snapshot(gui) -> None:
         b = await running_session(gui)
         gui.push(a, 10, [Item("A one", "pending")])
         gui.push(b, 10, [Item("B one", "pending"), Item("B two", "pending")])
-        await gui.bridge.select(a)
+        await gui.actions.select_session(a)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "A one"
-        gets = gui.bridge.client.requests["todos.get"]
+        gets = gui.calls["todos.get"]
         gui.push(b, 11, [Item("B changed", "pending")])  # B changes while A is shown
         await gui.frame()
         assert gui.item("currentStep").property("text") == "A one"
-        await gui.bridge.select(b)
+        await gui.actions.select_session(b)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "B changed"
-        assert gui.bridge.client.requests["todos.get"] == gets  # straight from the store
+        assert gui.calls["todos.get"] == gets  # straight from the store
         gui.push(b, 12, [])
         await gui.frame()
         assert not gui.item("todoDock").isVisible()
@@ -372,7 +368,7 @@ def test_theme_follows_the_system_palette(gui) -> None:
 def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.bridge.create_session("agent")
+        await gui.actions.create_session("agent")
         await gui.frame()
         assert not gui.item("todoDock").isVisible()  # no snapshot yet: hidden
         input_ = gui.item("composerInput")

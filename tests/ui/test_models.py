@@ -8,7 +8,7 @@ from ui.models import (
     TranscriptModel,
     TranscriptRow,
 )
-from ui.snapshots import Item, Snapshot, SnapshotStore
+from ui.snapshots import Item, Snapshot, SnapshotStore, TurnView
 
 
 def test_session_and_transcript_models(qtmodeltester) -> None:
@@ -28,9 +28,10 @@ def test_session_and_transcript_models(qtmodeltester) -> None:
 
 
 def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
-    store = SnapshotStore(lambda _sid: None)
+    store = SnapshotStore()
     dock = TodoDockModel(store)
-    dock.show_session("a", remote=False, running=True)
+    store.set_turn(TurnView("a", "running"))
+    dock.show_session("a", remote=False)
     items = dock.items
     assert isinstance(items, TodoListModel)
     qtmodeltester.check(items)
@@ -48,19 +49,44 @@ def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
 
 
 def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
-    store = SnapshotStore(lambda _sid: None)
+    store = SnapshotStore()
     dock = TodoDockModel(store)
-    dock.show_session("a", remote=False, running=True)
+    store.set_turn(TurnView("a", "running"))
+    dock.show_session("a", remote=False)
     store.apply(Snapshot("a", 1, (Item("Two", "in_progress", "Doing two"),)))
     with qtbot.waitSignal(dock.changed):
-        dock.set_running(False)
+        store.set_turn(TurnView("a", "cancelled"))
     row = dock.items.rows()[0]
     assert row.interrupted and not row.sweeping
     assert row.accessibleName == "Step 1 of 1, interrupted: Doing two"
 
 
 def test_reduced_motion_from_the_environment(monkeypatch) -> None:
-    store = SnapshotStore(lambda _sid: None)
+    store = SnapshotStore()
     assert TodoDockModel(store).property("reducedMotion") is False
     monkeypatch.setenv("NIB_REDUCED_MOTION", "1")
     assert TodoDockModel(store).property("reducedMotion") is True
+
+
+def test_renderer_statuses_are_the_protocols() -> None:
+    """Every status the protocol can send has a glyph, a word and an accessible name in
+    the renderer, and the renderer knows no other."""
+    from typing import get_args
+
+    from host.protocol.models import TodoStatus
+    from ui.snapshots import STATUS_GLYPHS, STATUS_WORDS, Status, accessible_name
+
+    assert set(get_args(Status)) == set(get_args(TodoStatus))
+    for status in get_args(TodoStatus):
+        assert STATUS_GLYPHS[status] and STATUS_WORDS[status]
+        name = accessible_name(0, 1, Item("x", status), interrupted=False)
+        assert name == f"Step 1 of 1, {STATUS_WORDS[status]}: x"
+
+
+def test_dock_rows_carry_the_glyph_of_their_status(qtbot) -> None:
+    store = SnapshotStore()
+    dock = TodoDockModel(store)
+    dock.show_session("a", remote=False)
+    statuses = ("pending", "in_progress", "completed", "cancelled")
+    store.apply(Snapshot("a", 1, tuple(Item(s, s) for s in statuses)))  # type: ignore[arg-type]
+    assert [r.glyph for r in dock.items.rows()] == ["○", "◐", "✓", "✕"]

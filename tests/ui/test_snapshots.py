@@ -7,6 +7,7 @@ from ui.snapshots import (
     Item,
     Snapshot,
     SnapshotStore,
+    TurnView,
     accessible_name,
     current_step,
     progress,
@@ -19,48 +20,48 @@ def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:
 
 
 def make_store() -> tuple[SnapshotStore, list[str]]:
-    requests: list[str] = []
-    return SnapshotStore(requests.append), requests
+    store = SnapshotStore()
+    heard: list[str] = []
+    store.on_change(heard.append)
+    return store, heard
 
 
 def test_only_newer_revisions_apply() -> None:
-    store, _ = make_store()
+    store, heard = make_store()
     three, two, three_again = snap(3, "pending"), snap(2, "completed"), snap(3, "completed")
     assert store.apply(three) is True
     assert store.apply(two) is False
     assert store.apply(three_again) is False
     assert store.get("a") is three
+    assert heard == ["a"]
 
 
-def test_stale_recovery_answer_after_newer_notification_is_ignored() -> None:
-    store, requests = make_store()
-    store.shown("a")  # asks the host for the snapshot
-    assert requests == ["a"]
-    store.apply(snap(5, "completed"))  # a notification overtakes the answer
+def test_a_stale_answer_after_a_newer_notification_is_ignored() -> None:
+    store, _ = make_store()
+    store.apply(snap(5, "completed"))  # a notification overtakes a todos.get answer
     assert store.apply(snap(4, "pending")) is False  # the answer, now stale
     assert store.get("a") == snap(5, "completed")
 
 
-def test_remote_sessions_are_never_recovered_or_stored() -> None:
-    store, requests = make_store()
-    store.set_remote({"r"})
-    store.shown("r")
-    store.reconnected("r")
-    assert requests == []
-    assert store.apply(snap(1, "pending", session="r")) is False
-    assert store.get("r") is None
+def test_turn_state_and_snapshot_in_either_order_give_the_same_entry() -> None:
+    """The dock derives from (snapshot, turn): the order they arrive in does not matter."""
+    first, second = SnapshotStore(), SnapshotStore()
+    snapshot, ended = snap(2, "in_progress"), TurnView("a", "cancelled")
+    first.apply(snapshot)
+    first.set_turn(ended)
+    second.set_turn(ended)
+    second.apply(snapshot)
+    assert (first.get("a"), first.turn("a")) == (second.get("a"), second.turn("a"))
+    assert first.turn("b") == TurnView("b", "idle") and not first.turn("b").running
 
 
-def test_recovery_once_when_first_shown_and_again_after_reconnect() -> None:
-    store, requests = make_store()
-    store.shown("a")
-    store.shown("a")
-    store.shown("b")
-    assert requests == ["a", "b"]
-    store.reconnected("b")
-    assert requests == ["a", "b", "b"]
-    store.shown("a")  # stale after the reconnect: recovered when next shown
-    assert requests == ["a", "b", "b", "a"]
+def test_forget_drops_the_session() -> None:
+    store, _ = make_store()
+    store.apply(snap(1, "pending"))
+    store.set_turn(TurnView("a", "running"))
+    store.forget("a")
+    assert store.get("a") is None and store.turn("a").state == "idle"
+    assert store.apply(snap(1, "pending")) is True  # a new life starts from revision 0
 
 
 def test_sessions_are_kept_apart_and_listeners_hear_which() -> None:

@@ -21,7 +21,7 @@ Rectangle {
     clip: true
 
     function submit(): void {
-        if (composer.controller.send(input.text))
+        if (composer.controller.startTurn(input.text))
             input.clear()
     }
 

@@ -48,6 +48,12 @@ ApplicationWindow {
                 theme: theme
             }
 
+            NoticeBar {
+                Layout.fillWidth: true
+                controller: window.controller
+                theme: theme
+            }
+
             Transcript {
                 Layout.fillWidth: true
                 Layout.fillHeight: true

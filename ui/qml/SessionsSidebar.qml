@@ -31,9 +31,9 @@ Rectangle {
                 onClicked: newMenu.open()
                 Menu {
                     id: newMenu
-                    MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.controller.newSession("agent") }
-                    MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.controller.newSession("plan") }
-                    MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.controller.newSession("goal") }
+                    MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.controller.createSession("agent") }
+                    MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.controller.createSession("plan") }
+                    MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.controller.createSession("goal") }
                     MenuSeparator {}
                     MenuItem { text: qsTr("Attach remote session…"); onTriggered: remoteDialog.open() }
                 }

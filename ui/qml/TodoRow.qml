@@ -9,6 +9,7 @@ Item {
 
     required property string content
     required property string status
+    required property string glyph
     required property string activeForm
     required property int number
     required property string accessibleName
@@ -38,9 +39,7 @@ Item {
             objectName: "glyph"
             Layout.preferredWidth: 20
             Layout.alignment: Qt.AlignTop
-            text: row.status === "completed" ? "✓"
-                : row.status === "cancelled" ? "✕"
-                : row.status === "in_progress" ? "◐" : "○"
+            text: row.glyph
             color: row.status === "completed" ? row.theme.green
                  : row.status === "in_progress" && !row.interrupted ? row.theme.accent
                  : row.theme.muted

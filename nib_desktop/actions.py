@@ -1,0 +1,106 @@
+"""What the user can do, each under one name from the QML slot to the host call
+(`createSession` -> `create_session` -> `sessions.create`), and what the window loads
+when a session is shown: its transcript, and for a local session its checklist and last
+turn. The recovery policy lives here: a local session's snapshot is fetched when it is
+first shown and again after every reconnect; a remote session's never.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from nib_desktop import convert
+from nib_desktop.connection import HostConnection
+from nib_desktop.controller import MainController
+from nib_desktop.sessions import SessionState
+
+log = logging.getLogger(__name__)
+
+
+class Actions:
+    def __init__(
+        self, connection: HostConnection, sessions: SessionState, view: MainController
+    ) -> None:
+        self._host = connection
+        self._sessions = sessions
+        self._view = view
+        self._recovered: set[str] = set()
+
+    # --- the user's actions -------------------------------------------------------------
+
+    async def create_session(self, mode: str = "agent") -> m.Session:
+        params = m.CreateSessionParams.model_validate({"mode": mode})
+        return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
+        remote = m.RemoteRef(endpoint=endpoint, remote_session_id=remote_session_id)
+        params = m.CreateSessionParams(remote=remote)
+        return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def fork_session(self) -> m.Session | None:
+        current = self._sessions.current
+        if current is None:
+            return None
+        params = m.ForkParams(session_id=current.id)
+        return await self._open(await self._host.call(rpc.SESSIONS_FORK, params))
+
+    async def delete_session(self, session_id: str) -> None:
+        await self._host.call(rpc.SESSIONS_DELETE, m.SessionRef(session_id=session_id))
+
+    async def select_session(self, session_id: str) -> None:
+        if self._sessions.select(session_id):
+            await self.show_current()
+
+    async def start_turn(self, text: str) -> m.Turn:
+        current = self._sessions.current or await self.create_session("agent")
+        params = m.StartTurnParams(session_id=current.id, text=text)
+        return await self._host.call(rpc.TURNS_START, params)
+
+    async def cancel_turn(self) -> m.Turn | None:
+        current = self._sessions.current
+        if current is None or current.running_turn_id is None:
+            return None
+        ref = m.TurnRef(session_id=current.id, turn_id=current.running_turn_id)
+        return await self._host.call(rpc.TURNS_CANCEL, ref)
+
+    async def retry(self) -> None:
+        await self._host.start()
+
+    # --- loading ---------------------------------------------------------------------------
+
+    async def reload(self) -> None:
+        """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
+        listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
+        self._recovered.clear()
+        self._sessions.replace_all(listing.sessions)
+        await self.show_current()
+
+    async def show_current(self) -> None:
+        session = self._sessions.current
+        self._view.transcript_model.set_rows([])
+        if session is None:
+            return
+        ref = m.SessionRef(session_id=session.id)
+        if session.origin == "local" and session.id not in self._recovered:
+            self._recovered.add(session.id)
+            turns = await self._host.call(
+                rpc.TURNS_LIST, m.TurnListParams(session_id=session.id, limit=1)
+            )
+            if turns.turns:
+                self._view.turnChanged.emit(convert.turn(turns.turns[0]))
+            self._view.todosChanged.emit(
+                convert.snapshot(await self._host.call(rpc.TODOS_GET, ref))
+            )
+        if session.origin == "remote":
+            return
+        listing = await self._host.call(rpc.MESSAGES_LIST, ref)
+        if (shown := self._sessions.current) is not None and shown.id == session.id:
+            rows = [row for msg in listing.messages for row in convert.transcript_rows(msg)]
+            self._view.transcript_model.set_rows(rows)
+
+    async def _open(self, session: m.Session) -> m.Session:
+        self._sessions.update(session)
+        await self.select_session(session.id)
+        return session

@@ -1,0 +1,70 @@
+"""The Main role assembled: the host connection, the session state, the notification
+router and the actions, attached to the QML-facing controller. Data flows one way: host
+-> client -> router -> session state and store -> view; user actions flow view -> actions
+-> host. Created after the window's first frame, so the protocol's models are not
+imported before the window is on screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from nib_desktop.actions import Actions
+from nib_desktop.connection import MAX_RECONNECTS, HostConnection
+from nib_desktop.controller import Action, MainController
+from nib_desktop.router import NotificationRouter
+from nib_desktop.rpc_client import describe
+from nib_desktop.sessions import SessionState
+from nib_desktop.supervisor import HostSupervisor
+
+log = logging.getLogger(__name__)
+
+
+class MainRole:
+    def __init__(
+        self,
+        supervisor: HostSupervisor,
+        view: MainController,
+        max_reconnects: int = MAX_RECONNECTS,
+    ) -> None:
+        self.view = view
+        self.sessions = SessionState(view)
+        self.connection = HostConnection(
+            supervisor, self._reload, view, max_reconnects=max_reconnects
+        )
+        self.actions = Actions(self.connection, self.sessions, view)
+        self.router = NotificationRouter(
+            self.sessions, view, lambda: self.run(self.actions.show_current())
+        )
+        self.connection.notification.connect(self.router.route)
+        self.connection.stateChanged.connect(view.set_connection)
+        self._tasks: set[asyncio.Future[Any]] = set()
+        view.attach(self.actions, self.run)
+
+    async def start(self) -> bool:
+        return await self.connection.start()
+
+    async def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await self.connection.shutdown()
+
+    def run(self, action: Action) -> None:
+        """Run a user's action; a failure is logged and shown to the user as the notice."""
+        task = asyncio.ensure_future(action)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Future[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.warning("action failed: %s", describe(exc))
+            self.view.show_notice(describe(exc))
+
+    async def _reload(self) -> None:
+        await self.actions.reload()

@@ -1,0 +1,58 @@
+"""Notification routing: each notification of the contract to the one place that
+handles it. Checklist snapshots and turn states go to the renderer's store through the
+controller's signals; session changes to the session state; transcript entries to the
+transcript when their session is on screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from nib_desktop import convert
+from nib_desktop.controller import MainController
+from nib_desktop.sessions import SessionState
+
+
+class NotificationRouter:
+    def __init__(
+        self,
+        sessions: SessionState,
+        view: MainController,
+        current_gone: Callable[[], None],
+    ) -> None:
+        """`current_gone` runs when the session on screen was deleted and another one
+        took its place (its transcript must be loaded)."""
+        self._sessions = sessions
+        self._view = view
+        self._current_gone = current_gone
+        self._routes: dict[str, Callable[[Any], None]] = {
+            rpc.TODOS_CHANGED.name: self._todos_changed,
+            rpc.TURNS_CHANGED.name: self._turns_changed,
+            rpc.SESSIONS_CHANGED.name: sessions.update,
+            rpc.SESSIONS_DELETED.name: self._session_deleted,
+            rpc.MESSAGES_APPENDED.name: self._message_appended,
+        }
+        missing = set(rpc.NOTIFICATIONS) - set(self._routes)
+        if missing:
+            raise ValueError(f"no route for {sorted(missing)}")
+
+    def route(self, name: str, params: m.Wire) -> None:
+        self._routes[name](params)
+
+    def _todos_changed(self, snapshot: m.TodoSnapshot) -> None:
+        self._view.todosChanged.emit(convert.snapshot(snapshot))
+
+    def _turns_changed(self, turn: m.Turn) -> None:
+        self._view.turnChanged.emit(convert.turn(turn))
+
+    def _session_deleted(self, params: m.SessionDeleted) -> None:
+        self._view.forget(params.session_id)
+        if self._sessions.remove(params.session_id):
+            self._current_gone()
+
+    def _message_appended(self, params: m.MessageAppended) -> None:
+        current = self._sessions.current
+        if current is not None and current.id == params.session_id:
+            self._view.transcript_model.append_rows(convert.transcript_rows(params.message))

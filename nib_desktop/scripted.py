@@ -1,0 +1,106 @@
+"""The scripted modes: `--smoke-test` (a demo turn offscreen; exit 0 once the dock drew
+the finished checklist) and `--screenshot PATH` (the README's picture). Each waits on the
+store's change notifications, never by polling."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtQuick import QQuickWindow
+
+from nib_desktop.main_role import MainRole
+from nib_desktop.window import Script
+from ui.snapshots import Snapshot
+
+SCRIPT_TIMEOUT_S = 60.0
+
+DEMO_REQUEST = (
+    "Ship the session checklist:\n"
+    "1. Add the session_todo table\n"
+    "2. Write the migration tests\n"
+    "3. Validate TodoWrite arguments\n"
+    "4. Show the checklist above the Composer\n"
+    "5. Document the contract"
+)
+
+
+async def run_script(script: Script, main: MainRole, window: QQuickWindow) -> int:
+    """Start the Main role, run `script` (bounded); its exit code, or 1 with the reason."""
+    try:
+        if not await main.start():
+            raise RuntimeError(f"host failed: {main.view.property('connectionError')}")
+        return await asyncio.wait_for(script(main, window), SCRIPT_TIMEOUT_S)
+    except Exception as exc:
+        print(f"scripted run failed: {exc!r}", flush=True)
+        return 1
+
+
+async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:
+    """Ask for a frame and wait until it is on screen."""
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def swapped() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    window.frameSwapped.connect(swapped, Qt.ConnectionType.QueuedConnection)
+    window.update()
+    try:
+        await asyncio.wait_for(future, timeout)
+    finally:
+        window.frameSwapped.disconnect(swapped)
+
+
+async def demo_turn(
+    main: MainRole, until: Callable[[Snapshot], bool], request: str = DEMO_REQUEST
+) -> Snapshot:
+    """Start a turn with `request` in a new session; the first snapshot of it for which
+    `until` holds."""
+    reached: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
+    session = await main.actions.create_session("agent")
+    store = main.view.store
+
+    def changed(session_id: str) -> None:
+        snapshot = store.get(session_id)
+        if session_id == session.id and snapshot and until(snapshot) and not reached.done():
+            reached.set_result(snapshot)
+
+    store.on_change(changed)
+    await main.actions.start_turn(request)
+    return await reached
+
+
+def find(window: QQuickWindow, name: str) -> QObject:
+    item = window.findChild(QObject, name)
+    if item is None:
+        raise LookupError(f"no item named {name!r} in the window")
+    return item
+
+
+async def smoke(main: MainRole, window: QQuickWindow) -> int:
+    snapshot = await demo_turn(main, lambda s: s.revision >= 11)
+    if not all(item.status == "completed" for item in snapshot.items):
+        raise RuntimeError("the last snapshot is not all completed")
+    await next_frame(window)
+    count = find(window, "progressCount").property("text")
+    if count != "5 / 5":
+        raise RuntimeError(f"the dock shows {count!r}, not '5 / 5'")
+    print(f"smoke test passed: revision {snapshot.revision}, dock shows {count}", flush=True)
+    return 0
+
+
+def screenshot(path: Path) -> Script:
+    async def take(main: MainRole, window: QQuickWindow) -> int:
+        await demo_turn(main, lambda s: s.revision >= 6)
+        main.view.dock_model.setProperty("expanded", True)
+        await next_frame(window)
+        await next_frame(window)
+        if not window.grabWindow().save(str(path)):
+            raise RuntimeError(f"cannot write {path}")
+        print(f"wrote {path}", flush=True)
+        return 0
+
+    return take

@@ -1,0 +1,43 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Nib
+
+// The last failed action, in words, until dismissed or replaced. It never takes focus.
+Rectangle {
+    id: bar
+
+    required property MainController controller
+    required property Theme theme
+
+    objectName: "noticeBar"
+    visible: controller.notice !== ""
+    implicitHeight: visible ? layout.implicitHeight + 12 : 0
+    color: Qt.rgba(0.81, 0.13, 0.18, 0.12)
+    Accessible.role: Accessible.AlertMessage
+    Accessible.name: controller.notice
+
+    RowLayout {
+        id: layout
+        anchors.fill: parent
+        anchors.leftMargin: 12
+        anchors.rightMargin: 8
+        spacing: 8
+        Text {
+            objectName: "noticeText"
+            Layout.fillWidth: true
+            text: bar.controller.notice
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: bar.theme.text
+        }
+        Button {
+            objectName: "dismissNotice"
+            text: qsTr("Dismiss")
+            focusPolicy: Qt.NoFocus
+            Accessible.name: qsTr("Dismiss the message")
+            onClicked: bar.controller.dismissNotice()
+        }
+    }
+}
