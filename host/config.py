@@ -66,19 +66,20 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
                 raise SettingsError(f"{path} must hold a JSON object")
             values.update({str(k): str(v) for k, v in loaded.items() if v is not None})
     values.update({k: v for k, v in env.items() if k.startswith("NIB_")})
-    timeout = values.get("NIB_REQUEST_TIMEOUT_S", "60")
+    timeout = values.get("NIB_REQUEST_TIMEOUT_S", str(Settings.request_timeout_s))
     try:
         request_timeout = float(timeout)
     except ValueError:
         raise SettingsError(f"NIB_REQUEST_TIMEOUT_S must be a number, not {timeout!r}") from None
+    default = Settings()
     return Settings(
-        provider=values.get("NIB_PROVIDER", "demo").strip().lower() or "demo",
+        provider=values.get("NIB_PROVIDER", default.provider).strip().lower() or default.provider,
         openai_base_url=values.get("NIB_OPENAI_BASE_URL") or None,
         openai_api_key=values.get("NIB_OPENAI_API_KEY") or None,
         model=values.get("NIB_MODEL") or None,
-        demo_step_delay_ms=_int(values, "NIB_DEMO_STEP_DELAY_MS", 700, 0),
-        max_steps=_int(values, "NIB_MAX_STEPS", 100, 1),
+        demo_step_delay_ms=_int(values, "NIB_DEMO_STEP_DELAY_MS", default.demo_step_delay_ms, 0),
+        max_steps=_int(values, "NIB_MAX_STEPS", default.max_steps, 1),
         request_timeout_s=request_timeout,
-        max_retries=_int(values, "NIB_MAX_RETRIES", 3, 0),
+        max_retries=_int(values, "NIB_MAX_RETRIES", default.max_retries, 0),
         stream=values.get("NIB_OPENAI_STREAM", "1").strip().lower() not in ("0", "false", "no"),
     )

@@ -7,6 +7,7 @@ import json
 from collections import Counter
 
 from host.protocol import models as m
+from host.protocol.text import shorten
 from ui.models import SessionRow, TranscriptRow
 from ui.snapshots import Item, Snapshot, TurnView
 
@@ -34,11 +35,6 @@ def session_row(s: m.Session) -> SessionRow:
     )
 
 
-def _short(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _call_line(call: m.ToolCall) -> str:
     """TodoWrite calls read as what they say; other calls show their arguments."""
     if call.name == "TodoWrite":
@@ -46,22 +42,22 @@ def _call_line(call: m.ToolCall) -> str:
             todos = json.loads(call.arguments).get("todos", [])
             counts = Counter(str(item.get("status", "?")) for item in todos)
         except (ValueError, AttributeError):
-            return f"→ TodoWrite {_short(call.arguments, 100)}"
+            return f"→ TodoWrite {shorten(call.arguments, 100)}"
         parts = [f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items())]
         return f"→ TodoWrite: {len(todos)} steps" + (f" ({', '.join(parts)})" if parts else "")
-    return f"→ {call.name} {_short(call.arguments, 120)}"
+    return f"→ {call.name} {shorten(call.arguments, 120)}"
 
 
 def _result_line(message: m.Message) -> str:
     if message.is_error:
-        return "← error: " + _short(message.content, 200)
+        return "← error: " + shorten(message.content, 200)
     try:
         data = json.loads(message.content)
     except ValueError:
         data = None
     if isinstance(data, dict) and "revision" in data:
         return f"← checklist revision {data['revision']}"
-    return "← " + _short(message.content, 160)
+    return "← " + shorten(message.content, 160)
 
 
 def transcript_rows(message: m.Message) -> list[TranscriptRow]:

@@ -30,7 +30,6 @@ log = logging.getLogger("nib")
 
 # A scripted run (smoke test, screenshot) gets the window and the started Main role.
 Script = Callable[["MainRole", QQuickWindow], Awaitable[int]]
-MIN_WIDTH, MIN_HEIGHT = 640, 420
 
 
 def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQuickWindow:
@@ -50,7 +49,7 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     geometry = settings.value("window/geometry")
     if isinstance(geometry, list) and len(geometry) == 4:
         x, y, w, h = (int(v) for v in geometry)
-        window.setGeometry(x, y, max(w, MIN_WIDTH), max(h, MIN_HEIGHT))
+        window.setGeometry(x, y, max(w, window.minimumWidth()), max(h, window.minimumHeight()))
     dock = controller.dock_model
     dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
     if settings.value("ui/reducedMotion", False, type=bool):
@@ -82,8 +81,6 @@ def run(supervisor: HostSupervisor, script: Script | None = None) -> int:
     controller = MainController()
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)
-    if script is not None:
-        window.resize(1100, 760)
     wait_first_frame(window)
     # The start-up benchmark reads this line; time.monotonic() is the system's clock.
     log.debug("first frame drawn at monotonic %.6f", time.monotonic())

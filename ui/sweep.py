@@ -31,8 +31,8 @@ class SweepText(QQuickPaintedItem):
         super().__init__(parent)
         self._text = ""
         self._font = QFont()
-        self._color = QColor("#1F2328")
-        self._band = QColor("#0B63CE")
+        self._color = QColor()  # both set by the QML from the theme
+        self._band = QColor()
         self._phase = 0.0
         self._sweeping = True
         self.setAntialiasing(True)

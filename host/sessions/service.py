@@ -6,7 +6,6 @@ Every write commits first and publishes after; a failed write publishes nothing.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import apsw
@@ -16,12 +15,13 @@ from host.events import Publisher
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.store.db import immediate
+from host.protocol.text import LIST_ITEM, shorten
+from host.store.db import immediate, running_turn
 
-_SESSION_COLUMNS = """
+_SESSION_COLUMNS = f"""
     s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
     s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
-    (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.state = 'running')
+    {running_turn("s")}
 """
 
 
@@ -83,8 +83,8 @@ TITLE_LENGTH = 60
 def title_from(text: str) -> str:
     """A session's title from its first message: the first non-blank line, shortened."""
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), DEFAULT_TITLE)
-    line = re.sub(r"^(?:\d{1,3}[.)]|[-*•+])\s+", "", " ".join(line.split())).rstrip(":")
-    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
+    item = LIST_ITEM.match(line)
+    return shorten(item.group(1) if item else line, TITLE_LENGTH).rstrip(":")
 
 
 class SessionService:

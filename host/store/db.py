@@ -78,6 +78,14 @@ def open_database(
         raise StorageError(f"cannot use {path}: {reason}") from None
 
 
+def running_turn(sessions_alias: str) -> str:
+    """SQL for the id of the running turn (or NULL) of the row `sessions_alias`."""
+    return (
+        f"(SELECT t.id FROM turns t WHERE t.session_id = {sessions_alias}.id"
+        " AND t.state = 'running')"
+    )
+
+
 @contextlib.contextmanager
 def immediate(connection: apsw.Connection) -> Iterator[None]:
     """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on any

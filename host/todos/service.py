@@ -15,7 +15,7 @@ from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.store.db import immediate
+from host.store.db import immediate, running_turn
 from host.todos.schema import TodoWriteArgs
 
 
@@ -49,8 +49,7 @@ class TodoService:
                     f"{ctx.path.value} path"
                 )
             row = self._db.execute(
-                "SELECT origin, mode, todo_revision,"
-                " (SELECT id FROM turns WHERE session_id = sessions.id AND state = 'running')"
+                f"SELECT origin, mode, todo_revision, {running_turn('sessions')}"
                 " FROM sessions WHERE id = ?",
                 (ctx.session_id,),
             ).fetchone()

@@ -24,10 +24,10 @@ from host.agent.providers.base import (
     UserMessage,
 )
 from host.execution_path import ExecutionPath
+from host.protocol.text import LIST_ITEM
 
 MAX_LISTED = 50
 MIN_STEPS, MAX_SENTENCES = 3, 8
-_LIST_MARK = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+])\s+(.*\S)\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _DOUBLE_FINAL = {"run", "set", "plan", "get", "put", "ship", "stop", "map", "wrap", "drop", "tag"}
 _VERB_EXCEPTIONS = {"be": "Being", "see": "Seeing", "free": "Freeing", "agree": "Agreeing"}
@@ -64,7 +64,7 @@ def active_form(content: str) -> str:
 
 
 def plan_steps(text: str) -> list[str]:
-    lines = [_LIST_MARK.match(line) for line in text.splitlines()]
+    lines = [LIST_ITEM.match(line) for line in text.splitlines()]
     listed = [_clean(match.group(1)) for match in lines if match]
     listed = [item for item in listed if item]
     if len(listed) >= 2:

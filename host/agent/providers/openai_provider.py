@@ -27,6 +27,7 @@ from host.agent.providers.base import (
     UserMessage,
 )
 from host.config import Settings
+from host.protocol.text import shorten
 from host.tools.registry import ToolSpec
 
 # The SDK's and httpx's debug logs carry request details; keep them quiet.
@@ -88,10 +89,10 @@ class OpenAIProvider:
             raise ProviderError(f"model endpoint unreachable: {self._base_url} ({cause})") from None
         except openai.APIStatusError as exc:
             raise ProviderError(
-                f"model endpoint answered HTTP {exc.status_code}: {_short(exc.message)}"
+                f"model endpoint answered HTTP {exc.status_code}: {shorten(exc.message, 300)}"
             ) from None
         except openai.OpenAIError as exc:
-            raise ProviderError(f"model endpoint error: {_short(str(exc))}") from None
+            raise ProviderError(f"model endpoint error: {shorten(str(exc), 300)}") from None
 
     async def _streamed(self, kwargs: dict[str, Any]) -> AsyncIterator[ModelEvent]:
         calls: dict[int, _PartialCall] = {}
@@ -167,8 +168,3 @@ def wire_tool(tool: ToolSpec) -> dict[str, Any]:
             "parameters": tool.parameters,
         },
     }
-
-
-def _short(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

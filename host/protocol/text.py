@@ -1,0 +1,15 @@
+"""Text conventions both processes share: how a list item is marked in a user's text,
+and how long text is shortened for one line of display."""
+
+from __future__ import annotations
+
+import re
+
+# "1. step", "2) step", "- step", "* step", "• step", "+ step": the marker, then the item.
+LIST_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+])\s+(.*\S)\s*$")
+
+
+def shorten(text: str, limit: int) -> str:
+    """White space folded to single spaces; cut to `limit` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
