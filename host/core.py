@@ -44,6 +44,7 @@ class HostCore:
             rpc.TURNS_LIST: lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit)),
             rpc.MESSAGES_LIST: lambda p: m.MessageList(messages=s.messages(p.session_id)),
             rpc.TODOS_GET: lambda p: self.todos.snapshot(p.session_id),
+            rpc.TODOS_HISTORY: self.todos.history,
         }
         return Dispatcher(handlers)
 

@@ -38,6 +38,7 @@ TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
 TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
 MESSAGES_LIST = Method("messages.list", m.SessionRef, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
+TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -54,6 +55,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         TURNS_LIST,
         MESSAGES_LIST,
         TODOS_GET,
+        TODOS_HISTORY,
     )
 }
 

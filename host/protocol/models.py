@@ -77,6 +77,31 @@ class TodoSnapshot(Wire):
     items: tuple[TodoItem, ...]
 
 
+class StatusChange(Wire):
+    content: str
+    from_: TodoStatus = Field(alias="from")
+    to: TodoStatus
+
+
+class TodoDiff(Wire):
+    """A revision against the one before it (items matched by exact content)."""
+
+    added: tuple[str, ...] = ()
+    completed_removed: tuple[str, ...] = ()
+    dropped_unfinished: tuple[str, ...] = ()
+    status_changed: tuple[StatusChange, ...] = ()
+    reordered: bool = False
+
+
+class TodoRevision(Wire):
+    session_id: str
+    revision: int
+    turn_id: str | None
+    created_at: str
+    items: tuple[TodoItem, ...]
+    diff: TodoDiff
+
+
 class Turn(Wire):
     id: str
     session_id: str
@@ -177,6 +202,17 @@ class StartTurnParams(Wire):
 class TurnRef(Wire):
     session_id: Id
     turn_id: Id
+
+
+class TodoHistoryParams(Wire):
+    session_id: Id
+    before_revision: int | None = None
+    limit: Annotated[int, Field(ge=1, le=100)] = 50
+
+
+class TodoHistory(Wire):
+    revisions: tuple[TodoRevision, ...]
+    has_more: bool
 
 
 class TurnListParams(Wire):

@@ -84,9 +84,35 @@ def _session_todo(connection: apsw.Connection) -> None:
     )
 
 
+def _todo_history(connection: apsw.Connection) -> None:
+    """Every committed revision, its items as the JSON of the wire's TodoItems. The
+    history starts at each session's current snapshot."""
+    connection.execute(
+        """
+        CREATE TABLE todo_revisions (
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            revision INTEGER NOT NULL,
+            turn_id TEXT,
+            created_at TEXT NOT NULL,
+            items TEXT NOT NULL,
+            PRIMARY KEY (session_id, revision)
+        ) WITHOUT ROWID;
+        INSERT INTO todo_revisions (session_id, revision, turn_id, created_at, items)
+        SELECT s.id, s.todo_revision, NULL, COALESCE(s.todo_updated_at, s.updated_at),
+               COALESCE((SELECT json_group_array(json_object(
+                            'content', t.content, 'status', t.status,
+                            'activeForm', t.active_form))
+                         FROM (SELECT * FROM session_todo WHERE session_id = s.id
+                               ORDER BY position) t), '[]')
+        FROM sessions s WHERE s.todo_revision > 0 AND s.origin = 'local';
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
+    Migration(22, "checklist history: every committed revision", _todo_history),
 )
 
 

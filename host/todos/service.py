@@ -1,13 +1,17 @@
 """The checklist's only write path and its reads.
 
 `write` runs one BEGIN IMMEDIATE transaction: authorise the caller, replace the rows, bump
-the revision; commit; then publish `todos.changed`. Any failure rolls everything back and
-publishes nothing.
+the revision, store the revision in the history (and prune it to the newest
+HISTORY_KEPT); commit; then publish `todos.changed`. Any failure rolls everything back
+and publishes nothing, so a revision is in the history if and only if it was committed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import apsw
+from pydantic import TypeAdapter
 
 from host.clock import now_iso
 from host.events import Publisher
@@ -15,8 +19,18 @@ from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.protocol.todo_diff import diff_items
 from host.store.db import immediate, running_turn
 from host.todos.schema import TodoWriteArgs
+
+HISTORY_KEPT = 1_000  # revisions per session
+_ITEMS = TypeAdapter(tuple[m.TodoItem, ...])
+
+
+@dataclass(frozen=True)
+class Written:
+    snapshot: m.TodoSnapshot
+    diff: m.TodoDiff
 
 
 class TodoRefused(Exception):
@@ -29,19 +43,9 @@ class TodoService:
         self._publisher = publisher
 
     def snapshot(self, session_id: str) -> m.TodoSnapshot:
-        row = self._db.execute(
-            "SELECT origin, todo_revision, todo_updated_at FROM sessions WHERE id = ?",
-            (session_id,),
-        ).fetchone()
-        if row is None:
-            raise errors.SessionNotFound(f"no session {session_id!r}")
-        if row[0] == "remote":
-            raise errors.RemoteSession(
-                "remote sessions have no checklist on this host (RACP v1 has no Todo snapshot)"
-            )
-        return self._read(session_id, row[1], row[2])
+        return self._read(session_id, *self._local_session(session_id))
 
-    def write(self, ctx: ExecutionContext, args: TodoWriteArgs) -> m.TodoSnapshot:
+    def write(self, ctx: ExecutionContext, args: TodoWriteArgs) -> Written:
         with immediate(self._db):
             if ctx.path is not ExecutionPath.AGENT:
                 raise TodoRefused(
@@ -63,6 +67,7 @@ class TodoService:
             if running is None or running != ctx.turn_id:
                 raise TodoRefused("the calling turn is not this session's running turn")
             now = now_iso()
+            previous = self._latest_items(ctx.session_id)
             self._db.execute("DELETE FROM session_todo WHERE session_id = ?", (ctx.session_id,))
             self._db.executemany(
                 "INSERT INTO session_todo (session_id, position, content, active_form, status)"
@@ -77,15 +82,70 @@ class TodoService:
                 " WHERE id = ?",
                 (now, ctx.session_id),
             )
+            items = tuple(args.todos)
+            self._db.execute(
+                "INSERT INTO todo_revisions (session_id, revision, turn_id, created_at, items)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (ctx.session_id, revision + 1, ctx.turn_id, now, _ITEMS.dump_json(items).decode()),
+            )
+            self._db.execute(
+                "DELETE FROM todo_revisions WHERE session_id = ? AND revision <= ?",
+                (ctx.session_id, revision + 1 - HISTORY_KEPT),
+            )
         # The rows are exactly the validated items: no need to read them back.
         snapshot = m.TodoSnapshot(
             session_id=ctx.session_id,
             revision=revision + 1,
             updated_at=now,
-            items=tuple(args.todos),
+            items=items,
         )
         self._publisher.publish(rpc.TODOS_CHANGED, snapshot)
-        return snapshot
+        return Written(snapshot, diff_items(previous, items))
+
+    def history(self, params: m.TodoHistoryParams) -> m.TodoHistory:
+        """Committed revisions, newest first, each with its diff against the one before
+        it (the stored one before it; the empty list before the oldest kept)."""
+        self._local_session(params.session_id)
+        before = params.before_revision if params.before_revision is not None else 2**62
+        rows = self._db.execute(
+            "SELECT revision, turn_id, created_at, items FROM todo_revisions"
+            " WHERE session_id = ? AND revision < ? ORDER BY revision DESC LIMIT ?",
+            (params.session_id, before, params.limit + 1),
+        ).fetchall()
+        lists = [_ITEMS.validate_json(str(row[3])) for row in rows]
+        revisions = tuple(
+            m.TodoRevision(
+                session_id=params.session_id,
+                revision=revision,
+                turn_id=turn_id,
+                created_at=created_at,
+                items=lists[i],
+                diff=diff_items(lists[i + 1] if i + 1 < len(lists) else (), lists[i]),
+            )
+            for i, (revision, turn_id, created_at, _items) in enumerate(rows[: params.limit])
+        )
+        return m.TodoHistory(revisions=revisions, has_more=len(rows) > params.limit)
+
+    def _latest_items(self, session_id: str) -> tuple[m.TodoItem, ...]:
+        row = self._db.execute(
+            "SELECT items FROM todo_revisions WHERE session_id = ? ORDER BY revision DESC LIMIT 1",
+            (session_id,),
+        ).fetchone()
+        return _ITEMS.validate_json(str(row[0])) if row else ()
+
+    def _local_session(self, session_id: str) -> tuple[int, str | None]:
+        """The session's revision and its time; -32010 unknown, -32011 remote."""
+        row = self._db.execute(
+            "SELECT origin, todo_revision, todo_updated_at FROM sessions WHERE id = ?",
+            (session_id,),
+        ).fetchone()
+        if row is None:
+            raise errors.SessionNotFound(f"no session {session_id!r}")
+        if row[0] == "remote":
+            raise errors.RemoteSession(
+                "remote sessions have no checklist on this host (RACP v1 has no Todo snapshot)"
+            )
+        return row[1], row[2]
 
     def _read(self, session_id: str, revision: int, updated_at: str | None) -> m.TodoSnapshot:
         rows = self._db.execute(

@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 
 import apsw
-from pydantic import TypeAdapter
 
 from host.execution_path import ExecutionContext
-from host.protocol.models import TodoItem
+from host.protocol import models as m
 from host.store.errors import environment_problem
 from host.todos.schema import TODO_WRITE_DESCRIPTION, TodoWriteArgs
 from host.todos.service import TodoRefused, TodoService
@@ -16,13 +15,12 @@ from host.tools.registry import Tool, ToolFailed
 
 NAME = "TodoWrite"
 log = logging.getLogger(__name__)
-_ITEMS = TypeAdapter(tuple[TodoItem, ...])
 
 
 def todo_write_tool(todos: TodoService) -> Tool:
     async def run(ctx: ExecutionContext, args: TodoWriteArgs) -> str:
         try:
-            snapshot = todos.write(ctx, args)
+            written = todos.write(ctx, args)
         except TodoRefused as exc:
             raise ToolFailed(f"TodoWrite refused: {exc}") from None
         except apsw.Error as exc:  # rolled back: nothing was written
@@ -31,8 +29,25 @@ def todo_write_tool(todos: TodoService) -> Tool:
                 log.exception("TodoWrite failed in storage")
                 reason = "an internal error (see the host log)"
             raise ToolFailed(f"TodoWrite failed, nothing was written: {reason}") from None
-        # the committed revision and the full list, named as the model named it
-        items = _ITEMS.dump_json(snapshot.items, by_alias=True).decode()
-        return f'{{"revision":{snapshot.revision},"todos":{items}}}'
+        return result_text(written.snapshot, written.diff)
 
     return Tool(NAME, TODO_WRITE_DESCRIPTION, TodoWriteArgs, run)
+
+
+def result_text(snapshot: m.TodoSnapshot, diff: m.TodoDiff) -> str:
+    """What the model reads back: the revision and the progress in a sentence, and the
+    items it removed unfinished, so it learns of its own drops. Never the whole list
+    again: the call's arguments already hold it (contract section 11)."""
+    items = snapshot.items
+    if not items:
+        text = f"Checklist saved as revision {snapshot.revision}: it is empty."
+    else:
+        done = sum(1 for item in items if item.status == "completed")
+        counted = sum(1 for item in items if item.status != "cancelled")
+        text = f"Checklist saved as revision {snapshot.revision}: {done} of {counted} completed"
+        running = next((item for item in items if item.status == "in_progress"), None)
+        text += f"; in progress: {running.content}." if running else "."
+    if diff.dropped_unfinished:
+        dropped = ", ".join(f'"{content}"' for content in diff.dropped_unfinished)
+        text += f" Removed without completing: {dropped}."
+    return text

@@ -56,7 +56,7 @@ def test_todowrite_then_empty_then_text(tmp_path, socket_path, fake_openai, stre
         # each tool message answers its tool_call_id, and carries the committed revision
         second, third = fake_openai.requests[1], fake_openai.requests[2]
         assert [m["tool_call_id"] for m in tool_messages(second)] == ["c1"]
-        assert json.loads(tool_messages(second)[0]["content"])["revision"] == 1
+        assert tool_messages(second)[0]["content"].startswith("Checklist saved as revision 1:")
         assert [m["tool_call_id"] for m in tool_messages(third)] == ["c1", "c2"]
         assert (
             all(r["stream"] is stream for r in fake_openai.requests if "stream" in r) or not stream

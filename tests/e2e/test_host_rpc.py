@@ -26,7 +26,7 @@ def error_of(reply: dict) -> int:
 def test_hello_answers_versions(host) -> None:
     client = host.connect(hello=False)
     result = client.hello()
-    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 21
+    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 22
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
 
 
@@ -319,3 +319,40 @@ def test_first_message_names_the_session(host) -> None:
     turn = client.call("turns.start", {"sessionId": titled["id"], "text": "something else"})
     client.wait_turn_end(turn["id"])
     assert client.call("sessions.get", {"sessionId": titled["id"]})["title"] == "Mine"
+
+
+def test_todos_history_over_the_socket(host) -> None:
+    client = host.connect()
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "one. two. three."})
+    client.wait_turn_end(turn["id"])
+    page = client.call("todos.history", {"sessionId": session["id"], "limit": 2})
+    assert page["hasMore"] is True
+    newest, older = page["revisions"]
+    assert [newest["revision"], older["revision"]] == [7, 6]
+    assert set(newest) == {"sessionId", "revision", "turnId", "createdAt", "items", "diff"}
+    assert newest["turnId"] == turn["id"] and ISO.match(newest["createdAt"])
+    assert newest["items"] == client.call("todos.get", {"sessionId": session["id"]})["items"]
+    assert newest["diff"] == {
+        "added": [], "completedRemoved": [], "droppedUnfinished": [], "reordered": False,
+        "statusChanged": [{"content": "Three", "from": "in_progress", "to": "completed"}],
+    }  # fmt: skip
+    rest = client.call("todos.history", {"sessionId": session["id"], "beforeRevision": 6})
+    assert [r["revision"] for r in rest["revisions"]] == [5, 4, 3, 2, 1]
+    assert rest["hasMore"] is False and rest["revisions"][-1]["diff"]["added"] == [
+        "One", "Two", "Three",
+    ]  # fmt: skip
+    for params, code in (
+        ({"sessionId": "missing"}, -32010),
+        ({"sessionId": session["id"], "limit": 0}, -32602),
+        ({"sessionId": session["id"], "limit": 101}, -32602),
+    ):
+        with pytest.raises(RpcErrorReply) as info:
+            client.call("todos.history", params)
+        assert info.value.code == code
+    remote = client.call(
+        "sessions.create", {"remote": {"endpoint": "unix:/nowhere", "remoteSessionId": "r"}}
+    )
+    with pytest.raises(RpcErrorReply) as info:
+        client.call("todos.history", {"sessionId": remote["id"]})
+    assert info.value.code == -32011

@@ -27,10 +27,10 @@ def _v20_file(folder: Path) -> Path:
     return path
 
 
-def test_v20_file_becomes_v21_with_data_intact(tmp_path) -> None:
+def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
     _v20_file(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 21
+    assert read_user_version(connection) == 22
     assert connection.execute(
         "SELECT id, title, todo_revision, todo_updated_at FROM sessions"
     ).fetchall() == [("s1", "old", 0, None)]
@@ -49,10 +49,10 @@ def test_v20_file_becomes_v21_with_data_intact(tmp_path) -> None:
 def test_newer_file_is_refused_and_not_modified(tmp_path) -> None:
     path = tmp_path / store.DB_FILENAME
     connection = apsw.Connection(str(path))
-    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 22")
+    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 23")
     connection.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(store.SchemaTooNew, match="22"):
+    with pytest.raises(store.SchemaTooNew, match="23"):
         store.open_database(tmp_path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
@@ -75,12 +75,56 @@ def test_failing_step_leaves_the_file_as_it_was(tmp_path) -> None:
     assert connection.execute("SELECT count(*) FROM messages").fetchone() == (1,)
 
 
-def test_new_file_is_created_at_21(tmp_path) -> None:
+def test_new_file_is_created_at_22(tmp_path) -> None:
     connection = store.open_database(tmp_path / "fresh")
-    assert read_user_version(connection) == 21
+    assert read_user_version(connection) == 22
 
 
 def test_not_a_database(tmp_path) -> None:
     (tmp_path / store.DB_FILENAME).write_bytes(b"garbage" * 1000)
     with pytest.raises(store.StorageError, match="not an SQLite database"):
         store.open_database(tmp_path)
+
+
+def _v21_file_with_checklists(folder: Path) -> Path:
+    path = _v20_file(folder)
+    connection = apsw.Connection(str(path))
+    migrate(connection, MIGRATIONS, target=21)
+    connection.execute(
+        "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
+        " VALUES ('s2', 'never written', 'agent', 'local', '2026-01-02T00:00:00.000Z',"
+        " '2026-01-02T00:00:00.000Z');"
+        "UPDATE sessions SET todo_revision = 7, todo_updated_at = '2026-01-03T00:00:00.000Z'"
+        " WHERE id = 's1';"
+        "INSERT INTO session_todo VALUES ('s1', 0, 'Write', 'Writing', 'in_progress');"
+        "INSERT INTO session_todo VALUES ('s1', 1, 'Test', NULL, 'pending');"
+    )
+    connection.close()
+    return path
+
+
+def test_v21_to_v22_keeps_checklists_and_starts_history_at_the_current_snapshot(
+    tmp_path,
+) -> None:
+    import json
+
+    _v21_file_with_checklists(tmp_path)
+    connection = store.open_database(tmp_path)
+    assert read_user_version(connection) == 22
+    assert connection.execute("SELECT id, todo_revision FROM sessions ORDER BY id").fetchall() == [
+        ("s1", 7),
+        ("s2", 0),
+    ]
+    assert connection.execute("SELECT count(*) FROM session_todo").fetchone() == (2,)
+    rows = connection.execute(
+        "SELECT session_id, revision, turn_id, created_at, items FROM todo_revisions"
+    ).fetchall()
+    assert len(rows) == 1  # s2 was never written: no history
+    session, revision, turn, created, items = rows[0]
+    assert (session, revision, turn, created) == ("s1", 7, None, "2026-01-03T00:00:00.000Z")
+    assert json.loads(items) == [
+        {"content": "Write", "status": "in_progress", "activeForm": "Writing"},
+        {"content": "Test", "status": "pending", "activeForm": None},
+    ]
+    fks = connection.execute("PRAGMA foreign_key_list(todo_revisions)").fetchall()
+    assert fks[0][2] == "sessions" and fks[0][6] == "CASCADE"

@@ -1,0 +1,44 @@
+"""What changed between two checklist revisions (contract section 11): one pure function,
+used by the host for `todos.history` and the TodoWrite result, and by the desktop for the
+transcript's one line per write.
+
+Items have no ids, so they are matched by exact content: the i-th item with a content in
+the old list is the i-th item with that content in the new one. A reworded item is
+therefore a removal and an addition.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from host.protocol.models import StatusChange, TodoDiff, TodoItem
+
+FINISHED = frozenset({"completed", "cancelled"})
+
+
+def diff_items(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
+    unmatched_new: dict[str, list[int]] = defaultdict(list)
+    for index, item in enumerate(new):
+        unmatched_new[item.content].append(index)
+    pairs: list[tuple[int, int]] = []  # (old index, new index)
+    removed: list[TodoItem] = []
+    for old_index, item in enumerate(old):
+        slots = unmatched_new.get(item.content)
+        if slots:
+            pairs.append((old_index, slots.pop(0)))
+        else:
+            removed.append(item)
+    matched_new = {new_index for _, new_index in pairs}
+    new_order = [new_index for _, new_index in pairs]
+    return TodoDiff(
+        added=tuple(item.content for i, item in enumerate(new) if i not in matched_new),
+        completed_removed=tuple(i.content for i in removed if i.status in FINISHED),
+        dropped_unfinished=tuple(i.content for i in removed if i.status not in FINISHED),
+        status_changed=tuple(
+            StatusChange(content=new[n].content, from_=old[o].status, to=new[n].status)
+            for o, n in pairs
+            if old[o].status != new[n].status
+        ),
+        reordered=new_order != sorted(new_order),
+    )
