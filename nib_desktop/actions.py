@@ -97,7 +97,8 @@ class Actions:
             return
         listing = await self._host.call(rpc.MESSAGES_LIST, ref)
         if (shown := self._sessions.current) is not None and shown.id == session.id:
-            rows = [row for msg in listing.messages for row in convert.transcript_rows(msg)]
+            self._sessions.lines = convert.TranscriptLines()
+            rows = [row for msg in listing.messages for row in self._sessions.lines.rows(msg)]
             self._view.transcript_model.set_rows(rows)
 
     async def _open(self, session: m.Session) -> m.Session:

@@ -3,13 +3,15 @@ host shapes into what the renderer knows."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
+from pydantic import BaseModel, TypeAdapter
 
 from host.protocol import models as m
 from host.protocol.text import shorten
+from host.protocol.todo_diff import diff_items
 from ui.models import SessionRow, TranscriptRow
-from ui.snapshots import Item, Snapshot, TurnView
+from ui.snapshots import STATUS_GLYPHS, Item, Snapshot, TurnView
+
+TODO_WRITE = "TodoWrite"
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
@@ -35,37 +37,75 @@ def session_row(s: m.Session) -> SessionRow:
     )
 
 
-def _call_line(call: m.ToolCall) -> str:
-    """TodoWrite calls read as what they say; other calls show their arguments."""
-    if call.name == "TodoWrite":
+class TranscriptLines:
+    """The transcript of one session as rows: user and assistant text as it is; tool
+    calls and results as compact lines. Each TodoWrite is one line telling what changed
+    against the session's previous write ("✓ Write the tests · ◐ Add the docs"), items
+    dropped unfinished in words and flagged as a warning; its result is not repeated
+    unless it is an error. Feed it the session's messages in order."""
+
+    def __init__(self) -> None:
+        self._checklist: tuple[m.TodoItem, ...] = ()
+        self._todo_calls: set[str] = set()
+
+    def rows(self, message: m.Message) -> list[TranscriptRow]:
+        if message.role == "tool":
+            if message.tool_call_id in self._todo_calls and not message.is_error:
+                return []
+            return [TranscriptRow("tool_result", _result_line(message), message.is_error)]
+        rows: list[TranscriptRow] = []
+        if message.content:
+            rows.append(TranscriptRow(message.role, message.content, False))
+        for call in message.tool_calls:
+            if call.name == TODO_WRITE:
+                self._todo_calls.add(call.id)
+                rows.append(self._todo_line(call))
+            else:
+                rows.append(
+                    TranscriptRow(
+                        "tool_call", f"→ {call.name} {shorten(call.arguments, 120)}", False
+                    )
+                )
+        return rows
+
+    def _todo_line(self, call: m.ToolCall) -> TranscriptRow:
         try:
-            todos = json.loads(call.arguments).get("todos", [])
-            counts = Counter(str(item.get("status", "?")) for item in todos)
-        except (ValueError, AttributeError):
-            return f"→ TodoWrite {shorten(call.arguments, 100)}"
-        parts = [f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items())]
-        return f"→ TodoWrite: {len(todos)} steps" + (f" ({', '.join(parts)})" if parts else "")
-    return f"→ {call.name} {shorten(call.arguments, 120)}"
+            items = _TODOS.validate_json(call.arguments).todos
+        except ValueError:
+            return TranscriptRow("tool_call", f"→ TodoWrite {shorten(call.arguments, 100)}", False)
+        previous, self._checklist = self._checklist, items
+        if not previous:
+            return TranscriptRow("todo", f"Checklist: {_steps(len(items))}", False)
+        diff = diff_items(previous, items)
+        parts = [f"{STATUS_GLYPHS[c.to]} {shorten(c.content, 80)}" for c in diff.status_changed]
+        if diff.added:
+            parts.append(f"+{_steps(len(diff.added))}")
+        if diff.completed_removed:
+            parts.append(f"{_steps(len(diff.completed_removed))} finished and removed")
+        if diff.dropped_unfinished:
+            dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
+            parts.append(f"dropped unfinished: {dropped}")
+        if diff.reordered:
+            parts.append("reordered")
+        text = " · ".join(parts) or "Checklist written again, unchanged"
+        return TranscriptRow("todo", text, False, bool(diff.dropped_unfinished))
+
+
+class _TodoArguments(BaseModel):
+    """TodoWrite's arguments as the transcript reads them: leniently, since a refused
+    call is shown too."""
+
+    todos: tuple[m.TodoItem, ...]
+
+
+_TODOS = TypeAdapter(_TodoArguments)
+
+
+def _steps(n: int) -> str:
+    return f"{n} step" if n == 1 else f"{n} steps"
 
 
 def _result_line(message: m.Message) -> str:
     if message.is_error:
         return "← error: " + shorten(message.content, 200)
-    try:
-        data = json.loads(message.content)
-    except ValueError:
-        data = None
-    if isinstance(data, dict) and "revision" in data:
-        return f"← checklist revision {data['revision']}"
     return "← " + shorten(message.content, 160)
-
-
-def transcript_rows(message: m.Message) -> list[TranscriptRow]:
-    """User and assistant text as it is; tool calls and results as compact lines."""
-    if message.role == "tool":
-        return [TranscriptRow("tool_result", _result_line(message), message.is_error)]
-    rows: list[TranscriptRow] = []
-    if message.content:
-        rows.append(TranscriptRow(message.role, message.content, False))
-    rows.extend(TranscriptRow("tool_call", _call_line(call), False) for call in message.tool_calls)
-    return rows

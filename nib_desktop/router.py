@@ -55,4 +55,4 @@ class NotificationRouter:
     def _message_appended(self, params: m.MessageAppended) -> None:
         current = self._sessions.current
         if current is not None and current.id == params.session_id:
-            self._view.transcript_model.append_rows(convert.transcript_rows(params.message))
+            self._view.transcript_model.append_rows(self._sessions.lines.rows(params.message))

@@ -15,6 +15,8 @@ class SessionState:
         self._sessions: dict[str, m.Session] = {}
         self._current: str | None = None
         self._drafts: dict[str, str] = {}
+        # the shown session's transcript as rows (it keeps the last checklist written)
+        self.lines = convert.TranscriptLines()
 
     @property
     def current(self) -> m.Session | None:

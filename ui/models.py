@@ -142,15 +142,16 @@ class SessionListModel(RowModel):
 
 @dataclass(frozen=True)
 class TranscriptRow:
-    kind: str  # user, assistant, tool_call, tool_result
+    kind: str  # user, assistant, tool_call, tool_result, todo
     text: str
     isError: bool
+    warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
 
 
 @QmlElement
 @qml_uncreatable("made by the controller")
 class TranscriptModel(RowModel):
-    ROLES = ("kind", "text", "isError")
+    ROLES = ("kind", "text", "isError", "warning")
 
 
 def reduced_motion_default() -> bool:

@@ -411,3 +411,24 @@ def test_progress_bar_stays_inside_its_track(gui) -> None:
         assert gui.item("currentStep").property("text") == "All steps completed"
 
     gui.run(body())
+
+
+def test_transcript_has_one_line_per_checklist_write(gui, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision == 7)
+        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
+        await until(lambda: gui.controller.transcript_model.rows()[-1].kind == "assistant")
+        await gui.frame()
+
+    gui.run(body())
+    rows = gui.controller.transcript_model.rows()
+    assert [r.kind for r in rows].count("todo") == 7  # one per TodoWrite
+    assert not [r for r in rows if r.kind == "tool_result"]
+    assert [r.text for r in rows if r.kind == "todo"][:3] == [
+        "Checklist: 3 steps", "◐ Add the column", "✓ Add the column",
+    ]  # fmt: skip

@@ -19,6 +19,7 @@ Item {
     readonly property color green: dark ? "#5CC98A" : "#1A7F37"
     readonly property color divider: dark ? "#3A3D42" : "#D8DCE1"
     readonly property color danger: dark ? "#F47067" : "#CF222E"
+    readonly property color warning: dark ? "#D29922" : "#9A6700"
     readonly property color sweepBand: dark ? "#FFFFFF" : accent
     readonly property font bodyFont: Qt.font({ pixelSize: 14 })
     readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 12 })

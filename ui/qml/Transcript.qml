@@ -55,8 +55,9 @@ Item {
             required property string kind
             required property string text
             required property bool isError
+            required property bool warning
 
-            readonly property bool compact: kind === "tool_call" || kind === "tool_result"
+            readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
             width: list.width
             implicitHeight: bubble.implicitHeight
 
@@ -76,6 +77,7 @@ Item {
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
                     color: entry.isError ? transcript.theme.danger
+                         : entry.warning ? transcript.theme.warning
                          : entry.compact ? transcript.theme.muted : transcript.theme.text
                     font: entry.compact ? transcript.theme.monoFont : transcript.theme.bodyFont
                 }
