@@ -16,7 +16,7 @@ fi
 STAMP=".venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)"
 if [ ! -f "$STAMP" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[test,package]"
+  .venv/bin/python -m pip install --quiet -e ".[test,package,bench]"
   rm -f .venv/.installed-*
   touch "$STAMP"
 fi
