@@ -27,6 +27,8 @@ class Actions:
         self._sessions = sessions
         self._view = view
         self._recovered: set[str] = set()
+        self._history_busy = False  # a newest-page load is on its way
+        self._history_again = False  # ...and another write came meanwhile
 
     # --- the user's actions -------------------------------------------------------------
 
@@ -67,6 +69,35 @@ class Actions:
 
     async def retry(self) -> None:
         await self._host.start()
+
+    async def load_history(self, older: bool = False) -> None:
+        """A page of the open History view's revisions: the newest, or with `older` the
+        page before the oldest held. Run again on every write while the view is open;
+        writes arriving during a load cost one more load, not one each."""
+        if not older and self._history_busy:
+            self._history_again = True
+            return
+        self._history_busy = not older
+        try:
+            while True:
+                self._history_again = False
+                await self._load_history_page(older)
+                if older or not self._history_again:
+                    return
+        finally:
+            if not older:
+                self._history_busy = False
+
+    async def _load_history_page(self, older: bool) -> None:
+        dock = self._view.dock_model
+        session_id = dock.history_session()
+        if session_id is None:
+            return
+        before = dock.oldest_revision() if older else None
+        params = m.TodoHistoryParams(session_id=session_id, before_revision=before or None)
+        page = await self._host.call(rpc.TODOS_HISTORY, params)
+        revisions = tuple(convert.revision(r) for r in page.revisions)
+        dock.set_history(session_id, revisions, page.has_more, older)
 
     # --- loading ---------------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ class Actions(Protocol):
     def start_turn(self, text: str) -> Action: ...
     def cancel_turn(self) -> Action: ...
     def retry(self) -> Action: ...
+    def load_history(self, older: bool) -> Action: ...
 
 
 @QmlElement
@@ -189,6 +190,17 @@ class MainController(QObject):
     def retry(self) -> None:
         if self._actions is not None:
             self._run(self._actions.retry())
+
+    @Slot()
+    def openHistory(self) -> None:
+        """Open the dock's History view on the session shown and load its newest page."""
+        if self._actions is not None and self.dock_model.open_history():
+            self._run(self._actions.load_history(False))
+
+    @Slot()
+    def loadMoreHistory(self) -> None:
+        if self._actions is not None and self.dock_model.history_session() is not None:
+            self._run(self._actions.load_history(True))
 
     @Slot()
     def dismissNotice(self) -> None:

@@ -3,13 +3,15 @@ host shapes into what the renderer knows."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from pydantic import BaseModel, TypeAdapter
 
 from host.protocol import models as m
 from host.protocol.text import shorten
 from host.protocol.todo_diff import diff_items
 from ui.models import SessionRow, TranscriptRow
-from ui.snapshots import STATUS_GLYPHS, Item, Snapshot, TurnView
+from ui.snapshots import STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
 
 TODO_WRITE = "TodoWrite"
 
@@ -76,19 +78,52 @@ class TranscriptLines:
         previous, self._checklist = self._checklist, items
         if not previous:
             return TranscriptRow("todo", f"Checklist: {_steps(len(items))}", False)
-        diff = diff_items(previous, items)
-        parts = [f"{STATUS_GLYPHS[c.to]} {shorten(c.content, 80)}" for c in diff.status_changed]
-        if diff.added:
-            parts.append(f"+{_steps(len(diff.added))}")
-        if diff.completed_removed:
-            parts.append(f"{_steps(len(diff.completed_removed))} finished and removed")
-        if diff.dropped_unfinished:
-            dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
-            parts.append(f"dropped unfinished: {dropped}")
-        if diff.reordered:
-            parts.append("reordered")
-        text = " · ".join(parts) or "Checklist written again, unchanged"
-        return TranscriptRow("todo", text, False, bool(diff.dropped_unfinished))
+        text, warning = diff_line(diff_items(previous, items))
+        return TranscriptRow("todo", text, False, warning)
+
+
+def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
+    """One line telling a revision's changes ("✓ Write the tests · +2 steps"), and whether
+    it dropped items unfinished (said in words too, not only flagged)."""
+    parts = [f"{STATUS_GLYPHS[c.to]} {shorten(c.content, 80)}" for c in diff.status_changed]
+    if diff.added:
+        parts.append(f"+{_steps(len(diff.added))}")
+    if diff.completed_removed:
+        parts.append(f"{_steps(len(diff.completed_removed))} finished and removed")
+    if diff.dropped_unfinished:
+        dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
+        parts.append(f"dropped unfinished: {dropped}")
+    if diff.reordered:
+        parts.append("reordered")
+    return " · ".join(parts) or "Checklist written again, unchanged", bool(diff.dropped_unfinished)
+
+
+def revision(r: m.TodoRevision) -> Revision:
+    first = (
+        not r.diff.completed_removed
+        and not r.diff.dropped_unfinished
+        and (len(r.diff.added) == len(r.items))
+    )
+    summary, warning = (f"Checklist: {_steps(len(r.items))}", False) if first else diff_line(r.diff)
+    return Revision(
+        revision=r.revision,
+        turn_id=r.turn_id or "",
+        time=local_time(r.created_at),
+        items=tuple(Item(i.content, i.status, i.active_form) for i in r.items),
+        summary=summary,
+        warning=warning,
+    )
+
+
+def local_time(stamp: str) -> str:
+    """An ISO timestamp as the user's local HH:MM (the stamp itself if it is not one)."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%H:%M")
 
 
 class _TodoArguments(BaseModel):

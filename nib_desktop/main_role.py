@@ -18,6 +18,7 @@ from nib_desktop.router import NotificationRouter
 from nib_desktop.rpc_client import describe
 from nib_desktop.sessions import SessionState
 from nib_desktop.supervisor import HostSupervisor
+from ui.snapshots import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ class MainRole:
         self.connection.stateChanged.connect(view.set_connection)
         self._tasks: set[asyncio.Future[Any]] = set()
         view.attach(self.actions, self.run)
+        # an open History view follows the writes as they commit
+        view.todosChanged.connect(self._history_follows)
 
     async def start(self) -> bool:
         return await self.connection.start()
@@ -65,6 +68,10 @@ class MainRole:
         if exc is not None:
             log.warning("action failed: %s", describe(exc))
             self.view.show_notice(describe(exc))
+
+    def _history_follows(self, snapshot: Snapshot) -> None:
+        if self.view.dock_model.history_session() == snapshot.session_id:
+            self.run(self.actions.load_history(False))
 
     async def _reload(self) -> None:
         await self.actions.reload()

@@ -22,6 +22,7 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from ui.snapshots import (
     STATUS_GLYPHS,
+    Revision,
     Snapshot,
     SnapshotStore,
     TurnView,
@@ -154,6 +155,45 @@ class TranscriptModel(RowModel):
     ROLES = ("kind", "text", "isError", "warning")
 
 
+@dataclass(frozen=True)
+class HistoryRow:
+    revision: int
+    time: str
+    summary: str
+    warning: bool
+    turnLabel: str  # the section the row is grouped under: its turn
+    accessibleName: str
+
+
+@QmlElement
+@qml_uncreatable("made by the controller")
+class HistoryModel(RowModel):
+    ROLES = ("revision", "time", "summary", "warning", "turnLabel", "accessibleName")
+
+
+def history_rows(revisions: tuple[Revision, ...]) -> list[HistoryRow]:
+    """Revisions newest first, each under a label naming its turn: the time of its first
+    revision shown and the revisions it wrote (which also keeps two turns of the same
+    minute apart)."""
+    first: dict[str, Revision] = {}
+    last: dict[str, Revision] = {}
+    for r in revisions:  # newest first: the last seen is the turn's earliest
+        first[r.turn_id] = r
+        last.setdefault(r.turn_id, r)
+    rows = []
+    for r in revisions:
+        low, high = first[r.turn_id], last[r.turn_id]
+        span = (
+            f"revision {low.revision}"
+            if low is high
+            else (f"revisions {low.revision}–{high.revision}")
+        )
+        label = f"Turn started {low.time} · {span}" if r.turn_id else f"Before the history · {span}"
+        name = f"Revision {r.revision}, {r.time}: {r.summary}"
+        rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name))
+    return rows
+
+
 def reduced_motion_default() -> bool:
     return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
 
@@ -166,20 +206,28 @@ class TodoDockModel(QObject):
     of them change together through `changed`."""
 
     changed = Signal()
+    historyChanged = Signal()
     expandedChanged = Signal()
     reducedMotionChanged = Signal()
 
     def __init__(self, store: SnapshotStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._store = store
-        self._items = TodoListModel(self)
+        self.items_model = TodoListModel(self)
         self._session: str | None = None
         self._remote = False
         self._expanded = False
         self._reduced = reduced_motion_default()
-        self._snapshot: Snapshot | None = None
+        self._snapshot: Snapshot | None = None  # what the list shows: live or a past one
+        self._live: Snapshot | None = None
         self._turn = TurnView("")
         self._running = False
+        # the History view: open or not, the revisions loaded (newest first), the one shown
+        self._history_open = False
+        self._history: tuple[Revision, ...] = ()
+        self._history_more = False
+        self._viewed: Revision | None = None
+        self.history_model = HistoryModel(self)
         store.on_change(self._store_changed)
 
     # --- input from the controller: which session is on screen ----------------------
@@ -187,7 +235,56 @@ class TodoDockModel(QObject):
     def show_session(self, session_id: str | None, remote: bool) -> None:
         if (session_id, remote) != (self._session, self._remote):
             self._session, self._remote = session_id, remote
+            self._close_history()
             self._refresh()
+
+    # --- the History view -------------------------------------------------------------
+
+    def open_history(self) -> bool:
+        """Open the History view for the session shown; False if it has no history (none
+        shown, or remote)."""
+        if self._session is None or self._remote:
+            return False
+        if not self._history_open:
+            self._history_open = True
+            self.historyChanged.emit()
+        return True
+
+    def set_history(
+        self, session_id: str, revisions: tuple[Revision, ...], has_more: bool, older: bool
+    ) -> None:
+        """A page of `todos.history` for `session_id`: the newest page (replacing what is
+        held) or, with `older`, the page after the oldest held."""
+        if session_id != self._session or not self._history_open:
+            return
+        if older:
+            held = {r.revision for r in self._history}
+            revisions = self._history + tuple(r for r in revisions if r.revision not in held)
+        else:
+            newest = {r.revision for r in revisions}
+            oldest = min(newest, default=0)
+            revisions = revisions + tuple(
+                r for r in self._history if r.revision < oldest and r.revision not in newest
+            )
+            has_more = has_more or self._history_more
+        self._history, self._history_more = revisions, has_more
+        self.history_model.set_rows(history_rows(revisions))
+        self.historyChanged.emit()
+
+    def history_session(self) -> str | None:
+        """The session whose History view is open, if any."""
+        return self._session if self._history_open else None
+
+    def oldest_revision(self) -> int:
+        return min((r.revision for r in self._history), default=0)
+
+    def _close_history(self) -> None:
+        was_open = self._history_open
+        self._history_open, self._history, self._history_more = False, (), False
+        self._viewed = None
+        self.history_model.set_rows([])
+        if was_open:
+            self.historyChanged.emit()
 
     def _store_changed(self, session_id: str) -> None:
         if session_id == self._session:
@@ -195,16 +292,21 @@ class TodoDockModel(QObject):
 
     def _refresh(self) -> None:
         session = self._session
-        snapshot = None if self._remote or session is None else self._store.get(session)
+        live = None if self._remote or session is None else self._store.get(session)
+        self._live = live
+        viewed = self._viewed
+        snapshot = live
+        if viewed is not None and session is not None:
+            snapshot = Snapshot(session, viewed.revision, viewed.items)
         self._snapshot = snapshot
         self._turn = self._store.turn(session or "")
-        self._running = self._turn.running
+        self._running = self._turn.running and viewed is None
         rows: list[TodoRow] = []
         if snapshot is not None:
             total = len(snapshot.items)
             for index, item in enumerate(snapshot.items):
                 in_progress = item.status == "in_progress"
-                interrupted = in_progress and not self._running
+                interrupted = in_progress and not self._running and viewed is None
                 rows.append(
                     TodoRow(
                         content=item.content,
@@ -217,16 +319,16 @@ class TodoDockModel(QObject):
                         sweeping=in_progress and self._running,
                     )
                 )
-        self._items.set_rows(rows)
+        self.items_model.set_rows(rows)
         self.changed.emit()
 
     # --- what QML reads -------------------------------------------------------------
 
     def _get_items(self) -> TodoListModel:
-        return self._items
+        return self.items_model
 
     def _get_visible(self) -> bool:
-        return self._remote or visible(self._snapshot)
+        return self._remote or self._history_open or visible(self._snapshot)
 
     def _get_remote(self) -> bool:
         return self._remote
@@ -251,6 +353,25 @@ class TodoDockModel(QObject):
 
     def _get_revision(self) -> int:
         return self._snapshot.revision if self._snapshot else 0
+
+    def _get_history_open(self) -> bool:
+        return self._history_open
+
+    def _get_history(self) -> HistoryModel:
+        return self.history_model
+
+    def _get_history_more(self) -> bool:
+        return self._history_more
+
+    def _get_viewing(self) -> bool:
+        return self._viewed is not None
+
+    def _get_view_label(self) -> str:
+        viewed = self._viewed
+        if viewed is None:
+            return ""
+        latest = max(self._live.revision if self._live else 0, self._history[0].revision)
+        return f"Revision {viewed.revision} of {latest}, {viewed.time}"
 
     def _get_expanded(self) -> bool:
         return self._expanded
@@ -278,9 +399,36 @@ class TodoDockModel(QObject):
     runningRow = Property(int, _get_running_row, notify=changed)
     running = Property(bool, _get_running, notify=changed)
     revision = Property(int, _get_revision, notify=changed)
+    historyOpen = Property(bool, _get_history_open, notify=historyChanged)
+    history = Property(HistoryModel, _get_history, constant=True)
+    historyHasMore = Property(bool, _get_history_more, notify=historyChanged)
+    viewing = Property(bool, _get_viewing, notify=historyChanged)
+    viewLabel = Property(str, _get_view_label, notify=changed)
     expanded = Property(bool, _get_expanded, _set_expanded, notify=expandedChanged)
     reducedMotion = Property(bool, _get_reduced, _set_reduced, notify=reducedMotionChanged)
 
     @Slot()
     def toggleExpanded(self) -> None:
         self._set_expanded(not self._expanded)
+
+    @Slot(int)
+    def showRevision(self, revision: int) -> None:
+        """Show a loaded revision's list, read-only (0: back to the live list)."""
+        viewed = next((r for r in self._history if r.revision == revision), None)
+        if viewed != self._viewed:
+            self._viewed = viewed
+            self.historyChanged.emit()
+            self._refresh()
+
+    @Slot(int, result=int)
+    def revisionAt(self, index: int) -> int:
+        """The revision at `index` of the History view (0 if there is none)."""
+        return self._history[index].revision if 0 <= index < len(self._history) else 0
+
+    @Slot()
+    def closeHistory(self) -> None:
+        """Back to the live list."""
+        viewing = self._viewed is not None
+        self._close_history()
+        if viewing:
+            self._refresh()

@@ -45,6 +45,18 @@ class TurnView:
         return self.state == "running"
 
 
+@dataclass(frozen=True)
+class Revision:
+    """One committed revision of a checklist as the History view shows it."""
+
+    revision: int
+    turn_id: str  # "" when written outside a turn (the history's baseline)
+    time: str  # local HH:MM
+    items: tuple[Item, ...]
+    summary: str  # what changed against the revision before, in one line
+    warning: bool  # items were dropped unfinished (the summary says so in words)
+
+
 class SnapshotStore:
     def __init__(self) -> None:
         self._snapshots: dict[str, Snapshot] = {}

@@ -27,9 +27,18 @@ Rectangle {
 
     // Ctrl+T toggles the dock without moving focus.
     Shortcut {
+        id: toggleShortcut
         sequence: "Ctrl+T"
         context: Qt.WindowShortcut
         onActivated: composer.controller.dock.toggleExpanded()
+    }
+
+    // Ctrl+H opens the dock's History view (focus goes into it) and closes it again.
+    Shortcut {
+        id: historyShortcut
+        sequence: "Ctrl+H"
+        context: Qt.WindowShortcut
+        onActivated: dock.toggleHistory()
     }
 
     ColumnLayout {
@@ -43,8 +52,12 @@ Rectangle {
             objectName: "todoDock"
             Layout.fillWidth: true
             model: composer.controller.dock
+            controller: composer.controller
             theme: composer.theme
             maxListHeight: composer.maxDockListHeight
+            toggleKeys: toggleShortcut.nativeText
+            historyKeys: historyShortcut.nativeText
+            onFinished: input.forceActiveFocus()
         }
 
         Rectangle {

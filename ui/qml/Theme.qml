@@ -20,6 +20,7 @@ Item {
     readonly property color divider: dark ? "#3A3D42" : "#D8DCE1"
     readonly property color danger: dark ? "#F47067" : "#CF222E"
     readonly property color warning: dark ? "#D29922" : "#9A6700"
+    readonly property color selection: dark ? "#2F3C52" : "#DCE8FA"
     readonly property color sweepBand: dark ? "#FFFFFF" : accent
     readonly property font bodyFont: Qt.font({ pixelSize: 14 })
     readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 12 })

@@ -5,17 +5,52 @@ import QtQuick.Layouts
 import Nib
 
 // The Composer's checklist: one line collapsed, the whole list expanded in its own
-// bounded, scrolling box. It never takes keyboard focus.
+// bounded, scrolling box. It takes keyboard focus only when the user opens its History
+// view, and gives it back (`finished`) when the view closes.
 Item {
     id: dock
 
     required property TodoDockModel model
+    required property MainController controller
     required property Theme theme
     required property real maxListHeight
+    // the keys of the Composer's shortcuts, as the platform writes them
+    required property string toggleKeys
+    required property string historyKeys
 
     readonly property int headerHeight: 32
     readonly property alias list: list
     readonly property alias header: header
+    readonly property alias historyList: historyList
+    readonly property bool listShown: (model.expanded || model.viewing) && !model.remote
+
+    // the History view closed: focus goes back where the user types
+    signal finished()
+
+    function toggleHistory(): void {
+        if (dock.model.historyOpen) {
+            dock.closeHistory()
+        } else if (!dock.model.remote && dock.controller.currentSessionId !== "") {
+            dock.controller.openHistory()
+            historyList.currentIndex = 0
+            historyList.forceActiveFocus()
+        }
+    }
+
+    function closeHistory(): void {
+        dock.model.closeHistory()
+        dock.finished()
+    }
+
+    function showRevision(revision: int): void {
+        dock.model.showRevision(revision)
+        list.forceActiveFocus()
+    }
+
+    function backToRevisions(): void {
+        dock.model.showRevision(0)
+        historyList.forceActiveFocus()
+    }
 
     visible: model.shown
     implicitHeight: visible ? column.implicitHeight : 0
@@ -30,6 +65,14 @@ Item {
             objectName: "dockHeader"
             width: parent.width
             height: dock.headerHeight
+
+            // below the row, so its buttons get their own clicks
+            MouseArea {
+                anchors.fill: parent
+                enabled: !dock.model.remote
+                cursorShape: Qt.PointingHandCursor
+                onClicked: dock.model.toggleExpanded()
+            }
 
             // progress hairline along the top edge: completed / (total - cancelled)
             Rectangle {
@@ -54,7 +97,7 @@ Item {
 
                 Text {
                     visible: !dock.model.remote
-                    text: dock.model.completed === dock.model.total ? "✓" : "◐"
+                    text: dock.model.viewing ? "⟲" : dock.model.completed === dock.model.total ? "✓" : "◐"
                     color: dock.model.completed === dock.model.total ? dock.theme.green : dock.theme.accent
                     font.pixelSize: 14
                 }
@@ -71,34 +114,42 @@ Item {
                     readonly property bool plain: textFormat === Text.PlainText
                     Layout.fillWidth: true
                     text: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
-                                            : dock.model.currentStep
+                        : dock.model.viewing ? qsTr("%1 · read-only").arg(dock.model.viewLabel)
+                        : dock.model.currentStep
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
                     maximumLineCount: 1
                     color: dock.model.remote ? dock.theme.muted : dock.theme.text
                     font.pixelSize: 13
                 }
+                ToolButton {
+                    objectName: "historyButton"
+                    visible: !dock.model.remote
+                    focusPolicy: Qt.NoFocus
+                    text: dock.model.viewing ? qsTr("Back to live") : dock.model.historyOpen ? qsTr("Close history") : qsTr("History")
+                    font.pixelSize: 12
+                    implicitHeight: 24
+                    ToolTip.visible: hovered
+                    ToolTip.text: dock.model.historyOpen ? qsTr("Back to the live list (Esc)")
+                                                        : qsTr("Every revision of this checklist (%1)").arg(dock.historyKeys)
+                    Accessible.name: text
+                    onClicked: dock.model.historyOpen ? dock.closeHistory() : dock.toggleHistory()
+                }
                 Text {
                     visible: !dock.model.remote
-                    text: "⌃T " + (dock.model.expanded ? "▴" : "▾")
+                    text: dock.toggleKeys + " " + (dock.model.expanded ? "▴" : "▾")
                     color: dock.theme.muted
                     font.pixelSize: 12
                 }
             }
 
-            MouseArea {
-                anchors.fill: parent
-                enabled: !dock.model.remote
-                cursorShape: Qt.PointingHandCursor
-                onClicked: dock.model.toggleExpanded()
-            }
         }
 
         ListView {
             id: list
             objectName: "dockList"
             width: parent.width
-            visible: dock.model.expanded && !dock.model.remote
+            visible: dock.listShown && (!dock.model.historyOpen || dock.model.viewing)
             // Delayed: the content height settles as wrapped rows are laid out, and
             // that in turn may create more rows; one pass per event breaks the loop.
             Binding on height {
@@ -119,10 +170,110 @@ Item {
             onVisibleChanged: if (visible && dock.model.runningRow >= 0)
                                   positionViewAtIndex(dock.model.runningRow, ListView.Contain)
 
+            // only while a past revision is shown (the user opened it): Escape returns
+            // to the live list, Backspace to the revisions
+            Keys.onEscapePressed: dock.closeHistory()
+            Keys.onPressed: (event) => {
+                if (event.key === Qt.Key_Backspace || event.key === Qt.Key_Left) {
+                    dock.backToRevisions()
+                    event.accepted = true
+                }
+            }
+            Keys.onUpPressed: flick(0, 800)
+            Keys.onDownPressed: flick(0, -800)
+
             delegate: TodoRow {
                 width: list.width
                 theme: dock.theme
                 reducedMotion: dock.model.reducedMotion
+            }
+        }
+
+        // The History view: every revision, newest first, grouped by turn. Up and Down
+        // move, Enter shows one read-only, Escape returns to the live list.
+        ListView {
+            id: historyList
+            objectName: "historyList"
+            width: parent.width
+            visible: dock.model.historyOpen && !dock.model.viewing
+            height: visible ? Math.min(Math.max(contentHeight, 28), dock.maxListHeight) : 0
+            clip: true
+            model: dock.model.history
+            boundsBehavior: Flickable.StopAtBounds
+            activeFocusOnTab: false
+            keyNavigationEnabled: true
+            highlightMoveDuration: 0
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Checklist history")
+            section.property: "turnLabel"
+            section.delegate: Text {
+                required property string section
+                width: historyList.width
+                leftPadding: 10
+                topPadding: 4
+                text: section
+                textFormat: Text.PlainText
+                color: dock.theme.muted
+                font.pixelSize: 11
+                font.bold: true
+                Accessible.role: Accessible.Heading
+                Accessible.name: section
+            }
+            ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
+            onCurrentIndexChanged: if (currentIndex === count - 1 && dock.model.historyHasMore)
+                                       dock.controller.loadMoreHistory()
+            onAtYEndChanged: if (atYEnd && count > 0 && dock.model.historyHasMore)
+                                 dock.controller.loadMoreHistory()
+            Keys.onEscapePressed: dock.closeHistory()
+            Keys.onReturnPressed: if (currentIndex >= 0) dock.showRevision(dock.model.revisionAt(currentIndex))
+            Keys.onEnterPressed: if (currentIndex >= 0) dock.showRevision(dock.model.revisionAt(currentIndex))
+
+            Text {
+                anchors.centerIn: parent
+                visible: historyList.count === 0
+                text: qsTr("Loading the history…")
+                color: dock.theme.muted
+                font.pixelSize: 12
+            }
+
+            delegate: Rectangle {
+                id: entry
+                required property int index
+                required property int revision
+                required property string time
+                required property string summary
+                required property bool warning
+                required property string accessibleName
+
+                objectName: "historyRow"
+                width: historyList.width
+                implicitHeight: entryText.implicitHeight + 8
+                color: ListView.isCurrentItem && historyList.activeFocus ? dock.theme.selection : "transparent"
+                Accessible.role: Accessible.ListItem
+                Accessible.name: accessibleName
+
+                Text {
+                    id: entryText
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    anchors.verticalCenter: parent.verticalCenter
+                    anchors.leftMargin: 10
+                    anchors.rightMargin: 14
+                    text: qsTr("Revision %1 · %2 · %3").arg(entry.revision).arg(entry.time).arg(entry.summary)
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                    maximumLineCount: 3
+                    elide: Text.ElideRight
+                    color: entry.warning ? dock.theme.warning : dock.theme.text
+                    font.pixelSize: 12
+                }
+                MouseArea {
+                    anchors.fill: parent
+                    onClicked: {
+                        historyList.currentIndex = entry.index
+                        dock.showRevision(entry.revision)
+                    }
+                }
             }
         }
     }

@@ -1,0 +1,155 @@
+"""The dock's History view in the real window, on a real host: every revision grouped by
+turn, one shown read-only, Escape back to the live list, driven by real key events."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from ui.models import TodoDockModel, history_rows
+from ui.snapshots import Item, Revision, SnapshotStore
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+async def finished_turn(gui: Gui, session_id: str, text: str, revision: int) -> None:
+    await gui.actions.start_turn(text)
+    await until(lambda: (s := gui.controller.store.get(session_id)) and s.revision == revision)
+    await until(lambda: gui.controller.store.turn(session_id).state == "completed")
+    await gui.frame()
+
+
+def history(gui: Gui) -> list:
+    return gui.dock.history_model.rows()
+
+
+def test_history_by_keyboard_shows_a_past_revision_read_only(gui, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await finished_turn(gui, session.id, "1. Add the column\n2. Write the tests", 7)
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await gui.frame()
+
+        await gui.key(Qt.Key.Key_H, CTRL)
+        await until(lambda: len(history(gui)) == 7, what="the history loaded")
+        await gui.frame()
+        listview = gui.item("historyList")
+        assert listview.isVisible() and listview.hasActiveFocus()
+        assert [r.revision for r in history(gui)] == [7, 6, 5, 4, 3, 2, 1]
+        assert history(gui)[-1].summary == "Checklist: 3 steps"
+        assert history(gui)[-2].summary == "◐ Add the column"
+        assert all(r.isVisible() for r in gui.items("historyRow")[:7])
+
+        await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
+        assert gui.dock.property("viewing")
+        label = gui.item("currentStep").property("text")
+        assert label.startswith("Revision 5 of 7, ") and label.endswith(" · read-only")
+        shown = [(r.content, r.status) for r in gui.dock.items_model.rows()]
+        assert shown == [
+            ("Add the column", "completed"),
+            ("Write the tests", "in_progress"),
+            ("Summarise the changes", "pending"),
+        ] or shown[0] == ("Add the column", "completed")
+        assert not any(r.sweeping or r.interrupted for r in gui.dock.items_model.rows())
+        assert gui.item("dockList").isVisible()
+        assert not input_.hasActiveFocus()
+
+        # Backspace: back to the revisions; Escape: back to the live list, focus to input
+        await gui.key(Qt.Key.Key_Backspace)
+        assert not gui.dock.property("viewing") and listview.hasActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        assert gui.dock.property("viewing")
+        await gui.key(Qt.Key.Key_Escape)
+        assert not gui.dock.property("historyOpen") and not gui.dock.property("viewing")
+        assert input_.hasActiveFocus()
+        live = gui.controller.store.get(session.id)
+        assert live is not None
+        assert [r.content for r in gui.dock.items_model.rows()] == [i.content for i in live.items]
+        assert gui.item("currentStep").property("text") == "All steps completed"
+
+        # typing goes on in the input
+        for key in (Qt.Key.Key_O, Qt.Key.Key_K):
+            await gui.key(key)
+        assert input_.property("text") == "ok"
+
+    gui.run(body())
+
+
+def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await finished_turn(gui, session.id, "1. Add the column\n2. Write the tests", 7)
+        await gui.key(Qt.Key.Key_H, CTRL)
+        await until(lambda: len(history(gui)) == 7, what="the history loaded")
+        # a second turn while the view is open: its revisions arrive in the view
+        await gui.actions.start_turn("1. Update the docs\n2. Tag the release")
+        await until(lambda: history(gui) and history(gui)[0].revision >= 14, what="new writes")
+        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
+        await until(lambda: len(history(gui)) == gui.controller.store.get(session.id).revision)
+        labels = [r.turnLabel for r in history(gui)]
+        assert labels[0].endswith(" · revisions 8–14") and labels[-1].endswith(" · revisions 1–7")
+        assert len(set(labels)) == 2 and all(label.startswith("Turn started ") for label in labels)
+        assert gui.dock.property("historyOpen")  # writes never close the view
+        # the button says how to get back, and clicking it does
+        button = gui.item("historyButton")
+        assert button.property("text") == "Close history"
+        await gui.click(button)
+        assert not gui.dock.property("historyOpen")
+        assert gui.item("composerInput").hasActiveFocus()
+
+    gui.run(body())
+
+
+def test_history_is_not_offered_for_a_remote_session(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.attach_remote("racp://example.net", "r-1")
+        await gui.key(Qt.Key.Key_H, CTRL)
+        assert not gui.dock.property("historyOpen")
+        assert not gui.item("historyButton").isVisible()
+        assert gui.calls["todos.history"] == 0
+
+    gui.run(body())
+
+
+def revision(n: int, turn: str = "t1") -> Revision:
+    return Revision(n, turn, f"10:{n:02}", (Item(f"step {n}", "pending"),), f"+{n}", False)
+
+
+def test_pages_merge_newest_first_without_duplicates(qtbot) -> None:
+    dock = TodoDockModel(SnapshotStore())
+    dock.show_session("s", False)
+    assert dock.open_history()
+    dock.set_history("s", tuple(revision(n) for n in (10, 9, 8)), True, older=False)
+    dock.set_history("s", tuple(revision(n) for n in (7, 6)), False, older=True)
+    assert [r.revision for r in dock.history_model.rows()] == [10, 9, 8, 7, 6]
+    # a newer first page (after a write) keeps the older pages already loaded
+    dock.set_history("s", tuple(revision(n) for n in (11, 10, 9)), True, older=False)
+    assert [r.revision for r in dock.history_model.rows()] == [11, 10, 9, 8, 7, 6]
+    assert dock.oldest_revision() == 6
+    # a page for another session, or after the view closed, is ignored
+    dock.set_history("other", (revision(99),), False, older=False)
+    dock.closeHistory()
+    dock.set_history("s", (revision(12),), False, older=False)
+    assert dock.history_model.rows() == []
+
+
+def test_turn_groups_are_labelled_by_their_first_revision() -> None:
+    rows = history_rows((revision(4, "b"), revision(3, "b"), revision(2, "a"), revision(1, "")))
+    assert [r.turnLabel for r in rows] == [
+        "Turn started 10:03 · revisions 3–4",
+        "Turn started 10:03 · revisions 3–4",
+        "Turn started 10:02 · revision 2",
+        "Before the history · revision 1",
+    ]
+    assert rows[0].accessibleName == "Revision 4, 10:04: +4"
