@@ -22,12 +22,15 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from ui.snapshots import (
     STATUS_GLYPHS,
+    Headline,
     Revision,
     Snapshot,
     SnapshotStore,
     TurnView,
     accessible_name,
     current_step,
+    ended_word,
+    headline,
     progress,
     running_index,
     visible,
@@ -106,7 +109,8 @@ class TodoRow:
     activeForm: str
     number: int
     accessibleName: str
-    interrupted: bool
+    interrupted: bool  # in progress, but its turn ended
+    endedWord: str  # then how: "stopped", "interrupted", "failed"
     sweeping: bool
 
 
@@ -121,6 +125,7 @@ class TodoListModel(RowModel):
         "number",
         "accessibleName",
         "interrupted",
+        "endedWord",
         "sweeping",
     )
 
@@ -218,6 +223,7 @@ class TodoDockModel(QObject):
         self._remote = False
         self._expanded = False
         self._reduced = reduced_motion_default()
+        self._headline: Headline | None = None
         self._snapshot: Snapshot | None = None  # what the list shows: live or a past one
         self._live: Snapshot | None = None
         self._turn = TurnView("")
@@ -302,6 +308,10 @@ class TodoDockModel(QObject):
         self._turn = self._store.turn(session or "")
         self._running = self._turn.running and viewed is None
         rows: list[TodoRow] = []
+        word = ended_word(self._turn)
+        self._headline = headline(snapshot, self._turn) if snapshot is not None else None
+        if viewed is not None and snapshot is not None:
+            self._headline = Headline(current_step(snapshot), "idle", False)
         if snapshot is not None:
             total = len(snapshot.items)
             for index, item in enumerate(snapshot.items):
@@ -314,8 +324,11 @@ class TodoDockModel(QObject):
                         glyph=STATUS_GLYPHS[item.status],
                         activeForm=item.active_form or "",
                         number=index + 1,
-                        accessibleName=accessible_name(index, total, item, interrupted),
+                        accessibleName=accessible_name(
+                            index, total, item, word if interrupted else ""
+                        ),
                         interrupted=interrupted,
+                        endedWord=word if interrupted else "",
                         sweeping=in_progress and self._running,
                     )
                 )
@@ -343,7 +356,13 @@ class TodoDockModel(QObject):
         return progress(self._snapshot).fraction if self._snapshot else 0.0
 
     def _get_current_step(self) -> str:
-        return current_step(self._snapshot) if self._snapshot else ""
+        return self._headline.text if self._headline else ""
+
+    def _get_tone(self) -> str:
+        return self._headline.tone if self._headline else "idle"
+
+    def _get_counted(self) -> bool:
+        return self._headline.counted if self._headline else False
 
     def _get_running_row(self) -> int:
         return running_index(self._snapshot) if self._snapshot else -1
@@ -395,7 +414,9 @@ class TodoDockModel(QObject):
     completed = Property(int, _get_completed, notify=changed)
     total = Property(int, _get_total, notify=changed)
     fraction = Property(float, _get_fraction, notify=changed)
-    currentStep = Property(str, _get_current_step, notify=changed)
+    currentStep = Property(str, _get_current_step, notify=changed)  # the headline
+    tone = Property(str, _get_tone, notify=changed)  # running, ended, done, idle
+    countInText = Property(bool, _get_counted, notify=changed)
     runningRow = Property(int, _get_running_row, notify=changed)
     running = Property(bool, _get_running, notify=changed)
     revision = Property(int, _get_revision, notify=changed)

@@ -142,6 +142,61 @@ def visible(snapshot: Snapshot | None) -> bool:
     return snapshot is not None and len(snapshot.items) > 0
 
 
+HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
+
+Tone = Literal["running", "ended", "done", "idle"]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The dock's one line: its text, whether it includes the count itself, and its tone
+    (the glyph's colour and whether anything may move)."""
+
+    text: str
+    tone: Tone
+    counted: bool  # the text carries "2 / 5" itself, so the count is not shown apart
+
+
+def next_step(snapshot: Snapshot) -> str:
+    """The step the work stands at: the one in progress (its content), else the next
+    pending one, else ""."""
+    for wanted in ("in_progress", "pending"):
+        for item in snapshot.items:
+            if item.status == wanted:
+                return item.content
+    return ""
+
+
+def ended_word(turn: TurnView) -> str:
+    """How a turn that is no longer running ended, in one word for a step it left."""
+    if turn.state == "cancelled":
+        return "stopped"
+    if turn.state == "failed":
+        return "interrupted" if turn.error == HOST_RESTARTED else "failed"
+    return "interrupted"
+
+
+def headline(snapshot: Snapshot, turn: TurnView) -> Headline:
+    """What the collapsed dock says, true to the turn: nothing reads as running unless
+    the turn runs."""
+    done = progress(snapshot)
+    step = next_step(snapshot)
+    if not step:
+        return Headline(ALL_DONE, "done", False)
+    if turn.running:
+        return Headline(current_step(snapshot), "running", False)
+    at = f"{done.completed} / {done.total} · {step}"
+    if turn.state == "cancelled":
+        return Headline(f"Stopped at {at}", "ended", True)
+    if turn.state == "failed" and turn.error == HOST_RESTARTED:
+        return Headline(f"Interrupted at {at} · the host restarted", "ended", True)
+    if turn.state == "failed":
+        return Headline(f"Failed at {at} · {turn.error or 'no reason given'}", "ended", True)
+    if turn.state == "completed":
+        return Headline(f"Turn ended at {at}", "ended", True)
+    return Headline(current_step(snapshot), "idle", False)
+
+
 STATUS_WORDS: dict[Status, str] = {
     "pending": "pending",
     "in_progress": "in progress",
@@ -156,7 +211,8 @@ STATUS_GLYPHS: dict[Status, str] = {
 }
 
 
-def accessible_name(index: int, total: int, item: Item, interrupted: bool) -> str:
-    word = "interrupted" if interrupted else STATUS_WORDS[item.status]
+def accessible_name(index: int, total: int, item: Item, ended: str = "") -> str:
+    """`ended`: the word for an in-progress step whose turn ended ("stopped", ...)."""
+    word = ended or STATUS_WORDS[item.status]
     text = item.active_form if item.status == "in_progress" and item.active_form else item.content
     return f"Step {index + 1} of {total}, {word}: {text}"

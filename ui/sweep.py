@@ -3,7 +3,9 @@
 A QQuickPaintedItem, so it draws on the software scene graph (offscreen) and on OpenGL
 alike. The band's position is `phase` (0 to 1, driven by a QML animation); it is painted
 into the text itself: the glyph outlines are filled with the gradient, nothing is drawn
-over or behind the row.
+over or behind the row. The band is a third of the text's own width (its widest line), not
+of the item's, so a short step sees it as often as a long one. With `singleLine` the text
+is one line, elided at the right (the dock's collapsed header).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
 _FLAGS = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft)
+_SINGLE_FLAGS = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignVCenter)
 
 
 @QmlElement
@@ -35,6 +38,7 @@ class SweepText(QQuickPaintedItem):
         self._band = QColor()
         self._phase = 0.0
         self._sweeping = True
+        self._single = False
         self.setAntialiasing(True)
 
     def geometryChange(self, new: QRectF | QRect, old: QRectF | QRect) -> None:
@@ -46,17 +50,32 @@ class SweepText(QQuickPaintedItem):
         metrics = QFontMetricsF(self._font)
         natural = metrics.horizontalAdvance(self._text)
         self.setImplicitWidth(natural)
-        # Until the layout gives a width, measure one line rather than a word per line.
-        width = self.width() if self.width() > 0 else natural + 1
-        rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
-        self.setImplicitHeight(rect.height())
+        if self._single:
+            self.setImplicitHeight(metrics.height())
+        else:
+            # Until the layout gives a width, measure one line rather than a word per line.
+            width = self.width() if self.width() > 0 else natural + 1
+            rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
+            self.setImplicitHeight(rect.height())
         self.update()
+
+    def shown_text(self) -> tuple[str, float]:
+        """The text as drawn (elided when single-line) and its width in pixels."""
+        metrics = QFontMetricsF(self._font)
+        width = max(1.0, self.width())
+        if self._single:
+            text = metrics.elidedText(self._text, Qt.TextElideMode.ElideRight, width)
+            return text, min(width, metrics.horizontalAdvance(text))
+        rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
+        return self._text, min(width, rect.width())
 
     def paint(self, painter: QPainter) -> None:
         painter.setFont(self._font)
         rect = QRectF(0, 0, self.width(), self.height())
+        text, text_width = self.shown_text()
+        flags = _SINGLE_FLAGS if self._single else _FLAGS
         if self._sweeping:
-            width = max(1.0, self.width())
+            width = max(1.0, text_width)
             band = width * self.BAND
             # the band travels from fully left of the text to fully right of it
             centre = -band + self._phase * (width + 2 * band)
@@ -67,7 +86,7 @@ class SweepText(QQuickPaintedItem):
             painter.setPen(QPen(QBrush(gradient), 1))
         else:
             painter.setPen(self._color)
-        painter.drawText(rect, _FLAGS, self._text)
+        painter.drawText(rect, flags, text)
 
     # --- properties -------------------------------------------------------------------
 
@@ -126,7 +145,17 @@ class SweepText(QQuickPaintedItem):
             self.styleChanged.emit()
             self.update()
 
+    def _get_single(self) -> bool:
+        return self._single
+
+    def _set_single(self, value: bool) -> None:
+        if value != self._single:
+            self._single = value
+            self.styleChanged.emit()
+            self._relayout()
+
     text = Property(str, _get_text, _set_text, notify=textChanged)
+    singleLine = Property(bool, _get_single, _set_single, notify=styleChanged)
     font = Property(QFont, _get_font, _set_font, notify=styleChanged)
     color = Property(QColor, _get_color, _set_color, notify=styleChanged)
     bandColor = Property(QColor, _get_band, _set_band, notify=styleChanged)

@@ -265,9 +265,17 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         assert len(rows(gui)) == 3  # the list stays
         writing = row_with(gui, "Write")
         assert writing.property("interrupted") is True
-        assert writing.property("accessibleName") == "Step 2 of 3, interrupted: Writing"
+        assert writing.property("accessibleName") == "Step 2 of 3, stopped: Writing"
         text = next(t for t in gui.items("rowText") if t.property("text").startswith("Write"))
-        assert text.property("text") == "Write  — interrupted"
+        assert text.property("text") == "Write  — stopped"
+        # the header tells it too, with a muted glyph and nothing moving
+        assert gui.item("currentStep").property("text") == "Stopped at 1 / 3 · Write"
+        assert not gui.item("progressCount").isVisible()
+        theme = gui.item("theme")
+        assert gui.item("headerGlyph").property("color") == theme.property("muted")
+        gui.dock.setProperty("expanded", False)
+        await gui.frame()
+        assert gui.visible_items("headerSweep") == []
         gui.item("composerInput").setFocus(False)
         await gui.frame()
         assert await gui.settles()

@@ -58,7 +58,9 @@ def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
         store.set_turn(TurnView("a", "cancelled"))
     row = dock.items.rows()[0]
     assert row.interrupted and not row.sweeping
-    assert row.accessibleName == "Step 1 of 1, interrupted: Doing two"
+    assert row.accessibleName == "Step 1 of 1, stopped: Doing two" and row.endedWord == "stopped"
+    assert dock.property("currentStep") == "Stopped at 0 / 1 · Two"
+    assert dock.property("tone") == "ended" and dock.property("countInText")
 
 
 def test_reduced_motion_from_the_environment(monkeypatch) -> None:
@@ -79,7 +81,7 @@ def test_renderer_statuses_are_the_protocols() -> None:
     assert set(get_args(Status)) == set(get_args(TodoStatus))
     for status in get_args(TodoStatus):
         assert STATUS_GLYPHS[status] and STATUS_WORDS[status]
-        name = accessible_name(0, 1, Item("x", status), interrupted=False)
+        name = accessible_name(0, 1, Item("x", status))
         assert name == f"Step 1 of 1, {STATUS_WORDS[status]}: x"
 
 

@@ -99,6 +99,32 @@ def test_visibility() -> None:
 
 def test_accessible_name() -> None:
     item = Item("Write tests", "in_progress", "Writing tests")
-    assert accessible_name(2, 7, item, False) == "Step 3 of 7, in progress: Writing tests"
-    assert accessible_name(2, 7, item, True) == "Step 3 of 7, interrupted: Writing tests"
-    assert accessible_name(0, 1, Item("x", "cancelled"), False) == "Step 1 of 1, cancelled: x"
+    assert accessible_name(2, 7, item) == "Step 3 of 7, in progress: Writing tests"
+    assert accessible_name(2, 7, item, "interrupted") == "Step 3 of 7, interrupted: Writing tests"
+    assert accessible_name(0, 1, Item("x", "cancelled")) == "Step 1 of 1, cancelled: x"
+
+
+def test_the_headline_tells_how_the_turn_ended() -> None:
+    from ui.snapshots import TurnView, headline
+
+    snap = Snapshot("s", 3, (Item("A", "completed"), Item("B", "in_progress", "Doing B"),
+                             Item("C", "pending"), Item("D", "cancelled")))  # fmt: skip
+    cases = {
+        TurnView("s", "running"): ("Doing B", "running", False),
+        TurnView("s", "cancelled"): ("Stopped at 1 / 3 · B", "ended", True),
+        TurnView("s", "failed", "host restarted"): (
+            "Interrupted at 1 / 3 · B · the host restarted", "ended", True),
+        TurnView("s", "failed", "model endpoint unreachable: refused"): (
+            "Failed at 1 / 3 · B · model endpoint unreachable: refused", "ended", True),
+        TurnView("s", "completed"): ("Turn ended at 1 / 3 · B", "ended", True),
+        TurnView("s"): ("Doing B", "idle", False),
+    }  # fmt: skip
+    for turn, (text, tone, counted) in cases.items():
+        line = headline(snap, turn)
+        assert (line.text, line.tone, line.counted) == (text, tone, counted), turn
+    finished = Snapshot("s", 4, (Item("A", "completed"), Item("D", "cancelled")))
+    for turn in cases:
+        assert headline(finished, turn).text == "All steps completed"
+    # nothing in progress after a stop: the next pending step is where it stands
+    paused = Snapshot("s", 5, (Item("A", "completed"), Item("C", "pending")))
+    assert headline(paused, TurnView("s", "cancelled")).text == "Stopped at 1 / 2 · C"

@@ -21,7 +21,9 @@ Item {
     readonly property color danger: dark ? "#F47067" : "#CF222E"
     readonly property color warning: dark ? "#D29922" : "#9A6700"
     readonly property color selection: dark ? "#2F3C52" : "#DCE8FA"
-    readonly property color sweepBand: dark ? "#FFFFFF" : accent
+    // The band differs from the text by at least 1.5:1 on both palettes (toward white on
+    // the dark one would be 1.25:1, practically invisible), so it is the accent on both.
+    readonly property color sweepBand: accent
     readonly property font bodyFont: Qt.font({ pixelSize: 14 })
     readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 12 })
     readonly property color userBubble: dark ? "#2D3340" : "#E8F0FC"

@@ -96,31 +96,66 @@ Item {
                 spacing: 8
 
                 Text {
+                    objectName: "headerGlyph"
                     visible: !dock.model.remote
-                    text: dock.model.viewing ? "⟲" : dock.model.completed === dock.model.total ? "✓" : "◐"
-                    color: dock.model.completed === dock.model.total ? dock.theme.green : dock.theme.accent
-                    font.pixelSize: 14
+                    Layout.preferredWidth: 16
+                    horizontalAlignment: Text.AlignHCenter
+                    text: dock.model.viewing ? "⟲" : dock.model.tone === "done" ? "✓" : "◐"
+                    color: dock.model.tone === "done" ? dock.theme.green
+                         : dock.model.tone === "running" ? dock.theme.accent
+                         : dock.theme.muted
+                    font.pixelSize: dock.model.tone === "done" && !dock.model.viewing ? 15 : 14
                 }
                 Text {
                     objectName: "progressCount"
-                    visible: !dock.model.remote
+                    visible: !dock.model.remote && !dock.model.countInText
                     text: dock.model.completed + " / " + dock.model.total
                     color: dock.theme.text
                     font.features: { "tnum": 1 }
                     font.pixelSize: 13
                 }
                 Text {
+                    id: headline
                     objectName: "currentStep"
                     readonly property bool plain: textFormat === Text.PlainText
                     Layout.fillWidth: true
+                    visible: !headerSweep.active
                     text: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
                         : dock.model.viewing ? qsTr("%1 · read-only").arg(dock.model.viewLabel)
                         : dock.model.currentStep
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
                     maximumLineCount: 1
-                    color: dock.model.remote ? dock.theme.muted : dock.theme.text
+                    color: dock.model.remote ? dock.theme.muted
+                         : dock.model.tone === "running" && dock.model.reducedMotion ? dock.theme.accent
+                         : dock.theme.text
                     font.pixelSize: 13
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+                // Collapsed, the running step carries the sweep here (the row is hidden).
+                Loader {
+                    id: headerSweep
+                    Layout.fillWidth: true
+                    Layout.preferredWidth: 0
+                    Layout.preferredHeight: headline.implicitHeight
+                    visible: active
+                    active: dock.model.tone === "running" && !dock.listShown && !dock.model.reducedMotion
+                            && !dock.model.remote
+                    sourceComponent: SweepText {
+                        objectName: "headerSweep"
+                        singleLine: true
+                        text: headline.text
+                        font: headline.font
+                        color: dock.theme.text
+                        bandColor: dock.theme.sweepBand
+                        sweeping: true
+                        SequentialAnimation on phase {
+                            loops: Animation.Infinite
+                            NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
+                            PauseAnimation { duration: 600 }
+                        }
+                    }
                 }
                 ToolButton {
                     objectName: "historyButton"
@@ -186,6 +221,7 @@ Item {
                 width: list.width
                 theme: dock.theme
                 reducedMotion: dock.model.reducedMotion
+                animate: list.visible && dock.visible
             }
         }
 

@@ -14,9 +14,12 @@ Item {
     required property int number
     required property string accessibleName
     required property bool interrupted
+    required property string endedWord
     required property bool sweeping
     required property Theme theme
     property bool reducedMotion: false
+    // the row can be seen (the list is open): only then does the sweep move
+    property bool animate: false
 
     readonly property bool done: status === "completed" || status === "cancelled"
     readonly property color textColor: done || interrupted ? theme.muted : theme.text
@@ -52,7 +55,7 @@ Item {
             readonly property bool plain: textFormat === Text.PlainText
             Layout.fillWidth: true
             visible: !row.sweeping
-            text: row.content + (row.interrupted ? "  — interrupted" : "")
+            text: row.content + (row.interrupted ? "  — " + row.endedWord : "")
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             color: row.sweeping && row.reducedMotion ? row.theme.accent : row.textColor
@@ -75,10 +78,11 @@ Item {
                 font: label.font
                 color: row.reducedMotion ? row.theme.accent : row.theme.text
                 bandColor: row.theme.sweepBand
-                sweeping: !row.reducedMotion
+                sweeping: band.running
 
                 SequentialAnimation on phase {
-                    running: !row.reducedMotion
+                    id: band
+                    running: !row.reducedMotion && row.animate
                     loops: Animation.Infinite
                     NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
                     PauseAnimation { duration: 600 }
