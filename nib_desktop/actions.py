@@ -11,6 +11,7 @@ import logging
 
 from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.protocol.remote import parse_endpoint
 from nib_desktop import convert
 from nib_desktop.connection import HostConnection
 from nib_desktop.controller import MainController
@@ -37,8 +38,9 @@ class Actions:
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
-        remote = m.RemoteRef(endpoint=endpoint, remote_session_id=remote_session_id)
-        params = m.CreateSessionParams(remote=remote)
+        remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id)
+        title = f"{remote.remote_session_id} on {parse_endpoint(endpoint).label()}"
+        params = m.CreateSessionParams(title=title[:200], remote=remote)
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def fork_session(self) -> m.Session | None:
@@ -114,22 +116,22 @@ class Actions:
         if session is None:
             return
         ref = m.SessionRef(session_id=session.id)
-        if session.origin == "local" and session.id not in self._recovered:
+        if session.origin == "remote":
+            return
+        turns = await self._host.call(
+            rpc.TURNS_LIST, m.TurnListParams(session_id=session.id, limit=100)
+        )
+        if turns.turns:
+            self._view.turnChanged.emit(convert.turn(turns.turns[0]))
+        if session.id not in self._recovered:
             self._recovered.add(session.id)
-            turns = await self._host.call(
-                rpc.TURNS_LIST, m.TurnListParams(session_id=session.id, limit=1)
-            )
-            if turns.turns:
-                self._view.turnChanged.emit(convert.turn(turns.turns[0]))
             self._view.todosChanged.emit(
                 convert.snapshot(await self._host.call(rpc.TODOS_GET, ref))
             )
-        if session.origin == "remote":
-            return
         listing = await self._host.call(rpc.MESSAGES_LIST, ref)
         if (shown := self._sessions.current) is not None and shown.id == session.id:
             self._sessions.lines = convert.TranscriptLines()
-            rows = [row for msg in listing.messages for row in self._sessions.lines.rows(msg)]
+            rows = convert.transcript(self._sessions.lines, listing.messages, turns.turns)
             self._view.transcript_model.set_rows(rows)
 
     async def _open(self, session: m.Session) -> m.Session:

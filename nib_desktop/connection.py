@@ -25,7 +25,13 @@ R = TypeVar("R", bound=m.Wire)
 
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
 MAX_RECONNECTS = 8  # about 25 s of trying
+# a user waits no longer than this for any answer before being told in the window
+CALL_TIMEOUT = 10.0
 STARTUP_ERRORS = (HostStartError, errors.RpcError, TimeoutError)
+
+
+class HostTimeout(TimeoutError):
+    """The host did not answer a call in time (it may still carry it out)."""
 
 
 class HostConnection(QObject):
@@ -45,6 +51,7 @@ class HostConnection(QObject):
         self.supervisor = supervisor
         self._on_connected = on_connected
         self.max_reconnects = max_reconnects
+        self.call_timeout = CALL_TIMEOUT
         self._client = RpcClient(self)
         self._client.notification.connect(self.notification)
         self._client.disconnected.connect(self._lost)
@@ -57,8 +64,13 @@ class HostConnection(QObject):
     def state(self) -> str:
         return self._state
 
-    async def call(self, method: rpc.Method[P, R], params: P, timeout: float = 30.0) -> R:
-        return await self._client.call(method, params, timeout)
+    async def call(self, method: rpc.Method[P, R], params: P, timeout: float | None = None) -> R:
+        """`method`'s result; HostTimeout after `timeout` (the connection's own by default)."""
+        limit = self.call_timeout if timeout is None else timeout
+        try:
+            return await self._client.call(method, params, limit)
+        except TimeoutError as exc:
+            raise HostTimeout(f"the host did not answer within {limit:g} s") from exc
 
     async def start(self) -> bool:
         """Spawn the host, connect, run `on_connected`. False (and the failed state with

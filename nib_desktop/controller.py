@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
 from ui.models import (
@@ -53,12 +54,13 @@ class MainController(QObject):
     turnChanged = Signal(object)  # ui.snapshots.TurnView
     connectionChanged = Signal()
     currentChanged = Signal()
+    currentSessionIdChanged = Signal()  # another session is shown (not only a new title)
     noticeChanged = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._actions: Actions | None = None
-        self._run: Callable[[Action], None] = lambda action: action.close()
+        self._run: Callable[[Action, str], None] = lambda action, what: action.close()
         self.store = SnapshotStore()
         self.todosChanged.connect(self.store.apply)
         self.turnChanged.connect(self.store.set_turn)
@@ -69,9 +71,11 @@ class MainController(QObject):
         self._state = "starting"
         self._error = ""
         self._notice = ""
+        self._drafts: dict[str, str] = {}  # unsent text per session id
 
-    def attach(self, actions: Actions, run: Callable[[Action], None]) -> None:
-        """The Main role's actions, and how to run one (failures become the notice)."""
+    def attach(self, actions: Actions, run: Callable[[Action, str], None]) -> None:
+        """The Main role's actions, and how to run one with what it does in words
+        (a failure becomes the notice "Could not <what>: <why>")."""
         self._actions, self._run = actions, run
 
     # --- what the Main role sets ------------------------------------------------------
@@ -89,9 +93,12 @@ class MainController(QObject):
         )
         if previous != current:
             self.currentChanged.emit()
+        if (previous.sessionId if previous else "") != (current.sessionId if current else ""):
+            self.currentSessionIdChanged.emit()
 
     def forget(self, session_id: str) -> None:
         self.store.forget(session_id)
+        self._drafts.pop(session_id, None)
 
     def show_notice(self, text: str) -> None:
         self._notice = text
@@ -138,7 +145,7 @@ class MainController(QObject):
     connectionState = Property(str, _get_state, notify=connectionChanged)
     connectionError = Property(str, _get_error, notify=connectionChanged)
     notice = Property(str, _get_notice, notify=noticeChanged)
-    currentSessionId = Property(str, _get_current_id, notify=currentChanged)
+    currentSessionId = Property(str, _get_current_id, notify=currentSessionIdChanged)
     currentTitle = Property(str, _get_current_title, notify=currentChanged)
     currentMode = Property(str, _get_current_mode, notify=currentChanged)
     currentRemote = Property(bool, _get_current_remote, notify=currentChanged)
@@ -149,27 +156,28 @@ class MainController(QObject):
     @Slot(str)
     def createSession(self, mode: str) -> None:
         if self._actions is not None:
-            self._run(self._actions.create_session(mode))
+            self._run(self._actions.create_session(mode), "create a session")
 
     @Slot(str, str)
     def attachRemote(self, endpoint: str, remote_session_id: str) -> None:
         if self._actions is not None:
-            self._run(self._actions.attach_remote(endpoint, remote_session_id))
+            action = self._actions.attach_remote(endpoint, remote_session_id)
+            self._run(action, "attach the remote session")
 
     @Slot()
     def forkSession(self) -> None:
         if self._actions is not None:
-            self._run(self._actions.fork_session())
+            self._run(self._actions.fork_session(), "fork the session")
 
     @Slot(str)
     def deleteSession(self, session_id: str) -> None:
         if self._actions is not None:
-            self._run(self._actions.delete_session(session_id))
+            self._run(self._actions.delete_session(session_id), "delete the session")
 
     @Slot(str)
     def selectSession(self, session_id: str) -> None:
         if self._actions is not None:
-            self._run(self._actions.select_session(session_id))
+            self._run(self._actions.select_session(session_id), "show the session")
 
     @Slot(str, result=bool)
     def startTurn(self, text: str) -> bool:
@@ -178,29 +186,75 @@ class MainController(QObject):
         busy = current is not None and (current.running or current.remote)
         if self._actions is None or not text.strip() or busy or self._state != "ready":
             return False
-        self._run(self._actions.start_turn(text))
+        self._run(self._actions.start_turn(text), "send the message")
         return True
 
     @Slot()
     def cancelTurn(self) -> None:
         if self._actions is not None:
-            self._run(self._actions.cancel_turn())
+            self._run(self._actions.cancel_turn(), "stop the turn")
 
     @Slot()
     def retry(self) -> None:
         if self._actions is not None:
-            self._run(self._actions.retry())
+            self._run(self._actions.retry(), "start the host")
 
     @Slot()
     def openHistory(self) -> None:
         """Open the dock's History view on the session shown and load its newest page."""
         if self._actions is not None and self.dock_model.open_history():
-            self._run(self._actions.load_history(False))
+            self._run(self._actions.load_history(False), "load the checklist history")
 
     @Slot()
     def loadMoreHistory(self) -> None:
         if self._actions is not None and self.dock_model.history_session() is not None:
-            self._run(self._actions.load_history(True))
+            self._run(self._actions.load_history(True), "load older revisions")
+
+    @Slot(int)
+    def selectAdjacent(self, step: int) -> None:
+        """Show the session `step` rows below (negative: above) the one shown, in the
+        sidebar's order; it stops at either end."""
+        rows = self.sessions_model.rows()
+        ids = [row.sessionId for row in rows]
+        if not ids:
+            return
+        here = (
+            ids.index(self._current.sessionId)
+            if self._current and self._current.sessionId in ids
+            else -1
+        )
+        target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
+        if ids[target] != (self._current.sessionId if self._current else ""):
+            self.selectSession(ids[target])
+
+    @Slot(str, str)
+    def saveDraft(self, session_id: str, text: str) -> None:
+        """Keep the unsent `text` of a session (the input shows another one now)."""
+        if text:
+            self._drafts[session_id] = text
+        else:
+            self._drafts.pop(session_id, None)
+
+    @Slot(str, result=str)
+    def draft(self, session_id: str) -> str:
+        return self._drafts.get(session_id, "")
+
+    @Slot(str, result=str)
+    def endpointProblem(self, endpoint: str) -> str:
+        """What is wrong with a remote endpoint as typed, or "" if nothing."""
+        from host.protocol.remote import parse_endpoint
+
+        try:
+            parse_endpoint(endpoint)
+        except ValueError as exc:
+            return str(exc)
+        return ""
+
+    @Slot()
+    def copyTranscript(self) -> None:
+        """The whole transcript shown, as plain text, to the clipboard."""
+        text = "\n\n".join(row.text for row in self.transcript_model.rows())
+        QGuiApplication.clipboard().setText(text)
 
     @Slot()
     def dismissNotice(self) -> None:

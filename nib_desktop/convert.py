@@ -11,7 +11,7 @@ from host.protocol import models as m
 from host.protocol.text import shorten
 from host.protocol.todo_diff import diff_items
 from ui.models import SessionRow, TranscriptRow
-from ui.snapshots import STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
+from ui.snapshots import HOST_RESTARTED, STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
 
 TODO_WRITE = "TodoWrite"
 
@@ -124,6 +124,37 @@ def local_time(stamp: str) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone().strftime("%H:%M")
+
+
+def turn_end(t: m.Turn) -> TranscriptRow | None:
+    """The transcript's line for a turn that ended other than by finishing: stopped,
+    failed with its error, or interrupted by a host restart. None while it runs or when
+    it completed (its last message says so)."""
+    if t.state == "cancelled":
+        return TranscriptRow("turn_end", "■ Turn stopped", False)
+    if t.state == "failed" and t.error == HOST_RESTARTED:
+        return TranscriptRow("turn_end", "⚠ Turn interrupted: the host restarted", False, True)
+    if t.state == "failed":
+        return TranscriptRow("turn_end", f"✕ Turn failed: {t.error or 'no reason given'}", True)
+    return None
+
+
+def transcript(
+    lines: TranscriptLines, messages: tuple[m.Message, ...], turns: tuple[m.Turn, ...]
+) -> list[TranscriptRow]:
+    """A session's rows: its messages in order, each ended turn's line after its last
+    message."""
+    ends = {t.id: row for t in turns if (row := turn_end(t)) is not None}
+    rows: list[TranscriptRow] = []
+    previous: str | None = None
+    for message in messages:
+        if previous is not None and message.turn_id != previous and previous in ends:
+            rows.append(ends.pop(previous))
+        rows.extend(lines.rows(message))
+        previous = message.turn_id
+    if previous in ends:
+        rows.append(ends.pop(previous))
+    return rows
 
 
 class _TodoArguments(BaseModel):

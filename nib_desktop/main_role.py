@@ -11,8 +11,10 @@ import asyncio
 import logging
 from typing import Any
 
+from pydantic import ValidationError
+
 from nib_desktop.actions import Actions
-from nib_desktop.connection import MAX_RECONNECTS, HostConnection
+from nib_desktop.connection import MAX_RECONNECTS, HostConnection, HostTimeout
 from nib_desktop.controller import Action, MainController
 from nib_desktop.router import NotificationRouter
 from nib_desktop.rpc_client import describe
@@ -21,6 +23,18 @@ from nib_desktop.supervisor import HostSupervisor
 from ui.snapshots import Snapshot
 
 log = logging.getLogger(__name__)
+
+
+def failure_text(what: str, exc: BaseException) -> str:
+    """A failed action in words for the notice."""
+    if isinstance(exc, HostTimeout):
+        return f"Could not {what}: {exc}. If it finishes later, the window will show it."
+    if isinstance(exc, ValidationError):
+        problems = "; ".join(
+            str(e.get("msg", "")).removeprefix("Value error, ") for e in exc.errors()
+        )
+        return f"Could not {what}: {problems}"
+    return f"Could not {what}: {describe(exc)}"
 
 
 class MainRole:
@@ -37,7 +51,7 @@ class MainRole:
         )
         self.actions = Actions(self.connection, self.sessions, view)
         self.router = NotificationRouter(
-            self.sessions, view, lambda: self.run(self.actions.show_current())
+            self.sessions, view, lambda: self.run(self.actions.show_current(), "show the session")
         )
         self.connection.notification.connect(self.router.route)
         self.connection.stateChanged.connect(view.set_connection)
@@ -54,24 +68,25 @@ class MainRole:
             task.cancel()
         await self.connection.shutdown()
 
-    def run(self, action: Action) -> None:
-        """Run a user's action; a failure is logged and shown to the user as the notice."""
+    def run(self, action: Action, what: str = "do that") -> None:
+        """Run a user's action; a failure is logged and shown to the user as the notice,
+        saying `what` could not be done and why."""
         task = asyncio.ensure_future(action)
         self._tasks.add(task)
-        task.add_done_callback(self._finished)
+        task.add_done_callback(lambda done: self._finished(done, what))
 
-    def _finished(self, task: asyncio.Future[Any]) -> None:
+    def _finished(self, task: asyncio.Future[Any], what: str) -> None:
         self._tasks.discard(task)
         if task.cancelled():
             return
         exc = task.exception()
         if exc is not None:
-            log.warning("action failed: %s", describe(exc))
-            self.view.show_notice(describe(exc))
+            log.warning("could not %s: %s", what, describe(exc))
+            self.view.show_notice(failure_text(what, exc))
 
     def _history_follows(self, snapshot: Snapshot) -> None:
         if self.view.dock_model.history_session() == snapshot.session_id:
-            self.run(self.actions.load_history(False))
+            self.run(self.actions.load_history(False), "load the checklist history")
 
     async def _reload(self) -> None:
         await self.actions.reload()

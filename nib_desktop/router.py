@@ -46,6 +46,10 @@ class NotificationRouter:
 
     def _turns_changed(self, turn: m.Turn) -> None:
         self._view.turnChanged.emit(convert.turn(turn))
+        current = self._sessions.current
+        row = convert.turn_end(turn)
+        if row is not None and current is not None and current.id == turn.session_id:
+            self._view.transcript_model.append_rows([row])
 
     def _session_deleted(self, params: m.SessionDeleted) -> None:
         self._view.forget(params.session_id)

@@ -1,6 +1,7 @@
-"""Session state: the sessions as the host last reported them, the one on screen, and
-each session's unsent draft. No I/O: `nib_desktop.actions` asks the host, the
-notification router reports changes, and this class publishes them to the view."""
+"""Session state: the sessions as the host last reported them and the one on screen (the
+unsent drafts are the controller's, beside the input). No I/O: `nib_desktop.actions` asks
+the host, the notification router reports changes, and this class publishes them to the
+view."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ class SessionState:
         self._view = view
         self._sessions: dict[str, m.Session] = {}
         self._current: str | None = None
-        self._drafts: dict[str, str] = {}
         # the shown session's transcript as rows (it keeps the last checklist written)
         self.lines = convert.TranscriptLines()
 
@@ -45,7 +45,6 @@ class SessionState:
         session is then shown)."""
         if self._sessions.pop(session_id, None) is None:
             return False
-        self._drafts.pop(session_id, None)
         self._publish_list()
         if session_id != self._current:
             return False
@@ -61,15 +60,6 @@ class SessionState:
         self._current = session_id
         self._publish_current()
         return True
-
-    def save_draft(self, session_id: str, text: str) -> None:
-        if text:
-            self._drafts[session_id] = text
-        else:
-            self._drafts.pop(session_id, None)
-
-    def draft(self, session_id: str) -> str:
-        return self._drafts.get(session_id, "")
 
     def _ordered(self) -> list[m.Session]:
         return sorted(

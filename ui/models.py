@@ -148,7 +148,7 @@ class SessionListModel(RowModel):
 
 @dataclass(frozen=True)
 class TranscriptRow:
-    kind: str  # user, assistant, tool_call, tool_result, todo
+    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end
     text: str
     isError: bool
     warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)

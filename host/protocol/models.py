@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
+from host.protocol.remote import parse_endpoint
+
 Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
 TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
@@ -162,10 +164,20 @@ class OkResult(Wire):
     ok: Literal[True] = True
 
 
+class RemoteTarget(RemoteRef):
+    """A remote session to attach: its endpoint must be one section 14 names."""
+
+    @field_validator("endpoint")
+    @classmethod
+    def _known_endpoint(cls, value: str) -> str:
+        parse_endpoint(value)
+        return value
+
+
 class CreateSessionParams(Wire):
     title: Title | None = None
     mode: Mode = "agent"
-    remote: RemoteRef | None = None
+    remote: RemoteTarget | None = None
 
 
 class SessionList(Wire):

@@ -231,7 +231,7 @@ def test_unknown_session_is_32010(host) -> None:
 
 def test_remote_session_is_not_served(host) -> None:
     client = host.connect()
-    remote = {"endpoint": "racp://example.test", "remoteSessionId": "r-1"}
+    remote = {"endpoint": "ssh://example.test", "remoteSessionId": "r-1"}
     session = client.call("sessions.create", {"title": "far", "remote": remote})
     assert session["origin"] == "remote" and session["remote"] == remote
     for method, params in (
@@ -242,6 +242,16 @@ def test_remote_session_is_not_served(host) -> None:
         with pytest.raises(RpcErrorReply) as info:
             client.call(method, params)
         assert info.value.code == -32011, method
+
+
+def test_a_malformed_remote_endpoint_is_refused_and_nothing_stored(host) -> None:
+    client = host.connect()
+    for endpoint in ("not a url", "racp://far", "ssh://", "ssh://h:0", "unix:relative"):
+        remote = {"endpoint": endpoint, "remoteSessionId": "r-1"}
+        with pytest.raises(RpcErrorReply) as info:
+            client.call("sessions.create", {"remote": remote})
+        assert info.value.code == -32602, endpoint
+    assert client.call("sessions.list", {})["sessions"] == []
 
 
 def test_every_authenticated_connection_gets_every_notification(host) -> None:

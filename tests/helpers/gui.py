@@ -51,7 +51,7 @@ class Gui:
         connection = self.main.connection
         original = connection.call
 
-        async def counting(method: Any, params: Any, timeout: float = 30.0) -> Any:
+        async def counting(method: Any, params: Any, timeout: float | None = None) -> Any:
             calls[method.name] += 1
             return await original(method, params, timeout)
 

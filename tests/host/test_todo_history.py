@@ -174,7 +174,7 @@ def test_unknown_and_remote_sessions(core) -> None:
     with pytest.raises(errors.SessionNotFound):
         history(core, "missing")
     remote = core.sessions.create(
-        m.CreateSessionParams(remote=m.RemoteRef(endpoint="unix:/x", remote_session_id="r"))
+        m.CreateSessionParams(remote=m.RemoteTarget(endpoint="unix:/x", remote_session_id="r"))
     )
     with pytest.raises(errors.RemoteSession):
         history(core, remote.id)

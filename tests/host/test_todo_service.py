@@ -141,7 +141,7 @@ def test_another_sessions_turn_cannot_write(core) -> None:
 
 def test_remote_and_missing_sessions(core) -> None:
     remote = core.sessions.create(
-        m.CreateSessionParams(remote=m.RemoteRef(endpoint="racp://x", remote_session_id="r"))
+        m.CreateSessionParams(remote=m.RemoteTarget(endpoint="ssh://x", remote_session_id="r"))
     )
     content, is_error = write(core, ExecutionContext(remote.id, "t", ExecutionPath.AGENT), ITEMS)
     assert is_error and "remote" in content

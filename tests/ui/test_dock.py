@@ -316,7 +316,7 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         await gui.start()
         await running_session(gui)
         before = gui.calls["todos.get"]
-        remote = await gui.actions.attach_remote("racp://far", "r1")
+        remote = await gui.actions.attach_remote("ssh://far.example", "r1")
         await gui.frame()
         assert gui.controller.property("currentSessionId") == remote.id
         assert gui.item("todoDock").isVisible()

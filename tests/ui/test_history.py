@@ -113,7 +113,7 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
 def test_history_is_not_offered_for_a_remote_session(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("racp://example.net", "r-1")
+        await gui.actions.attach_remote("ssh://dev@example.net", "r-1")
         await gui.key(Qt.Key.Key_H, CTRL)
         assert not gui.dock.property("historyOpen")
         assert not gui.item("historyButton").isVisible()

@@ -21,8 +21,29 @@ Rectangle {
     clip: true
 
     function submit(): void {
-        if (composer.controller.startTurn(input.text))
+        if (composer.controller.startTurn(input.text)) {
             input.clear()
+            composer.controller.saveDraft(composer.draftSession, "")
+        }
+    }
+
+    // Drafts belong to their session: switching keeps this one's text and shows the next
+    // one's, so nothing typed for one session is ever sent to another.
+    property string draftSession: ""
+    Connections {
+        target: composer.controller
+        function onCurrentSessionIdChanged(): void {
+            const shown = composer.controller.currentSessionId
+            if (shown === composer.draftSession)
+                return
+            // text typed while no session existed stays for the first one
+            if (composer.draftSession !== "") {
+                composer.controller.saveDraft(composer.draftSession, input.text)
+                input.text = composer.controller.draft(shown)
+                input.cursorPosition = input.length
+            }
+            composer.draftSession = shown
+        }
     }
 
     // Ctrl+T toggles the dock without moving focus.
@@ -90,6 +111,23 @@ Rectangle {
                     }
                 }
                 Keys.onEnterPressed: (event) => { composer.submit(); event.accepted = true }
+                // Tab leaves the input (a tab character is rarely what a task needs)
+                Keys.onTabPressed: (event) => {
+                    input.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
+                    event.accepted = true
+                }
+                Keys.onBacktabPressed: (event) => {
+                    input.nextItemInFocusChain(false).forceActiveFocus(Qt.BacktabFocusReason)
+                    event.accepted = true
+                }
+                // Escape stops the running turn
+                Keys.onEscapePressed: (event) => {
+                    event.accepted = composer.controller.currentRunning
+                    if (event.accepted)
+                        composer.controller.cancelTurn()
+                }
+                Accessible.name: qsTr("Message")
+                Accessible.description: placeholderText
             }
         }
 
@@ -108,15 +146,21 @@ Rectangle {
                 text: qsTr("Stop")
                 focusPolicy: Qt.NoFocus
                 visible: composer.controller.currentRunning
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Stop the turn (Esc)")
+                Accessible.name: qsTr("Stop the turn")
                 onClicked: composer.controller.cancelTurn()
             }
             Button {
                 objectName: "sendButton"
                 text: qsTr("Send")
                 focusPolicy: Qt.NoFocus
-                highlighted: true
+                highlighted: enabled
                 enabled: input.text.trim().length > 0 && !composer.controller.currentRunning
                          && !composer.controller.currentRemote
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Send (Enter)")
+                Accessible.name: qsTr("Send")
                 onClicked: composer.submit()
             }
         }

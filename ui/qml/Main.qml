@@ -9,6 +9,25 @@ ApplicationWindow {
 
     required property MainController controller
     readonly property alias composer: composer
+    readonly property alias sidebar: sidebar
+    readonly property alias transcript: transcript
+
+    // Where the user types: at launch, after a session is switched or created, after a
+    // dialog closes.
+    function focusInput(): void {
+        composer.input.forceActiveFocus()
+    }
+
+    // F6 cycles focus between the three regions (Shift+F6 backwards).
+    function cycleFocus(step: int): void {
+        const regions = [sidebar.list, transcript.list, composer.input]
+        let here = regions.findIndex((item) => item.activeFocus)
+        if (here < 0)
+            here = 2
+        regions[(here + step + regions.length) % regions.length].forceActiveFocus()
+    }
+
+    Component.onCompleted: focusInput()
 
     width: 1100
     height: 760
@@ -20,15 +39,82 @@ ApplicationWindow {
 
     Theme { id: theme; objectName: "theme" }
 
+    Shortcut {
+        id: newShortcut
+        objectName: "newShortcut"
+        sequence: "Ctrl+N"
+        onActivated: window.controller.createSession("agent")
+    }
+    Shortcut {
+        id: forkShortcut
+        sequence: "Ctrl+Shift+D"
+        enabled: window.controller.currentSessionId !== "" && !window.controller.currentRemote
+        onActivated: window.controller.forkSession()
+    }
+    Shortcut {
+        id: deleteShortcut
+        sequence: "Ctrl+Shift+Delete"
+        enabled: window.controller.currentSessionId !== ""
+        onActivated: sidebar.confirmDelete()
+    }
+    Shortcut {
+        id: previousShortcut
+        sequence: "Ctrl+PgUp"
+        onActivated: window.controller.selectAdjacent(-1)
+    }
+    Shortcut {
+        sequence: "Alt+Up"
+        onActivated: window.controller.selectAdjacent(-1)
+    }
+    Shortcut {
+        id: nextShortcut
+        sequence: "Ctrl+PgDown"
+        onActivated: window.controller.selectAdjacent(1)
+    }
+    Shortcut {
+        sequence: "Alt+Down"
+        onActivated: window.controller.selectAdjacent(1)
+    }
+    Shortcut {
+        sequence: "F6"
+        onActivated: window.cycleFocus(1)
+    }
+    Shortcut {
+        sequence: "Shift+F6"
+        onActivated: window.cycleFocus(-1)
+    }
+
+    // the keys as this platform writes them, for tooltips
+    readonly property var keys: ({
+        "new": newShortcut.nativeText,
+        "fork": forkShortcut.nativeText,
+        "delete": deleteShortcut.nativeText,
+        "previous": previousShortcut.nativeText,
+        "next": nextShortcut.nativeText
+    })
+
+    // A session switched or created by anything but the sidebar's own arrow keys: the
+    // input gets focus (the user is about to type there).
+    Connections {
+        target: window.controller
+        function onCurrentSessionIdChanged(): void {
+            if (!sidebar.list.activeFocus)
+                window.focusInput()
+        }
+    }
+
     RowLayout {
         anchors.fill: parent
         spacing: 0
 
         SessionsSidebar {
+            id: sidebar
             Layout.preferredWidth: 250
             Layout.fillHeight: true
             controller: window.controller
             theme: theme
+            keys: window.keys
+            onDone: window.focusInput()
         }
 
         Rectangle {
@@ -55,6 +141,7 @@ ApplicationWindow {
             }
 
             Transcript {
+                id: transcript
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 controller: window.controller

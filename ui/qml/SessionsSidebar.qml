@@ -4,11 +4,29 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
+// The sessions, newest first. With focus in the list, Up and Down show the previous and
+// next session, Enter goes back to the input, Delete asks to delete the session shown.
 Rectangle {
     id: sidebar
 
     required property MainController controller
     required property Theme theme
+    // the window's shortcuts as this platform writes them: new, fork, delete, previous, next
+    required property var keys
+
+    readonly property alias list: sessionList
+
+    // the user is done here (a dialog or menu closed, Enter pressed): focus goes back
+    signal done()
+
+    function confirmDelete(): void {
+        if (sidebar.controller.currentSessionId !== "")
+            deleteDialog.open()
+    }
+
+    function attachRemote(): void {
+        remoteDialog.open()
+    }
 
     color: theme.sidebar
 
@@ -24,13 +42,19 @@ Rectangle {
                 text: qsTr("Sessions")
                 font.bold: true
                 color: sidebar.theme.text
+                Accessible.role: Accessible.Heading
             }
             Button {
+                objectName: "newButton"
                 text: qsTr("New")
                 focusPolicy: Qt.NoFocus
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("New agent session (%1); other kinds in the menu").arg(sidebar.keys["new"])
+                Accessible.name: qsTr("New session")
                 onClicked: newMenu.open()
                 Menu {
                     id: newMenu
+                    onClosed: sidebar.done()
                     MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.controller.createSession("agent") }
                     MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.controller.createSession("plan") }
                     MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.controller.createSession("goal") }
@@ -48,21 +72,46 @@ Rectangle {
             clip: true
             model: sidebar.controller.sessions
             spacing: 2
+            activeFocusOnTab: true
+            keyNavigationEnabled: false  // Up and Down switch sessions, below
+            highlightMoveDuration: 0
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Sessions")
             ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
+
+            Keys.onUpPressed: sidebar.controller.selectAdjacent(-1)
+            Keys.onDownPressed: sidebar.controller.selectAdjacent(1)
+            Keys.onReturnPressed: sidebar.done()
+            Keys.onEnterPressed: sidebar.done()
+            Keys.onDeletePressed: sidebar.confirmDelete()
 
             delegate: ItemDelegate {
                 id: entry
+                required property int index
                 required property string sessionId
                 required property string title
                 required property string mode
                 required property bool remote
                 required property bool running
 
+                objectName: "sessionRow"
                 width: sessionList.width
                 focusPolicy: Qt.NoFocus
                 highlighted: sessionId === sidebar.controller.currentSessionId
+                onHighlightedChanged: if (highlighted) sessionList.currentIndex = index
+                Component.onCompleted: if (highlighted) sessionList.currentIndex = index
                 onClicked: sidebar.controller.selectSession(sessionId)
-                Accessible.name: title + (remote ? ", remote" : "") + (running ? ", running" : "")
+                Accessible.role: Accessible.ListItem
+                Accessible.name: title + (mode !== "agent" ? ", " + mode : "") + (remote ? ", remote" : "")
+                                 + (running ? ", running" : "") + (highlighted ? ", shown" : "")
+
+                background: Rectangle {
+                    color: entry.highlighted ? sidebar.theme.selection
+                         : entry.hovered ? sidebar.theme.surface : "transparent"
+                    radius: 4
+                    border.width: entry.highlighted && sessionList.activeFocus ? 2 : 0
+                    border.color: sidebar.theme.accent
+                }
 
                 contentItem: RowLayout {
                     spacing: 6
@@ -74,6 +123,7 @@ Rectangle {
                         color: sidebar.theme.accent
                     }
                     Text {
+                        objectName: "sessionTitle"
                         Layout.fillWidth: true
                         text: entry.title
                         textFormat: Text.PlainText
@@ -81,6 +131,7 @@ Rectangle {
                         color: sidebar.theme.text
                     }
                     Text {
+                        objectName: "sessionMode"
                         visible: entry.mode !== "agent"
                         text: entry.mode
                         color: sidebar.theme.muted
@@ -95,9 +146,10 @@ Rectangle {
                         border.color: badge.color
                         Text {
                             id: badge
+                            objectName: "remoteBadge"
                             anchors.centerIn: parent
                             text: qsTr("remote")
-                            color: entry.highlighted ? "#FFFFFF" : sidebar.theme.muted
+                            color: sidebar.theme.muted
                             font.pixelSize: 10
                         }
                     }
@@ -108,47 +160,152 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             Button {
+                objectName: "forkButton"
                 text: qsTr("Fork")
                 focusPolicy: Qt.NoFocus
                 enabled: sidebar.controller.currentSessionId !== "" && !sidebar.controller.currentRemote
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("A copy of this session to try another way (%1)").arg(sidebar.keys["fork"])
+                Accessible.name: qsTr("Fork the session")
                 onClicked: sidebar.controller.forkSession()
             }
             Button {
+                objectName: "deleteButton"
                 text: qsTr("Delete")
                 focusPolicy: Qt.NoFocus
                 enabled: sidebar.controller.currentSessionId !== ""
-                onClicked: confirmDelete.open()
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Delete this session (%1)").arg(sidebar.keys["delete"])
+                Accessible.name: qsTr("Delete the session")
+                onClicked: sidebar.confirmDelete()
             }
         }
     }
 
     Dialog {
-        id: confirmDelete
+        id: deleteDialog
+        objectName: "deleteDialog"
         title: qsTr("Delete this session?")
-        width: 360
-        anchors.centerIn: Overlay.overlay
+        width: Math.max(260, Math.min(400, parent.width - 40))
+        parent: Overlay.overlay
+        anchors.centerIn: parent
         modal: true
-        standardButtons: Dialog.Ok | Dialog.Cancel
+        focus: true
+        onAccepted: sidebar.controller.deleteSession(sidebar.controller.currentSessionId)
+        onClosed: sidebar.done()
+
         Label {
-            width: parent.width
-            text: qsTr("“%1” and its transcript and checklist will be deleted.").arg(sidebar.controller.currentTitle)
+            width: deleteDialog.availableWidth
+            focus: true
+            // laid out only while the dialog is open
+            text: deleteDialog.visible
+                  ? qsTr("“%1”, its transcript and its checklist will be deleted. This cannot be undone.")
+                    .arg(sidebar.controller.currentTitle)
+                  : ""
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
+            Keys.onReturnPressed: deleteDialog.accept()
+            Keys.onEnterPressed: deleteDialog.accept()
         }
-        onAccepted: sidebar.controller.deleteSession(sidebar.controller.currentSessionId)
+
+        footer: DialogButtonBox {
+            Button {
+                objectName: "confirmDelete"
+                text: qsTr("Delete")
+                highlighted: true
+                focusPolicy: Qt.NoFocus
+                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+            }
+            Button {
+                text: qsTr("Cancel")
+                focusPolicy: Qt.NoFocus
+                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+            }
+        }
     }
 
     Dialog {
         id: remoteDialog
-        title: qsTr("Attach a remote session")
-        width: 360
-        anchors.centerIn: Overlay.overlay
-        modal: true
-        standardButtons: Dialog.Ok | Dialog.Cancel
-        ColumnLayout {
-            TextField { id: endpointField; placeholderText: qsTr("Endpoint, e.g. racp://host") }
-            TextField { id: remoteIdField; placeholderText: qsTr("Remote session id") }
+        objectName: "remoteDialog"
+        readonly property string problem: endpointField.text.trim() === "" ? ""
+                                          : sidebar.controller.endpointProblem(endpointField.text)
+        readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
+                                      && remoteIdField.text.trim() !== ""
+
+        function attach(): void {
+            if (ready)
+                accept()
         }
-        onAccepted: sidebar.controller.attachRemote(endpointField.text, remoteIdField.text)
+
+        title: qsTr("Attach a remote session")
+        width: Math.max(260, Math.min(460, parent.width - 40))
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        modal: true
+        focus: true
+        onOpened: { endpointField.clear(); remoteIdField.clear(); endpointField.forceActiveFocus() }
+        onAccepted: sidebar.controller.attachRemote(endpointField.text.trim(), remoteIdField.text.trim())
+        onClosed: sidebar.done()
+
+        ColumnLayout {
+            anchors.left: parent.left
+            anchors.right: parent.right
+            spacing: 6
+            Label {
+                text: qsTr("Remote host")
+                color: sidebar.theme.text
+            }
+            TextField {
+                id: endpointField
+                objectName: "endpointField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("ssh://user@host or unix:/path/to/socket")
+                Accessible.name: qsTr("Remote host")
+                Accessible.description: qsTr("ssh://user@host:port or unix:/path/to/socket")
+                Keys.onReturnPressed: remoteIdField.forceActiveFocus()
+                Keys.onEnterPressed: remoteIdField.forceActiveFocus()
+            }
+            Text {
+                objectName: "endpointProblem"
+                Layout.fillWidth: true
+                visible: remoteDialog.problem !== ""
+                text: remoteDialog.problem
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: sidebar.theme.danger
+                font.pixelSize: 12
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
+            }
+            Label {
+                text: qsTr("Session id on that host")
+                color: sidebar.theme.text
+            }
+            TextField {
+                id: remoteIdField
+                objectName: "remoteIdField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("e.g. 3f2a9c")
+                Accessible.name: qsTr("Session id on that host")
+                Keys.onReturnPressed: remoteDialog.attach()
+                Keys.onEnterPressed: remoteDialog.attach()
+            }
+        }
+
+        footer: DialogButtonBox {
+            Button {
+                objectName: "attachButton"
+                text: qsTr("Attach")
+                highlighted: true
+                enabled: remoteDialog.ready
+                focusPolicy: Qt.NoFocus
+                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+            }
+            Button {
+                text: qsTr("Cancel")
+                focusPolicy: Qt.NoFocus
+                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+            }
+        }
     }
 }

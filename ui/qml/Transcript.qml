@@ -9,6 +9,7 @@ Item {
 
     required property MainController controller
     required property Theme theme
+    readonly property alias list: list
 
     Column {
         objectName: "emptyState"
@@ -42,13 +43,75 @@ Item {
     ListView {
         id: list
         objectName: "transcriptList"
+
+        // Follows the newest line unless the user scrolled up to read; then "Jump to the
+        // latest" (or End) brings it back.
+        property bool following: true
+
+        function follow(): void {
+            following = true
+            positionViewAtEnd()
+        }
+
+        function userMoved(): void {
+            following = atYEnd || contentHeight <= height
+        }
+
         anchors.fill: parent
         anchors.margins: 16
         clip: true
         spacing: 8
         model: transcript.controller.transcript
-        onCountChanged: positionViewAtEnd()
+        activeFocusOnTab: true
+        keyNavigationEnabled: false
+        boundsBehavior: Flickable.StopAtBounds
+        Accessible.role: Accessible.List
+        Accessible.name: qsTr("Transcript")
         ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
+
+        onCountChanged: if (following) Qt.callLater(positionViewAtEnd)
+        onContentHeightChanged: if (following) Qt.callLater(positionViewAtEnd)
+        onHeightChanged: if (following) Qt.callLater(positionViewAtEnd)
+        onMovementEnded: userMoved()
+        Connections {
+            target: transcript.controller
+            function onCurrentSessionIdChanged(): void { list.follow() }
+        }
+
+        Keys.onPressed: (event) => {
+            const page = Math.max(40, list.height - 40)
+            if (event.matches(StandardKey.Copy)) {
+                transcript.controller.copyTranscript()
+            } else if (event.key === Qt.Key_End) {
+                list.follow()
+            } else if (event.key === Qt.Key_Home) {
+                list.positionViewAtBeginning()
+                list.userMoved()
+            } else if (event.key === Qt.Key_Up || event.key === Qt.Key_PageUp || event.key === Qt.Key_Down
+                       || event.key === Qt.Key_PageDown) {
+                const step = event.key === Qt.Key_Up ? -40 : event.key === Qt.Key_Down ? 40
+                           : event.key === Qt.Key_PageUp ? -page : page
+                const top = list.originY
+                const bottom = Math.max(top, list.originY + list.contentHeight - list.height)
+                list.contentY = Math.max(top, Math.min(bottom, list.contentY + step))
+                list.userMoved()
+            } else {
+                return
+            }
+            event.accepted = true
+        }
+
+        // a focus ring while the transcript has keyboard focus
+        Rectangle {
+            parent: transcript
+            anchors.fill: parent
+            anchors.margins: 4
+            visible: list.activeFocus
+            color: "transparent"
+            border.width: 2
+            border.color: transcript.theme.accent
+            radius: 6
+        }
 
         delegate: Item {
             id: entry
@@ -58,6 +121,7 @@ Item {
             required property bool warning
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
+                                            || kind === "turn_end"
             width: list.width
             implicitHeight: bubble.implicitHeight
 
@@ -69,19 +133,42 @@ Item {
                 radius: 8
                 color: entry.kind === "user" ? transcript.theme.userBubble : "transparent"
 
-                Text {
+                // read-only and selectable: drag to select, Ctrl+C copies
+                TextEdit {
                     id: body
+                    objectName: "transcriptText"
                     anchors.fill: parent
                     anchors.margins: entry.compact ? 2 : 8
                     text: entry.text
-                    textFormat: Text.PlainText
-                    wrapMode: Text.Wrap
+                    textFormat: TextEdit.PlainText
+                    readOnly: true
+                    selectByMouse: true
+                    activeFocusOnTab: false
+                    wrapMode: TextEdit.Wrap
+                    selectionColor: transcript.theme.selection
+                    selectedTextColor: transcript.theme.text
                     color: entry.isError ? transcript.theme.danger
                          : entry.warning ? transcript.theme.warning
                          : entry.compact ? transcript.theme.muted : transcript.theme.text
-                    font: entry.compact ? transcript.theme.monoFont : transcript.theme.bodyFont
+                    font.pixelSize: entry.compact ? 13 : 14
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ") : "")
+                                     + entry.text
                 }
             }
         }
+    }
+
+    Button {
+        objectName: "jumpToLatest"
+        anchors.horizontalCenter: parent.horizontalCenter
+        anchors.bottom: parent.bottom
+        anchors.bottomMargin: 8
+        visible: !list.following && list.count > 0
+        text: qsTr("Jump to the latest ↓")
+        focusPolicy: Qt.NoFocus
+        ToolTip.visible: hovered
+        ToolTip.text: qsTr("Follow the newest messages (End in the transcript)")
+        onClicked: list.follow()
     }
 }

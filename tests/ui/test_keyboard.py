@@ -1,0 +1,274 @@
+"""The window driven by keyboard alone, with real key events on the real window and a real
+host: focus at launch, a key for every action, drafts per session, failures in words."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from ui.models import TranscriptRow
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+ALT = Qt.KeyboardModifier.AltModifier
+NONE = Qt.KeyboardModifier.NoModifier
+
+
+async def type_text(gui: Gui, text: str) -> None:
+    for char in text:
+        key = Qt.Key.Key_Space if char == " " else Qt.Key(ord(char.upper()))
+        await gui.key(key)
+
+
+def focused(gui: Gui) -> Any:
+    return gui.window.activeFocusItem()
+
+
+def shown(gui: Gui) -> str:
+    return gui.controller.property("currentSessionId")
+
+
+def session_ids(gui: Gui) -> list[str]:
+    return [row.sessionId for row in gui.controller.sessions_model.rows()]
+
+
+def test_typing_right_after_the_first_frame_lands_in_the_input(gui) -> None:
+    async def body() -> None:
+        await gui.frame()  # the first frame; nothing clicked, nothing tabbed
+        await type_text(gui, "fix the build")
+        assert gui.item("composerInput").property("text") == "fix the build"
+        await gui.start()
+        assert gui.item("composerInput").hasActiveFocus()
+
+    gui.run(body())
+
+
+def test_every_session_action_has_a_key(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        input_ = gui.item("composerInput")
+        await gui.key(Qt.Key.Key_N, CTRL)
+        await until(lambda: len(session_ids(gui)) == 1, what="Ctrl+N")
+        await gui.key(Qt.Key.Key_N, CTRL)
+        await until(lambda: len(session_ids(gui)) == 2 and shown(gui) == session_ids(gui)[0])
+        assert input_.hasActiveFocus()
+        newest, older = session_ids(gui)
+
+        await gui.key(Qt.Key.Key_PageDown, CTRL)
+        await until(lambda: shown(gui) == older, what="Ctrl+PgDown")
+        await gui.key(Qt.Key.Key_PageUp, CTRL)
+        await until(lambda: shown(gui) == newest, what="Ctrl+PgUp")
+        await gui.key(Qt.Key.Key_Down, ALT)
+        await until(lambda: shown(gui) == older, what="Alt+Down")
+        assert input_.hasActiveFocus()
+
+        await gui.key(Qt.Key.Key_D, CTRL | SHIFT)  # fork
+        await until(lambda: len(session_ids(gui)) == 3, what="Ctrl+Shift+D")
+        fork = shown(gui)
+        assert fork not in (newest, older)
+
+        # delete: a dialog whose default button says Delete; Return confirms
+        await gui.key(Qt.Key.Key_Delete, CTRL | SHIFT)
+        dialog = gui.window.findChild(object, "deleteDialog")
+        await until(lambda: dialog.property("opened"), what="the delete dialog")
+        confirm = gui.window.findChild(object, "confirmDelete")
+        assert confirm.property("text") == "Delete"
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: fork not in session_ids(gui), what="the deletion")
+        await until(lambda: not dialog.property("visible"))
+        assert input_.hasActiveFocus()
+
+        # Escape cancels the dialog and deletes nothing
+        await gui.key(Qt.Key.Key_Delete, CTRL | SHIFT)
+        await until(lambda: dialog.property("opened"))
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not dialog.property("visible"))
+        assert len(session_ids(gui)) == 2 and input_.hasActiveFocus()
+
+        keys = gui.window.property("keys").toVariant()
+        assert keys["new"] == "Ctrl+N" and keys["fork"] == "Ctrl+Shift+D"
+
+    gui.run(body())
+
+
+def test_focus_moves_between_regions_and_the_sidebar_by_arrows(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        for _ in range(3):
+            await gui.actions.create_session("agent")
+        await gui.frame()
+        ids = session_ids(gui)
+        input_ = gui.item("composerInput")
+        sessions = gui.item("sessionList")
+        transcript = gui.item("transcriptList")
+        input_.forceActiveFocus()
+
+        await gui.key(Qt.Key.Key_F6)
+        assert sessions.hasActiveFocus()
+        await gui.key(Qt.Key.Key_F6)
+        assert transcript.hasActiveFocus()
+        await gui.key(Qt.Key.Key_F6)
+        assert input_.hasActiveFocus()
+        await gui.key(Qt.Key.Key_F6, SHIFT)
+        assert transcript.hasActiveFocus()
+
+        # Tab leaves the input instead of typing a tab; Shift+Tab comes back
+        input_.forceActiveFocus()
+        await gui.key(Qt.Key.Key_Tab)
+        assert not input_.hasActiveFocus() and input_.property("text") == ""
+        await gui.key(Qt.Key.Key_Backtab, SHIFT)
+        assert input_.hasActiveFocus()
+
+        # in the sidebar, Down and Up switch sessions and focus stays; Return goes back
+        sessions.forceActiveFocus()
+        assert shown(gui) == ids[0]
+        await gui.key(Qt.Key.Key_Down)
+        await until(lambda: shown(gui) == ids[1])
+        await gui.key(Qt.Key.Key_Down)
+        await until(lambda: shown(gui) == ids[2])
+        assert sessions.hasActiveFocus()
+        await gui.key(Qt.Key.Key_Down)  # stops at the end
+        await gui.key(Qt.Key.Key_Up)
+        await until(lambda: shown(gui) == ids[1])
+        await gui.key(Qt.Key.Key_Return)
+        assert input_.hasActiveFocus()
+
+    gui.run(body())
+
+
+def test_escape_stops_the_running_turn(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await type_text(gui, "one. two. three.")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.controller.property("currentRunning"), what="the turn")
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not gui.controller.property("currentRunning"), what="the stop")
+        assert gui.controller.store.turn(shown(gui)).state == "cancelled"
+
+    gui.run(body())
+
+
+def test_drafts_belong_to_their_session(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        first = await gui.actions.create_session("agent")
+        second = await gui.actions.create_session("agent")
+        input_ = gui.item("composerInput")
+        await gui.actions.select_session(first.id)
+        await gui.frame()
+        await type_text(gui, "alpha")
+        await gui.key(Qt.Key.Key_PageUp, CTRL)
+        await until(lambda: shown(gui) == second.id)
+        assert input_.property("text") == ""
+        await type_text(gui, "beta")
+        await gui.key(Qt.Key.Key_PageDown, CTRL)
+        await until(lambda: shown(gui) == first.id)
+        assert input_.property("text") == "alpha"
+        await gui.key(Qt.Key.Key_Return)  # sent to the session it was written for
+        await until(lambda: gui.controller.property("currentRunning"))
+        assert input_.property("text") == ""
+        await until(lambda: any(r.text == "alpha" for r in gui.controller.transcript_model.rows()))
+        # the turn made the first session the newest: the second is now below it
+        await until(lambda: session_ids(gui) == [first.id, second.id])
+        await gui.key(Qt.Key.Key_PageDown, CTRL)
+        await until(lambda: shown(gui) == second.id)
+        assert input_.property("text") == "beta"
+
+    gui.run(body())
+
+
+def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        gui.main.connection.call_timeout = 1.0
+        pid = gui.supervisor.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            await gui.key(Qt.Key.Key_N, CTRL)
+            await until(lambda: gui.controller.property("notice") != "", 5.0, "the notice")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        notice = gui.controller.property("notice")
+        assert notice.startswith("Could not create a session: the host did not answer within 1 s")
+        await gui.frame()
+        bar = gui.item("noticeBar")
+        assert bar.isVisible() and gui.item("noticeText").property("text") == notice
+        # the host carries it out late: the session shows up, as the notice said it might
+        await until(lambda: len(session_ids(gui)) == 1, 5.0)
+
+    gui.run(body())
+
+
+def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sidebar = gui.window.findChild(object, "remoteDialog")
+        sidebar.open()
+        await until(lambda: sidebar.property("opened"))
+        assert gui.item("endpointField").hasActiveFocus()
+        await type_text(gui, "not a url")
+        await gui.frame()
+        problem = gui.item("endpointProblem")
+        assert problem.isVisible() and "ssh://" in problem.property("text")
+        assert not gui.item("attachButton").property("enabled")
+        await gui.key(Qt.Key.Key_Return)
+        await gui.key(Qt.Key.Key_Return)
+        assert session_ids(gui) == []
+        gui.item("endpointField").setProperty("text", "ssh://dev@box.example:2222")
+        gui.item("remoteIdField").setProperty("text", "r-7")
+        await gui.frame()
+        assert not problem.isVisible() and gui.item("attachButton").property("enabled")
+        gui.item("remoteIdField").forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        title = "r-7 on dev@box.example:2222"
+        await until(lambda: gui.controller.property("currentTitle") == title)
+        assert gui.item("composerInput").hasActiveFocus()
+
+    gui.run(body())
+
+
+def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        model = gui.controller.transcript_model
+        listview = gui.item("transcriptList")
+
+        def at_end() -> bool:
+            bottom = listview.property("originY") + listview.property("contentHeight")
+            return listview.property("contentY") + listview.height() >= bottom - 2
+
+        model.append_rows([TranscriptRow("assistant", f"line {i}", False) for i in range(80)])
+        await until(at_end, what="following the newest line")
+        model.append_rows([TranscriptRow("assistant", "the newest", False)])
+        await until(at_end)
+        listview.forceActiveFocus()
+        await gui.frame()
+        await gui.key(Qt.Key.Key_Home)
+        await gui.frame()
+        assert not at_end() and gui.item("jumpToLatest").isVisible()
+        top = listview.property("contentY")
+        model.append_rows([TranscriptRow("assistant", "later", False)])
+        await gui.frame()
+        await gui.frame()
+        assert listview.property("contentY") == top  # reading is not interrupted
+        await gui.click(gui.item("jumpToLatest"))
+        await until(at_end)
+        assert not gui.item("jumpToLatest").isVisible()
+        # the text can be selected; Ctrl+C in the transcript copies it all
+        assert gui.items("transcriptText")[0].property("selectByMouse")
+        listview.forceActiveFocus()
+        await gui.key(Qt.Key.Key_C, CTRL)
+        from PySide6.QtGui import QGuiApplication
+
+        assert QGuiApplication.clipboard().text().endswith("later")
+
+    gui.run(body())

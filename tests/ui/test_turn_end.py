@@ -1,0 +1,94 @@
+"""Every end of a turn told in the real window, on a real host: the dock's header and the
+transcript say stopped, failed (with the error) or interrupted; nothing reads as running."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+TASK = "1. Add the column\n2. Write the tests\n3. Update the docs"
+
+
+def transcript_texts(gui: Gui) -> list[str]:
+    return [row.text for row in gui.controller.transcript_model.rows()]
+
+
+async def started(gui: Gui) -> str:
+    await gui.start()
+    session = await gui.actions.create_session("agent")
+    await gui.actions.start_turn(TASK)
+    await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
+    await until(lambda: gui.dock.property("running"), what="running turn")
+    return session.id
+
+
+async def reselect(gui: Gui, session_id: str) -> None:
+    """Show another session and come back: the transcript is loaded afresh."""
+    other = await gui.actions.create_session("plan")
+    assert gui.controller.property("currentSessionId") == other.id
+    await gui.actions.select_session(session_id)
+    await gui.frame()
+
+
+def assert_muted_header(gui: Gui) -> None:
+    theme = gui.item("theme")
+    assert gui.item("headerGlyph").property("color") == theme.property("muted")
+    assert gui.visible_items("headerSweep") == [] and gui.visible_items("sweepText") == []
+
+
+def test_a_stopped_turn_says_so_in_the_dock_and_the_transcript(gui) -> None:
+    async def body() -> None:
+        sid = await started(gui)
+        assert gui.visible_items("headerSweep"), "the collapsed header sweeps while running"
+        await gui.click(gui.item("stopButton"))
+        await until(lambda: gui.controller.store.turn(sid).state == "cancelled")
+        await until(lambda: transcript_texts(gui)[-1] == "■ Turn stopped")
+        await gui.frame()
+        assert gui.item("currentStep").property("text") == "Stopped at 0 / 3 · Add the column"
+        assert_muted_header(gui)
+        await reselect(gui, sid)
+        await until(lambda: transcript_texts(gui) and transcript_texts(gui)[-1] == "■ Turn stopped")
+        assert gui.item("currentStep").property("text") == "Stopped at 0 / 3 · Add the column"
+
+    gui.run(body())
+
+
+def test_an_interrupted_turn_says_the_host_restarted(gui) -> None:
+    async def body() -> None:
+        sid = await started(gui)
+        os.kill(gui.supervisor.pid, signal.SIGKILL)
+        await until(lambda: gui.controller.property("connectionState") == "ready", 5.0)
+        await until(lambda: gui.controller.store.turn(sid).state == "failed", 5.0)
+        expected = "⚠ Turn interrupted: the host restarted"
+        await until(lambda: transcript_texts(gui) and transcript_texts(gui)[-1] == expected)
+        await gui.frame()
+        header = gui.item("currentStep").property("text")
+        assert header == "Interrupted at 0 / 3 · Add the column · the host restarted"
+        assert_muted_header(gui)
+        assert gui.controller.transcript_model.rows()[-1].warning
+
+    gui.run(body())
+
+
+def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
+    # an OpenAI-compatible endpoint on a port nothing listens on
+    monkeypatch.setenv("NIB_PROVIDER", "openai")
+    monkeypatch.setenv("NIB_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("NIB_OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("NIB_MODEL", "test-model")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("hello")
+        await until(lambda: gui.controller.store.turn(session.id).state == "failed", 20.0)
+        await until(lambda: transcript_texts(gui)[-1].startswith("✕ Turn failed: "))
+        row = gui.controller.transcript_model.rows()[-1]
+        assert row.isError and len(row.text) > len("✕ Turn failed: ") + 5
+        assert not gui.controller.property("currentRunning")
+        assert gui.item("sendButton").property("text") == "Send"
+
+    gui.run(body())
