@@ -21,6 +21,7 @@ import ui.qml_types  # noqa: F401 - registers the view-model types under `import
 from nib_desktop import paths
 from nib_desktop.boot import create_app
 from nib_desktop.controller import MainController
+from nib_desktop.graphics import choose_scene_graph
 from nib_desktop.supervisor import HostSupervisor
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def run(supervisor: HostSupervisor, script: Script | None = None) -> int:
     """Run the window until it closes, or until `script` ends; `supervisor` may already
     have spawned the host."""
     app = create_app()
+    choose_scene_graph(app)
     controller = MainController()
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)

@@ -6,11 +6,18 @@ into the text itself: the glyph outlines are filled with the gradient, nothing i
 over or behind the row. The band is a third of the text's own width (its widest line), not
 of the item's, so a short step sees it as often as a long one. With `singleLine` the text
 is one line, elided at the right (the dock's collapsed header).
+
+The band moves on its own timer while `running`, at `FPS` frames a second rather than the
+display's refresh rate: each frame repaints only this item, and on a software renderer
+(a VM, a remote desktop) every frame costs CPU. During the rest between passes nothing is
+drawn at all.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QRect, QRectF, Qt, Signal
+import math
+
+from PySide6.QtCore import Property, QElapsedTimer, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
@@ -27,8 +34,12 @@ class SweepText(QQuickPaintedItem):
     textChanged = Signal()
     styleChanged = Signal()
     phaseChanged = Signal()
+    runningChanged = Signal()
 
     BAND = 1 / 3  # of the text's width
+    PASS_MS = 1600  # the band crossing the text
+    REST_MS = 600  # then nothing moves
+    FPS = 30
 
     def __init__(self, parent: QQuickItem | None = None) -> None:
         super().__init__(parent)
@@ -39,6 +50,10 @@ class SweepText(QQuickPaintedItem):
         self._phase = 0.0
         self._sweeping = True
         self._single = False
+        self._clock = QElapsedTimer()
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._tick)
         self.setAntialiasing(True)
 
     def geometryChange(self, new: QRectF | QRect, old: QRectF | QRect) -> None:
@@ -87,6 +102,32 @@ class SweepText(QQuickPaintedItem):
         else:
             painter.setPen(self._color)
         painter.drawText(rect, flags, text)
+
+    # --- the band's own clock -------------------------------------------------------
+
+    def _tick(self) -> None:
+        cycle = self.PASS_MS + self.REST_MS
+        at = self._clock.elapsed() % cycle
+        if at < self.PASS_MS:
+            # ease in and out, as a sine
+            self._set_phase(0.5 - 0.5 * math.cos(math.pi * at / self.PASS_MS))
+            self._timer.start(1000 // self.FPS)
+        else:
+            self._set_phase(1.0)  # past the text's end: the band is gone
+            self._timer.start(cycle - at)  # wake for the next pass
+
+    def _get_running(self) -> bool:
+        return self._timer.isActive()
+
+    def _set_running(self, value: bool) -> None:
+        if value == self._timer.isActive():
+            return
+        if value:
+            self._clock.start()
+            self._tick()
+        else:
+            self._timer.stop()
+        self.runningChanged.emit()
 
     # --- properties -------------------------------------------------------------------
 
@@ -160,4 +201,5 @@ class SweepText(QQuickPaintedItem):
     color = Property(QColor, _get_color, _set_color, notify=styleChanged)
     bandColor = Property(QColor, _get_band, _set_band, notify=styleChanged)
     phase = Property(float, _get_phase, _set_phase, notify=phaseChanged)
+    running = Property(bool, _get_running, _set_running, notify=runningChanged)
     sweeping = Property(bool, _get_sweeping, _set_sweeping, notify=styleChanged)

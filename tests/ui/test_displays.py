@@ -64,3 +64,39 @@ def test_the_dock_on_a_hidpi_screen() -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
+
+
+CHOICE = (
+    "from nib_desktop.boot import create_app\n"
+    "from nib_desktop.graphics import choose_scene_graph\n"
+    "from PySide6.QtQuick import QQuickWindow\n"
+    "app = create_app()\n"
+    'print(choose_scene_graph(app), QQuickWindow.sceneGraphBackend() or "default")\n'
+)
+
+
+@pytest.mark.timeout(60)
+def test_a_software_rasterizer_gets_the_software_scene_graph(xvfb) -> None:
+    """Mesa's llvmpipe redraws the whole window each frame; the app then draws with Qt's
+    software scene graph, which repaints only what changed."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")}  # fmt: skip
+    base.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", LIBGL_ALWAYS_SOFTWARE="1")
+    for extra, expected in (({}, "software software"),
+                            ({"NIB_SCENE_GRAPH": "opengl"}, "opengl default"),
+                            ({"QT_QUICK_BACKEND": "software"}, "qt")):  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", CHOICE], cwd=ROOT, env={**base, **extra},
+            capture_output=True, text=True, timeout=50,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.stdout.strip().startswith(expected), (extra, proc.stdout)
+
+
+def test_software_rasterizers_are_recognised() -> None:
+    from nib_desktop.graphics import is_software
+
+    assert is_software("llvmpipe (LLVM 15.0.6, 256 bits)")
+    assert is_software("softpipe") and is_software("Google SwiftShader") and is_software(None)
+    assert not is_software("Mesa Intel(R) UHD Graphics 620 (KBL GT2)")
+    assert not is_software("NVIDIA GeForce RTX 3060/PCIe/SSE2")

@@ -154,6 +154,8 @@ Rectangle {
             Button {
                 objectName: "sendButton"
                 text: qsTr("Send")
+                // disabled: muted text and no accent fill (Fusion keeps the enabled colour)
+                palette.buttonText: enabled ? composer.theme.text : composer.theme.disabledText
                 focusPolicy: Qt.NoFocus
                 highlighted: enabled
                 enabled: input.text.trim().length > 0 && !composer.controller.currentRunning

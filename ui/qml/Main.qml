@@ -37,6 +37,27 @@ ApplicationWindow {
     title: controller.currentTitle ? controller.currentTitle + " — Nib Desktop" : "Nib Desktop"
     color: theme.window
 
+    // The controls (buttons, fields, menus, dialogs) take their colours from the theme,
+    // so every text and state meets the contrast the theme is checked for.
+    palette.window: theme.window
+    palette.windowText: theme.text
+    palette.base: theme.window
+    palette.alternateBase: theme.surface
+    palette.text: theme.text
+    palette.button: theme.surface
+    palette.buttonText: theme.text
+    palette.brightText: theme.accentText
+    palette.highlight: theme.accent
+    palette.highlightedText: theme.accentText
+    palette.placeholderText: theme.muted
+    palette.toolTipBase: theme.surface
+    palette.toolTipText: theme.text
+    palette.mid: theme.divider
+    palette.disabled.buttonText: theme.disabledText
+    palette.disabled.text: theme.disabledText
+    palette.disabled.windowText: theme.disabledText
+    palette.disabled.button: theme.window
+
     Theme { id: theme; objectName: "theme" }
 
     Shortcut {

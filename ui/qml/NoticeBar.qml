@@ -14,7 +14,7 @@ Rectangle {
     objectName: "noticeBar"
     visible: controller.notice !== ""
     implicitHeight: visible ? layout.implicitHeight + 12 : 0
-    color: Qt.rgba(0.81, 0.13, 0.18, 0.12)
+    color: theme.noticeBackground
     Accessible.role: Accessible.AlertMessage
     Accessible.name: controller.notice
 

@@ -161,6 +161,7 @@ Rectangle {
             Layout.fillWidth: true
             Button {
                 objectName: "forkButton"
+                palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Fork")
                 focusPolicy: Qt.NoFocus
                 enabled: sidebar.controller.currentSessionId !== "" && !sidebar.controller.currentRemote
@@ -171,6 +172,7 @@ Rectangle {
             }
             Button {
                 objectName: "deleteButton"
+                palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Delete")
                 focusPolicy: Qt.NoFocus
                 enabled: sidebar.controller.currentSessionId !== ""
@@ -295,6 +297,7 @@ Rectangle {
         footer: DialogButtonBox {
             Button {
                 objectName: "attachButton"
+                palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Attach")
                 highlighted: true
                 enabled: remoteDialog.ready

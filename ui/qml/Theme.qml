@@ -19,8 +19,11 @@ Item {
     readonly property color green: dark ? "#5CC98A" : "#1A7F37"
     readonly property color divider: dark ? "#3A3D42" : "#D8DCE1"
     readonly property color danger: dark ? "#F47067" : "#CF222E"
-    readonly property color warning: dark ? "#D29922" : "#9A6700"
-    readonly property color selection: dark ? "#2F3C52" : "#DCE8FA"
+    readonly property color warning: dark ? "#D29922" : "#875A00"
+    readonly property color selection: dark ? "#293346" : "#DCE8FA"
+    readonly property color accentText: dark ? "#0B1220" : "#FFFFFF"  // text on an accent fill
+    readonly property color noticeBackground: dark ? "#3A2226" : "#FBE9EA"
+    readonly property color disabledText: muted  // legible; the missing fill says "disabled"
     // The band differs from the text by at least 1.5:1 on both palettes (toward white on
     // the dark one would be 1.25:1, practically invisible), so it is the accent on both.
     readonly property color sweepBand: accent

@@ -150,11 +150,7 @@ Item {
                         color: dock.theme.text
                         bandColor: dock.theme.sweepBand
                         sweeping: true
-                        SequentialAnimation on phase {
-                            loops: Animation.Infinite
-                            NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
-                            PauseAnimation { duration: 600 }
-                        }
+                        running: true
                     }
                 }
                 ToolButton {

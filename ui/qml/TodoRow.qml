@@ -78,15 +78,8 @@ Item {
                 font: label.font
                 color: row.reducedMotion ? row.theme.accent : row.theme.text
                 bandColor: row.theme.sweepBand
-                sweeping: band.running
-
-                SequentialAnimation on phase {
-                    id: band
-                    running: !row.reducedMotion && row.animate
-                    loops: Animation.Infinite
-                    NumberAnimation { from: 0; to: 1; duration: 1600; easing.type: Easing.InOutSine }
-                    PauseAnimation { duration: 600 }
-                }
+                sweeping: sweep.running
+                running: !row.reducedMotion && row.animate
             }
         }
     }
