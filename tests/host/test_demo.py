@@ -12,7 +12,7 @@ from host.agent.providers.base import (
     ToolCallRequest,
     UserMessage,
 )
-from host.agent.providers.demo import DemoProvider, active_form, plan_steps
+from host.agent.providers.demo import DemoProvider, active_form, inline_items, plan_steps
 from host.execution_path import ExecutionPath
 from host.tools.registry import ToolSpec
 
@@ -30,6 +30,51 @@ from host.tools.registry import ToolSpec
 )
 def test_active_form(content, expected) -> None:
     assert active_form(content) == expected
+
+
+def test_the_empty_states_example_gives_exactly_its_three_steps() -> None:
+    example = "Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests"
+    assert plan_steps(example) == ["Add the setting", "Theme the sidebar", "Write tests"]
+    assert plan_steps("Do it: 1) lint 2) test") == ["Lint", "Test", "Review the result"]
+    # numbers that do not count up from 1 are not a list
+    assert inline_items("Bump to version 2. then 4. later") == []
+    assert inline_items("Sentence 1. Sentence 2. Sentence 3.") == []
+
+
+def test_the_empty_state_shows_the_example_the_test_checks() -> None:
+    from pathlib import Path
+
+    qml = (Path(__file__).parents[2] / "ui" / "qml" / "Transcript.qml").read_text()
+    assert "Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests" in qml
+
+
+NOT_VERBS = ["Step", "On", "Two", "Item", "The", "A", "Database", "Tests", "README", "Then",
+             "First", "Next", "Finally", "Everything", "Ok", "UI", "Bug", "Sidebar"]  # fmt: skip
+
+
+def test_progressive_forms_are_real_words() -> None:
+    from host.agent.providers.demo import _GERUNDS
+
+    for word in NOT_VERBS:  # the forms "Steping", "Oning", "Twoing", "Iteming" are gone
+        assert (
+            active_form(f"{word} one thing")
+            == f"Working on: {word[:1].lower()}{word[1:]} one thing"
+        )
+    for verb, gerund in _GERUNDS.items():
+        form = active_form(f"{verb.capitalize()} the thing")
+        assert form == f"{gerund.capitalize()} the thing"
+        assert gerund.endswith("ing") and gerund[:2] == verb[:2]
+        # the stem is the verb, less a silent e, with at most one doubled consonant
+        stem = gerund[: -len("ing")]
+        assert stem in (verb, verb[:-1], verb + verb[-1], verb[:-2] + "y"), (verb, gerund)
+    for step in [*plan_steps("make the app faster"), "Review the result"]:
+        assert not active_form(step).startswith("Working on"), step
+
+
+def test_text_is_kept_whole_up_to_500_characters() -> None:
+    long = "Write " + "x" * 494
+    assert plan_steps(f"1. {long}\n2. Short")[0] == long
+    assert len(plan_steps(f"1. {long}yyyy\n2. Short")[0]) == 500
 
 
 def test_numbered_and_bulleted_lines_become_steps() -> None:
