@@ -56,6 +56,7 @@ class MainController(QObject):
     currentChanged = Signal()
     currentSessionIdChanged = Signal()  # another session is shown (not only a new title)
     noticeChanged = Signal()
+    sessionsChanged = Signal()  # the list's rows (running or not) changed
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -65,6 +66,13 @@ class MainController(QObject):
         self.todosChanged.connect(self.store.apply)
         self.turnChanged.connect(self.store.set_turn)
         self.sessions_model = SessionListModel(self)
+        for change in (
+            self.sessions_model.modelReset,
+            self.sessions_model.dataChanged,
+            self.sessions_model.rowsInserted,
+            self.sessions_model.rowsRemoved,
+        ):
+            change.connect(self.sessionsChanged)
         self.transcript_model = TranscriptModel(self)
         self.dock_model = TodoDockModel(self.store, self)
         self._current: SessionRow | None = None
@@ -139,6 +147,9 @@ class MainController(QObject):
     def _get_current_running(self) -> bool:
         return self._current is not None and self._current.running
 
+    def _get_running_count(self) -> int:
+        return sum(1 for row in self.sessions_model.rows() if row.running)
+
     sessions = Property(SessionListModel, _get_sessions, constant=True)
     transcript = Property(TranscriptModel, _get_transcript, constant=True)
     dock = Property(TodoDockModel, _get_dock, constant=True)
@@ -150,6 +161,7 @@ class MainController(QObject):
     currentMode = Property(str, _get_current_mode, notify=currentChanged)
     currentRemote = Property(bool, _get_current_remote, notify=currentChanged)
     currentRunning = Property(bool, _get_current_running, notify=currentChanged)
+    runningCount = Property(int, _get_running_count, notify=sessionsChanged)
 
     # --- the slots QML may call (nothing happens until the Main role is attached) -------
 

@@ -114,6 +114,7 @@ def run(supervisor: HostSupervisor, script: Script | None = None) -> int:
             loop.run_forever()
         loop.run_until_complete(main_role.shutdown())
     # The QML goes before the objects it binds to.
+    window.setProperty("closeConfirmed", True)
     window.close()
     shiboken6.delete(engine)
     return code

@@ -211,6 +211,7 @@ class TodoDockModel(QObject):
     of them change together through `changed`."""
 
     changed = Signal()
+    announcement = Signal(str)  # said politely to assistive technology
     historyChanged = Signal()
     expandedChanged = Signal()
     reducedMotionChanged = Signal()
@@ -242,7 +243,9 @@ class TodoDockModel(QObject):
         if (session_id, remote) != (self._session, self._remote):
             self._session, self._remote = session_id, remote
             self._close_history()
-            self._refresh()
+            self._live = None  # nothing seen of this session yet: nothing to announce
+            self._running = False
+            self._refresh(announce=False)
 
     # --- the History view -------------------------------------------------------------
 
@@ -296,9 +299,12 @@ class TodoDockModel(QObject):
         if session_id == self._session:
             self._refresh()
 
-    def _refresh(self) -> None:
+    def _refresh(self, announce: bool = True) -> None:
         session = self._session
         live = None if self._remote or session is None else self._store.get(session)
+        was_running = self._running
+        if announce:
+            self._announce_completed(self._live, live)
         self._live = live
         viewed = self._viewed
         snapshot = live
@@ -334,6 +340,26 @@ class TodoDockModel(QObject):
                 )
         self.items_model.set_rows(rows)
         self.changed.emit()
+        ended = was_running and not self._turn.running and self._headline is not None
+        if announce and ended and self._headline is not None:
+            self.announcement.emit(self._headline.text)
+
+    def _announce_completed(self, before: Snapshot | None, after: Snapshot | None) -> None:
+        """Steps that became completed between two snapshots of the session shown."""
+        if before is None or after is None or before.session_id != after.session_id:
+            return
+        done_before = {i.content for i in before.items if i.status == "completed"}
+        total = len(after.items)
+        newly = [
+            (index, item)
+            for index, item in enumerate(after.items)
+            if item.status == "completed" and item.content not in done_before
+        ]
+        if len(newly) > 3:
+            self.announcement.emit(f"Completed {len(newly)} steps")
+            return
+        for index, item in newly:
+            self.announcement.emit(f"Completed step {index + 1} of {total}: {item.content}")
 
     # --- what QML reads -------------------------------------------------------------
 
@@ -366,6 +392,18 @@ class TodoDockModel(QObject):
 
     def _get_running_row(self) -> int:
         return running_index(self._snapshot) if self._snapshot else -1
+
+    def _get_focus_row(self) -> int:
+        """The row the expanded list keeps in view: the running step, else the first
+        unfinished one, else -1."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            return -1
+        for wanted in ("in_progress", "pending"):
+            for index, item in enumerate(snapshot.items):
+                if item.status == wanted:
+                    return index
+        return -1
 
     def _get_running(self) -> bool:
         return self._running
@@ -418,6 +456,7 @@ class TodoDockModel(QObject):
     tone = Property(str, _get_tone, notify=changed)  # running, ended, done, idle
     countInText = Property(bool, _get_counted, notify=changed)
     runningRow = Property(int, _get_running_row, notify=changed)
+    focusRow = Property(int, _get_focus_row, notify=changed)
     running = Property(bool, _get_running, notify=changed)
     revision = Property(int, _get_revision, notify=changed)
     historyOpen = Property(bool, _get_history_open, notify=historyChanged)

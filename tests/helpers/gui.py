@@ -124,6 +124,7 @@ class Gui:
 
     def close(self) -> None:
         self.run(self.main.shutdown())
+        self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here
         self.window.close()
         shiboken6.delete(self.engine)
 

@@ -26,6 +26,7 @@ async def running_session(gui: Gui) -> str:
 
     await until(written, what="the first write")
     await until(lambda: gui.dock.property("running"), what="running turn")
+    await until(lambda: gui.controller.property("currentRunning"), what="the Stop button")
     await gui.frame()
     return session.id
 
@@ -440,3 +441,67 @@ def test_transcript_has_one_line_per_checklist_write(gui, monkeypatch) -> None:
     assert [r.text for r in rows if r.kind == "todo"][:3] == [
         "Checklist: 3 steps", "◐ Add the column", "✓ Add the column",
     ]  # fmt: skip
+
+
+def test_the_expanded_list_follows_the_running_step_until_scrolled(gui) -> None:
+    def steps(running: int) -> list[Item]:
+        return [
+            Item(f"Step {i}", "completed" if i < running else
+                 "in_progress" if i == running else "pending")
+            for i in range(44)
+        ]  # fmt: skip
+
+    def in_view(index: int) -> bool:
+        listview = gui.item("dockList")
+        row = row_with(gui, f"Step {index}")
+        if row is None or not row.isVisible():
+            return False
+        top = row.mapToItem(listview, QPointF(0, 0)).y()
+        return top >= -1 and top + row.height() <= listview.height() + 1
+
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 10, steps(27))
+        gui.dock.setProperty("expanded", True)
+        await until(lambda: in_view(27), what="step 27 in view on opening")
+        gui.push(sid, 11, steps(36))
+        await until(lambda: in_view(36), what="step 36 followed")
+        # the user scrolls to the top to read: progress no longer moves the list
+        listview = gui.item("dockList")
+        await gui.act(lambda: QMetaObject.invokeMethod(listview, "positionViewAtBeginning"))
+        listview.setProperty("userScrolled", True)  # as a drag or wheel would
+        gui.push(sid, 12, steps(40))
+        await gui.frame()
+        await gui.frame()
+        assert in_view(0) and not in_view(40)
+        # closing and reopening scrolls to where the work stands
+        gui.dock.setProperty("expanded", False)
+        await gui.frame()
+        gui.dock.setProperty("expanded", True)
+        await until(lambda: in_view(40), what="step 40 in view on reopening")
+
+    gui.run(body())
+
+
+def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtGui import QWheelEvent
+
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 10, [Item(f"Step {i}", "pending") for i in range(60)])
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        listview = gui.item("dockList")
+        assert not listview.property("userScrolled")
+        centre = gui.centre(listview)
+        event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0),
+                            QPoint(0, -120), Qt.MouseButton.NoButton,
+                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)  # fmt: skip
+        await gui.act(lambda: QCoreApplication.sendEvent(gui.window, event))
+        await until(lambda: listview.property("userScrolled"), what="the wheel noticed")
+
+    gui.run(body())

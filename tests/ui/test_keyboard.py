@@ -8,6 +8,7 @@ import signal
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
@@ -272,3 +273,34 @@ def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
         assert QGuiApplication.clipboard().text().endswith("later")
 
     gui.run(body())
+
+
+def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    # the test's loop goes on after the window closes (the app would quit here)
+    QGuiApplication.setQuitOnLastWindowClosed(False)
+    monkeypatch.setattr(gui, "close", lambda: gui.run(gui.main.shutdown()))
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        await gui.actions.start_turn("one. two. three.")
+        await until(lambda: gui.controller.property("runningCount") == 1)
+        dialog = gui.window.findChild(object, "closeDialog")
+        await gui.act(gui.window.close)
+        await until(lambda: dialog.property("opened"), what="the question")
+        assert gui.window.isVisible()
+        await gui.key(Qt.Key.Key_Escape)  # keep working
+        await until(lambda: not dialog.property("visible"))
+        assert gui.window.isVisible() and gui.item("composerInput").hasActiveFocus()
+        await gui.act(gui.window.close)
+        await until(lambda: dialog.property("opened"))
+        # stop and close (no frame follows: the window is gone)
+        gui.loop.call_soon(lambda: QTest.keyClick(gui.window, Qt.Key.Key_Return))
+        await until(lambda: not gui.window.isVisible(), what="the window to close")
+
+    try:
+        gui.run(body())
+    finally:
+        QGuiApplication.setQuitOnLastWindowClosed(True)

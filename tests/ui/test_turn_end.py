@@ -22,6 +22,8 @@ async def started(gui: Gui) -> str:
     await gui.actions.start_turn(TASK)
     await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
     await until(lambda: gui.dock.property("running"), what="running turn")
+    await until(lambda: gui.controller.property("currentRunning"), what="the Stop button")
+    await gui.frame()
     return session.id
 
 

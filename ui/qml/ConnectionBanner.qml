@@ -14,7 +14,17 @@ Rectangle {
     readonly property string state_: controller.connectionState
     visible: state_ !== "ready"
     implicitHeight: visible ? layout.implicitHeight + 16 : 0
-    color: state_ === "failed" ? Qt.rgba(0.81, 0.13, 0.18, 0.12) : theme.surface
+    color: state_ === "failed" ? theme.noticeBackground : theme.surface
+    Accessible.role: state_ === "failed" ? Accessible.AlertMessage : Accessible.StatusBar
+    Accessible.name: connectionText.text
+
+    // Retry by keyboard too
+    Shortcut {
+        id: retryShortcut
+        sequence: "Ctrl+R"
+        enabled: banner.state_ === "failed"
+        onActivated: banner.controller.retry()
+    }
 
     RowLayout {
         id: layout
@@ -22,13 +32,15 @@ Rectangle {
         anchors.margins: 8
         spacing: 10
 
+        // with reduced motion the words alone say it
         BusyIndicator {
-            visible: banner.state_ !== "failed"
-            running: banner.visible && banner.state_ !== "failed"
+            visible: banner.state_ !== "failed" && !banner.controller.dock.reducedMotion
+            running: visible && banner.visible
             implicitWidth: 20
             implicitHeight: 20
         }
         Text {
+            id: connectionText
             objectName: "connectionText"
             Layout.fillWidth: true
             text: banner.state_ === "starting" ? qsTr("Starting the host…")
@@ -36,13 +48,15 @@ Rectangle {
                 : qsTr("The host failed to start.") + "\n" + banner.controller.connectionError
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
-            color: banner.state_ === "failed" ? banner.theme.danger : banner.theme.muted
+            color: banner.state_ === "failed" ? banner.theme.text : banner.theme.muted
         }
         Button {
             objectName: "retryButton"
             visible: banner.state_ === "failed"
             text: qsTr("Retry")
             focusPolicy: Qt.NoFocus
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("Start the host again (%1)").arg(retryShortcut.nativeText)
             onClicked: banner.controller.retry()
         }
     }

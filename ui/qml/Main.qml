@@ -29,6 +29,56 @@ ApplicationWindow {
 
     Component.onCompleted: focusInput()
 
+    // Closing while turns run asks first: closing stops them (the host ends with the app).
+    property bool closeConfirmed: false
+    onClosing: (close) => {
+        if (controller.runningCount > 0 && !closeConfirmed) {
+            close.accepted = false
+            closeDialog.open()
+        }
+    }
+
+    Dialog {
+        id: closeDialog
+        objectName: "closeDialog"
+        title: qsTr("Stop the running turn?")
+        width: Math.max(260, Math.min(420, parent.width - 40))
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        modal: true
+        focus: true
+        onAccepted: { window.closeConfirmed = true; window.close() }
+        onRejected: window.focusInput()
+
+        Label {
+            width: closeDialog.availableWidth
+            focus: true
+            text: closeDialog.visible
+                  ? qsTr("%n turn(s) still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.", "", window.controller.runningCount)
+                  : ""
+            wrapMode: Text.Wrap
+            Keys.onReturnPressed: closeDialog.accept()
+            Keys.onEnterPressed: closeDialog.accept()
+        }
+
+        footer: DialogButtonBox {
+            Button {
+                objectName: "confirmClose"
+                text: qsTr("Stop and close")
+                highlighted: true
+                focusPolicy: Qt.NoFocus
+                Accessible.name: text
+                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+            }
+            Button {
+                text: qsTr("Keep working")
+                focusPolicy: Qt.NoFocus
+                Accessible.name: text
+                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+            }
+        }
+    }
+
     width: 1100
     height: 760
     minimumWidth: 640
@@ -114,6 +164,19 @@ ApplicationWindow {
         "next": nextShortcut.nativeText
     })
 
+    // Completed steps and turn ends, said politely to assistive technology.
+    Item {
+        id: announcer
+        Accessible.role: Accessible.StatusBar
+        Accessible.name: qsTr("Checklist progress")
+        Connections {
+            target: window.controller.dock
+            function onAnnouncement(text: string): void {
+                announcer.Accessible.announce(text)
+            }
+        }
+    }
+
     // A session switched or created by anything but the sidebar's own arrow keys: the
     // input gets focus (the user is about to type there).
     Connections {
@@ -164,6 +227,7 @@ ApplicationWindow {
             Transcript {
                 id: transcript
                 Layout.fillWidth: true
+                maxContentWidth: 960
                 Layout.fillHeight: true
                 controller: window.controller
                 theme: theme
@@ -173,6 +237,8 @@ ApplicationWindow {
                 id: composer
                 objectName: "composer"
                 Layout.fillWidth: true
+                Layout.maximumWidth: 960  // on a wide screen the text stays near its hints
+                Layout.alignment: Qt.AlignHCenter
                 Layout.margins: 12
                 controller: window.controller
                 theme: theme

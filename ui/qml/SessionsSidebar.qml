@@ -216,11 +216,13 @@ Rectangle {
                 text: qsTr("Delete")
                 highlighted: true
                 focusPolicy: Qt.NoFocus
+                Accessible.name: text
                 DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
             }
             Button {
                 text: qsTr("Cancel")
                 focusPolicy: Qt.NoFocus
+                Accessible.name: text
                 DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
             }
         }
@@ -302,11 +304,13 @@ Rectangle {
                 highlighted: true
                 enabled: remoteDialog.ready
                 focusPolicy: Qt.NoFocus
+                Accessible.name: text
                 DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
             }
             Button {
                 text: qsTr("Cancel")
                 focusPolicy: Qt.NoFocus
+                Accessible.name: text
                 DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
             }
         }

@@ -65,6 +65,12 @@ Item {
             objectName: "dockHeader"
             width: parent.width
             height: dock.headerHeight
+            Accessible.role: Accessible.Button
+            Accessible.name: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
+                : qsTr("Checklist, %1 of %2 done: %3. %4 the list (%5)")
+                  .arg(dock.model.completed).arg(dock.model.total).arg(headline.text)
+                  .arg(dock.model.expanded ? qsTr("Collapse") : qsTr("Expand")).arg(dock.toggleKeys)
+            Accessible.onPressAction: dock.model.toggleExpanded()
 
             // below the row, so its buttons get their own clicks
             MouseArea {
@@ -75,15 +81,20 @@ Item {
             }
 
             // progress hairline along the top edge: completed / (total - cancelled)
+            // inset from the Composer's rounded corners, with round ends
             Rectangle {
+                objectName: "progressTrack"
                 visible: !dock.model.remote
-                width: parent.width
+                x: 10
+                width: parent.width - 20
                 height: 3
+                radius: 1.5
                 color: dock.theme.divider
                 Rectangle {
                     objectName: "progressBar"
                     width: parent.width * Math.max(0, Math.min(1, dock.model.fraction))
                     height: parent.height
+                    radius: 1.5
                     color: dock.theme.accent
                 }
             }
@@ -198,8 +209,22 @@ Item {
                 focusPolicy: Qt.NoFocus
                 policy: list.contentHeight > list.height ? ScrollBar.AsNeeded : ScrollBar.AlwaysOff
             }
-            onVisibleChanged: if (visible && dock.model.runningRow >= 0)
-                                  positionViewAtIndex(dock.model.runningRow, ListView.Contain)
+            // The running (or first unfinished) step stays in view as the work moves on,
+            // unless the user scrolled the list; opening the list again scrolls to it.
+            property bool userScrolled: false
+            function showFocusRow(): void {
+                if (dock.model.focusRow >= 0 && !dock.model.viewing)
+                    positionViewAtIndex(dock.model.focusRow, ListView.Contain)
+            }
+            onVisibleChanged: if (visible) { userScrolled = false; Qt.callLater(showFocusRow) }
+            onMovementStarted: userScrolled = true
+            Connections {
+                target: dock.model
+                function onFocusRowChanged(): void {
+                    if (list.visible && !list.userScrolled)
+                        Qt.callLater(list.showFocusRow)
+                }
+            }
 
             // only while a past revision is shown (the user opened it): Escape returns
             // to the live list, Backspace to the revisions

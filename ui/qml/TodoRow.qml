@@ -38,14 +38,23 @@ Item {
         anchors.rightMargin: 14
         spacing: 0
 
+        // the glyph centred on the text's first line; ✓ drawn a little larger, as it
+        // is smaller than ○ and ◐ in most fonts
         Text {
             objectName: "glyph"
             Layout.preferredWidth: 20
+            Layout.preferredHeight: firstLine.height
             Layout.alignment: Qt.AlignTop
+            verticalAlignment: Text.AlignVCenter
             text: row.glyph
             color: row.status === "completed" ? row.theme.green
                  : row.status === "in_progress" && !row.interrupted ? row.theme.accent
                  : row.theme.muted
+            font.pixelSize: row.status === "completed" ? 15 : 13
+        }
+
+        FontMetrics {
+            id: firstLine
             font.pixelSize: 13
         }
 

@@ -10,6 +10,7 @@ Item {
     required property MainController controller
     required property Theme theme
     readonly property alias list: list
+    property real maxContentWidth: 960
 
     Column {
         objectName: "emptyState"
@@ -57,8 +58,12 @@ Item {
             following = atYEnd || contentHeight <= height
         }
 
-        anchors.fill: parent
-        anchors.margins: 16
+        anchors.top: parent.top
+        anchors.bottom: parent.bottom
+        anchors.horizontalCenter: parent.horizontalCenter
+        anchors.topMargin: 16
+        anchors.bottomMargin: 16
+        width: Math.min(parent.width - 32, transcript.maxContentWidth)
         clip: true
         spacing: 8
         model: transcript.controller.transcript

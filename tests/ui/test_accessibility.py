@@ -1,0 +1,119 @@
+"""Assistive technology's view of the real window: every interactive item and every dock
+row has an accessible name and role, and completed steps and turn ends are announced."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAccessible
+from PySide6.QtQuick import QQuickItem
+
+from tests.helpers.gui import Gui, walk
+from tests.helpers.waiting import until
+from ui.snapshots import Item
+
+INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickTextEdit", "QQuickMouseArea")
+
+
+def inherits(obj: QObject, name: str) -> bool:
+    meta = obj.metaObject()
+    while meta is not None:
+        if meta.className() == name:
+            return True
+        meta = meta.superClass()
+    return False
+
+
+def described(item: QQuickItem) -> tuple[str, object]:
+    iface = QAccessible.queryAccessibleInterface(item)
+    if iface is None:
+        return "", None
+    return iface.text(QAccessible.Text.Name), iface.role()
+
+
+def named_ancestor(item: QQuickItem) -> tuple[str, object]:
+    """A MouseArea is reached through the item it belongs to."""
+    while item is not None:
+        name, role = described(item)
+        if name:
+            return name, role
+        item = item.parentItem()
+    return "", None
+
+
+def problems(gui: Gui) -> list[str]:
+    roots = [gui.window.contentItem()]
+    overlay = gui.window.property("overlay")
+    if overlay is not None:
+        roots.append(overlay)
+    found = []
+    for root in roots:
+        for item in walk(root):
+            if not item.isVisible() or item.width() <= 0 or item.height() <= 0:
+                continue
+            kind = next((k for k in INTERACTIVE if inherits(item, k)), None)
+            dock_row = item.objectName() in ("todoRow", "historyRow")
+            if kind is None and not dock_row:
+                continue
+            name, role = named_ancestor(item) if kind == "QQuickMouseArea" else described(item)
+            if not name or role in (None, QAccessible.Role.NoRole, QAccessible.Role.Client):
+                label = item.objectName() or item.metaObject().className()
+                found.append(f"{label} ({kind or 'row'}): name={name!r} role={role}")
+    return found
+
+
+def test_every_interactive_item_and_row_has_a_name_and_role(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        await until(lambda: gui.dock.property("running"))
+        gui.push(session.id, 50, [Item("Add the column", "completed"),
+                                  Item("Write the tests", "in_progress", "Writing the tests"),
+                                  Item("Ship", "cancelled")])  # fmt: skip
+        await gui.frame()
+        assert problems(gui) == []  # collapsed
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        assert len(gui.visible_items("todoRow")) == 3
+        assert problems(gui) == []  # expanded
+        gui.controller.openHistory()
+        await until(lambda: gui.dock.history_model.rows(), what="the history")
+        await gui.frame()
+        assert gui.visible_items("historyRow")
+        assert problems(gui) == []  # history open
+        gui.dock.closeHistory()
+        dialog = gui.window.findChild(object, "remoteDialog")
+        dialog.open()
+        await until(lambda: dialog.property("opened"))
+        assert problems(gui) == []  # a dialog
+        dialog.close()
+        await until(lambda: not dialog.property("visible"))
+
+    gui.run(body())
+
+
+def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        heard: list[str] = []
+        gui.dock.announcement.connect(heard.append)
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        await until(lambda: gui.dock.property("running"))
+        gui.push(session.id, 50, [Item("Add the column", "in_progress"),
+                                  Item("Write the tests", "pending")])  # fmt: skip
+        gui.push(session.id, 51, [Item("Add the column", "completed"),
+                                  Item("Write the tests", "in_progress")])  # fmt: skip
+        await until(lambda: heard == ["Completed step 1 of 2: Add the column"])
+        await until(lambda: gui.item("stopButton").isVisible(), what="the Stop button")
+        await gui.click(gui.item("stopButton"))
+        await until(lambda: len(heard) == 2, what="the stop announced")
+        assert heard[-1] == "Stopped at 1 / 2 · Write the tests"
+        # another session's progress is not announced over the one shown
+        other = await gui.actions.create_session("agent")
+        gui.push(session.id, 52, [Item("Add the column", "completed"),
+                                  Item("Write the tests", "completed")])  # fmt: skip
+        await gui.frame()
+        assert len(heard) == 2 and other.id == gui.controller.property("currentSessionId")
+
+    gui.run(body())
