@@ -64,6 +64,13 @@ class Gui:
     async def start(self) -> None:
         assert await self.main.start(), self.controller.property("connectionError")
         await next_frame(self.window)
+        # window shortcuts answer only in the active window; offscreen it is active at
+        # once, on X11 without a window manager it is activated as `xdotool windowfocus`
+        # would (typing itself needs no activation: see the launch test)
+        self.window.requestActivate()
+        deadline = time.monotonic() + 2.0
+        while not self.window.isActive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     async def frame(self) -> None:
         await next_frame(self.window)

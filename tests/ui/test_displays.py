@@ -54,6 +54,21 @@ def test_sweep_renders_on_opengl(xvfb) -> None:
     assert "2 passed" in proc.stdout
 
 
+@pytest.mark.timeout(120)
+def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
+    """The keyboard tests on X11 (no window manager): keys after the first frame land in
+    the input without a click, and every shortcut works in a real X window."""
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "tests/ui/test_keyboard.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=110,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and "failed" not in proc.stdout
+
+
 @pytest.mark.timeout(180)
 def test_the_dock_on_a_hidpi_screen() -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": "2",

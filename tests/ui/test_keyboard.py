@@ -52,6 +52,7 @@ def test_typing_right_after_the_first_frame_lands_in_the_input(gui) -> None:
 def test_every_session_action_has_a_key(gui) -> None:
     async def body() -> None:
         await gui.start()
+        assert gui.window.isActive()
         input_ = gui.item("composerInput")
         await gui.key(Qt.Key.Key_N, CTRL)
         await until(lambda: len(session_ids(gui)) == 1, what="Ctrl+N")
@@ -70,8 +71,8 @@ def test_every_session_action_has_a_key(gui) -> None:
 
         await gui.key(Qt.Key.Key_D, CTRL | SHIFT)  # fork
         await until(lambda: len(session_ids(gui)) == 3, what="Ctrl+Shift+D")
+        await until(lambda: shown(gui) not in (newest, older), what="the fork shown")
         fork = shown(gui)
-        assert fork not in (newest, older)
 
         # delete: a dialog whose default button says Delete; Return confirms
         await gui.key(Qt.Key.Key_Delete, CTRL | SHIFT)
@@ -304,3 +305,38 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
         gui.run(body())
     finally:
         QGuiApplication.setQuitOnLastWindowClosed(True)
+
+
+def test_a_host_error_is_told_in_words(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.attach_remote("ssh://dev@box.example", "r-1")
+        await until(lambda: gui.controller.property("currentRemote"))
+        gui.controller.forkSession()  # a remote session cannot be forked here
+        await until(lambda: gui.controller.property("notice") != "", what="the notice")
+        notice = gui.controller.property("notice")
+        assert notice.startswith("Could not fork the session: ") and "remote" in notice
+        await gui.frame()
+        assert gui.item("noticeBar").isVisible()
+        await gui.click(gui.item("dismissNotice"))
+        assert not gui.item("noticeBar").isVisible()
+
+    gui.run(body())
+
+
+def test_wide_and_small_windows(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        gui.window.resize(2560, 1440)
+        await gui.frame()
+        composer = gui.item("composer")
+        assert composer.width() <= 960
+        centre = composer.mapToScene(composer.boundingRect().center()).x()
+        content = gui.item("transcriptList")
+        assert content.width() <= 960
+        assert abs(centre - content.mapToScene(content.boundingRect().center()).x()) < 2
+        gui.window.resize(640, 420)
+        await gui.frame()
+        assert composer.width() > 300 and gui.item("composerInput").isVisible()
+
+    gui.run(body())

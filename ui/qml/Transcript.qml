@@ -54,6 +54,12 @@ Item {
             positionViewAtEnd()
         }
 
+        // queued, so it asks again whether to follow when it runs
+        function keepAtEnd(): void {
+            if (following)
+                positionViewAtEnd()
+        }
+
         function userMoved(): void {
             following = atYEnd || contentHeight <= height
         }
@@ -74,9 +80,9 @@ Item {
         Accessible.name: qsTr("Transcript")
         ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
 
-        onCountChanged: if (following) Qt.callLater(positionViewAtEnd)
-        onContentHeightChanged: if (following) Qt.callLater(positionViewAtEnd)
-        onHeightChanged: if (following) Qt.callLater(positionViewAtEnd)
+        onCountChanged: if (following) Qt.callLater(keepAtEnd)
+        onContentHeightChanged: if (following) Qt.callLater(keepAtEnd)
+        onHeightChanged: if (following) Qt.callLater(keepAtEnd)
         onMovementEnded: userMoved()
         Connections {
             target: transcript.controller
