@@ -42,7 +42,7 @@ class HostCore:
             rpc.TURNS_START: self.runtime.start,
             rpc.TURNS_CANCEL: self.runtime.cancel,
             rpc.TURNS_LIST: lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit)),
-            rpc.MESSAGES_LIST: lambda p: m.MessageList(messages=s.messages(p.session_id)),
+            rpc.MESSAGES_LIST: s.message_page,
             rpc.TODOS_GET: lambda p: self.todos.snapshot(p.session_id),
             rpc.TODOS_HISTORY: self.todos.history,
         }

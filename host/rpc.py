@@ -26,7 +26,7 @@ from host.protocol.endpoint import (
     response_message,
     validation_details,
 )
-from host.protocol.framing import FrameDecoder, FramingError, encode_message
+from host.protocol.framing import MAX_FRAME_BYTES, FrameDecoder, FramingError, encode_message
 from host.protocol.methods import HELLO, METHODS, Method
 from host.store.errors import environment_problem
 
@@ -204,8 +204,21 @@ class ServerConnection:
         self._write(error_message(message_id, error))
 
     def _write(self, message: dict[str, Any]) -> None:
-        if not self.closed:
-            self._send(encode_message(message))
+        if self.closed:
+            return
+        frame = encode_message(message)
+        if len(frame) - frame.index(b"\r\n\r\n") - 4 > MAX_FRAME_BYTES:
+            # the same cap as the reader's: never send what the client must refuse
+            size = len(frame) / (1024 * 1024)
+            if "id" not in message:
+                log.warning("dropped a %.1f MiB notification over the frame limit", size)
+                return
+            error = errors.InternalError(
+                f"the answer is {size:.1f} MiB, over the {MAX_FRAME_BYTES // (1024 * 1024)}"
+                " MiB frame limit; ask for less (e.g. a smaller messages.list page)"
+            )
+            frame = encode_message(error_message(message["id"], error))
+        self._send(frame)
 
 
 def _as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:

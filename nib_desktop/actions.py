@@ -19,6 +19,8 @@ from nib_desktop.sessions import SessionState
 
 log = logging.getLogger(__name__)
 
+TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrolls up
+
 
 class Actions:
     def __init__(
@@ -112,7 +114,9 @@ class Actions:
 
     async def show_current(self) -> None:
         session = self._sessions.current
+        self._sessions.transcript = convert.Transcript()
         self._view.transcript_model.set_rows([])
+        self._view.set_transcript_more(False)
         if session is None:
             return
         ref = m.SessionRef(session_id=session.id)
@@ -128,11 +132,38 @@ class Actions:
             self._view.todosChanged.emit(
                 convert.snapshot(await self._host.call(rpc.TODOS_GET, ref))
             )
-        listing = await self._host.call(rpc.MESSAGES_LIST, ref)
+        page = m.MessageListParams(session_id=session.id, limit=TRANSCRIPT_PAGE)
+        listing = await self._host.call(rpc.MESSAGES_LIST, page)
         if (shown := self._sessions.current) is not None and shown.id == session.id:
-            self._sessions.lines = convert.TranscriptLines()
-            rows = convert.transcript(self._sessions.lines, listing.messages, turns.turns)
-            self._view.transcript_model.set_rows(rows)
+            transcript = self._sessions.transcript
+            transcript.messages = list(listing.messages)
+            transcript.turns = turns.turns
+            transcript.has_more = listing.has_more
+            self._view.transcript_model.set_rows(transcript.rebuild())
+            self._view.set_transcript_more(listing.has_more)
+
+    async def load_older_messages(self) -> None:
+        """The page of the shown session's transcript before the oldest message loaded."""
+        session = self._sessions.current
+        transcript = self._sessions.transcript
+        if session is None or not transcript.has_more or not transcript.messages:
+            return
+        if transcript.loading:
+            return  # the page before is on its way
+        params = m.MessageListParams(
+            session_id=session.id, before_seq=transcript.messages[0].seq, limit=TRANSCRIPT_PAGE
+        )
+        transcript.loading = True
+        try:
+            listing = await self._host.call(rpc.MESSAGES_LIST, params)
+        finally:
+            transcript.loading = False
+        if self._sessions.current is not session or self._sessions.transcript is not transcript:
+            return  # another session is shown now
+        transcript.messages[:0] = listing.messages
+        transcript.has_more = listing.has_more
+        self._view.transcript_model.replace_keeping_tail(transcript.rebuild())
+        self._view.set_transcript_more(listing.has_more)
 
     async def _open(self, session: m.Session) -> m.Session:
         self._sessions.update(session)

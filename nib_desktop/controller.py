@@ -45,6 +45,7 @@ class Actions(Protocol):
     def cancel_turn(self) -> Action: ...
     def retry(self) -> Action: ...
     def load_history(self, older: bool) -> Action: ...
+    def load_older_messages(self) -> Action: ...
 
 
 @QmlElement
@@ -57,6 +58,7 @@ class MainController(QObject):
     currentSessionIdChanged = Signal()  # another session is shown (not only a new title)
     noticeChanged = Signal()
     sessionsChanged = Signal()  # the list's rows (running or not) changed
+    transcriptMoreChanged = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -80,6 +82,7 @@ class MainController(QObject):
         self._error = ""
         self._notice = ""
         self._drafts: dict[str, str] = {}  # unsent text per session id
+        self._transcript_more = False
 
     def attach(self, actions: Actions, run: Callable[[Action, str], None]) -> None:
         """The Main role's actions, and how to run one with what it does in words
@@ -107,6 +110,12 @@ class MainController(QObject):
     def forget(self, session_id: str) -> None:
         self.store.forget(session_id)
         self._drafts.pop(session_id, None)
+
+    def set_transcript_more(self, more: bool) -> None:
+        """Whether the shown transcript has older messages than those loaded."""
+        if more != self._transcript_more:
+            self._transcript_more = more
+            self.transcriptMoreChanged.emit()
 
     def show_notice(self, text: str) -> None:
         self._notice = text
@@ -147,6 +156,9 @@ class MainController(QObject):
     def _get_current_running(self) -> bool:
         return self._current is not None and self._current.running
 
+    def _get_transcript_more(self) -> bool:
+        return self._transcript_more
+
     def _get_running_count(self) -> int:
         return sum(1 for row in self.sessions_model.rows() if row.running)
 
@@ -162,6 +174,7 @@ class MainController(QObject):
     currentRemote = Property(bool, _get_current_remote, notify=currentChanged)
     currentRunning = Property(bool, _get_current_running, notify=currentChanged)
     runningCount = Property(int, _get_running_count, notify=sessionsChanged)
+    transcriptHasMore = Property(bool, _get_transcript_more, notify=transcriptMoreChanged)
 
     # --- the slots QML may call (nothing happens until the Main role is attached) -------
 
@@ -216,6 +229,11 @@ class MainController(QObject):
         """Open the dock's History view on the session shown and load its newest page."""
         if self._actions is not None and self.dock_model.open_history():
             self._run(self._actions.load_history(False), "load the checklist history")
+
+    @Slot()
+    def loadOlderMessages(self) -> None:
+        if self._actions is not None and self._transcript_more:
+            self._run(self._actions.load_older_messages(), "load earlier messages")
 
     @Slot()
     def loadMoreHistory(self) -> None:

@@ -157,6 +157,30 @@ def transcript(
     return rows
 
 
+class Transcript:
+    """The shown session's transcript as loaded: its messages (the newest pages), its
+    turns, whether older messages exist, and the line maker fed in order."""
+
+    def __init__(self) -> None:
+        self.messages: list[m.Message] = []
+        self.turns: tuple[m.Turn, ...] = ()
+        self.has_more = False
+        self.loading = False  # an older page is on its way
+        self.lines = TranscriptLines()
+
+    def rebuild(self) -> list[TranscriptRow]:
+        """Every row afresh (after an older page arrived, the lines continue from it)."""
+        self.lines = TranscriptLines()
+        return transcript(self.lines, tuple(self.messages), self.turns)
+
+    def turn_changed(self, turn: m.Turn) -> None:
+        self.turns = (turn, *(t for t in self.turns if t.id != turn.id))
+
+    def append(self, message: m.Message) -> list[TranscriptRow]:
+        self.messages.append(message)
+        return self.lines.rows(message)
+
+
 class _TodoArguments(BaseModel):
     """TodoWrite's arguments as the transcript reads them: leniently, since a refused
     call is shown too."""

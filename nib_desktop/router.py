@@ -47,8 +47,11 @@ class NotificationRouter:
     def _turns_changed(self, turn: m.Turn) -> None:
         self._view.turnChanged.emit(convert.turn(turn))
         current = self._sessions.current
+        if current is None or current.id != turn.session_id:
+            return
+        self._sessions.transcript.turn_changed(turn)
         row = convert.turn_end(turn)
-        if row is not None and current is not None and current.id == turn.session_id:
+        if row is not None:
             self._view.transcript_model.append_rows([row])
 
     def _session_deleted(self, params: m.SessionDeleted) -> None:
@@ -59,4 +62,6 @@ class NotificationRouter:
     def _message_appended(self, params: m.MessageAppended) -> None:
         current = self._sessions.current
         if current is not None and current.id == params.session_id:
-            self._view.transcript_model.append_rows(self._sessions.lines.rows(params.message))
+            self._view.transcript_model.append_rows(
+                self._sessions.transcript.append(params.message)
+            )

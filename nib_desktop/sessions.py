@@ -15,8 +15,8 @@ class SessionState:
         self._view = view
         self._sessions: dict[str, m.Session] = {}
         self._current: str | None = None
-        # the shown session's transcript as rows (it keeps the last checklist written)
-        self.lines = convert.TranscriptLines()
+        # the shown session's transcript as loaded (its pages and the line maker)
+        self.transcript = convert.Transcript()
 
     @property
     def current(self) -> m.Session | None:

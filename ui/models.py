@@ -87,6 +87,20 @@ class RowModel(QAbstractListModel):
             self._rows.extend(rows)
             self.endInsertRows()
 
+    def replace_keeping_tail(self, rows: list[Any]) -> None:
+        """Rows that grew at the front (older history loaded): the new ones inserted
+        before the held ones, which change in place only where they differ, so a view
+        keeps its delegates and what the user was reading."""
+        added = len(rows) - len(self._rows)
+        if added < 0:
+            self.set_rows(rows)
+            return
+        if added:
+            self.beginInsertRows(QModelIndex(), 0, added - 1)
+            self._rows[:0] = rows[:added]
+            self.endInsertRows()
+        self.set_rows(rows)
+
     def set_rows(self, rows: list[Any]) -> None:
         if len(rows) != len(self._rows):
             self.beginResetModel()

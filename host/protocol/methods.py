@@ -36,7 +36,7 @@ SESSIONS_DELETE = Method("sessions.delete", m.SessionRef, m.Deleted)
 TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
 TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
 TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
-MESSAGES_LIST = Method("messages.list", m.SessionRef, m.MessageList)
+MESSAGES_LIST = Method("messages.list", m.MessageListParams, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
 

@@ -236,8 +236,19 @@ class TurnList(Wire):
     turns: tuple[Turn, ...]
 
 
+class MessageListParams(Wire):
+    """A page of a transcript: the newest `limit` messages before `beforeSeq` (all the
+    newest when absent), in transcript order; a page also stops at about 4 MiB."""
+
+    session_id: Id
+    before_seq: Annotated[int, Field(ge=1)] | None = None
+    limit: Annotated[int, Field(ge=1, le=1000)] = 1000
+
+
 class MessageList(Wire):
     messages: tuple[Message, ...]
+    total: int = 0  # messages in the whole transcript
+    has_more: bool = False  # older messages than this page's first exist
 
 
 class SessionDeleted(Wire):

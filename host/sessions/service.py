@@ -72,6 +72,7 @@ def _message(row: Any) -> m.Message:
 
 
 _TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
+PAGE_BYTES = 4 * 1024 * 1024  # a messages.list page, well under the 8 MiB frame
 _MESSAGE_COLUMNS = (
     "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error, created_at"
 )
@@ -278,6 +279,33 @@ class SessionService:
             (session_id,),
         ).fetchall()
         return tuple(_message(row) for row in rows)
+
+    def message_page(self, params: m.MessageListParams) -> m.MessageList:
+        """`messages.list`: the newest messages before `before_seq`, at most `limit` and
+        about PAGE_BYTES of text (at least one message), in transcript order."""
+        self.get(params.session_id)
+        counted = self._db.execute(
+            "SELECT COUNT(*), MIN(seq) FROM messages WHERE session_id = ?",
+            (params.session_id,),
+        ).fetchone()
+        total, first = counted if counted is not None else (0, None)
+        before = params.before_seq if params.before_seq is not None else 2**62
+        rows = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND seq < ?"
+            " ORDER BY seq DESC LIMIT ?",
+            (params.session_id, before, params.limit),
+        )
+        page: list[m.Message] = []
+        size = 0
+        for row in rows:
+            text = row[5] + (row[6] or "")  # content and tool calls, then the rest
+            size += len(text.encode("utf-8", "surrogatepass")) + 300
+            if page and size > PAGE_BYTES:
+                break
+            page.append(_message(row))
+        page.reverse()
+        has_more = bool(page) and first is not None and page[0].seq > first
+        return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
 
     def _insert_message(
         self,

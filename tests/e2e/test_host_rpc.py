@@ -254,6 +254,34 @@ def test_a_malformed_remote_endpoint_is_refused_and_nothing_stored(host) -> None
     assert client.call("sessions.list", {})["sessions"] == []
 
 
+def test_a_transcript_over_the_frame_limit_is_served_in_pages(tmp_path, socket_path) -> None:
+    """10 MB of transcript: `messages.list` answers a page with `hasMore`, the connection
+    stays up, and the pages together are the whole transcript."""
+    from host.core import HostCore
+    from host.protocol import models as m
+    from tests.helpers.host_process import running_host
+
+    core = HostCore(tmp_path / "data")
+    session = core.sessions.create(m.CreateSessionParams(title="long"))
+    for i in range(25):
+        core.sessions.append_message(session.id, None, "assistant", f"{i} " + "é" * 200_000)
+    core.close()
+    with running_host(tmp_path / "data", socket_path) as process:
+        client = process.connect()
+        first = client.call("messages.list", {"sessionId": session.id})
+        assert first["hasMore"] and first["total"] == 25
+        seqs = [msg["seq"] for msg in first["messages"]]
+        while True:
+            page = client.call(
+                "messages.list", {"sessionId": session.id, "beforeSeq": seqs[0], "limit": 1000}
+            )
+            seqs[:0] = [msg["seq"] for msg in page["messages"]]
+            if not page["hasMore"]:
+                break
+        assert seqs == list(range(1, 26))
+        assert client.call("sessions.list", {})["sessions"]  # still connected
+
+
 def test_every_authenticated_connection_gets_every_notification(host) -> None:
     a, b = host.connect(), host.connect()
     session = a.call("sessions.create", {"title": "shared"})

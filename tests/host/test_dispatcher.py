@@ -110,3 +110,24 @@ def test_dispatcher_survives_arbitrary_bytes(module_core, blob, framed) -> None:
 def test_dispatcher_requires_every_method() -> None:
     with pytest.raises(ValueError, match="missing"):
         Dispatcher({})
+
+
+def test_an_answer_over_the_frame_limit_becomes_an_error_naming_it(tmp_path) -> None:
+    """The host never sends a frame the client must refuse: an over-size answer is an
+    error that names the limit, and the connection goes on."""
+    core = HostCore(tmp_path)
+    from host.protocol import models as m
+
+    sid = core.sessions.create(m.CreateSessionParams(title="huge")).id
+    core.sessions.append_message(sid, None, "assistant", "y" * (9 * 1024 * 1024))
+    wire = Wire(core, hello=True)
+    wire.feed(encode_message({"jsonrpc": "2.0", "id": 7, "method": "messages.list",
+                              "params": {"sessionId": sid}}))  # fmt: skip
+    answer = wire.messages.pop()
+    assert answer["id"] == 7 and answer["error"]["code"] == -32603
+    assert "over the 8 MiB frame limit" in answer["error"]["message"]
+    assert not wire.closed
+    wire.feed(encode_message({"jsonrpc": "2.0", "id": 8, "method": "sessions.list",
+                              "params": {}}))  # fmt: skip
+    assert wire.messages.pop()["id"] == 8
+    core.close()

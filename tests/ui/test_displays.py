@@ -61,7 +61,7 @@ def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "40",
          "tests/ui/test_keyboard.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=110,
     )  # fmt: skip

@@ -80,10 +80,23 @@ Item {
         Accessible.name: qsTr("Transcript")
         ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
 
-        onCountChanged: if (following) Qt.callLater(keepAtEnd)
+        onCountChanged: {
+            if (following)
+                Qt.callLater(keepAtEnd)
+            Qt.callLater(maybeLoadOlder)
+        }
         onContentHeightChanged: if (following) Qt.callLater(keepAtEnd)
         onHeightChanged: if (following) Qt.callLater(keepAtEnd)
         onMovementEnded: userMoved()
+        // older pages of a long transcript load as the user nears the top (one load at
+        // a time: the Main role ignores a request while one is on its way)
+        function maybeLoadOlder(): void {
+            if (count > 0 && !following && contentY - originY < height
+                    && transcript.controller.transcriptHasMore)
+                transcript.controller.loadOlderMessages()
+        }
+        onContentYChanged: maybeLoadOlder()
+
         Connections {
             target: transcript.controller
             function onCurrentSessionIdChanged(): void { list.follow() }
@@ -110,6 +123,18 @@ Item {
                 return
             }
             event.accepted = true
+        }
+
+        header: Item {
+            width: list.width
+            height: transcript.controller.transcriptHasMore ? 28 : 0
+            Text {
+                anchors.centerIn: parent
+                visible: transcript.controller.transcriptHasMore
+                text: qsTr("Earlier messages load as you scroll up")
+                color: transcript.theme.muted
+                font.pixelSize: 12
+            }
         }
 
         // a focus ring while the transcript has keyboard focus
