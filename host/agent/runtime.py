@@ -13,6 +13,8 @@ import asyncio
 import logging
 from pathlib import Path
 
+import apsw
+
 from host.agent import prompts
 from host.agent.providers import make_provider
 from host.agent.providers.base import (
@@ -32,6 +34,7 @@ from host.execution_path import PATH_BY_MODE, ExecutionContext
 from host.protocol import errors
 from host.protocol import models as m
 from host.sessions.service import SessionService
+from host.store.errors import environment_problem
 from host.todos.service import TodoService
 from host.tools import task, todo_write
 from host.tools.registry import ToolRegistry
@@ -109,6 +112,11 @@ class AgentRuntime:
             state, error = "cancelled", None
         except (ProviderError, SettingsError, StepLimitReached) as exc:
             state, error = "failed", str(exc)
+        except apsw.Error as exc:
+            reason = environment_problem(exc)
+            if reason is None:
+                log.exception("turn %s failed in storage", turn.id)
+            state, error = "failed", f"storage: {reason or type(exc).__name__}"
         except Exception as exc:
             log.exception("turn %s failed", turn.id)
             state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"

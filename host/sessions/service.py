@@ -6,6 +6,7 @@ Every write commits first and publishes after; a failed write publishes nothing.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import apsw
@@ -17,6 +18,7 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import LIST_ITEM, shorten
 from host.store.db import immediate, running_turn
+from host.store.errors import environment_problem
 
 _SESSION_COLUMNS = f"""
     s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
@@ -77,6 +79,8 @@ _MESSAGE_COLUMNS = (
     "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error, created_at"
 )
 
+log = logging.getLogger(__name__)
+
 DEFAULT_TITLE = "New session"
 TITLE_LENGTH = 60
 
@@ -92,6 +96,10 @@ class SessionService:
     def __init__(self, db: apsw.Connection, publisher: Publisher) -> None:
         self._db = db
         self._publisher = publisher
+        # Turns that ended while their end could not be written (a full disk, a failing
+        # file): ended for everyone in memory, written with the next write that works,
+        # and ended as "host restarted" by the next start if the host stops first.
+        self._unrecorded: dict[str, tuple[str, str | None, str]] = {}
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -101,14 +109,19 @@ class SessionService:
         ).fetchone()
         if row is None:
             raise errors.SessionNotFound(f"no session {session_id!r}")
-        return _session(row)
+        return self._ended_in_memory(_session(row))
 
     def list(self) -> tuple[m.Session, ...]:
         rows = self._db.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s "
             "ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
         ).fetchall()
-        return tuple(_session(row) for row in rows)
+        return tuple(self._ended_in_memory(_session(row)) for row in rows)
+
+    def _ended_in_memory(self, session: m.Session) -> m.Session:
+        if session.running_turn_id in self._unrecorded:
+            return session.model_copy(update={"running_turn_id": None})
+        return session
 
     def create(self, params: m.CreateSessionParams) -> m.Session:
         sid, now = new_id(), now_iso()
@@ -182,7 +195,24 @@ class SessionService:
         ).fetchone()
         if row is None:
             raise errors.TurnNotFound(f"no turn {turn_id!r} in session {session_id!r}")
-        return _turn(row)
+        return self._turn_in_memory(_turn(row))
+
+    def _turn_in_memory(self, turn: m.Turn) -> m.Turn:
+        ended = self._unrecorded.get(turn.id)
+        if ended is None:
+            return turn
+        state, error, finished = ended
+        return turn.model_copy(update={"state": state, "error": error, "finished_at": finished})
+
+    def _record_unrecorded(self) -> None:
+        """Write the turn ends that could not be written before (inside a transaction)."""
+        for turn_id, (state, error, finished) in list(self._unrecorded.items()):
+            self._db.execute(
+                "UPDATE turns SET state = ?, error = ?, finished_at = ?"
+                " WHERE id = ? AND state = 'running'",
+                (state, error, finished, turn_id),
+            )
+        self._unrecorded.clear()
 
     def turns(self, session_id: str, limit: int) -> tuple[m.Turn, ...]:
         """The session's newest turns, newest first."""
@@ -192,12 +222,13 @@ class SessionService:
             " ORDER BY started_at DESC, rowid DESC LIMIT ?",
             (session_id, limit),
         ).fetchall()
-        return tuple(_turn(row) for row in rows)
+        return tuple(self._turn_in_memory(_turn(row)) for row in rows)
 
     def begin_turn(self, session_id: str, text: str) -> tuple[m.Turn, m.Message]:
         """Create the session's running turn and store the user's message with it."""
         tid, now = new_id(), now_iso()
         with immediate(self._db):
+            self._record_unrecorded()
             session = self.require_local(session_id)
             if session.running_turn_id is not None:
                 raise errors.TurnRunning(
@@ -223,22 +254,53 @@ class SessionService:
         return turn, message
 
     def end_turn(self, session_id: str, turn_id: str, state: str, error: str | None) -> m.Turn:
-        """End a running turn; a turn that already ended is returned as it is."""
-        with immediate(self._db):
-            turn = self.get_turn(session_id, turn_id)
-            if turn.state != "running":
-                return turn
-            now = now_iso()
-            self._db.execute(
-                "UPDATE turns SET state = ?, error = ?, finished_at = ? WHERE id = ?",
-                (state, error, now, turn_id),
-            )
-            self._touch(session_id, now)
-            turn = self.get_turn(session_id, turn_id)
-            session = self.get(session_id)
+        """End a running turn; a turn that already ended is returned as it is. If the end
+        cannot be written, the turn still ends, in memory and for every client (failed,
+        with the storage problem in words), and the session stays usable."""
+        try:
+            with immediate(self._db):
+                turn = self.get_turn(session_id, turn_id)
+                if turn.state != "running":
+                    return turn
+                now = now_iso()
+                self._db.execute(
+                    "UPDATE turns SET state = ?, error = ?, finished_at = ? WHERE id = ?",
+                    (state, error, now, turn_id),
+                )
+                self._touch(session_id, now)
+                turn = self.get_turn(session_id, turn_id)
+                session = self.get(session_id)
+        except apsw.Error as exc:
+            reason = environment_problem(exc) or f"a storage error ({type(exc).__name__})"
+            log.error("the end of turn %s could not be written: %s", turn_id, exc)
+            if state == "completed":
+                state = "failed"
+            words = f"the end of the turn could not be saved: {reason}"
+            error = f"{error}; {words}" if error else words
+            self._unrecorded[turn_id] = (state, error, now_iso())
+            turn, maybe = self._ended_without_storage(session_id, turn_id)
+            self._publisher.publish(rpc.TURNS_CHANGED, turn)
+            if maybe is not None:
+                self._publisher.publish(rpc.SESSIONS_CHANGED, maybe)
+            return turn
         self._publisher.publish(rpc.TURNS_CHANGED, turn)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)
         return turn
+
+    def _ended_without_storage(
+        self, session_id: str, turn_id: str
+    ) -> tuple[m.Turn, m.Session | None]:
+        """The turn and its session as they stand in memory; read again when the file can
+        still be read, else the turn from what memory knows and no session."""
+        state, error, finished = self._unrecorded[turn_id]
+        try:
+            return self.get_turn(session_id, turn_id), self.get(session_id)
+        except apsw.Error:
+            turn = m.Turn.model_validate(
+                {"id": turn_id, "sessionId": session_id, "state": state, "error": error,
+                 "startedAt": finished, "finishedAt": finished}
+            )  # fmt: skip
+            return turn, None
 
     def fail_interrupted_turns(self) -> int:
         """Turns left running by a host that stopped are ended as failed. Run at start-up,

@@ -61,3 +61,70 @@ def test_a_storage_bug_is_logged_with_its_traceback(core: HostCore, caplog) -> N
     assert error.message == "sessions.create failed: ConstraintError"
     assert "a bug in a statement" not in error.message
     assert any("a bug in a statement" in (r.exc_text or "") for r in caplog.records)
+
+
+def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
+    core: HostCore, notes, monkeypatch
+) -> None:
+    """The turn's own writes and then the write of its end fail: the turn still ends
+    (failed, the reason in words) for every client, and once space returns the next turn
+    runs and the first turn's end is written."""
+    import asyncio
+
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "30")
+    session = core.sessions.create(m.CreateSessionParams())
+
+    def turn_notes() -> list[m.Turn]:
+        return [p for name, p in notes if name == rpc.TURNS_CHANGED.name]  # type: ignore[misc]
+
+    async def scenario() -> None:
+        first = core.runtime.start(m.StartTurnParams(session_id=session.id, text="a. b. c."))
+        while not any(name == rpc.TODOS_CHANGED.name for name, _ in notes):
+            await asyncio.sleep(0.005)
+        pages = core.db.execute("PRAGMA page_count").fetchone()[0]
+        core.db.execute(f"PRAGMA max_page_count = {int(pages)}")  # the disk is now full
+        while not any(t.id == first.id and t.state != "running" for t in turn_notes()):
+            await asyncio.sleep(0.005)
+        ended = next(t for t in turn_notes() if t.id == first.id and t.state != "running")
+        assert ended.state == "failed" and "the disk is full" in (ended.error or "")
+        assert core.sessions.get(session.id).running_turn_id is None
+        assert core.sessions.get_turn(session.id, first.id).state == "failed"
+        core.db.execute("PRAGMA max_page_count = 1073741823")  # space again
+        second = core.runtime.start(m.StartTurnParams(session_id=session.id, text="d. e. f."))
+        while core.sessions.get_turn(session.id, second.id).state == "running":
+            await asyncio.sleep(0.005)
+        assert core.sessions.get_turn(session.id, second.id).state == "completed"
+
+    asyncio.run(scenario())
+    row = core.db.execute("SELECT state FROM turns ORDER BY started_at").fetchall()
+    assert [r[0] for r in row] == ["failed", "completed"]  # the end was written later
+
+
+def test_a_turn_whose_end_cannot_be_written_still_ends(core: HostCore, notes) -> None:
+    """The write of a turn's end fails: every client still learns that the turn ended,
+    the session is not left running, and the end is written with the next write."""
+    import asyncio
+
+    session = core.sessions.create(m.CreateSessionParams())
+    turn, _ = core.sessions.begin_turn(session.id, "hello")
+    core.db.execute(
+        "CREATE TEMP TRIGGER no_end BEFORE UPDATE OF state ON turns"
+        " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+    )
+    ended = core.sessions.end_turn(session.id, turn.id, "completed", None)
+    assert ended.state == "failed" and "could not be saved" in (ended.error or "")
+    turns = [p for name, p in notes if name == rpc.TURNS_CHANGED.name]
+    assert turns[-1] == ended
+    sessions = [p for name, p in notes if name == rpc.SESSIONS_CHANGED.name]
+    assert sessions[-1].running_turn_id is None
+    assert core.sessions.get(session.id).running_turn_id is None
+    assert core.sessions.turns(session.id, 5)[0].state == "failed"
+    core.db.execute("DROP TRIGGER no_end")
+
+    async def next_turn() -> None:
+        second, _ = core.sessions.begin_turn(session.id, "again")
+        assert second.state == "running"
+
+    asyncio.run(next_turn())
+    stored = core.db.execute("SELECT state FROM turns WHERE id = ?", (turn.id,)).fetchone()
+    assert stored[0] == "failed"
