@@ -112,6 +112,8 @@ class ServerConnection:
         if not self.authenticated:
             self._handshake(message)
             return
+        if message.is_notification:
+            return  # JSON-RPC: a client's notification asks for nothing, so nothing runs
         if message.method == HELLO.name:
             self._reply(message.id, errors.InvalidRequest("already authenticated"), message)
             return
@@ -158,6 +160,10 @@ class ServerConnection:
             self._write(response_message(message.id, result.to_wire()))
 
     def _handshake(self, message: Request) -> None:
+        if message.is_notification:
+            self._reply(None, errors.NotAuthenticated("host.hello must be a request with an id"))
+            self.shut()
+            return
         if message.method != HELLO.name:
             self._reply(message.id, errors.NotAuthenticated("the first request must be host.hello"))
             self.shut()
@@ -168,7 +174,7 @@ class ServerConnection:
             self.shut()
             return
         version = message.params.get("protocolVersion")
-        if version != PROTOCOL_VERSION:
+        if type(version) is not int or version != PROTOCOL_VERSION:  # not true, not 1.0
             self._reply(
                 message.id,
                 errors.ProtocolVersionError(

@@ -33,6 +33,7 @@ from host.config import Settings, SettingsError, load_settings
 from host.execution_path import PATH_BY_MODE, ExecutionContext
 from host.protocol import errors
 from host.protocol import models as m
+from host.protocol.text import valid_text
 from host.sessions.service import SessionService
 from host.store.errors import environment_problem
 from host.todos.service import TodoService
@@ -150,7 +151,16 @@ class AgentRuntime:
                     text.append(event.text)
                 else:
                     calls.append(event)
-            content = "".join(text)
+            # text from the endpoint made valid Unicode once whole (an emoji's two halves
+            # may come in two chunks; a lone half becomes U+FFFD)
+            content = valid_text("".join(text))
+            cleaned = [
+                ToolCallRequest(c.id, valid_text(c.name), valid_text(c.arguments)) for c in calls
+            ]
+            if content != "".join(text) or cleaned != calls:
+                log.warning("turn %s: the endpoint sent text that is not valid Unicode; "
+                            "it was repaired", ctx.turn_id)  # fmt: skip
+            calls = cleaned
             history.append(AssistantMessage(content, tuple(calls)))
             if record:
                 self._sessions.append_message(

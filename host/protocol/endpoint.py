@@ -21,6 +21,7 @@ from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.framing import FrameDecoder, FramingError, encode_frame, encode_message
 from host.protocol.methods import NOTIFICATIONS, Method
+from host.protocol.text import valid_text
 
 JsonId = int | str | None
 
@@ -58,11 +59,54 @@ def _valid_id(value: Any) -> bool:
     return value is None or (isinstance(value, int | str) and not isinstance(value, bool))
 
 
+MAX_NESTING = 64  # levels of arrays and objects in one message
+
+
+def _clean(data: Any) -> tuple[Any, bool]:
+    """`data` with every string made valid Unicode, and whether it was nested within
+    MAX_NESTING levels; iterative, so no depth can overflow the stack."""
+    root: list[Any] = [data]
+    stack: list[tuple[Any, Any, int]] = [(root, 0, 0)]
+    while stack:
+        parent, key, depth = stack.pop()
+        value = parent[key]
+        if isinstance(value, str):
+            parent[key] = valid_text(value)
+        elif isinstance(value, dict | list):
+            if depth >= MAX_NESTING:
+                return data, False
+            if isinstance(value, dict):
+                if any(isinstance(k, str) and valid_text(k) != k for k in value):
+                    value = parent[key] = {valid_text(k): v for k, v in value.items()}
+                stack.extend((value, k, depth + 1) for k in value)
+            else:
+                stack.extend((value, i, depth + 1) for i in range(len(value)))
+    return root[0], True
+
+
 def parse_message(body: bytes) -> Request | Response:
+    """A message from a body, strictly: UTF-8 only, nested at most MAX_NESTING deep, an id
+    that is a string (valid Unicode), an integer or null; other strings made valid Unicode
+    (a lone surrogate becomes U+FFFD) so nothing read can fail to be written again."""
     try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError) as exc:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadMessage(errors.ParseError(f"body is not UTF-8: {exc.reason}")) from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BadMessage(errors.ParseError("body is nested too deeply")) from None
+    except ValueError as exc:
         raise BadMessage(errors.ParseError(f"body is not JSON: {exc}")) from None
+    raw_id = data.get("id") if isinstance(data, dict) else None
+    if isinstance(raw_id, str) and valid_text(raw_id) != raw_id:
+        raise BadMessage(errors.InvalidRequest("id is not valid Unicode"))
+    data, shallow = _clean(data)
+    if not shallow:
+        raise BadMessage(
+            errors.ParseError(f"body is nested deeper than {MAX_NESTING} levels"),
+            data.get("id") if isinstance(data, dict) and _valid_id(data.get("id")) else None,
+        )
     if isinstance(data, list):
         raise BadMessage(errors.InvalidRequest("batches are not supported"))
     if not isinstance(data, dict):

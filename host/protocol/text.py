@@ -1,5 +1,6 @@
 """Text conventions both processes share: how a list item is marked in a user's text,
-and how long text is shortened for one line of display."""
+how long text is shortened for one line of display, and how text from outside is made
+valid Unicode."""
 
 from __future__ import annotations
 
@@ -13,3 +14,13 @@ def shorten(text: str, limit: int) -> str:
     """White space folded to single spaces; cut to `limit` characters with an ellipsis."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def valid_text(text: str) -> str:
+    """`text` as valid Unicode: surrogate pairs that arrived as two halves (an emoji split
+    across two stream chunks) joined, lone surrogates replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text

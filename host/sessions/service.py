@@ -16,7 +16,7 @@ from host.events import Publisher
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.protocol.text import LIST_ITEM, shorten
+from host.protocol.text import LIST_ITEM, shorten, valid_text
 from host.store.db import immediate, running_turn
 from host.store.errors import environment_problem
 
@@ -380,6 +380,7 @@ class SessionService:
         is_error: bool = False,
     ) -> m.Message:
         mid, now = new_id(), now_iso()
+        content = valid_text(content)  # nothing stored can make a later read fail
         calls = json.dumps([c.model_dump() for c in tool_calls]) if tool_calls else None
         self._db.execute(
             f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"

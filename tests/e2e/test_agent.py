@@ -312,3 +312,38 @@ def test_demo_in_plan_mode_writes_no_checklist(host) -> None:
     assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
     messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
     assert "plan" in messages[-1]["content"]
+
+
+def test_invalid_unicode_from_the_endpoint_never_breaks_the_session(
+    tmp_path, socket_path, fake_openai
+) -> None:
+    """An emoji whose two UTF-16 halves arrive in two SSE chunks is joined; a lone half
+    becomes U+FFFD; the session's transcript stays readable, also after a restart."""
+    head = '{"todos":[{"content":"Ship'
+    pad = " " * ((6 - len(head)) % 7)  # the high half ends a 7-character chunk
+    split_emoji = head + pad + '\ud83d\ude00","status":"pending"}]}'
+    assert split_emoji.index("\ud83d") % 7 == 6
+    lone = '{"todos":[{"content":"Half \ud800 here","status":"pending"}]}'
+    fake_openai.script += [
+        Reply("", (Call("TodoWrite", split_emoji, id="c1"),)),
+        Reply("", (Call("TodoWrite", lone, id="c2"),)),
+        Reply("Bad \udc00 text, then fine."),
+    ]
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=fake_openai.base_url,
+        NIB_OPENAI_API_KEY="sk-test",
+        NIB_MODEL="test-model",
+    )
+    with running_host(tmp_path / "d", socket_path, env) as host:
+        client = host.connect()
+        session, turn = run_turn(client)
+        assert turn["state"] == "completed", turn["error"]
+        revisions = [n["params"] for n in client.notifications if n["method"] == "todos.changed"]
+        assert revisions[0]["items"][0]["content"] == "Ship" + pad + "😀"
+        assert revisions[1]["items"][0]["content"] == "Half \ufffd here"
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        assert messages[-1]["content"] == "Bad \ufffd text, then fine."
+    with running_host(tmp_path / "d", socket_path, env) as host:
+        again = host.connect().call("messages.list", {"sessionId": session["id"]})
+        assert again["messages"] == messages

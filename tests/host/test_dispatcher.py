@@ -131,3 +131,79 @@ def test_an_answer_over_the_frame_limit_becomes_an_error_naming_it(tmp_path) -> 
                               "params": {}}))  # fmt: skip
     assert wire.messages.pop()["id"] == 8
     core.close()
+
+
+def request(message_id: object, method: str, params: dict) -> bytes:
+    return encode_message({"jsonrpc": "2.0", "id": message_id, "method": method, "params": params})
+
+
+def test_client_notifications_run_nothing(tmp_path) -> None:
+    core = HostCore(tmp_path)
+    stopped: list[bool] = []
+    core.on_shutdown_requested = lambda: stopped.append(True)
+    wire = Wire(core, hello=True)
+    for method, params in (("sessions.create", {"title": "sneaky"}), ("host.shutdown", {})):
+        wire.feed(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
+    wire.feed(request(1, "sessions.list", {}))
+    assert wire.messages == [{"jsonrpc": "2.0", "id": 1, "result": {"sessions": []}}]
+    assert not stopped and not wire.closed
+    core.close()
+
+
+def test_the_handshake_is_strict(tmp_path) -> None:
+    core = HostCore(tmp_path)
+    hello = {"token": TOKEN, "client": "t"}
+    # host.hello as a notification does not authenticate
+    wire = Wire(core, hello=False)
+    wire.feed(encode_message({"jsonrpc": "2.0", "method": "host.hello",
+                              "params": {**hello, "protocolVersion": 1}}))  # fmt: skip
+    assert wire.messages[-1]["error"]["code"] == -32001 and wire.closed
+    # protocolVersion must be the integer 1, not true or 1.0
+    for version in (True, 1.0, "1"):
+        wire = Wire(core, hello=False)
+        wire.feed(request(0, "host.hello", {**hello, "protocolVersion": version}))
+        assert wire.messages[-1]["error"]["code"] == -32002 and wire.closed, version
+    core.close()
+
+
+def test_bodies_are_utf8_ids_valid_and_nesting_bounded(tmp_path) -> None:
+    core = HostCore(tmp_path)
+    wire = Wire(core, hello=True)
+    utf16 = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sessions.list",
+                        "params": {}}).encode("utf-16")  # fmt: skip
+    raw_surrogate = b'{"jsonrpc":"2.0","id":"\xed\xa0\x80","method":"sessions.list","params":{}}'
+    escaped_surrogate = b'{"jsonrpc":"2.0","id":"\\ud800","method":"sessions.list","params":{}}'
+    deep = (
+        b'{"jsonrpc":"2.0","id":5,"method":"sessions.list","params":'
+        + b"[" * 1000
+        + b"]" * 1000
+        + b"}"
+    )
+    nested = (
+        b'{"jsonrpc":"2.0","id":6,"method":"sessions.list","params":{"a":'
+        + b"[" * 100
+        + b"]" * 100
+        + b"}}"
+    )
+    # all in one read, then a good request: each bad one answered, the good one too
+    wire.feed(encode_frame(utf16) + encode_frame(raw_surrogate) + encode_frame(escaped_surrogate)
+              + encode_frame(deep) + encode_frame(nested)
+              + request(9, "sessions.list", {}))  # fmt: skip
+    codes = [(m_.get("id"), m_.get("error", {}).get("code")) for m_ in wire.messages]
+    assert codes == [(None, -32700), (None, -32700), (None, -32600), (None, -32700),
+                     (6, -32700), (9, None)]  # fmt: skip
+    assert "nested" in wire.messages[3]["error"]["message"]
+    assert "nested deeper than 64" in wire.messages[4]["error"]["message"]
+    assert not wire.closed
+    core.close()
+
+
+def test_a_lone_surrogate_from_a_client_is_stored_as_a_replacement(tmp_path) -> None:
+    core = HostCore(tmp_path)
+    wire = Wire(core, hello=True)
+    body = b'{"jsonrpc":"2.0","id":1,"method":"sessions.create","params":{"title":"a\\ud800b"}}'
+    wire.feed(encode_frame(body))
+    assert wire.messages[-1]["result"]["title"] == "a\ufffdb"
+    wire.feed(request(2, "sessions.list", {}))
+    assert wire.messages[-1]["result"]["sessions"][0]["title"] == "a\ufffdb"
+    core.close()
