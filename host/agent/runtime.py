@@ -108,7 +108,8 @@ class AgentRuntime:
             tools = AGENT_TOOLS if session.mode == "agent" else ()
             history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
             history += chat_history(self._sessions.messages(session.id))
-            await self._loop(ctx, provider, history, tools, settings.max_steps, record=True)
+            steps = max(settings.max_steps, provider.min_steps)
+            await self._loop(ctx, provider, history, tools, steps, record=True)
         except asyncio.CancelledError:
             state, error = "cancelled", None
         except (ProviderError, SettingsError, StepLimitReached) as exc:

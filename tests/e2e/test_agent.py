@@ -347,3 +347,14 @@ def test_invalid_unicode_from_the_endpoint_never_breaks_the_session(
     with running_host(tmp_path / "d", socket_path, env) as host:
         again = host.connect().call("messages.list", {"sessionId": session["id"]})
         assert again["messages"] == messages
+
+
+def test_the_demo_finishes_the_longest_list_it_accepts(tmp_path, socket_path) -> None:
+    text = "\n".join(f"{i}. Step number {i}" for i in range(1, 51))
+    env = host_env(NIB_DEMO_STEP_DELAY_MS="0")  # NIB_MAX_STEPS keeps its default, 100
+    with running_host(tmp_path, socket_path, env) as host:
+        client = host.connect()
+        session, turn = run_turn(client, text)
+        assert turn["state"] == "completed", turn["error"]
+        items = client.call("todos.get", {"sessionId": session["id"]})["items"]
+        assert len(items) == 50 and all(i["status"] == "completed" for i in items)

@@ -69,6 +69,10 @@ class ProviderError(Exception):
 
 
 class Provider(Protocol):
+    # model steps the provider itself may need for one turn (0: no floor of its own);
+    # the turn's step limit is never below it
+    min_steps: int
+
     def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]: ...
 
     async def aclose(self) -> None: ...

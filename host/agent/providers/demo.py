@@ -257,6 +257,10 @@ def _last_user_index(messages: tuple[ChatMessage, ...]) -> int:
 
 
 class DemoProvider:
+    # one write with every step pending, a start and an end per step, the final answer:
+    # the longest list it accepts always fits in a turn, whatever NIB_MAX_STEPS says
+    min_steps = 2 * MAX_LISTED + 2
+
     def __init__(self, step_delay_s: float) -> None:
         self._delay = step_delay_s
 

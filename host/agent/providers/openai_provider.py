@@ -43,6 +43,8 @@ class _PartialCall:
 
 
 class OpenAIProvider:
+    min_steps = 0  # a real model's steps are bounded by NIB_MAX_STEPS alone
+
     def __init__(self, settings: Settings) -> None:
         if not settings.openai_base_url:
             raise ProviderError(
