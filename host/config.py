@@ -7,7 +7,9 @@ The settings file holds the same names as the environment, e.g.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +74,9 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
     except ValueError:
         raise SettingsError(f"NIB_REQUEST_TIMEOUT_S must be a number, not {timeout!r}") from None
     default = Settings()
+    key = values.get("NIB_OPENAI_API_KEY") or None
+    if key and len(key) >= 6:
+        SECRETS.add(key)  # the log's filter hides it from here on
     return Settings(
         provider=values.get("NIB_PROVIDER", default.provider).strip().lower() or default.provider,
         openai_base_url=values.get("NIB_OPENAI_BASE_URL") or None,
@@ -83,3 +88,30 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
         max_retries=_int(values, "NIB_MAX_RETRIES", default.max_retries, 0),
         stream=values.get("NIB_OPENAI_STREAM", "1").strip().lower() not in ("0", "false", "no"),
     )
+
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+SECRETS: set[str] = set()  # every API key settings were loaded with
+
+
+def redact(text: str, settings: Settings | None = None) -> str:
+    """`text` without credentials: the user:password part of any URL, and the configured
+    API keys wherever an endpoint echoed them."""
+    text = _USERINFO.sub("***@", text)
+    keys = set(SECRETS)
+    if settings is not None and settings.openai_api_key and len(settings.openai_api_key) >= 6:
+        keys.add(settings.openai_api_key)
+    for key in keys:
+        text = text.replace(key, "***")
+    return text
+
+
+class RedactingFilter(logging.Filter):
+    """Credentials out of every log record (libraries log request URLs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True

@@ -2,7 +2,8 @@
 
 Exit codes: 0 clean stop (SIGTERM, SIGINT, host.shutdown, end of standard input);
 2 bad start (no token, bad arguments); 3 database newer than this host (untouched);
-4 storage unusable (folder not writable, not a database, disk full); 5 cannot listen.
+4 storage unusable (folder not writable, not a database, damaged, read-only, disk full);
+5 cannot listen; 6 another host is using the data folder.
 """
 
 from __future__ import annotations
@@ -19,17 +20,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import apsw
 import qasync
 from PySide6.QtCore import QCoreApplication, QSocketNotifier
 
+from host.config import RedactingFilter, load_settings
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
 from host.protocol.appinfo import APPLICATION, ORGANIZATION, TOKEN_ENV, default_data_dir
 from host.protocol.models import ReadyLine
 from host.server import ListenError, RpcServer
-from host.store.db import SchemaTooNew, StorageError
+from host.store.db import DB_FILENAME, SchemaTooNew, StorageError
+from host.store.errors import environment_problem
+from host.store.lock import FolderInUse, FolderLock
 
 EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
+EXIT_IN_USE = 6
 
 log = logging.getLogger("host")
 
@@ -49,18 +55,40 @@ def fail(code: int, reason: str) -> int:
     return code
 
 
+PRIVATE_FILES = ("nib.sqlite3", "nib.sqlite3-wal", "nib.sqlite3-shm", "host.log", "host.lock")
+
+
+def private_folder(data_dir: Path) -> None:
+    """Files the host makes are the user's alone (0600); the data folder is created 0700,
+    and the default one is made 0700 if an older version left it open. Files an older
+    version left readable by others are made 0600."""
+    os.umask(0o077)
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if data_dir.resolve() == default_data_dir().resolve():
+        with contextlib.suppress(OSError):
+            data_dir.chmod(0o700)
+    for name in PRIVATE_FILES:
+        for path in (data_dir / name, *data_dir.glob(name + ".[0-9]")):
+            with contextlib.suppress(OSError):
+                if path.is_file() and path.stat().st_mode & 0o077:
+                    path.chmod(0o600)
+
+
 def setup_logging(level: str, data_dir: Path) -> None:
     root = logging.getLogger()
     root.setLevel(level.upper())
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    secrets = RedactingFilter()
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(fmt)
+    stderr.addFilter(secrets)
     root.addHandler(stderr)
     with contextlib.suppress(OSError):
         file = logging.handlers.RotatingFileHandler(
             data_dir / "host.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
         )
         file.setFormatter(fmt)
+        file.addFilter(secrets)
         root.addHandler(file)
 
 
@@ -74,12 +102,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(EXIT_USAGE, f"unknown log level {args.log_level!r}")
 
     try:
+        private_folder(data_dir)
+    except OSError as exc:
+        return fail(EXIT_STORAGE, f"cannot create data directory {data_dir}: {exc.strerror}")
+    lock = FolderLock(data_dir)
+    try:
+        lock.acquire()
+    except FolderInUse as exc:
+        return fail(EXIT_IN_USE, str(exc))
+    except OSError as exc:
+        return fail(EXIT_STORAGE, f"cannot lock {data_dir}: {exc.strerror}")
+    try:
         core = HostCore(data_dir)
     except SchemaTooNew as exc:
         return fail(EXIT_SCHEMA_TOO_NEW, str(exc))
     except StorageError as exc:
         return fail(EXIT_STORAGE, str(exc))
+    except apsw.Error as exc:  # the first writes after opening (ending old turns)
+        reason = environment_problem(exc) or f"SQLite reported {type(exc).__name__}: {exc}"
+        return fail(EXIT_STORAGE, f"cannot use {data_dir / DB_FILENAME}: {reason}")
     setup_logging(args.log_level, data_dir)
+    with contextlib.suppress(Exception):  # registers the key for the log's filter
+        load_settings(data_dir)
+    # every exception nobody caught reaches host.log with its traceback
+    sys.excepthook = lambda kind, value, tb: log.critical(
+        "uncaught exception", exc_info=(kind, value, tb)
+    )
     if core.interrupted_turns:
         log.info("ended %d turn(s) left running by the last host", core.interrupted_turns)
     try:
@@ -94,6 +142,12 @@ def _serve(core: HostCore, token: str, socket_name: str) -> int:
     app.setApplicationName(APPLICATION)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    loop.set_exception_handler(
+        lambda _loop, context: log.error(
+            "uncaught in the event loop: %s", context.get("message"),
+            exc_info=context.get("exception"),
+        )
+    )  # fmt: skip
     stop = asyncio.Event()
 
     server = RpcServer(token, core.dispatcher())

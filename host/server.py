@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import stat
 
 from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -34,6 +36,10 @@ class RpcServer(QObject):
         self._connections: dict[QLocalSocket, ServerConnection] = {}
 
     def listen(self, name: str) -> str:
+        """Listen on `name`; a stale socket there is replaced, anything else that exists
+        there (a regular file, a folder) is refused untouched."""
+        if "/" in name and os.path.lexists(name) and not stat.S_ISSOCK(os.lstat(name).st_mode):
+            raise ListenError(f"cannot listen on {name}: it exists and is not a socket")
         QLocalServer.removeServer(name)
         if not self._server.listen(name):
             raise ListenError(f"cannot listen on {name}: {self._server.errorString()}")

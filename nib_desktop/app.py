@@ -109,6 +109,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from nib_desktop.supervisor import HostSupervisor
 
     create_app()
+    instance = None
+    if not headless:
+        from nib_desktop.instance import SingleInstance
+
+        instance = SingleInstance(data_dir)
+        if not instance.claim():
+            print("nib-desktop: already running on this data folder; its window was "
+                  "brought forward", file=sys.stderr)  # fmt: skip
+            return 0
     supervisor = HostSupervisor(data_dir)
     supervisor.spawn()
     from nib_desktop.window import Script, run
@@ -119,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         script = scripted.smoke if args.smoke_test else scripted.screenshot(args.screenshot)
     try:
-        return run(supervisor, script)
+        return run(supervisor, script, instance)
     finally:
         if temporary is not None:
             temporary.cleanup()

@@ -25,6 +25,7 @@ from nib_desktop.graphics import choose_scene_graph
 from nib_desktop.supervisor import HostSupervisor
 
 if TYPE_CHECKING:
+    from nib_desktop.instance import SingleInstance
     from nib_desktop.main_role import MainRole
 
 log = logging.getLogger("nib")
@@ -65,6 +66,15 @@ def restore_state(window: QQuickWindow, controller: MainController) -> Callable[
     return save
 
 
+def bring_forward(window: QQuickWindow) -> None:
+    log.info("another launch on this data folder: the window comes forward")
+    if window.visibility() == QQuickWindow.Visibility.Minimized:
+        window.showNormal()
+    window.show()
+    window.raise_()
+    window.requestActivate()
+
+
 def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
     """Spin Qt's own loop until the window has drawn once (bounded)."""
     loop = QEventLoop()
@@ -75,14 +85,19 @@ def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
     window.frameSwapped.disconnect(loop.quit)
 
 
-def run(supervisor: HostSupervisor, script: Script | None = None) -> int:
+def run(
+    supervisor: HostSupervisor, script: Script | None = None, instance: SingleInstance | None = None
+) -> int:
     """Run the window until it closes, or until `script` ends; `supervisor` may already
-    have spawned the host."""
+    have spawned the host. Another launch on the same data folder (`instance`) brings the
+    window forward."""
     app = create_app()
     choose_scene_graph(app)
     controller = MainController()
     engine = QQmlApplicationEngine()
     window = load_window(engine, controller)
+    if instance is not None:
+        instance.activated.connect(lambda: bring_forward(window))
     wait_first_frame(window)
     # The start-up benchmark reads this line; time.monotonic() is the system's clock.
     log.debug("first frame drawn at monotonic %.6f", time.monotonic())

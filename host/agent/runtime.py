@@ -29,7 +29,7 @@ from host.agent.providers.base import (
     ToolMessage,
     UserMessage,
 )
-from host.config import Settings, SettingsError, load_settings
+from host.config import Settings, SettingsError, load_settings, redact
 from host.execution_path import PATH_BY_MODE, ExecutionContext
 from host.protocol import errors
 from host.protocol import models as m
@@ -90,6 +90,14 @@ class AgentRuntime:
             await _close_quietly(provider)
         self._cache.clear()
 
+    def _redacted(self, text: str) -> str:
+        """An error for the user and the database, without the endpoint's credentials."""
+        try:
+            settings = load_settings(self._data_dir)
+        except SettingsError:
+            settings = Settings()
+        return redact(text, settings)
+
     def _provider(self, settings: Settings) -> Provider:
         provider = self._cache.get(settings)
         if provider is None:
@@ -113,7 +121,7 @@ class AgentRuntime:
         except asyncio.CancelledError:
             state, error = "cancelled", None
         except (ProviderError, SettingsError, StepLimitReached) as exc:
-            state, error = "failed", str(exc)
+            state, error = "failed", self._redacted(str(exc))
         except apsw.Error as exc:
             reason = environment_problem(exc)
             if reason is None:

@@ -69,6 +69,7 @@ def open_database(
                 "it was left untouched"
             )
         connection = connect(path)
+        check_integrity(connection, path)
         migrate(connection, migrations, target)
         return connection
     except apsw.Error as exc:
@@ -76,6 +77,16 @@ def open_database(
         if reason is None:
             raise
         raise StorageError(f"cannot use {path}: {reason}") from None
+
+
+def check_integrity(connection: apsw.Connection, path: Path) -> None:
+    """`PRAGMA quick_check` at start: a damaged file is refused before anything is
+    written to it (StorageError with SQLite's first finding)."""
+    rows = connection.execute("PRAGMA quick_check(1)").fetchall()
+    finding = " ".join(str(rows[0][0]).split()) if rows else "no answer"
+    if finding != "ok":
+        connection.close()
+        raise StorageError(f"cannot use {path}: the database file is damaged ({finding})")
 
 
 def running_turn(sessions_alias: str) -> str:

@@ -358,3 +358,19 @@ def test_the_demo_finishes_the_longest_list_it_accepts(tmp_path, socket_path) ->
         assert turn["state"] == "completed", turn["error"]
         items = client.call("todos.get", {"sessionId": session["id"]})["items"]
         assert len(items) == 50 and all(i["status"] == "completed" for i in items)
+
+
+def test_credentials_never_reach_a_turn_error(tmp_path, socket_path, fake_openai) -> None:
+    key = "sk-very-secret-key-123"
+    fake_openai.script += [HttpError(400, f"invalid api key {key} for this project")]
+    port = fake_openai.base_url.split(":")[2].split("/")[0]
+    for base_url in (f"http://alice:hunter2@127.0.0.1:{port}/v1", "http://bob:pw@127.0.0.1:9/v1"):
+        env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=base_url,
+                       NIB_OPENAI_API_KEY=key, NIB_MODEL="m", NIB_MAX_RETRIES="0")  # fmt: skip
+        with running_host(tmp_path / port, socket_path, env) as host:
+            _session, turn = run_turn(host.connect())
+        assert turn["state"] == "failed"
+        for secret in (key, "hunter2", "alice:", "bob:pw"):
+            assert secret not in turn["error"], turn["error"]
+        log = (tmp_path / port / "host.log").read_text()
+        assert key not in log and "hunter2" not in log

@@ -164,3 +164,66 @@ def test_restart_ends_running_turns_as_failed(tmp_path, socket_path) -> None:
         # and a new turn may start in that session
         new = client.call("turns.start", {"sessionId": session["id"], "text": "x. y. z."})
         assert new["state"] == "running"
+
+
+def test_one_host_per_data_folder(tmp_path, socket_path) -> None:
+    """A second host on the same folder exits 6 with one line; the first serves on."""
+    with running_host(tmp_path, socket_path) as first:
+        other_socket = socket_path + "2"
+        proc = spawn(tmp_path, other_socket)
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 6 and out == b""
+        lines = err.decode().strip().splitlines()
+        assert len(lines) == 1 and f"pid {first.proc.pid}" in lines[0], lines
+        assert first.connect().call("sessions.list", {}) == {"sessions": []}
+    # the lock goes with the process: the next host starts
+    with running_host(tmp_path, socket_path) as again:
+        assert again.connect().call("sessions.list", {}) == {"sessions": []}
+
+
+def test_the_data_folder_and_files_are_private(tmp_path, socket_path) -> None:
+    folder = tmp_path / "fresh"
+    with running_host(folder, socket_path) as host:
+        host.connect().call("sessions.create", {})
+        names = [p.name for p in folder.iterdir()]
+        assert DB_FILENAME in names and "host.log" in names
+        for path in folder.iterdir():
+            mode = stat.S_IMODE(path.stat().st_mode)
+            assert mode & 0o077 == 0, (path.name, oct(mode))
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    # files an older version left open to others are made private
+    (folder / "host.log").chmod(0o644)
+    with running_host(folder, socket_path):
+        assert stat.S_IMODE((folder / "host.log").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbled"])
+def test_a_damaged_database_is_refused_in_one_line(tmp_path, socket_path, damage) -> None:
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        for i in range(200):
+            client.call("sessions.create", {"title": f"session {i} " + "x" * 300})
+    path = tmp_path / DB_FILENAME
+    data = path.read_bytes()
+    assert len(data) > 8 * 4096
+    if damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    else:  # every page after the first garbled, the header intact
+        path.write_bytes(data[:4096] + bytes((b * 7 + 3) % 256 for b in data[4096:]))
+    before = path.read_bytes()
+    proc = spawn(tmp_path, socket_path)
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 4, err.decode()
+    text = err.decode().strip()
+    assert len(text.splitlines()) == 1 and "Traceback" not in text
+    assert "damaged" in text or "not an SQLite database" in text, text
+    assert path.read_bytes() == before  # nothing written to it
+
+
+def test_a_socket_path_naming_a_file_is_refused_untouched(tmp_path) -> None:
+    victim = tmp_path / "notes.txt"
+    victim.write_text("precious")
+    proc = spawn(tmp_path / "d", str(victim))
+    _out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 5 and "is not a socket" in err.decode()
+    assert victim.read_text() == "precious"

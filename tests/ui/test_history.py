@@ -103,6 +103,8 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
         # the button says how to get back, and clicking it does
         button = gui.item("historyButton")
         assert button.property("text") == "Close history"
+        await gui.frame()  # the header laid out again for the longer label
+        await gui.frame()
         await gui.click(button)
         assert not gui.dock.property("historyOpen")
         assert gui.item("composerInput").hasActiveFocus()
