@@ -19,8 +19,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
-
 from bench.stats import percentile
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
@@ -139,25 +137,24 @@ def main() -> int:
         help="for comparison only: the host always writes with FULL",
     )
     args = parser.parse_args()
-    app = QCoreApplication.instance() or QCoreApplication([])
+    loop = asyncio.new_event_loop()
     folder = Path(tempfile.mkdtemp(prefix="nib-bench-"))
     core = HostCore(folder / "data")
     core.db.execute(f"PRAGMA synchronous = {args.synchronous}")
     server = RpcServer(TOKEN, core.dispatcher())
     core.publisher.subscribe(server.broadcast)
     sock_path = str(folder / "s")
-    server.listen(sock_path)
+    loop.run_until_complete(server.listen(sock_path))
     client = Client(sock_path)
     deadline = time.monotonic() + 10
     while not client.poll_hello():
-        app.processEvents()
+        loop.run_until_complete(asyncio.sleep(0.005))
         if time.monotonic() > deadline:
             print("client never authenticated", file=sys.stderr)
             return 1
     session = core.sessions.create(m.CreateSessionParams(title="bench"))
     turn, _ = core.sessions.begin_turn(session.id, "bench")
     ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
-    loop = asyncio.new_event_loop()
     revision = 0
 
     payloads: dict[tuple[int, int], str] = {}

@@ -15,19 +15,16 @@ import logging
 import logging.handlers
 import os
 import signal
-import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import apsw
-import qasync
-from PySide6.QtCore import QCoreApplication, QSocketNotifier
 
 from host.config import RedactingFilter, load_settings
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
-from host.protocol.appinfo import APPLICATION, ORGANIZATION, TOKEN_ENV, default_data_dir
+from host.protocol.appinfo import TOKEN_ENV, default_data_dir
 from host.protocol.models import ReadyLine
 from host.server import ListenError, RpcServer
 from host.store.db import DB_FILENAME, SchemaTooNew, StorageError
@@ -42,7 +39,12 @@ log = logging.getLogger("host")
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="nib-host", description="The Nib host-core process.")
-    parser.add_argument("--socket", required=True, help="QLocalServer name or socket path")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--socket", help="the Unix socket path to listen on")
+    where.add_argument(
+        "--stdio", action="store_true",
+        help="serve one client over standard input and output (e.g. through ssh)",
+    )  # fmt: skip
     parser.add_argument("--data-dir", type=Path, default=None, help="where nib.sqlite3 lives")
     parser.add_argument(
         "--log-level", default=os.environ.get("NIB_LOG_LEVEL", "INFO"), help="DEBUG, INFO, ..."
@@ -95,7 +97,7 @@ def setup_logging(level: str, data_dir: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     token = os.environ.get(TOKEN_ENV, "")
-    if not token.strip():
+    if not token.strip() and not args.stdio:
         return fail(EXIT_USAGE, f"{TOKEN_ENV} is not set; the host refuses to start without it")
     data_dir: Path = args.data_dir or default_data_dir()
     if str(args.log_level).upper() not in logging.getLevelNamesMapping():
@@ -131,17 +133,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if core.interrupted_turns:
         log.info("ended %d turn(s) left running by the last host", core.interrupted_turns)
     try:
-        return _serve(core, token, args.socket)
+        return _serve(core, token, None if args.stdio else args.socket)
     finally:
         core.close()
 
 
-def _serve(core: HostCore, token: str, socket_name: str) -> int:
-    app = QCoreApplication.instance() or QCoreApplication([sys.argv[0]])
-    app.setOrganizationName(ORGANIZATION)
-    app.setApplicationName(APPLICATION)
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+def _serve(core: HostCore, token: str, socket_name: str | None) -> int:
+    """With --stdio (`socket_name` None) and no token set, whoever holds the pipes was
+    let in by ssh: host.hello is still required, its token is not checked."""
+    return asyncio.run(_run(core, token, socket_name))
+
+
+async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
+    """Serve until SIGTERM/SIGINT, host.shutdown, or the end of standard input (with a
+    socket) or of the one client (with --stdio)."""
+    loop = asyncio.get_running_loop()
     loop.set_exception_handler(
         lambda _loop, context: log.error(
             "uncaught in the event loop: %s", context.get("message"),
@@ -149,68 +155,52 @@ def _serve(core: HostCore, token: str, socket_name: str) -> int:
         )
     )  # fmt: skip
     stop = asyncio.Event()
-
     server = RpcServer(token, core.dispatcher())
     core.publisher.subscribe(server.broadcast)
-    core.on_shutdown_requested = lambda: loop.call_soon(stop.set)
-    try:
-        full_name = server.listen(socket_name)
-    except ListenError as exc:
-        return fail(EXIT_LISTEN, str(exc))
 
-    # Signals: the C-level handler writes to a socket the Qt loop watches.
-    wake_read, wake_write = socket.socketpair()
-    wake_read.setblocking(False)
-    wake_write.setblocking(False)
-    signal.set_wakeup_fd(wake_write.fileno())
+    def shutdown_requested() -> None:
+        loop.call_soon(stop.set)  # after the answer to host.shutdown is written
+
+    core.on_shutdown_requested = shutdown_requested
     for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: None)
-    notifier = QSocketNotifier(wake_read.fileno(), QSocketNotifier.Type.Read)
+        loop.add_signal_handler(signum, stop.set)
 
-    def on_signal() -> None:
-        with contextlib.suppress(OSError):
-            wake_read.recv(64)
-        stop.set()
-
-    notifier.activated.connect(on_signal)
-
-    # End of standard input means the parent is gone. Read the raw descriptor from the
-    # Qt loop: a thread blocked in a buffered read would abort interpreter shutdown.
-    stdin_fd = sys.stdin.fileno() if sys.stdin is not None else -1
-    stdin_notifier = QSocketNotifier(stdin_fd, QSocketNotifier.Type.Read) if stdin_fd >= 0 else None
-
-    def on_stdin() -> None:
+    if socket_name is None:
+        client = asyncio.ensure_future(server.serve_stdio())
+        client.add_done_callback(lambda _done: stop.set())
+        log.info("serving one client over standard input and output")
+    else:
         try:
-            data = os.read(stdin_fd, 65536)
-        except OSError:
-            data = b""
-        if not data and stdin_notifier is not None:
-            stdin_notifier.setEnabled(False)
-            stop.set()
+            full_name = await server.listen(socket_name)
+        except ListenError as exc:
+            return fail(EXIT_LISTEN, str(exc))
+        # End of standard input means the parent is gone.
+        stdin_fd = sys.stdin.fileno() if sys.stdin is not None else -1
 
-    if stdin_notifier is not None:
-        stdin_notifier.activated.connect(on_stdin)
+        def on_stdin() -> None:
+            try:
+                data = os.read(stdin_fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                loop.remove_reader(stdin_fd)
+                stop.set()
 
-    ready = ReadyLine(
-        socket=full_name,
-        pid=os.getpid(),
-        protocol_version=PROTOCOL_VERSION,
-        schema_version=SCHEMA_VERSION,
-    )
-    sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
-    sys.stdout.flush()
-    log.info("listening on %s", full_name)
+        if stdin_fd >= 0:
+            with contextlib.suppress(OSError, ValueError, PermissionError):
+                loop.add_reader(stdin_fd, on_stdin)
+        ready = ReadyLine(
+            socket=full_name,
+            pid=os.getpid(),
+            protocol_version=PROTOCOL_VERSION,
+            schema_version=SCHEMA_VERSION,
+        )
+        sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
+        sys.stdout.flush()
+        log.info("listening on %s", full_name)
 
-    async def serve() -> None:
-        await stop.wait()
-        log.info("stopping")
-        await core.runtime.shutdown()
-        server.close()
-
-    with loop:
-        loop.run_until_complete(serve())
-    notifier.setEnabled(False)
-    signal.set_wakeup_fd(-1)
-    wake_read.close()
-    wake_write.close()
+    await stop.wait()
+    log.info("stopping")
+    await core.runtime.shutdown()
+    server.close()
     return EXIT_OK

@@ -1,6 +1,6 @@
 """The host side of a connection: handshake, dispatch built from the method table, and
 the contract's answers to bad input. Transport-agnostic: it is fed bytes and given a
-`send` and a `close`; `host.server` connects it to QLocalSocket."""
+`send` and a `close`; `host.server` connects it to asyncio streams."""
 
 from __future__ import annotations
 
@@ -60,12 +60,14 @@ class ServerConnection:
         dispatcher: Dispatcher,
         send: Callable[[bytes], None],
         close: Callable[[], None],
+        pre_auth_frame: int = MAX_FRAME_BYTES,
     ) -> None:
+        """Before `host.hello` succeeds a frame may be at most `pre_auth_frame` bytes."""
         self._token = token.encode()
         self._dispatcher = dispatcher
         self._send = send
         self._close = close
-        self._decoder = FrameDecoder()
+        self._decoder = FrameDecoder(max_frame=pre_auth_frame)
         self.authenticated = False
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -169,7 +171,9 @@ class ServerConnection:
             self.shut()
             return
         token = message.params.get("token")
-        if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self._token):
+        if self._token and (
+            not isinstance(token, str) or not hmac.compare_digest(token.encode(), self._token)
+        ):
             self._reply(message.id, errors.NotAuthenticated("wrong or missing token"))
             self.shut()
             return
@@ -195,6 +199,7 @@ class ServerConnection:
             self.shut()
             return
         self.authenticated = True
+        self._decoder.max_frame = MAX_FRAME_BYTES
         result = m.HelloResult(
             protocol_version=PROTOCOL_VERSION,
             host_version=app_version(),

@@ -1,14 +1,26 @@
-"""The transport adapter: QLocalServer and QLocalSocket carry bytes to and from
-`ServerConnection`; nothing else in the host knows about sockets."""
+"""The transport adapter: asyncio streams carry bytes to and from `ServerConnection`, on a
+Unix socket (the desktop's QLocalSocket connects to it) or over standard input and output
+(`nib-host --stdio`, one client, e.g. through ssh). Nothing else in the host knows about
+sockets, and the host needs no Qt at all.
+
+Budgets, as local servers such as sshd and PostgreSQL keep them: a connection must say
+`host.hello` within HANDSHAKE_S and in a frame of at most PRE_AUTH_FRAME bytes; at most
+MAX_UNAUTHENTICATED connections may be waiting for their handshake and MAX_CONNECTIONS be
+open at all (more are closed at once); a client that leaves MAX_PENDING_WRITE bytes unread
+is disconnected, not only ignored; each read hands at most READ_CHUNK bytes of frames to
+the dispatcher before other clients get their turn. If accepting fails (no descriptors
+left), asyncio pauses the listener and retries, and the socket file stays.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import stat
-
-from PySide6.QtCore import QObject
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
+import sys
+from dataclasses import dataclass
 
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
@@ -16,83 +28,137 @@ from host.rpc import Dispatcher, ServerConnection
 
 log = logging.getLogger(__name__)
 
-# A client that stops reading is dropped before its unread answers and notifications
-# grow the host's memory without bound.
-MAX_PENDING_WRITE = 64 * 1024 * 1024
+
+@dataclass(frozen=True)
+class Limits:
+    handshake_s: float = 10.0
+    pre_auth_frame: int = 64 * 1024  # a hello is a few hundred bytes
+    max_unauthenticated: int = 128
+    max_connections: int = 512
+    max_pending_write: int = 64 * 1024 * 1024
+    read_chunk: int = 64 * 1024
 
 
 class ListenError(Exception):
     pass
 
 
-class RpcServer(QObject):
-    def __init__(self, token: str, dispatcher: Dispatcher) -> None:
-        super().__init__()
+class RpcServer:
+    def __init__(self, token: str, dispatcher: Dispatcher, limits: Limits | None = None) -> None:
         self._token = token
         self._dispatcher = dispatcher
-        self._server = QLocalServer(self)
-        self._server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        self._server.newConnection.connect(self._accept)
-        self._connections: dict[QLocalSocket, ServerConnection] = {}
-
-    def listen(self, name: str) -> str:
-        """Listen on `name`; a stale socket there is replaced, anything else that exists
-        there (a regular file, a folder) is refused untouched."""
-        if "/" in name and os.path.lexists(name) and not stat.S_ISSOCK(os.lstat(name).st_mode):
-            raise ListenError(f"cannot listen on {name}: it exists and is not a socket")
-        QLocalServer.removeServer(name)
-        if not self._server.listen(name):
-            raise ListenError(f"cannot listen on {name}: {self._server.errorString()}")
-        return self._server.fullServerName()
+        self.limits = limits or Limits()
+        self._connections: set[ServerConnection] = set()
+        self._server: asyncio.AbstractServer | None = None
+        self._path: str | None = None
 
     @property
     def connection_count(self) -> int:
         return len(self._connections)
 
+    @property
+    def unauthenticated_count(self) -> int:
+        return sum(1 for c in self._connections if not c.authenticated)
+
+    async def listen(self, path: str) -> str:
+        """Listen on the Unix socket `path` (made 0600); a stale socket there is replaced,
+        anything else that exists there is refused untouched."""
+        if os.path.lexists(path):
+            if not stat.S_ISSOCK(os.lstat(path).st_mode):
+                raise ListenError(f"cannot listen on {path}: it exists and is not a socket")
+            os.unlink(path)
+        previous = os.umask(0o077)
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=path)
+        except OSError as exc:
+            raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
+        finally:
+            os.umask(previous)
+        os.chmod(path, 0o600)
+        self._path = path
+        return path
+
+    async def serve_stdio(self) -> None:
+        """One client over standard input and output, until either side ends."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=self.limits.read_chunk)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, sys.stdout
+        )
+        writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+        await self._serve(reader, writer)
+
     def broadcast(self, name: str, params: m.Wire) -> None:
         frame = encode_notification(name, params)
-        for connection in list(self._connections.values()):
+        for connection in list(self._connections):
             connection.notify_frame(frame)
 
     def close(self) -> None:
-        for connection in list(self._connections.values()):
+        for connection in list(self._connections):
             connection.shut()
-        self._server.close()
+        if self._server is not None:
+            self._server.close()
+        if self._path is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._path)
 
-    def _accept(self) -> None:
-        while self._server.hasPendingConnections():
-            socket = self._server.nextPendingConnection()
-            if socket is None:
-                return
-            self._attach(socket)
+    # ---------------------------------------------------------------------------------
 
-    def _attach(self, socket: QLocalSocket) -> None:
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        limits = self.limits
+        if (
+            len(self._connections) >= limits.max_connections
+            or self.unauthenticated_count >= limits.max_unauthenticated
+        ):
+            log.warning("refused a connection: %d open", len(self._connections))
+            writer.transport.abort()
+            return
+        transport = writer.transport
+
         def send(data: bytes) -> None:
-            if socket.bytesToWrite() + len(data) > MAX_PENDING_WRITE:
-                log.warning("dropping a client that does not read its messages")
+            if transport.is_closing():
+                return
+            if transport.get_write_buffer_size() + len(data) > limits.max_pending_write:
+                log.warning("disconnected a client that does not read its messages")
+                transport.abort()
                 connection.shut()
                 return
-            socket.write(data)
-            socket.flush()
+            writer.write(data)
 
         def close() -> None:
-            socket.flush()
-            socket.disconnectFromServer()
+            # what is written goes out first; a client that never reads is cut off
+            if transport.get_write_buffer_size() == 0:
+                transport.close()
+            else:
+                transport.close()
+                asyncio.get_running_loop().call_later(5.0, transport.abort)
 
-        connection = ServerConnection(self._token, self._dispatcher, send, close)
-        self._connections[socket] = connection
+        connection = ServerConnection(
+            self._token, self._dispatcher, send, close, pre_auth_frame=limits.pre_auth_frame
+        )
+        self._connections.add(connection)
+        loop = asyncio.get_running_loop()
 
-        def read() -> None:
-            data = socket.readAll().data()
-            if data:
-                connection.feed(bytes(data))
+        def deadline() -> None:
+            if not connection.authenticated and not connection.closed:
+                log.info("closed a connection that did not say host.hello in time")
+                transport.abort()
+                connection.shut()
 
-        def gone() -> None:
+        timer = loop.call_later(limits.handshake_s, deadline)
+        try:
+            while not connection.closed:
+                data = await reader.read(limits.read_chunk)
+                if not data:
+                    break
+                connection.feed(data)
+                await asyncio.sleep(0)  # the other clients' turn
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            timer.cancel()
             connection.shut()
-            self._connections.pop(socket, None)
-            socket.deleteLater()
-
-        socket.readyRead.connect(read)
-        socket.disconnected.connect(gone)
-        if socket.bytesAvailable():
-            read()
+            self._connections.discard(connection)
+            if not transport.is_closing():
+                transport.close()

@@ -38,7 +38,7 @@ class FrameDecoder:
     def __init__(self, max_frame: int = MAX_FRAME_BYTES) -> None:
         self._buffer = bytearray()
         self._expected: int | None = None
-        self._max_frame = max_frame
+        self.max_frame = max_frame
         self._broken: FramingError | None = None
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -89,8 +89,8 @@ class FrameDecoder:
             length = int(text)
         if length is None:
             raise FramingError("missing Content-Length header")
-        if length > self._max_frame:
+        if length > self.max_frame:
             raise FramingError(
-                f"frame of {length} bytes exceeds the {self._max_frame} byte limit", too_large=True
+                f"frame of {length} bytes exceeds the {self.max_frame} byte limit", too_large=True
             )
         return length

@@ -227,3 +227,90 @@ def test_a_socket_path_naming_a_file_is_refused_untouched(tmp_path) -> None:
     _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 5 and "is not a socket" in err.decode()
     assert victim.read_text() == "precious"
+
+
+def test_stdio_serves_one_client_without_qt(tmp_path) -> None:
+    """`nib-host --stdio`: the same framing and handshake over standard input and output
+    (ssh has authenticated the user, so no token is needed), and no Qt loaded."""
+    import json
+    import subprocess
+    import sys
+
+    from host.protocol.framing import FrameDecoder, encode_message
+
+    env = host_env()
+    del env["NIB_HOST_TOKEN"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host", "--stdio", "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "host.hello",
+         "params": {"token": "", "protocolVersion": 1, "client": "ssh"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "sessions.create", "params": {"title": "far"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "sessions.list", "params": {}},
+    ]  # fmt: skip
+    out, err = proc.communicate(b"".join(encode_message(r) for r in requests), timeout=30)
+    assert proc.returncode == 0, err.decode()
+    answers = [json.loads(f) for f in FrameDecoder().feed(out)]
+    by_id = {a["id"]: a for a in answers if "id" in a}
+    assert by_id[1]["result"]["protocolVersion"] == 1
+    assert [s["title"] for s in by_id[3]["result"]["sessions"]] == ["far"]
+    modules = subprocess.run(
+        [sys.executable, "-c", "import sys, host.process, host.core, host.server\n"
+         "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken'))))"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert modules.stdout.strip() == "[]", modules.stdout + modules.stderr
+
+
+def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path) -> None:
+    """With few descriptors, idle connections exhaust them; once they close, a client is
+    served at once, from the same socket file."""
+    import resource
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host", "--socket", socket_path, "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=host_env(), preexec_fn=low_limit,
+    )  # fmt: skip
+    from tests.helpers.host_process import HostProcess, RpcClient
+
+    host = HostProcess(proc, socket_path, tmp_path, {})
+    try:
+        host.ready = read_ready(proc)
+        host.drain_stderr()
+        idle = []
+        for _ in range(60):
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(2)
+            try:
+                s.connect(socket_path)
+            except OSError:
+                s.close()
+                break
+            idle.append(s)
+        for s in idle:
+            s.close()
+        started = time.monotonic()
+        while True:
+            try:
+                client = RpcClient(socket_path, timeout=3)
+                client.hello()
+                break
+            except (OSError, AssertionError, TimeoutError):
+                assert time.monotonic() - started < 5, "no client served after descriptors freed"
+                time.sleep(0.1)
+        assert client.call("sessions.list", {}) == {"sessions": []}
+        assert time.monotonic() - started < 3
+        assert os.path.exists(socket_path)
+        client.close()
+    finally:
+        host.stop()

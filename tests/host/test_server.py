@@ -1,0 +1,137 @@
+"""The asyncio transport's budgets, on a real Unix socket in this process: the handshake
+deadline, the pre-authentication frame cap, the connection caps, clients that never read,
+and nothing kept after connections close."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from host.core import HostCore
+from host.protocol import models as m
+from host.protocol.framing import FrameDecoder, encode_message
+from host.server import Limits, RpcServer
+
+TOKEN = "tok"
+HELLO = {"jsonrpc": "2.0", "id": 1, "method": "host.hello",
+         "params": {"token": TOKEN, "protocolVersion": 1, "client": "t"}}  # fmt: skip
+
+
+def serve(
+    tmp_path: Path, limits: Limits, body: Callable[[RpcServer, str], Awaitable[None]]
+) -> None:
+    core = HostCore(tmp_path / "data")
+    folder = tempfile.mkdtemp(prefix="nib-")
+    path = os.path.join(folder, "s")
+
+    async def main() -> None:
+        server = RpcServer(TOKEN, core.dispatcher(), limits)
+        core.publisher.subscribe(server.broadcast)
+        await server.listen(path)
+        try:
+            await body(server, path)
+        finally:
+            server.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 30))
+    finally:
+        core.close()
+
+
+async def closed(reader: asyncio.StreamReader, timeout: float = 5.0) -> bytes:
+    """Everything the server sent before it closed the connection."""
+    data = b""
+    while chunk := await asyncio.wait_for(reader.read(65536), timeout):
+        data += chunk
+    return data
+
+
+async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def test_a_silent_connection_is_closed_at_the_handshake_deadline(tmp_path) -> None:
+    async def body(server: RpcServer, path: str) -> None:
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(b"Content-Le")  # a partial header, then nothing (slowloris)
+        started = asyncio.get_running_loop().time()
+        assert await closed(reader) == b""
+        assert asyncio.get_running_loop().time() - started < 2.0
+        await until(lambda: server.connection_count == 0)
+        writer.close()
+
+    serve(tmp_path, Limits(handshake_s=0.3), body)
+
+
+def test_a_big_frame_before_the_handshake_is_refused(tmp_path) -> None:
+    async def body(server: RpcServer, path: str) -> None:
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(b"Content-Length: %d\r\n\r\n" % (8 * 1024 * 1024 - 1) + b"x" * 1000)
+        answer = json.loads(FrameDecoder().feed(await closed(reader))[0])
+        assert answer["error"]["code"] == -32600 and "65536" in answer["error"]["message"]
+        await until(lambda: server.connection_count == 0)
+        writer.close()
+
+    serve(tmp_path, Limits(), body)
+
+
+def test_connection_caps(tmp_path) -> None:
+    async def body(server: RpcServer, path: str) -> None:
+        waiting = [await asyncio.open_unix_connection(path) for _ in range(3)]
+        await until(lambda: server.unauthenticated_count == 3)
+        reader, fourth = await asyncio.open_unix_connection(path)
+        assert await closed(reader) == b""  # the fourth is closed at once
+        fourth.close()
+        # an authenticated client is still let in once a waiting one goes
+        waiting[0][1].close()
+        await until(lambda: server.unauthenticated_count == 2)
+        reader, writer = await asyncio.open_unix_connection(path)
+        writer.write(encode_message(HELLO))
+        frames = FrameDecoder().feed(await asyncio.wait_for(reader.read(65536), 5))
+        assert "result" in json.loads(frames[0])
+        for _, w in waiting:
+            w.close()
+        writer.close()
+        await asyncio.sleep(0)
+
+    serve(tmp_path, Limits(max_unauthenticated=3), body)
+
+
+def test_a_client_that_never_reads_is_disconnected(tmp_path) -> None:
+    async def body(server: RpcServer, path: str) -> None:
+        _reader, writer = await asyncio.open_unix_connection(path, limit=1024)
+        writer.write(encode_message(HELLO))
+        await until(lambda: server.connection_count == 1 and server.unauthenticated_count == 0)
+        snapshot = m.TodoSnapshot(session_id="s", revision=1, updated_at=None,
+                                  items=tuple(m.TodoItem(content="x" * 400, status="pending")
+                                              for _ in range(200)))  # fmt: skip
+        for _ in range(200):  # ~16 MB of notifications the client never reads
+            server.broadcast("todos.changed", snapshot)
+            await asyncio.sleep(0)
+            if server.connection_count == 0:
+                break
+        await until(lambda: server.connection_count == 0)
+        writer.close()
+
+    serve(tmp_path, Limits(max_pending_write=1024 * 1024), body)
+
+
+def test_nothing_is_kept_after_connections_close(tmp_path) -> None:
+    async def body(server: RpcServer, path: str) -> None:
+        for _ in range(300):
+            reader, writer = await asyncio.open_unix_connection(path)
+            writer.write(encode_message(HELLO))
+            await reader.read(65536)
+            writer.close()
+            await writer.wait_closed()
+        await until(lambda: server.connection_count == 0)
+
+    serve(tmp_path, Limits(), body)
