@@ -3,12 +3,13 @@ host shapes into what the renderer knows."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, TypeAdapter
 
 from host.protocol import models as m
-from host.protocol.text import shorten
+from host.protocol.text import shorten, shown_text
 from host.protocol.todo_diff import diff_items
 from ui.models import SessionRow, TranscriptRow
 from ui.snapshots import HOST_RESTARTED, STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
@@ -20,18 +21,24 @@ def snapshot(s: m.TodoSnapshot) -> Snapshot:
     return Snapshot(
         session_id=s.session_id,
         revision=s.revision,
-        items=tuple(Item(i.content, i.status, i.active_form) for i in s.items),
+        items=tuple(_item(i) for i in s.items),
     )
 
 
+def _item(i: m.TodoItem) -> Item:
+    """A checklist item as the window shows it (outside text made safe to display)."""
+    active = shown_text(i.active_form) if i.active_form else i.active_form
+    return Item(shown_text(i.content), i.status, active)
+
+
 def turn(t: m.Turn) -> TurnView:
-    return TurnView(session_id=t.session_id, state=t.state, error=t.error or "")
+    return TurnView(session_id=t.session_id, state=t.state, error=shown_text(t.error or ""))
 
 
 def session_row(s: m.Session) -> SessionRow:
     return SessionRow(
         sessionId=s.id,
-        title=s.title,
+        title=shown_text(s.title),
         mode=s.mode,
         remote=s.origin == "remote",
         running=s.running_turn_id is not None,
@@ -51,6 +58,10 @@ class TranscriptLines:
         self._todo_calls: set[str] = set()
 
     def rows(self, message: m.Message) -> list[TranscriptRow]:
+        """The message's rows, their text made safe to display (`shown_text`)."""
+        return [replace(row, text=shown_text(row.text)) for row in self._rows(message)]
+
+    def _rows(self, message: m.Message) -> list[TranscriptRow]:
         if message.role == "tool":
             if message.tool_call_id in self._todo_calls and not message.is_error:
                 return []
@@ -109,7 +120,7 @@ def revision(r: m.TodoRevision) -> Revision:
         revision=r.revision,
         turn_id=r.turn_id or "",
         time=local_time(r.created_at),
-        items=tuple(Item(i.content, i.status, i.active_form) for i in r.items),
+        items=tuple(_item(i) for i in r.items),
         summary=summary,
         warning=warning,
     )
@@ -135,7 +146,8 @@ def turn_end(t: m.Turn) -> TranscriptRow | None:
     if t.state == "failed" and t.error == HOST_RESTARTED:
         return TranscriptRow("turn_end", "⚠ Turn interrupted: the host restarted", False, True)
     if t.state == "failed":
-        return TranscriptRow("turn_end", f"✕ Turn failed: {t.error or 'no reason given'}", True)
+        reason = shown_text(t.error or "no reason given")
+        return TranscriptRow("turn_end", f"✕ Turn failed: {reason}", True)
     return None
 
 

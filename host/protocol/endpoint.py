@@ -150,12 +150,20 @@ def encode_notification(method: str, params: m.Wire) -> bytes:
     return encode_frame(body)
 
 
+MAX_DETAILS = 20  # an error's data stays small whatever the request held
+
+
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
-    """Validation errors as plain JSON: where, what and why, without the input echoed."""
-    return [
-        {"loc": [str(part) for part in err["loc"]], "type": err["type"], "msg": err["msg"]}
-        for err in exc.errors(include_url=False, include_input=False)
+    """Validation errors as plain JSON: where, what and why, without the input echoed; at
+    most MAX_DETAILS of them, then one entry saying how many more there were."""
+    found = exc.errors(include_url=False, include_input=False)
+    details: list[dict[str, Any]] = [
+        {"loc": [str(part)[:100] for part in err["loc"]], "type": err["type"], "msg": err["msg"]}
+        for err in found[:MAX_DETAILS]
     ]
+    if len(found) > MAX_DETAILS:
+        details.append({"loc": [], "type": "more", "msg": f"and {len(found) - MAX_DETAILS} more"})
+    return details
 
 
 NotificationHandler = Callable[[str, m.Wire], None]

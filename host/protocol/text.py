@@ -5,6 +5,7 @@ valid Unicode."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # "1. step", "2) step", "- step", "* step", "• step", "+ step": the marker, then the item.
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+])\s+(.*\S)\s*$")
@@ -24,3 +25,46 @@ def valid_text(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return text
+
+
+# Characters that reorder what follows them on screen ("exe.txt" shown as "txt.exe").
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+MAX_MARKS = 3  # combining marks kept on one character; more would draw over other lines
+_INVISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
+
+
+def shown_text(text: str) -> str:
+    """Outside text as the window shows it: bidirectional controls written out visibly
+    (⟨U+202E⟩) instead of reordering the line, and runs of combining marks beyond
+    MAX_MARKS counted (⟨+497 marks⟩) instead of drawn over neighbouring rows."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    marks = hidden = 0
+    for char in text:
+        if char in BIDI_CONTROLS:
+            out.append(f"⟨U+{ord(char):04X}⟩")
+            marks = 0
+            continue
+        if unicodedata.category(char) in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                hidden += 1
+                continue
+        else:
+            if hidden:
+                out.append(f"⟨+{hidden} marks⟩")
+                hidden = 0
+            marks = 0
+        out.append(char)
+    if hidden:
+        out.append(f"⟨+{hidden} marks⟩")
+    return "".join(out)
+
+
+def has_visible(text: str) -> bool:
+    """Whether `text` has a character that draws something (not only spaces, controls,
+    zero-width characters or marks)."""
+    return any(unicodedata.category(char) not in _INVISIBLE for char in text)

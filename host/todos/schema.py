@@ -5,14 +5,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from host.protocol.models import TodoItem, TodoStatus
+from host.protocol.text import has_visible
 
 MAX_ITEMS = 200
 MAX_TEXT = 500
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
+
+def _visible(text: str) -> str:
+    if not has_visible(text):
+        raise ValueError("the text has no visible character")
+    return text
+
+
+Text = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT),
+    AfterValidator(_visible),
+]
 
 
 # The wire's TodoItem with the contract's limits: being a TodoItem, a validated item

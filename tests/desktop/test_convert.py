@@ -51,3 +51,34 @@ def test_a_refused_write_shows_its_error() -> None:
     rows += lines.rows(message("tool", "invalid arguments", tool_call_id="x", is_error=True))
     assert [(r.kind, r.isError) for r in rows] == [("tool_call", False), ("tool_result", True)]
     assert rows[1].text == "← error: invalid arguments"
+
+
+def test_outside_text_cannot_spoof_the_window() -> None:
+    from host.protocol import models as m
+    from host.protocol.text import has_visible, shown_text
+    from nib_desktop import convert
+
+    assert shown_text("plain .3") == "plain .3"
+    assert shown_text("file\u202eexe.txt") == "file⟨U+202E⟩exe.txt"
+    assert shown_text("a" + "\u0301" * 500 + "b") == "a" + "\u0301" * 3 + "⟨+497 marks⟩b"
+    assert shown_text("café") == "café"  # ordinary accents stay
+    assert not has_visible("\u200b") and not has_visible(" \u200b\u2060 ")
+    assert has_visible("\u200bx")
+    item = m.TodoItem(content="\u202eexe.txt", status="pending")
+    snap = m.TodoSnapshot(session_id="s", revision=1, updated_at=None, items=(item,))
+    assert convert.snapshot(snap).items[0].content == "⟨U+202E⟩exe.txt"
+    message = m.Message(id="1", session_id="s", turn_id=None, seq=1, role="assistant",
+                        content="plain \u202e.3", created_at="x")  # fmt: skip
+    assert convert.TranscriptLines().rows(message)[0].text == "plain ⟨U+202E⟩.3"
+
+
+def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from host.todos.schema import TodoWriteArgs
+
+    with pytest.raises(ValidationError, match="no visible character"):
+        TodoWriteArgs.model_validate({"todos": [{"content": "\u200b", "status": "pending"}]})
+    ok = TodoWriteArgs.model_validate({"todos": [{"content": "Ship ✓", "status": "pending"}]})
+    assert ok.todos[0].content == "Ship ✓"

@@ -207,3 +207,15 @@ def test_a_lone_surrogate_from_a_client_is_stored_as_a_replacement(tmp_path) -> 
     wire.feed(request(2, "sessions.list", {}))
     assert wire.messages[-1]["result"]["sessions"][0]["title"] == "a\ufffdb"
     core.close()
+
+
+def test_an_error_for_many_bad_params_stays_small(tmp_path) -> None:
+    core = HostCore(tmp_path)
+    wire = Wire(core, hello=True)
+    params = {f"unknown{i}": i for i in range(50_000)}
+    wire.feed(encode_message({"jsonrpc": "2.0", "id": 3, "method": "sessions.list",
+                              "params": params}))  # fmt: skip
+    error = wire.messages.pop()["error"]
+    assert error["code"] == -32602 and len(json.dumps(error)) < 5_000
+    assert error["data"][-1]["msg"] == "and 49980 more"
+    core.close()

@@ -285,7 +285,8 @@ class DemoProvider:
         if done >= total:
             yield TextDelta(f"Done: all {len(steps)} steps are completed.")
             return
-        if done > 0 and self._delay > 0:
+        if done > 0:
+            # unpaced, it still lets every other client be served between its steps
             await asyncio.sleep(self._delay)
         if done == 0:
             yield TextDelta(f"I'll work through this in {len(steps)} steps.")
