@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import logging
 import os
 import stat
 import sys
+import time
+from asyncio import constants as asyncio_constants
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from host.protocol import models as m
@@ -39,8 +44,23 @@ class Limits:
     read_chunk: int = 64 * 1024
 
 
+# asyncio pauses accepting for this long when it runs out of descriptors (its default is
+# a whole second); a client is let in this soon after descriptors are free again
+ACCEPT_RETRY_S = 0.1
+
+
 class ListenError(Exception):
     pass
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, where there is one."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
 
 
 class RpcServer:
@@ -51,6 +71,9 @@ class RpcServer:
         self._connections: set[ServerConnection] = set()
         self._server: asyncio.AbstractServer | None = None
         self._path: str | None = None
+        self._trim = _malloc_trim()
+        self._trimmed = 0.0
+        self._trim_pending = False
 
     @property
     def connection_count(self) -> int:
@@ -67,9 +90,10 @@ class RpcServer:
             if not stat.S_ISSOCK(os.lstat(path).st_mode):
                 raise ListenError(f"cannot listen on {path}: it exists and is not a socket")
             os.unlink(path)
+        asyncio_constants.ACCEPT_RETRY_DELAY = ACCEPT_RETRY_S  # type: ignore[misc,assignment]
         previous = os.umask(0o077)
         try:
-            self._server = await asyncio.start_unix_server(self._serve, path=path)
+            self._server = await asyncio.start_unix_server(self._serve, path=path, backlog=512)
         except OSError as exc:
             raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
         finally:
@@ -162,3 +186,24 @@ class RpcServer:
             self._connections.discard(connection)
             if not transport.is_closing():
                 transport.close()
+            self._give_back_memory()
+
+    def _give_back_memory(self) -> None:
+        """After connections close, ask the C allocator to return freed memory to the
+        system (at most once a second): read buffers are freed, but glibc keeps the pages
+        otherwise, and a flood of connections would leave the host large for good."""
+        if self._trim is None:
+            return
+        now = time.monotonic()
+        if now - self._trimmed < 1.0:
+            if not self._trim_pending:
+                self._trim_pending = True
+                asyncio.get_running_loop().call_later(1.0, self._trim_now)
+            return
+        self._trim_now()
+
+    def _trim_now(self) -> None:
+        self._trim_pending = False
+        self._trimmed = time.monotonic()
+        if self._trim is not None:
+            self._trim(0)
