@@ -102,6 +102,8 @@ def run(
     # The start-up benchmark reads this line; time.monotonic() is the system's clock.
     log.debug("first frame drawn at monotonic %.6f", time.monotonic())
 
+    if instance is not None:
+        instance.listen()
     # Only now: the event loop's and the protocol's modules.
     import asyncio
 

@@ -34,6 +34,18 @@ def shown(gui: Gui) -> str:
     return gui.controller.property("currentSessionId")
 
 
+async def open_remote_dialog(gui: Gui) -> Any:
+    """The attach dialog, opened as the New menu's item does."""
+    from PySide6.QtCore import QMetaObject
+
+    sidebar = gui.item("sidebar")
+    await gui.act(lambda: QMetaObject.invokeMethod(sidebar, "attachRemote"))
+    await until(lambda: gui.window.findChild(object, "remoteDialog"), what="the dialog")
+    dialog = gui.window.findChild(object, "remoteDialog")
+    await until(lambda: dialog.property("opened"), what="the dialog open")
+    return dialog
+
+
 def session_ids(gui: Gui) -> list[str]:
     return [row.sessionId for row in gui.controller.sessions_model.rows()]
 
@@ -76,6 +88,7 @@ def test_every_session_action_has_a_key(gui) -> None:
 
         # delete: a dialog whose default button says Delete; Return confirms
         await gui.key(Qt.Key.Key_Delete, CTRL | SHIFT)
+        await until(lambda: gui.window.findChild(object, "deleteDialog"), what="the dialog")
         dialog = gui.window.findChild(object, "deleteDialog")
         await until(lambda: dialog.property("opened"), what="the delete dialog")
         confirm = gui.window.findChild(object, "confirmDelete")
@@ -212,9 +225,7 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
 def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
     async def body() -> None:
         await gui.start()
-        sidebar = gui.window.findChild(object, "remoteDialog")
-        sidebar.open()
-        await until(lambda: sidebar.property("opened"))
+        sidebar = await open_remote_dialog(gui)
         assert gui.item("endpointField").hasActiveFocus()
         await type_text(gui, "not a url")
         await gui.frame()
@@ -288,8 +299,9 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
         await gui.actions.create_session("agent")
         await gui.actions.start_turn("one. two. three.")
         await until(lambda: gui.controller.property("runningCount") == 1)
-        dialog = gui.window.findChild(object, "closeDialog")
         await gui.act(gui.window.close)
+        await until(lambda: gui.window.findChild(object, "closeDialog"), what="the question")
+        dialog = gui.window.findChild(object, "closeDialog")
         await until(lambda: dialog.property("opened"), what="the question")
         assert gui.window.isVisible()
         await gui.key(Qt.Key.Key_Escape)  # keep working

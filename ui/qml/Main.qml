@@ -29,52 +29,65 @@ ApplicationWindow {
 
     Component.onCompleted: focusInput()
 
+    function openDialog(loader: Loader): void {
+        loader.active = true
+        const dialog = loader.item as Dialog
+        dialog.open()
+    }
+
     // Closing while turns run asks first: closing stops them (the host ends with the app).
     property bool closeConfirmed: false
     onClosing: (close) => {
         if (controller.runningCount > 0 && !closeConfirmed) {
             close.accepted = false
-            closeDialog.open()
+            window.openDialog(closeDialogLoader)
         }
     }
 
-    Dialog {
-        id: closeDialog
-        objectName: "closeDialog"
-        title: qsTr("Stop the running turn?")
-        width: Math.max(260, Math.min(420, parent.width - 40))
-        parent: Overlay.overlay
-        anchors.centerIn: parent
-        modal: true
-        focus: true
-        onAccepted: { window.closeConfirmed = true; window.close() }
-        onRejected: window.focusInput()
+    // made on first use: nothing of it is built before the first frame
+    Loader {
+        id: closeDialogLoader
+        active: false
+        sourceComponent: Component {
+            Dialog {
+                id: closeDialog
+                objectName: "closeDialog"
+                title: qsTr("Stop the running turn?")
+                width: Math.max(260, Math.min(420, parent.width - 40))
+                parent: Overlay.overlay
+                anchors.centerIn: parent
+                modal: true
+                focus: true
+                onAccepted: { window.closeConfirmed = true; window.close() }
+                onRejected: window.focusInput()
 
-        Label {
-            width: closeDialog.availableWidth
-            focus: true
-            text: closeDialog.visible
-                  ? qsTr("%n turn(s) still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.", "", window.controller.runningCount)
-                  : ""
-            wrapMode: Text.Wrap
-            Keys.onReturnPressed: closeDialog.accept()
-            Keys.onEnterPressed: closeDialog.accept()
-        }
+                Label {
+                    width: closeDialog.availableWidth
+                    focus: true
+                    text: closeDialog.visible
+                          ? qsTr("%n turn(s) still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.", "", window.controller.runningCount)
+                          : ""
+                    wrapMode: Text.Wrap
+                    Keys.onReturnPressed: closeDialog.accept()
+                    Keys.onEnterPressed: closeDialog.accept()
+                }
 
-        footer: DialogButtonBox {
-            Button {
-                objectName: "confirmClose"
-                text: qsTr("Stop and close")
-                highlighted: true
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
-            }
-            Button {
-                text: qsTr("Keep working")
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                footer: DialogButtonBox {
+                    Button {
+                        objectName: "confirmClose"
+                        text: qsTr("Stop and close")
+                        highlighted: true
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+                    }
+                    Button {
+                        text: qsTr("Keep working")
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                    }
+                }
             }
         }
     }
@@ -193,6 +206,7 @@ ApplicationWindow {
 
         SessionsSidebar {
             id: sidebar
+            objectName: "sidebar"
             Layout.preferredWidth: 250
             Layout.fillHeight: true
             controller: window.controller

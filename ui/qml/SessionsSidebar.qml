@@ -21,11 +21,17 @@ Rectangle {
 
     function confirmDelete(): void {
         if (sidebar.controller.currentSessionId !== "")
-            deleteDialog.open()
+            sidebar.openDialog(deleteDialogLoader)
     }
 
     function attachRemote(): void {
-        remoteDialog.open()
+        sidebar.openDialog(remoteDialogLoader)
+    }
+
+    function openDialog(loader: Loader): void {
+        loader.active = true
+        const dialog = loader.item as Dialog
+        dialog.open()
     }
 
     color: theme.sidebar
@@ -59,7 +65,7 @@ Rectangle {
                     MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.controller.createSession("plan") }
                     MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.controller.createSession("goal") }
                     MenuSeparator {}
-                    MenuItem { text: qsTr("Attach remote session…"); onTriggered: remoteDialog.open() }
+                    MenuItem { text: qsTr("Attach remote session…"); onTriggered: sidebar.openDialog(remoteDialogLoader) }
                 }
             }
         }
@@ -184,134 +190,148 @@ Rectangle {
         }
     }
 
-    Dialog {
-        id: deleteDialog
-        objectName: "deleteDialog"
-        title: qsTr("Delete this session?")
-        width: Math.max(260, Math.min(400, parent.width - 40))
-        parent: Overlay.overlay
-        anchors.centerIn: parent
-        modal: true
-        focus: true
-        onAccepted: sidebar.controller.deleteSession(sidebar.controller.currentSessionId)
-        onClosed: sidebar.done()
+    // made on first use: nothing of it is built before the first frame
+    Loader {
+        id: deleteDialogLoader
+        active: false
+        sourceComponent: Component {
+            Dialog {
+                id: deleteDialog
+                objectName: "deleteDialog"
+                title: qsTr("Delete this session?")
+                width: Math.max(260, Math.min(400, parent.width - 40))
+                parent: Overlay.overlay
+                anchors.centerIn: parent
+                modal: true
+                focus: true
+                onAccepted: sidebar.controller.deleteSession(sidebar.controller.currentSessionId)
+                onClosed: sidebar.done()
 
-        Label {
-            width: deleteDialog.availableWidth
-            focus: true
-            // laid out only while the dialog is open
-            text: deleteDialog.visible
-                  ? qsTr("“%1”, its transcript and its checklist will be deleted. This cannot be undone.")
-                    .arg(sidebar.controller.currentTitle)
-                  : ""
-            textFormat: Text.PlainText
-            wrapMode: Text.Wrap
-            Keys.onReturnPressed: deleteDialog.accept()
-            Keys.onEnterPressed: deleteDialog.accept()
-        }
+                Label {
+                    width: deleteDialog.availableWidth
+                    focus: true
+                    // laid out only while the dialog is open
+                    text: deleteDialog.visible
+                          ? qsTr("“%1”, its transcript and its checklist will be deleted. This cannot be undone.")
+                            .arg(sidebar.controller.currentTitle)
+                          : ""
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                    Keys.onReturnPressed: deleteDialog.accept()
+                    Keys.onEnterPressed: deleteDialog.accept()
+                }
 
-        footer: DialogButtonBox {
-            Button {
-                objectName: "confirmDelete"
-                text: qsTr("Delete")
-                highlighted: true
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
-            }
-            Button {
-                text: qsTr("Cancel")
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                footer: DialogButtonBox {
+                    Button {
+                        objectName: "confirmDelete"
+                        text: qsTr("Delete")
+                        highlighted: true
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+                    }
+                    Button {
+                        text: qsTr("Cancel")
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                    }
+                }
             }
         }
     }
 
-    Dialog {
-        id: remoteDialog
-        objectName: "remoteDialog"
-        readonly property string problem: endpointField.text.trim() === "" ? ""
-                                          : sidebar.controller.endpointProblem(endpointField.text)
-        readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
-                                      && remoteIdField.text.trim() !== ""
+    // made on first use: nothing of it is built before the first frame
+    Loader {
+        id: remoteDialogLoader
+        active: false
+        sourceComponent: Component {
+            Dialog {
+                id: remoteDialog
+                objectName: "remoteDialog"
+                readonly property string problem: endpointField.text.trim() === "" ? ""
+                                                  : sidebar.controller.endpointProblem(endpointField.text)
+                readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
+                                              && remoteIdField.text.trim() !== ""
 
-        function attach(): void {
-            if (ready)
-                accept()
-        }
+                function attach(): void {
+                    if (ready)
+                        accept()
+                }
 
-        title: qsTr("Attach a remote session")
-        width: Math.max(260, Math.min(460, parent.width - 40))
-        parent: Overlay.overlay
-        anchors.centerIn: parent
-        modal: true
-        focus: true
-        onOpened: { endpointField.clear(); remoteIdField.clear(); endpointField.forceActiveFocus() }
-        onAccepted: sidebar.controller.attachRemote(endpointField.text.trim(), remoteIdField.text.trim())
-        onClosed: sidebar.done()
+                title: qsTr("Attach a remote session")
+                width: Math.max(260, Math.min(460, parent.width - 40))
+                parent: Overlay.overlay
+                anchors.centerIn: parent
+                modal: true
+                focus: true
+                onOpened: { endpointField.clear(); remoteIdField.clear(); endpointField.forceActiveFocus() }
+                onAccepted: sidebar.controller.attachRemote(endpointField.text.trim(), remoteIdField.text.trim())
+                onClosed: sidebar.done()
 
-        ColumnLayout {
-            anchors.left: parent.left
-            anchors.right: parent.right
-            spacing: 6
-            Label {
-                text: qsTr("Remote host")
-                color: sidebar.theme.text
-            }
-            TextField {
-                id: endpointField
-                objectName: "endpointField"
-                Layout.fillWidth: true
-                placeholderText: qsTr("ssh://user@host or unix:/path/to/socket")
-                Accessible.name: qsTr("Remote host")
-                Accessible.description: qsTr("ssh://user@host:port or unix:/path/to/socket")
-                Keys.onReturnPressed: remoteIdField.forceActiveFocus()
-                Keys.onEnterPressed: remoteIdField.forceActiveFocus()
-            }
-            Text {
-                objectName: "endpointProblem"
-                Layout.fillWidth: true
-                visible: remoteDialog.problem !== ""
-                text: remoteDialog.problem
-                textFormat: Text.PlainText
-                wrapMode: Text.Wrap
-                color: sidebar.theme.danger
-                font.pixelSize: 12
-                Accessible.role: Accessible.AlertMessage
-                Accessible.name: text
-            }
-            Label {
-                text: qsTr("Session id on that host")
-                color: sidebar.theme.text
-            }
-            TextField {
-                id: remoteIdField
-                objectName: "remoteIdField"
-                Layout.fillWidth: true
-                placeholderText: qsTr("e.g. 3f2a9c")
-                Accessible.name: qsTr("Session id on that host")
-                Keys.onReturnPressed: remoteDialog.attach()
-                Keys.onEnterPressed: remoteDialog.attach()
-            }
-        }
+                ColumnLayout {
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    spacing: 6
+                    Label {
+                        text: qsTr("Remote host")
+                        color: sidebar.theme.text
+                    }
+                    TextField {
+                        id: endpointField
+                        objectName: "endpointField"
+                        Layout.fillWidth: true
+                        placeholderText: qsTr("ssh://user@host or unix:/path/to/socket")
+                        Accessible.name: qsTr("Remote host")
+                        Accessible.description: qsTr("ssh://user@host:port or unix:/path/to/socket")
+                        Keys.onReturnPressed: remoteIdField.forceActiveFocus()
+                        Keys.onEnterPressed: remoteIdField.forceActiveFocus()
+                    }
+                    Text {
+                        objectName: "endpointProblem"
+                        Layout.fillWidth: true
+                        visible: remoteDialog.problem !== ""
+                        text: remoteDialog.problem
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                        color: sidebar.theme.danger
+                        font.pixelSize: 12
+                        Accessible.role: Accessible.AlertMessage
+                        Accessible.name: text
+                    }
+                    Label {
+                        text: qsTr("Session id on that host")
+                        color: sidebar.theme.text
+                    }
+                    TextField {
+                        id: remoteIdField
+                        objectName: "remoteIdField"
+                        Layout.fillWidth: true
+                        placeholderText: qsTr("e.g. 3f2a9c")
+                        Accessible.name: qsTr("Session id on that host")
+                        Keys.onReturnPressed: remoteDialog.attach()
+                        Keys.onEnterPressed: remoteDialog.attach()
+                    }
+                }
 
-        footer: DialogButtonBox {
-            Button {
-                objectName: "attachButton"
-                palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
-                text: qsTr("Attach")
-                highlighted: true
-                enabled: remoteDialog.ready
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
-            }
-            Button {
-                text: qsTr("Cancel")
-                focusPolicy: Qt.NoFocus
-                Accessible.name: text
-                DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                footer: DialogButtonBox {
+                    Button {
+                        objectName: "attachButton"
+                        palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
+                        text: qsTr("Attach")
+                        highlighted: true
+                        enabled: remoteDialog.ready
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+                    }
+                    Button {
+                        text: qsTr("Cancel")
+                        focusPolicy: Qt.NoFocus
+                        Accessible.name: text
+                        DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                    }
+                }
             }
         }
     }
