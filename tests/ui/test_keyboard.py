@@ -225,7 +225,7 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
 def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
     async def body() -> None:
         await gui.start()
-        sidebar = await open_remote_dialog(gui)
+        await open_remote_dialog(gui)
         assert gui.item("endpointField").hasActiveFocus()
         await type_text(gui, "not a url")
         await gui.frame()
