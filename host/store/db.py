@@ -55,6 +55,7 @@ def open_database(
     if not os.access(data_dir, os.W_OK | os.X_OK):
         raise StorageError(f"data directory {data_dir} is not writable")
     path = data_dir / DB_FILENAME
+    _check_side_files(path)
     try:
         probe = apsw.Connection(
             str(path), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
@@ -77,6 +78,23 @@ def open_database(
         if reason is None:
             raise
         raise StorageError(f"cannot use {path}: {reason}") from None
+
+
+def _check_side_files(path: Path) -> None:
+    """The WAL's side files must be writable: SQLite maps the `-shm` file into memory, and
+    one it cannot write (immutable, on a read-only mount) would kill the host with SIGBUS
+    at the first write. Refused here, in words, instead."""
+    for suffix in ("-shm", "-wal"):
+        side = path.with_name(path.name + suffix)
+        if not os.path.lexists(side):
+            continue
+        try:
+            fd = os.open(side, os.O_RDWR)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot use {path}: its file {side.name} cannot be written ({exc.strerror})"
+            ) from None
+        os.close(fd)
 
 
 def check_integrity(connection: apsw.Connection, path: Path) -> None:

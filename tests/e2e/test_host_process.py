@@ -314,3 +314,27 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
         client.close()
     finally:
         host.stop()
+
+
+def test_an_unwritable_shared_memory_file_is_refused_not_a_crash(tmp_path, socket_path) -> None:
+    """An immutable `-shm` file would make SQLite's mapped write kill the host (SIGBUS):
+    it is refused at start with exit 4 and one line."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
+    with running_host(tmp_path, socket_path) as host:
+        host.connect().call("sessions.create", {})
+    shm = tmp_path / (DB_FILENAME + "-shm")
+    shm.write_bytes(b"\0" * 32768)
+    if subprocess.run(["chattr", "+i", str(shm)], capture_output=True).returncode != 0:
+        pytest.skip("this file system has no immutable attribute")
+    try:
+        proc = spawn(tmp_path, socket_path)
+        _out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 4, (proc.returncode, err.decode())
+        assert "-shm cannot be written" in err.decode()
+        assert len(err.decode().strip().splitlines()) == 1
+    finally:
+        subprocess.run(["chattr", "-i", str(shm)], capture_output=True)
