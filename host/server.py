@@ -47,6 +47,7 @@ class Limits:
 # asyncio pauses accepting for this long when it runs out of descriptors (its default is
 # a whole second); a client is let in this soon after descriptors are free again
 ACCEPT_RETRY_S = 0.1
+ACCEPT_BATCH = 32
 
 
 class ListenError(Exception):
@@ -93,7 +94,11 @@ class RpcServer:
         asyncio_constants.ACCEPT_RETRY_DELAY = ACCEPT_RETRY_S  # type: ignore[misc,assignment]
         previous = os.umask(0o077)
         try:
-            self._server = await asyncio.start_unix_server(self._serve, path=path, backlog=512)
+            # the backlog is also how many connections one turn of the loop accepts: a
+            # flood of new connections then delays an existing client by little
+            self._server = await asyncio.start_unix_server(
+                self._serve, path=path, backlog=ACCEPT_BATCH
+            )
         except OSError as exc:
             raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
         finally:
