@@ -53,6 +53,7 @@ class AgentRuntime:
     def __init__(self, data_dir: Path | None, sessions: SessionService, todos: TodoService) -> None:
         self._data_dir = data_dir
         self._sessions = sessions
+        self._todos = todos
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.registry = ToolRegistry(
             [todo_write.todo_write_tool(todos), task.task_tool(self._run_delegated)]
@@ -116,6 +117,8 @@ class AgentRuntime:
             tools = AGENT_TOOLS if session.mode == "agent" else ()
             history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
             history += chat_history(self._sessions.messages(session.id))
+            if session.mode == "agent":
+                inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
             await self._loop(ctx, provider, history, tools, steps, record=True)
         except asyncio.CancelledError:
@@ -197,6 +200,32 @@ class AgentRuntime:
             f"stopped after {max_steps} model steps without a final answer "
             "(raise NIB_MAX_STEPS if the task needs more)"
         )
+
+
+def checklist_context(snapshot: m.TodoSnapshot) -> str | None:
+    """The committed checklist as the model is given it at the start of a turn, or None
+    when it has no unfinished item (a finished or empty list is not repeated)."""
+    if not any(item.status in ("pending", "in_progress") for item in snapshot.items):
+        return None
+    lines = [f"{i}. [{item.status}] {item.content}" for i, item in enumerate(snapshot.items, 1)]
+    return (
+        f"The session's checklist as committed (revision {snapshot.revision}). Completed "
+        "steps are done: do not redo them. Continue from the first unfinished step and keep "
+        "the list current with TodoWrite.\n" + "\n".join(lines)
+    )
+
+
+def inject_checklist(history: list[ChatMessage], snapshot: m.TodoSnapshot) -> None:
+    """Give the model the newest committed checklist, read by the host from its own
+    database, right before the user's new request, when it has unfinished items: a stale
+    plan from earlier in the conversation cannot come back."""
+    text = checklist_context(snapshot)
+    if text is None:
+        return
+    last_user = max(
+        (i for i, msg in enumerate(history) if isinstance(msg, UserMessage)), default=-1
+    )
+    history.insert(last_user if last_user >= 0 else len(history), SystemMessage(text))
 
 
 def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:

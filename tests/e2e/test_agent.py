@@ -374,3 +374,36 @@ def test_credentials_never_reach_a_turn_error(tmp_path, socket_path, fake_openai
             assert secret not in turn["error"], turn["error"]
         log = (tmp_path / port / "host.log").read_text()
         assert key not in log and "hunter2" not in log
+
+
+def test_a_new_turn_starts_with_the_unfinished_checklist(model_host, fake_openai) -> None:
+    """At the start of a turn in a session whose checklist has unfinished items, the model
+    gets the committed list (revision, every item with its status) read by the host,
+    right before the new request; a finished list is not repeated."""
+    done = [dict(item, status="completed") for item in THREE]
+    fake_openai.script += [
+        Reply("", (Call("TodoWrite", {"todos": THREE}, id="w1"),)),
+        Reply("Pausing here."),
+        Reply("Carrying on.", (Call("TodoWrite", {"todos": done}, id="w2"),)),
+        Reply("All done."),
+        Reply("Nothing left."),
+    ]
+    client = model_host.connect()
+    session = client.call("sessions.create", {})
+    for text in ("start the work", "please continue", "anything else?"):
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": text})
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    second_turn_first_request = fake_openai.requests[2]["messages"]
+    injected = [m for m in second_turn_first_request
+                if m["role"] == "system" and "checklist as committed" in m["content"]]  # fmt: skip
+    assert len(injected) == 1
+    text = injected[0]["content"]
+    assert "(revision 1)" in text
+    assert "1. [completed] Read the code" in text and "2. [in_progress] Write the tests" in text
+    assert "3. [pending] Ship it" in text
+    position = second_turn_first_request.index(injected[0])
+    assert second_turn_first_request[position + 1] == {"role": "user", "content": "please continue"}
+    # the first turn had no checklist yet, the third a finished one: nothing injected
+    for request in (fake_openai.requests[0], fake_openai.requests[4]):
+        systems = [m["content"] for m in request["messages"] if m["role"] == "system"]
+        assert not [text for text in systems if "checklist as committed" in text]
