@@ -82,6 +82,13 @@ def measure_bare() -> float:
     return float(line[2]) - start
 
 
+def measure_import(module: str) -> float:
+    """A floor for the host's start: a Python that imports only `module`."""
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-c", f"import {module}"], env=env(), cwd=ROOT, check=True)
+    return time.monotonic() - start
+
+
 def measure_host() -> float:
     """The host alone: spawn to its ready line on stdout."""
     with tempfile.TemporaryDirectory() as data:
@@ -133,6 +140,8 @@ def main() -> int:
     bare = statistics.median(measure_bare() for _ in range(args.runs))
     runs = [measure_app() for _ in range(args.runs)]
     host_alone = statistics.median(measure_host() for _ in range(args.runs))
+    protocol = statistics.median(measure_import("host.protocol") for _ in range(args.runs))
+    models = statistics.median(measure_import("host.protocol.models") for _ in range(args.runs))
     frame = statistics.median(r[0] for r in runs)
     ready = statistics.median(r[1] for r in runs)
     gui = statistics.median(r[2] for r in runs)
@@ -153,6 +162,12 @@ def main() -> int:
             f"Nib Desktop, {label:<16} {value * 1e3:7.1f} ms  {value / bare:5.2f}x floor"
             f"  (target {target})"
         )
+    print(
+        f"host ready {host_alone * 1e3:.1f} ms against `import host.protocol` "
+        f"{protocol * 1e3:.1f} ms (floor): {host_alone / protocol:.2f}x (target <= 1.2x); "
+        f"against `import host.protocol.models` (pydantic and the contract's models) "
+        f"{models * 1e3:.1f} ms: {host_alone / models:.2f}x"
+    )
     print(f"RSS after start: GUI {gui:6.1f} MB (target 120), host {host:6.1f} MB (target 60)")
     print(f"RSS after a 20-step demo turn: GUI {gui_after:6.1f} MB, host {host_after:6.1f} MB")
     return 0
