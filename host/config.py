@@ -32,6 +32,7 @@ class Settings:
     request_timeout_s: float = 60.0
     max_retries: int = 3
     stream: bool = True
+    context_tokens: int | None = None  # NIB_CONTEXT_TOKENS: the model's window, if given
 
     def __repr__(self) -> str:  # never show the API key
         key = "set" if self.openai_api_key else "unset"
@@ -87,6 +88,7 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
         request_timeout_s=request_timeout,
         max_retries=_int(values, "NIB_MAX_RETRIES", default.max_retries, 0),
         stream=values.get("NIB_OPENAI_STREAM", "1").strip().lower() not in ("0", "false", "no"),
+        context_tokens=_int(values, "NIB_CONTEXT_TOKENS", 0, 0) or None,
     )
 
 

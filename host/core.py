@@ -43,6 +43,7 @@ class HostCore:
             rpc.TURNS_CANCEL: self.runtime.cancel,
             rpc.TURNS_LIST: lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit)),
             rpc.MESSAGES_LIST: s.message_page,
+            rpc.SESSIONS_COMPACT: self.runtime.compact_session,
             rpc.TODOS_GET: lambda p: self.todos.snapshot(p.session_id),
             rpc.TODOS_HISTORY: self.todos.history,
         }

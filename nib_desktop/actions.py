@@ -71,6 +71,16 @@ class Actions:
         ref = m.TurnRef(session_id=current.id, turn_id=current.running_turn_id)
         return await self._host.call(rpc.TURNS_CANCEL, ref)
 
+    async def compact_session(self) -> m.CompactResult | None:
+        """`/compact`: the shown session's conversation summarised now (the transcript
+        gets the line when the summary is stored)."""
+        current = self._sessions.current
+        if current is None:
+            return None
+        return await self._host.call(
+            rpc.SESSIONS_COMPACT, m.SessionRef(session_id=current.id), timeout=120.0
+        )
+
     async def retry(self) -> None:
         await self._host.start()
 

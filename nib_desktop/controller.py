@@ -27,6 +27,8 @@ from ui.models import (
 )
 from ui.snapshots import SnapshotStore
 
+COMPACT_COMMAND = "/compact"  # typed alone in the composer: summarise the session now
+
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
@@ -46,6 +48,7 @@ class Actions(Protocol):
     def retry(self) -> Action: ...
     def load_history(self, older: bool) -> Action: ...
     def load_older_messages(self) -> Action: ...
+    def compact_session(self) -> Action: ...
 
 
 @QmlElement
@@ -211,6 +214,11 @@ class MainController(QObject):
         busy = current is not None and (current.running or current.remote)
         if self._actions is None or not text.strip() or busy or self._state != "ready":
             return False
+        if text.strip() == COMPACT_COMMAND:
+            if current is None:
+                return False
+            self._run(self._actions.compact_session(), "compact the session")
+            return True
         self._run(self._actions.start_turn(text), "send the message")
         return True
 

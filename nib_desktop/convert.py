@@ -56,12 +56,18 @@ class TranscriptLines:
     def __init__(self) -> None:
         self._checklist: tuple[m.TodoItem, ...] = ()
         self._todo_calls: set[str] = set()
+        self._since_summary = 0  # messages since the last compaction (or the start)
 
     def rows(self, message: m.Message) -> list[TranscriptRow]:
         """The message's rows, their text made safe to display (`shown_text`)."""
         return [replace(row, text=shown_text(row.text)) for row in self._rows(message)]
 
     def _rows(self, message: m.Message) -> list[TranscriptRow]:
+        if message.role == "summary":
+            count, self._since_summary = self._since_summary, 0
+            return [TranscriptRow("summary", f"Context compacted: {count} messages summarised",
+                                  False)]  # fmt: skip
+        self._since_summary += 1
         if message.role == "tool":
             if message.tool_call_id in self._todo_calls and not message.is_error:
                 return []

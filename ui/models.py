@@ -162,7 +162,7 @@ class SessionListModel(RowModel):
 
 @dataclass(frozen=True)
 class TranscriptRow:
-    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end
+    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
     text: str
     isError: bool
     warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)

@@ -25,3 +25,14 @@ DELEGATED = (
 )
 
 BY_MODE = {"agent": AGENT, "plan": PLAN, "goal": GOAL}
+
+# Long sessions (host/agent/compaction.py)
+COMPACT = (
+    "You are compacting an agent's working conversation so that it can go on within its "
+    "context window. Write a summary that the agent will continue from: the user's request, "
+    "decisions made and why, files and commands involved, results of tool calls that still "
+    "matter, open questions, and exactly where the work stands. Plain text, no preamble."
+)
+CONTINUE = "Continue the task from where the summary and the checklist leave off."
+SUMMARY_HEADING = "Summary of the conversation so far (earlier messages were compacted):\n"
+CHECKLIST_HEADING = "The session's checklist as committed"

@@ -16,10 +16,19 @@ from pathlib import Path
 import apsw
 
 from host.agent import prompts
+from host.agent.compaction import (
+    CHARS_PER_TOKEN,
+    COMPACT_AT,
+    context_window,
+    estimate_tokens,
+    render,
+    summary_message,
+)
 from host.agent.providers import make_provider
 from host.agent.providers.base import (
     AssistantMessage,
     ChatMessage,
+    ContextTooLong,
     ModelRequest,
     Provider,
     ProviderError,
@@ -30,7 +39,7 @@ from host.agent.providers.base import (
     UserMessage,
 )
 from host.config import Settings, SettingsError, load_settings, redact
-from host.execution_path import PATH_BY_MODE, ExecutionContext
+from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.text import valid_text
@@ -120,9 +129,17 @@ class AgentRuntime:
             if session.mode == "agent":
                 inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
-            await self._loop(ctx, provider, history, tools, steps, record=True)
+            window = context_window(settings)
+            await self._loop(ctx, provider, history, tools, steps, record=True, window=window)
         except asyncio.CancelledError:
             state, error = "cancelled", None
+            # a request in flight may hold its HTTP connection open: the provider is closed
+            # (the next turn makes a new one), so the endpoint sees the call end now
+            used = self._providers.get(turn.id)
+            if used is not None and self._providers_shared(used) == 1:
+                for key in [k for k, v in self._cache.items() if v is used]:
+                    del self._cache[key]
+                await _close_quietly(used)
         except (ProviderError, SettingsError, StepLimitReached) as exc:
             state, error = "failed", self._redacted(str(exc))
         except apsw.Error as exc:
@@ -136,6 +153,66 @@ class AgentRuntime:
         finally:
             self._providers.pop(turn.id, None)
             self._sessions.end_turn(session.id, turn.id, state, error)
+
+    def _providers_shared(self, provider: Provider) -> int:
+        """How many running turns use `provider`."""
+        return sum(1 for used in self._providers.values() if used is provider)
+
+    @staticmethod
+    async def _step(
+        provider: Provider, request: ModelRequest, text: list[str], calls: list[ToolCallRequest]
+    ) -> None:
+        async for event in provider.stream(request):
+            if isinstance(event, TextDelta):
+                text.append(event.text)
+            else:
+                calls.append(event)
+
+    async def _compact(
+        self, ctx: ExecutionContext, provider: Provider, history: list[ChatMessage], window: int
+    ) -> int:
+        """Replace everything after the system prompt by a stored summary, the committed
+        checklist and a request to go on; the number of messages summarised."""
+        older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)
+                 or msg.content.startswith(prompts.SUMMARY_HEADING)]  # fmt: skip
+        if not older:
+            raise ProviderError("the request does not fit the model's context window")
+        text = render(history[1:], int(window * CHARS_PER_TOKEN * 0.5))
+        summary = await ask(provider, ctx.path, prompts.COMPACT, text)
+        if not summary:
+            raise ProviderError("the model gave an empty summary when asked to compact")
+        self._sessions.append_message(ctx.session_id, ctx.turn_id, "summary", summary)
+        compacted: list[ChatMessage] = [history[0], summary_message(summary)]
+        checklist = checklist_context(self._todos.snapshot(ctx.session_id), always=True)
+        if checklist is not None:
+            compacted.append(SystemMessage(checklist))
+        compacted.append(UserMessage(prompts.CONTINUE))
+        history[:] = compacted
+        log.info("turn %s: compacted %d messages", ctx.turn_id, len(older))
+        return len(older)
+
+    async def compact_session(self, params: m.SessionRef) -> m.CompactResult:
+        """`sessions.compact`: summarise the session's conversation now."""
+        session = self._sessions.require_local(params.session_id)
+        if session.running_turn_id is not None:
+            raise errors.TurnRunning("a turn is running in this session; compact after it")
+        history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
+        history += chat_history(self._sessions.messages(session.id))
+        older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)]
+        if not older:
+            return m.CompactResult(summarised_messages=0)
+        settings = load_settings(self._data_dir)
+        provider = self._provider(settings)
+        path = PATH_BY_MODE[session.mode]
+        text = render(history[1:], int(context_window(settings) * CHARS_PER_TOKEN * 0.5))
+        try:
+            summary = await ask(provider, path, prompts.COMPACT, text)
+        except ProviderError as exc:
+            raise errors.InternalError(f"compaction failed: {self._redacted(str(exc))}") from None
+        if not summary:
+            raise errors.InternalError("compaction failed: the model gave an empty summary")
+        self._sessions.append_message(session.id, None, "summary", summary)
+        return m.CompactResult(summarised_messages=len(older))
 
     async def _run_delegated(self, ctx: ExecutionContext, text: str) -> str:
         provider = self._providers.get(ctx.turn_id)
@@ -153,16 +230,26 @@ class AgentRuntime:
         tools: tuple[str, ...],
         max_steps: int,
         record: bool,
+        window: int | None = None,
     ) -> str:
+        """Model steps until an answer without tool calls. With a `window` (the recorded
+        turn's path), the conversation is compacted before a step that would not fit, and
+        once when the endpoint says the context is too long."""
         specs = self.registry.specs(tools)
         for _step in range(max_steps):
+            if window and estimate_tokens(history, specs) > COMPACT_AT * window:
+                await self._compact(ctx, provider, history, window)
             text: list[str] = []
             calls: list[ToolCallRequest] = []
-            async for event in provider.stream(ModelRequest(ctx.path, tuple(history), specs)):
-                if isinstance(event, TextDelta):
-                    text.append(event.text)
-                else:
-                    calls.append(event)
+            try:
+                await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
+                                 text, calls)  # fmt: skip
+            except ContextTooLong:
+                if not window or text or calls:
+                    raise
+                await self._compact(ctx, provider, history, window)
+                await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
+                                 text, calls)  # fmt: skip
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
             # may come in two chunks; a lone half becomes U+FFFD)
             content = valid_text("".join(text))
@@ -202,14 +289,26 @@ class AgentRuntime:
         )
 
 
-def checklist_context(snapshot: m.TodoSnapshot) -> str | None:
-    """The committed checklist as the model is given it at the start of a turn, or None
-    when it has no unfinished item (a finished or empty list is not repeated)."""
-    if not any(item.status in ("pending", "in_progress") for item in snapshot.items):
+async def ask(provider: Provider, path: ExecutionPath, system: str, text: str) -> str:
+    """One tool-less model step's text."""
+    parts: list[str] = []
+    request = ModelRequest(path, (SystemMessage(system), UserMessage(text)), ())
+    async for event in provider.stream(request):
+        if isinstance(event, TextDelta):
+            parts.append(event.text)
+    return valid_text("".join(parts)).strip()
+
+
+def checklist_context(snapshot: m.TodoSnapshot, always: bool = False) -> str | None:
+    """The committed checklist as the model is given it: at the start of a turn only when
+    it has an unfinished item (a finished or empty list is not repeated); right after a
+    compaction (`always`) whenever it has items."""
+    unfinished = any(item.status in ("pending", "in_progress") for item in snapshot.items)
+    if not snapshot.items or not (unfinished or always):
         return None
     lines = [f"{i}. [{item.status}] {item.content}" for i, item in enumerate(snapshot.items, 1)]
     return (
-        f"The session's checklist as committed (revision {snapshot.revision}). Completed "
+        f"{prompts.CHECKLIST_HEADING} (revision {snapshot.revision}). Completed "
         "steps are done: do not redo them. Continue from the first unfinished step and keep "
         "the list current with TodoWrite.\n" + "\n".join(lines)
     )
@@ -239,6 +338,11 @@ def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
         pending.clear()
 
     for message in messages:
+        if message.role == "summary":  # it stands for everything before it
+            history.clear()
+            pending.clear()
+            history.append(summary_message(message.content))
+            continue
         if message.role == "tool":
             if message.tool_call_id in pending:
                 pending.remove(message.tool_call_id)

@@ -36,6 +36,7 @@ SESSIONS_DELETE = Method("sessions.delete", m.SessionRef, m.Deleted)
 TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
 TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
 TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
+SESSIONS_COMPACT = Method("sessions.compact", m.SessionRef, m.CompactResult)
 MESSAGES_LIST = Method("messages.list", m.MessageListParams, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
@@ -53,6 +54,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         TURNS_START,
         TURNS_CANCEL,
         TURNS_LIST,
+        SESSIONS_COMPACT,
         MESSAGES_LIST,
         TODOS_GET,
         TODOS_HISTORY,

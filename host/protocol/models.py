@@ -17,7 +17,7 @@ Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
 TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 TurnState = Literal["running", "completed", "failed", "cancelled"]
-Role = Literal["user", "assistant", "tool"]
+Role = Literal["user", "assistant", "tool", "summary"]
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
@@ -249,6 +249,10 @@ class MessageList(Wire):
     messages: tuple[Message, ...]
     total: int = 0  # messages in the whole transcript
     has_more: bool = False  # older messages than this page's first exist
+
+
+class CompactResult(Wire):
+    summarised_messages: int
 
 
 class SessionDeleted(Wire):

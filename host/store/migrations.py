@@ -109,10 +109,37 @@ def _todo_history(connection: apsw.Connection) -> None:
     )
 
 
+def _summaries(connection: apsw.Connection) -> None:
+    """Compaction summaries (contract section 12) are messages with role 'summary': the
+    table is rebuilt with that role allowed, every row and its order kept."""
+    connection.execute(
+        """
+        CREATE TABLE messages_v23 (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            turn_id TEXT REFERENCES turns(id) ON DELETE SET NULL,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'summary')),
+            content TEXT NOT NULL,
+            tool_calls TEXT,
+            tool_call_id TEXT,
+            is_error INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        );
+        INSERT INTO messages_v23 SELECT id, session_id, turn_id, seq, role, content,
+            tool_calls, tool_call_id, is_error, created_at FROM messages;
+        DROP TABLE messages;
+        ALTER TABLE messages_v23 RENAME TO messages;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
     Migration(22, "checklist history: every committed revision", _todo_history),
+    Migration(23, "compaction summaries: messages may have the role 'summary'", _summaries),
 )
 
 

@@ -82,3 +82,21 @@ def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
         TodoWriteArgs.model_validate({"todos": [{"content": "\u200b", "status": "pending"}]})
     ok = TodoWriteArgs.model_validate({"todos": [{"content": "Ship ✓", "status": "pending"}]})
     assert ok.todos[0].content == "Ship ✓"
+
+
+def test_a_compaction_is_one_transcript_line() -> None:
+    from host.protocol import models as m
+    from nib_desktop import convert
+
+    lines = convert.TranscriptLines()
+
+    def message(seq: int, role: str, content: str) -> m.Message:
+        return m.Message(id=str(seq), session_id="s", turn_id=None, seq=seq, role=role,
+                         content=content, created_at="x")  # fmt: skip
+
+    rows = []
+    for seq, role in enumerate(["user", "assistant", "user", "assistant"], 1):
+        rows += lines.rows(message(seq, role, f"text {seq}"))
+    rows += lines.rows(message(5, "summary", "what happened"))
+    assert rows[-1].kind == "summary"
+    assert rows[-1].text == "Context compacted: 4 messages summarised"

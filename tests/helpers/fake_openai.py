@@ -37,6 +37,7 @@ class Reply:
 class HttpError:
     status: int
     message: str = "scripted failure"
+    code: str | None = None
 
 
 @dataclass
@@ -52,6 +53,12 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.script: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
+        # a model's context window, in characters of the request's messages: a request
+        # over it is answered HTTP 400 context_length_exceeded, as OpenAI does
+        self.window_chars: int | None = None
+        self.force_context_errors = 0  # answer the next N requests as too long
+        self.refused: list[int] = []  # sizes of the requests refused as too long
+        self.compactions: list[dict[str, Any]] = []  # summarising requests, answered apart
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         self.disconnected = threading.Event()
@@ -67,14 +74,31 @@ class FakeOpenAI:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length))
                 with server._lock:
-                    server.requests.append(body)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    step = server.script.pop(0) if server.script else Reply("(script ended)")
+                    step = server._next(body)
                 server._answer(self, body, step)
 
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    def _next(self, body: dict[str, Any]) -> Scripted:
+        size = len(json.dumps(body.get("messages", [])))
+        too_long = self.window_chars is not None and size > self.window_chars
+        if too_long or self.force_context_errors > 0:
+            self.force_context_errors = max(0, self.force_context_errors - 1)
+            self.refused.append(size)
+            return HttpError(400, "This model's maximum context length is exceeded.",
+                             code="context_length_exceeded")  # fmt: skip
+        first = (body.get("messages") or [{}])[0]
+        if first.get("role") == "system" and str(first.get("content", "")).startswith(
+            "You are compacting"
+        ):
+            self.compactions.append(body)
+            return Reply(f"Summary {len(self.compactions)}: the user wants the long task done;"
+                         " where it stands is in the checklist.")  # fmt: skip
+        self.requests.append(body)
+        return self.script.pop(0) if self.script else Reply("(script ended)")
 
     @property
     def base_url(self) -> str:
@@ -96,7 +120,8 @@ class FakeOpenAI:
         self, handler: BaseHTTPRequestHandler, body: dict[str, Any], step: Scripted
     ) -> None:
         if isinstance(step, HttpError):
-            payload = json.dumps({"error": {"message": step.message, "type": "server_error"}})
+            error = {"message": step.message, "type": "server_error", "code": step.code}
+            payload = json.dumps({"error": error})
             self._send(handler, step.status, "application/json", payload.encode())
             return
         if isinstance(step, Hang):

@@ -70,6 +70,7 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
     (failed, the reason in words) for every client, and once space returns the next turn
     runs and the first turn's end is written."""
     import asyncio
+    import contextlib
 
     monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "30")
     session = core.sessions.create(m.CreateSessionParams())
@@ -81,8 +82,12 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
         first = core.runtime.start(m.StartTurnParams(session_id=session.id, text="a. b. c."))
         while not any(name == rpc.TODOS_CHANGED.name for name, _ in notes):
             await asyncio.sleep(0.005)
+        core.db.execute("CREATE TABLE filler (x BLOB)")
         pages = core.db.execute("PRAGMA page_count").fetchone()[0]
         core.db.execute(f"PRAGMA max_page_count = {int(pages)}")  # the disk is now full
+        with contextlib.suppress(apsw.FullError):  # and not a free byte is left in it
+            for _ in range(100_000):
+                core.db.execute("INSERT INTO filler VALUES (randomblob(200))")
         while not any(t.id == first.id and t.state != "running" for t in turn_notes()):
             await asyncio.sleep(0.005)
         ended = next(t for t in turn_notes() if t.id == first.id and t.state != "running")

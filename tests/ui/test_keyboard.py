@@ -352,3 +352,25 @@ def test_wide_and_small_windows(gui) -> None:
         assert composer.width() > 300 and gui.item("composerInput").isVisible()
 
     gui.run(body())
+
+
+def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
+        await until(lambda: not gui.controller.property("currentRunning"))
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await type_text(gui, "/compact")
+        await gui.key(Qt.Key.Key_Return)
+        last = "Context compacted: "
+        await until(lambda: gui.controller.transcript_model.rows()[-1].text.startswith(last),
+                    what="the compaction line")  # fmt: skip
+        assert input_.property("text") == ""
+        assert gui.controller.property("notice") == ""
+
+    gui.run(body())

@@ -98,7 +98,7 @@ Rectangle {
                 textFormat: TextEdit.PlainText
                 placeholderText: composer.controller.currentRemote
                     ? qsTr("Remote sessions are read-only here.")
-                    : qsTr("Describe a task — Enter sends, Shift+Enter adds a line")
+                    : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
                 placeholderTextColor: composer.theme.muted
                 background: null

@@ -157,7 +157,7 @@ Item {
             required property bool warning
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
-                                            || kind === "turn_end"
+                                            || kind === "turn_end" || kind === "summary"
             width: list.width
             implicitHeight: bubble.implicitHeight
 

@@ -68,6 +68,10 @@ class ProviderError(Exception):
     """The model could not be asked or did not answer; the message is for the user."""
 
 
+class ContextTooLong(ProviderError):
+    """The endpoint refused the request as longer than the model's context window."""
+
+
 class Provider(Protocol):
     # model steps the provider itself may need for one turn (0: no floor of its own);
     # the turn's step limit is never below it

@@ -16,18 +16,21 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+from host.agent import prompts
 from host.agent.providers.base import (
     ChatMessage,
     ModelEvent,
     ModelRequest,
+    SystemMessage,
     TextDelta,
     ToolCallRequest,
     ToolMessage,
     UserMessage,
 )
 from host.execution_path import ExecutionPath
-from host.protocol.text import LIST_ITEM
+from host.protocol.text import LIST_ITEM, shorten
 
+_CHECKLIST_LINE = re.compile(r"^\d+\. \[(\w+)\] (.*)$")
 MAX_LISTED = 50
 MAX_CONTENT = 500  # the contract's limit for an item's text (section 7)
 MIN_STEPS, MAX_SENTENCES = 3, 8
@@ -269,9 +272,16 @@ class DemoProvider:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         messages = request.messages
+        first = messages[0] if messages else None
+        if isinstance(first, SystemMessage) and first.content == prompts.COMPACT:
+            yield TextDelta(self._summary(messages))
+            return
         start = _last_user_index(messages)
         asked = messages[start] if start >= 0 else None
         steps = plan_steps(asked.content if isinstance(asked, UserMessage) else "")
+        base = 0  # TodoWrites done before the last user message (none, unless compacted)
+        if isinstance(asked, UserMessage) and asked.content == prompts.CONTINUE:
+            steps, base = self._resumed(messages[:start])
         if not request.offers("TodoWrite"):
             yield TextDelta(self._without_tools(request.path, steps))
             return
@@ -280,7 +290,7 @@ class DemoProvider:
             reason = results[-1].content
             yield TextDelta(f"I could not update the checklist ({reason}), so I stopped.")
             return
-        done = len(results)
+        done = base + len(results)
         total = 1 + 2 * len(steps)
         if done >= total:
             yield TextDelta(f"Done: all {len(steps)} steps are completed.")
@@ -290,9 +300,39 @@ class DemoProvider:
             await asyncio.sleep(self._delay)
         if done == 0:
             yield TextDelta(f"I'll work through this in {len(steps)} steps.")
+        elif done == base and base > 0:
+            yield TextDelta("Picking up from the checklist after compacting the context.")
         yield ToolCallRequest(
             f"demo-{done}", "TodoWrite", json.dumps({"todos": self._checklist(steps, done)})
         )
+
+    @staticmethod
+    def _summary(messages: tuple[ChatMessage, ...]) -> str:
+        """A deterministic compaction summary: how much it stands for and the request."""
+        text = messages[-1].content if messages else ""
+        lines = [line for line in text.splitlines() if line.strip()]
+        request = next((line[len("User: ") :] for line in lines if line.startswith("User: ")), "")
+        return (
+            f"The demo agent summarised {len(lines)} earlier messages. The request was: "
+            f"{shorten(request, 300)}. The checklist below says where the work stands."
+        )
+
+    @staticmethod
+    def _resumed(messages: tuple[ChatMessage, ...]) -> tuple[list[str], int]:
+        """After a compaction: the steps and the TodoWrites done, from the committed
+        checklist the host gave (one write with every step pending, then a start and an
+        end per step)."""
+        listed = next(
+            (m.content for m in reversed(messages)
+             if isinstance(m, SystemMessage) and m.content.startswith(prompts.CHECKLIST_HEADING)),
+            "",
+        )  # fmt: skip
+        items = [_CHECKLIST_LINE.match(line) for line in listed.splitlines()]
+        found = [(match.group(1), match.group(2)) for match in items if match]
+        steps = [content for _status, content in found]
+        completed = sum(1 for status, _ in found if status == "completed")
+        running = any(status == "in_progress" for status, _ in found)
+        return steps, 1 + 2 * completed + (1 if running else 0)
 
     @staticmethod
     def _checklist(steps: list[str], action: int) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import openai
 
 from host.agent.providers.base import (
     ChatMessage,
+    ContextTooLong,
     ModelEvent,
     ModelRequest,
     ProviderError,
@@ -89,6 +90,15 @@ class OpenAIProvider:
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
             raise ProviderError(f"model endpoint unreachable: {self._base_url} ({cause})") from None
+        except openai.BadRequestError as exc:
+            text = f"{getattr(exc, 'code', '')} {exc.message}".lower()
+            if "context_length" in text or "context length" in text or "maximum context" in text:
+                raise ContextTooLong(
+                    f"the model's context is full: {shorten(exc.message, 200)}"
+                ) from None
+            raise ProviderError(
+                f"model endpoint answered HTTP {exc.status_code}: {shorten(exc.message, 300)}"
+            ) from None
         except openai.APIStatusError as exc:
             raise ProviderError(
                 f"model endpoint answered HTTP {exc.status_code}: {shorten(exc.message, 300)}"

@@ -1,0 +1,153 @@
+"""Long sessions (contract section 12) through the real host: the context budget,
+compaction with a stored summary, the checklist given again, `sessions.compact`."""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers.fake_openai import Call, Reply
+from tests.helpers.host_process import RpcErrorReply, host_env, running_host
+
+STEPS = "\n".join(f"{i}. Step number {i} of the long task" for i in range(1, 21))
+
+
+def test_the_demo_compacts_and_finishes_a_long_list(tmp_path, socket_path) -> None:
+    env = host_env(NIB_DEMO_STEP_DELAY_MS="0", NIB_CONTEXT_TOKENS="1500")
+    with running_host(tmp_path, socket_path, env) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": STEPS})
+        ended = client.wait_turn_end(turn["id"], timeout=60)
+        assert ended["state"] == "completed", ended["error"]
+        items = client.call("todos.get", {"sessionId": session["id"]})["items"]
+        assert len(items) == 20 and all(i["status"] == "completed" for i in items)
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        summaries = [m for m in messages if m["role"] == "summary"]
+        assert summaries and all("summarised" in s["content"] for s in summaries)
+        assert messages[0]["role"] == "user" and messages[0]["content"] == STEPS  # all kept
+        appended = [n for n in client.notifications if n["method"] == "messages.appended"
+                    and n["params"]["message"]["role"] == "summary"]  # fmt: skip
+        assert len(appended) == len(summaries)
+
+
+def model_env(fake_openai, **extra: str) -> dict[str, str]:
+    return host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
+                    NIB_OPENAI_API_KEY="sk-test", NIB_MODEL="test-model", NIB_MAX_RETRIES="0",
+                    **extra)  # fmt: skip
+
+
+def long_task(steps: int) -> list[Reply]:
+    """A model working through `steps` steps, one TodoWrite per step, then an answer."""
+    replies = []
+    for done in range(steps + 1):
+        todos = [{"content": f"Step {i} of the long task, with some detail to it",
+                  "status": "completed" if i < done else
+                  "in_progress" if i == done else "pending"}
+                 for i in range(steps)]  # fmt: skip
+        replies.append(Reply("", (Call("TodoWrite", {"todos": todos}, id=f"w{done}"),)))
+    replies.append(Reply("All steps are done."))
+    return replies
+
+
+def checklist_lines(request: dict) -> list[str]:
+    systems = [m["content"] for m in request["messages"] if m["role"] == "system"]
+    listed = [text for text in systems if text.startswith("The session's checklist")]
+    return listed[-1].splitlines() if listed else []
+
+
+def test_a_long_turn_fits_a_small_window(tmp_path, socket_path, fake_openai) -> None:
+    """A 4,000-token window enforced by the endpoint and a 30-step task: the turn
+    completes, every request fits, and the first request after each compaction carries
+    the committed checklist with every item's status."""
+    fake_openai.window_chars = 4000 * 3
+    fake_openai.script += long_task(30)
+    with running_host(
+        tmp_path, socket_path, model_env(fake_openai, NIB_CONTEXT_TOKENS="4000")
+    ) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "do the long task"})
+        ended = client.wait_turn_end(turn["id"], timeout=60)
+        assert ended["state"] == "completed", ended["error"]
+        assert fake_openai.refused == []  # the budget kept every request under the window
+        assert fake_openai.compactions, "no compaction happened"
+        assert max(len(json.dumps(r["messages"])) for r in fake_openai.requests) <= 12_000
+        after = [r for r in fake_openai.requests if r["messages"][-1]["role"] == "user"
+                 and r["messages"][-1]["content"].startswith("Continue the task")]  # fmt: skip
+        assert len(after) == len(fake_openai.compactions)
+        for request in after:
+            lines = checklist_lines(request)
+            assert lines and "(revision " in lines[0]
+            statuses = [line.split("[")[1].split("]")[0] for line in lines[1:]]
+            assert (len(statuses) == 30 and "pending" in statuses) or "completed" in statuses
+            # completed steps stay completed: no item goes back to pending before a
+            # completed one
+            assert statuses == sorted(statuses, key=["completed", "in_progress", "pending"].index)
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        assert sum(1 for m in messages if m["role"] == "summary") == len(fake_openai.compactions)
+
+
+def test_a_context_length_error_compacts_once_and_retries(
+    tmp_path, socket_path, fake_openai
+) -> None:
+    fake_openai.force_context_errors = 1
+    fake_openai.script += [Reply("Answered after compacting.")]
+    with running_host(tmp_path, socket_path, model_env(fake_openai)) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "hello"})
+        ended = client.wait_turn_end(turn["id"])
+        assert ended["state"] == "completed", ended["error"]
+        assert len(fake_openai.refused) == 1 and len(fake_openai.compactions) == 1
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        assert [m["role"] for m in messages] == ["user", "summary", "assistant"]
+
+
+def test_a_restarted_host_continues_from_the_summary(tmp_path, socket_path, fake_openai) -> None:
+    fake_openai.script += [Reply("First answer.")]
+    env = model_env(fake_openai)
+    with running_host(tmp_path, socket_path, env) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "the old request"})
+        client.wait_turn_end(turn["id"])
+        assert client.call("sessions.compact", {"sessionId": session["id"]}) == {
+            "summarisedMessages": 2
+        }
+    fake_openai.script += [Reply("Second answer.")]
+    with running_host(tmp_path, socket_path, env) as host:
+        client = host.connect()
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "a new request"})
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    sent = fake_openai.requests[-1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "system", "user"]
+    assert sent[1]["content"].startswith("Summary of the conversation so far")
+    assert "the old request" not in json.dumps(sent) and sent[2]["content"] == "a new request"
+
+
+def test_sessions_compact_refusals(tmp_path, socket_path, fake_openai) -> None:
+    from tests.helpers.fake_openai import Hang
+
+    hang = Hang()
+    fake_openai.script += [hang]
+    with running_host(tmp_path, socket_path, model_env(fake_openai)) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        assert client.call("sessions.compact", {"sessionId": session["id"]}) == {
+            "summarisedMessages": 0
+        }
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "go"})
+        assert hang.started.wait(15)
+        try:
+            client.call("sessions.compact", {"sessionId": session["id"]})
+            raise AssertionError("compacting during a turn was accepted")
+        except RpcErrorReply as error:
+            assert error.code == -32020
+        client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+        remote = client.call("sessions.create", {"remote": {"endpoint": "ssh://box",
+                                                            "remoteSessionId": "r"}})  # fmt: skip
+        try:
+            client.call("sessions.compact", {"sessionId": remote["id"]})
+            raise AssertionError("compacting a remote session was accepted")
+        except RpcErrorReply as error:
+            assert error.code == -32011
