@@ -8,14 +8,17 @@ summary is stored as a message with role "summary" that stands for every message
 it; the model continues from the summary, the committed checklist and a short request to
 go on. The stored transcript keeps every message.
 
-Tokens are estimated, not counted: three characters a token, plus a few per message, a
-deliberate overestimate for English and code with the o200k and cl100k vocabularies (the
-prompts are in `host.agent.prompts`).
+Tokens are counted with the model's own vocabulary where it is known (o200k_base or
+cl100k_base for OpenAI's models, through the offline `bpe-openai` tokenizer, each distinct
+text counted once); for any other model they are estimated at three characters a token,
+a deliberate overestimate for English and code. The prompts are in `host.agent.prompts`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from host.agent import prompts
 from host.agent.providers.base import (
@@ -53,14 +56,66 @@ def context_window(settings: Settings) -> int:
     return WINDOWS[max(matches, key=len)] if matches else DEFAULT_WINDOW
 
 
+# vocabularies of known model families, by name prefix (the longest prefix wins)
+ENCODINGS = {
+    "gpt-4o": "o200k_base", "gpt-4.1": "o200k_base", "gpt-5": "o200k_base",
+    "o1": "o200k_base", "o3": "o200k_base", "o4-mini": "o200k_base",
+    "gpt-4": "cl100k_base", "gpt-3.5-turbo": "cl100k_base",
+}  # fmt: skip
+PER_MESSAGE = 5  # the chat format's own tokens around each message
+
+
+class TokenCounter:
+    """Tokens of a conversation for one model: exact where its vocabulary is known, else
+    the estimate. Each distinct text is counted once (a turn re-sends the same messages
+    every step)."""
+
+    def __init__(self, model: str | None) -> None:
+        self.exact = False
+        self._encode: Callable[[str], list[int]] | None = None
+        name = (model or "").lower()
+        matches = [prefix for prefix in ENCODINGS if name.startswith(prefix)]
+        if matches:
+            try:
+                from bpe_openai import get_encoding
+
+                self._encode = get_encoding(ENCODINGS[max(matches, key=len)]).encode
+                self.exact = True
+            except Exception:  # not installed (e.g. a minimal bundle): the estimate
+                self._encode = None
+        self._cache: dict[str, int] = {}
+
+    def text(self, text: str) -> int:
+        if self._encode is None:
+            return len(text) // CHARS_PER_TOKEN + 1
+        counted = self._cache.get(text)
+        if counted is None:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            counted = self._cache[text] = len(self._encode(text))
+        return counted
+
+    def conversation(self, messages: list[ChatMessage], tools: tuple[ToolSpec, ...] = ()) -> int:
+        total = 0
+        for message in messages:
+            total += self.text(message.content) + PER_MESSAGE
+            if isinstance(message, AssistantMessage):
+                total += sum(self.text(c.name) + self.text(c.arguments) + 8
+                             for c in message.tool_calls)  # fmt: skip
+        total += sum(self.text(json.dumps(t.parameters)) + self.text(t.description) + 12
+                     for t in tools)  # fmt: skip
+        return total
+
+
+@dataclass(frozen=True)
+class Budget:
+    window: int  # the model's context window, in tokens
+    counter: TokenCounter
+
+
 def estimate_tokens(messages: list[ChatMessage], tools: tuple[ToolSpec, ...] = ()) -> int:
-    chars = 0
-    for message in messages:
-        chars += len(message.content) + 16
-        if isinstance(message, AssistantMessage):
-            chars += sum(len(c.name) + len(c.arguments) + 24 for c in message.tool_calls)
-    chars += sum(len(json.dumps(t.parameters)) + len(t.description) + 40 for t in tools)
-    return chars // CHARS_PER_TOKEN + 1
+    """The estimate alone (no vocabulary)."""
+    return TokenCounter(None).conversation(messages, tools)
 
 
 def render(messages: list[ChatMessage], limit_chars: int) -> str:

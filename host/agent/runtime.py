@@ -19,8 +19,9 @@ from host.agent import prompts
 from host.agent.compaction import (
     CHARS_PER_TOKEN,
     COMPACT_AT,
+    Budget,
+    TokenCounter,
     context_window,
-    estimate_tokens,
     render,
     summary_message,
 )
@@ -129,8 +130,8 @@ class AgentRuntime:
             if session.mode == "agent":
                 inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
-            window = context_window(settings)
-            await self._loop(ctx, provider, history, tools, steps, record=True, window=window)
+            budget = Budget(context_window(settings), TokenCounter(settings.model))
+            await self._loop(ctx, provider, history, tools, steps, record=True, budget=budget)
         except asyncio.CancelledError:
             state, error = "cancelled", None
             # a request in flight may hold its HTTP connection open: the provider is closed
@@ -230,24 +231,24 @@ class AgentRuntime:
         tools: tuple[str, ...],
         max_steps: int,
         record: bool,
-        window: int | None = None,
+        budget: Budget | None = None,
     ) -> str:
         """Model steps until an answer without tool calls. With a `window` (the recorded
         turn's path), the conversation is compacted before a step that would not fit, and
         once when the endpoint says the context is too long."""
         specs = self.registry.specs(tools)
         for _step in range(max_steps):
-            if window and estimate_tokens(history, specs) > COMPACT_AT * window:
-                await self._compact(ctx, provider, history, window)
+            if budget and budget.counter.conversation(history, specs) > COMPACT_AT * budget.window:
+                await self._compact(ctx, provider, history, budget.window)
             text: list[str] = []
             calls: list[ToolCallRequest] = []
             try:
                 await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
                                  text, calls)  # fmt: skip
             except ContextTooLong:
-                if not window or text or calls:
+                if budget is None or text or calls:
                     raise
-                await self._compact(ctx, provider, history, window)
+                await self._compact(ctx, provider, history, budget.window)
                 await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
                                  text, calls)  # fmt: skip
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
