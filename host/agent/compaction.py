@@ -84,10 +84,20 @@ class TokenCounter:
             except Exception:  # not installed (e.g. a minimal bundle): the estimate
                 self._encode = None
         self._cache: dict[str, int] = {}
+        self.scale = 1.0  # the estimate corrected by what the endpoint reported
+
+    def calibrate(self, estimated: int, reported: int) -> None:
+        """The endpoint counted `reported` prompt tokens where the estimate said
+        `estimated`: later estimates follow (an average that leans to the newest, never
+        below the bare estimate's own safety margin shrinking under half)."""
+        if self.exact or estimated <= 0 or reported <= 0:
+            return
+        seen = reported / (estimated / self.scale)
+        self.scale = max(0.5, 0.5 * self.scale + 0.5 * seen)
 
     def text(self, text: str) -> int:
         if self._encode is None:
-            return len(text) // CHARS_PER_TOKEN + 1
+            return int((len(text) // CHARS_PER_TOKEN + 1) * self.scale)
         counted = self._cache.get(text)
         if counted is None:
             if len(self._cache) > 4096:

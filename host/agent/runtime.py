@@ -238,8 +238,10 @@ class AgentRuntime:
         once when the endpoint says the context is too long."""
         specs = self.registry.specs(tools)
         for _step in range(max_steps):
-            if budget and budget.counter.conversation(history, specs) > COMPACT_AT * budget.window:
+            estimated = budget.counter.conversation(history, specs) if budget else 0
+            if budget and estimated > COMPACT_AT * budget.window:
                 await self._compact(ctx, provider, history, budget.window)
+                estimated = budget.counter.conversation(history, specs)
             text: list[str] = []
             calls: list[ToolCallRequest] = []
             try:
@@ -249,8 +251,12 @@ class AgentRuntime:
                 if budget is None or text or calls:
                     raise
                 await self._compact(ctx, provider, history, budget.window)
+                estimated = budget.counter.conversation(history, specs)
                 await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
                                  text, calls)  # fmt: skip
+            reported = getattr(provider, "last_prompt_tokens", None)
+            if budget and isinstance(reported, int):
+                budget.counter.calibrate(estimated, reported)
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
             # may come in two chunks; a lone half becomes U+FFFD)
             content = valid_text("".join(text))

@@ -56,11 +56,11 @@ def checklist_lines(request: dict) -> list[str]:
 
 
 def test_a_long_turn_fits_a_small_window(tmp_path, socket_path, fake_openai) -> None:
-    """A 4,000-token window enforced by the endpoint and a 30-step task: the turn
+    """A 4,000-token window enforced by the endpoint and a 60-step task: the turn
     completes, every request fits, and the first request after each compaction carries
     the committed checklist with every item's status."""
     fake_openai.window_chars = 4000 * 3
-    fake_openai.script += long_task(30)
+    fake_openai.script += long_task(60)
     with running_host(
         tmp_path, socket_path, model_env(fake_openai, NIB_CONTEXT_TOKENS="4000")
     ) as host:

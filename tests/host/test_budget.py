@@ -27,3 +27,18 @@ def test_counts_use_the_vocabulary_where_known() -> None:
     call = ToolCallRequest("c1", "TodoWrite", '{"todos": []}')
     history = [SystemMessage("You are Nib."), UserMessage(text), AssistantMessage("", (call,))]
     assert exact.conversation(history) > exact.text(text)
+
+
+def test_the_estimate_follows_what_the_endpoint_reports() -> None:
+    counter = TokenCounter("llama-3-8b")
+    text = "x" * 3000
+    first = counter.text(text)  # 1001 by the bare estimate
+    counter.calibrate(first, 500)  # the endpoint counted half of it
+    assert counter.text(text) < first
+    for _ in range(6):
+        counter.calibrate(counter.text(text), 500)
+    assert abs(counter.text(text) - 500) < 60
+    exact = TokenCounter("gpt-4o")
+    before = exact.text(text)
+    exact.calibrate(before, 1)  # exact counts are not "corrected"
+    assert exact.text(text) == before
