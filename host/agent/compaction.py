@@ -63,6 +63,7 @@ ENCODINGS = {
     "gpt-4": "cl100k_base", "gpt-3.5-turbo": "cl100k_base",
 }  # fmt: skip
 PER_MESSAGE = 5  # the chat format's own tokens around each message
+SLICE = 100_000  # characters counted at a time
 
 
 class TokenCounter:
@@ -102,8 +103,17 @@ class TokenCounter:
         if counted is None:
             if len(self._cache) > 4096:
                 self._cache.clear()
-            counted = self._cache[text] = len(self._encode(text))
+            counted = self._cache[text] = self._count(text)
         return counted
+
+    def _count(self, text: str) -> int:
+        """The vocabulary's count, a slice at a time (the tokenizer refuses very long
+        input); the estimate if it fails."""
+        assert self._encode is not None
+        try:
+            return sum(len(self._encode(text[i : i + SLICE])) for i in range(0, len(text), SLICE))
+        except Exception:
+            return len(text) // CHARS_PER_TOKEN + 1
 
     def conversation(self, messages: list[ChatMessage], tools: tuple[ToolSpec, ...] = ()) -> int:
         total = 0

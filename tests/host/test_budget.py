@@ -42,3 +42,9 @@ def test_the_estimate_follows_what_the_endpoint_reports() -> None:
     before = exact.text(text)
     exact.calibrate(before, 1)  # exact counts are not "corrected"
     assert exact.text(text) == before
+
+
+def test_very_long_text_is_counted_in_slices() -> None:
+    counter = TokenCounter("gpt-4o")
+    huge = "word " * 300_000  # over the tokenizer's own limit in one piece
+    assert 250_000 < counter.text(huge) < 400_000
