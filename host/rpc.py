@@ -32,6 +32,8 @@ from host.store.errors import environment_problem
 
 log = logging.getLogger(__name__)
 
+CAPABILITIES = ("todos",)  # this host serves the additive todo snapshot (section 14)
+
 Handler = Callable[[Any], m.Wire | Awaitable[m.Wire]]
 
 
@@ -201,6 +203,7 @@ class ServerConnection:
         self.authenticated = True
         self._decoder.max_frame = MAX_FRAME_BYTES
         result = m.HelloResult(
+            capabilities=CAPABILITIES,
             protocol_version=PROTOCOL_VERSION,
             host_version=app_version(),
             schema_version=SCHEMA_VERSION,

@@ -158,6 +158,9 @@ class HelloResult(Wire):
     protocol_version: int
     host_version: str
     schema_version: int
+    # contract section 14: what this host adds to RACP v1; "todos" is the additive
+    # checklist snapshot (todos.get, todos.history, todos.changed for RACP clients)
+    capabilities: tuple[str, ...] = ()
 
 
 class OkResult(Wire):

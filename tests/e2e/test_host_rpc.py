@@ -28,6 +28,7 @@ def test_hello_answers_versions(host) -> None:
     result = client.hello()
     assert result["protocolVersion"] == 1 and result["schemaVersion"] == 23
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
+    assert result["capabilities"] == ["todos"]  # contract section 14
 
 
 def test_any_method_before_hello_is_refused_and_closed(host) -> None:
