@@ -98,9 +98,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if reason:
         print(f"nib-desktop: {reason}; nothing was changed", file=sys.stderr)
         return EXIT_DATA_DIR
-    if args.screenshot:
-        # grabWindow() from the GUI thread can wait forever on the threaded render loop
-        os.environ.setdefault("QSG_RENDER_LOOP", "basic")
     if headless:
         os.environ.setdefault("NIB_DEMO_STEP_DELAY_MS", "150")
         os.environ["NIB_PROVIDER"] = "demo"

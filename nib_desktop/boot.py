@@ -3,6 +3,8 @@ heavier modules (QML types, the protocol's models) are imported."""
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtQuickControls2 import QQuickStyle
 
@@ -14,6 +16,11 @@ def create_app() -> QGuiApplication:
     existing = QGuiApplication.instance()
     if isinstance(existing, QGuiApplication):
         return existing
+    # The sweep is painted by Python (a QQuickPaintedItem). Qt's threaded render loop
+    # would call that paint from its render thread while the GUI thread waits for it,
+    # and Python code holding the interpreter lock then could never let it finish. The
+    # basic loop paints on the GUI thread; the app draws little, so it loses nothing.
+    os.environ.setdefault("QSG_RENDER_LOOP", "basic")
     QGuiApplication.setOrganizationName(ORGANIZATION)
     QGuiApplication.setApplicationName(APPLICATION)
     QGuiApplication.setDesktopFileName(DESKTOP_ID)

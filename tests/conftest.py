@@ -56,6 +56,7 @@ def qapp_cls() -> type:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
+    os.environ.setdefault("QSG_RENDER_LOOP", "basic")  # as the app runs (nib_desktop.boot)
     QGuiApplication.setOrganizationName("NibTests")
     QGuiApplication.setApplicationName("Nib Desktop Tests")
     QQuickStyle.setStyle("Fusion")

@@ -330,6 +330,7 @@ def test_a_host_error_is_told_in_words(gui) -> None:
         assert notice.startswith("Could not fork the session: ") and "remote" in notice
         await gui.frame()
         assert gui.item("noticeBar").isVisible()
+        await gui.frame()  # the bar's row laid out before its button is clicked
         await gui.click(gui.item("dismissNotice"))
         assert not gui.item("noticeBar").isVisible()
 
