@@ -301,11 +301,14 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
             s.close()
         started = time.monotonic()
         while True:
+            client = None
             try:
                 client = RpcClient(socket_path, timeout=3)
                 client.hello()
                 break
             except (OSError, AssertionError, TimeoutError):
+                if client is not None:
+                    client.close()
                 assert time.monotonic() - started < 5, "no client served after descriptors freed"
                 time.sleep(0.1)
         assert client.call("sessions.list", {}) == {"sessions": []}

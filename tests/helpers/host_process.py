@@ -140,7 +140,11 @@ class RpcClient:
     def __init__(self, path: str, timeout: float = 15.0) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout)
-        self.sock.connect(path)
+        try:
+            self.sock.connect(path)
+        except OSError:
+            self.sock.close()
+            raise
         self.decoder = FrameDecoder()
         self.inbox: list[dict[str, Any]] = []
         self.notifications: list[dict[str, Any]] = []
