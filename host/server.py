@@ -157,10 +157,8 @@ class RpcServer:
 
         def close() -> None:
             # what is written goes out first; a client that never reads is cut off
-            if transport.get_write_buffer_size() == 0:
-                transport.close()
-            else:
-                transport.close()
+            transport.close()
+            if transport.get_write_buffer_size():
                 asyncio.get_running_loop().call_later(5.0, transport.abort)
 
         connection = ServerConnection(

@@ -30,6 +30,7 @@ from ui.snapshots import (
     accessible_name,
     current_step,
     ended_word,
+    focus_index,
     headline,
     progress,
     running_index,
@@ -408,16 +409,8 @@ class TodoDockModel(QObject):
         return running_index(self._snapshot) if self._snapshot else -1
 
     def _get_focus_row(self) -> int:
-        """The row the expanded list keeps in view: the running step, else the first
-        unfinished one, else -1."""
-        snapshot = self._snapshot
-        if snapshot is None:
-            return -1
-        for wanted in ("in_progress", "pending"):
-            for index, item in enumerate(snapshot.items):
-                if item.status == wanted:
-                    return index
-        return -1
+        """The row the expanded list keeps in view (see `focus_index`)."""
+        return focus_index(self._snapshot) if self._snapshot else -1
 
     def _get_running(self) -> bool:
         return self._running

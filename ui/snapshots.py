@@ -157,14 +157,19 @@ class Headline:
     counted: bool  # the text carries "2 / 5" itself, so the count is not shown apart
 
 
-def next_step(snapshot: Snapshot) -> str:
-    """The step the work stands at: the one in progress (its content), else the next
-    pending one, else ""."""
+def focus_index(snapshot: Snapshot) -> int:
+    """Where the work stands: the step in progress, else the first pending one, else -1."""
     for wanted in ("in_progress", "pending"):
-        for item in snapshot.items:
+        for index, item in enumerate(snapshot.items):
             if item.status == wanted:
-                return item.content
-    return ""
+                return index
+    return -1
+
+
+def next_step(snapshot: Snapshot) -> str:
+    """The content of the step the work stands at, else ""."""
+    index = focus_index(snapshot)
+    return snapshot.items[index].content if index >= 0 else ""
 
 
 def ended_word(turn: TurnView) -> str:

@@ -133,11 +133,6 @@ class Budget:
     counter: TokenCounter
 
 
-def estimate_tokens(messages: list[ChatMessage], tools: tuple[ToolSpec, ...] = ()) -> int:
-    """The estimate alone (no vocabulary)."""
-    return TokenCounter(None).conversation(messages, tools)
-
-
 def render(messages: list[ChatMessage], limit_chars: int) -> str:
     """The conversation as text for the summarising request, its newest part kept when
     it is longer than `limit_chars`."""

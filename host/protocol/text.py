@@ -33,14 +33,23 @@ BIDI_CONTROLS = frozenset(
 )
 MAX_MARKS = 3  # combining marks kept on one character; more would draw over other lines
 _INVISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
+# A cheap first look before the character-by-character pass: a bidirectional control, or
+# two characters in a row from the blocks combining marks come from (the Latin, Greek,
+# Cyrillic, Hebrew, Arabic, Indic and symbol combining blocks). Marks from other blocks
+# are not counted; stacking attacks use these.
+_SUSPECT = re.compile(
+    "[" + "".join(sorted(BIDI_CONTROLS)) + "]"
+    "|[\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f"
+    "\u0900-\u0dff\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]{2,}"
+)
 
 
 def shown_text(text: str) -> str:
     """Outside text as the window shows it: bidirectional controls written out visibly
     (⟨U+202E⟩) instead of reordering the line, and runs of combining marks beyond
     MAX_MARKS counted (⟨+497 marks⟩) instead of drawn over neighbouring rows."""
-    if text.isascii():
-        return text
+    if text.isascii() or not _SUSPECT.search(text):
+        return text  # the common case, on the GUI thread for every transcript row
     out: list[str] = []
     marks = hidden = 0
     for char in text:
