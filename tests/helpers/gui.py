@@ -129,6 +129,19 @@ class Gui:
                 return True
         return False
 
+    async def open_remote_dialog(self) -> Any:
+        """The attach dialog, opened as the New menu's item does (it is made on first use)."""
+        from PySide6.QtCore import QMetaObject
+
+        from tests.helpers.waiting import until
+
+        sidebar = self.item("sidebar")
+        await self.act(lambda: QMetaObject.invokeMethod(sidebar, "attachRemote"))
+        await until(lambda: self.window.findChild(object, "remoteDialog"), what="the dialog")
+        dialog = self.window.findChild(object, "remoteDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        return dialog
+
     def close(self) -> None:
         self.run(self.main.shutdown())
         self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here

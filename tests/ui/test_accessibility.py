@@ -82,9 +82,7 @@ def test_every_interactive_item_and_row_has_a_name_and_role(gui) -> None:
         assert gui.visible_items("historyRow")
         assert problems(gui) == []  # history open
         gui.dock.closeHistory()
-        from tests.ui.test_keyboard import open_remote_dialog
-
-        dialog = await open_remote_dialog(gui)
+        dialog = await gui.open_remote_dialog()
         assert problems(gui) == []  # a dialog
         dialog.close()
         await until(lambda: not dialog.property("visible"))

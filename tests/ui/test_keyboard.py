@@ -34,18 +34,6 @@ def shown(gui: Gui) -> str:
     return gui.controller.property("currentSessionId")
 
 
-async def open_remote_dialog(gui: Gui) -> Any:
-    """The attach dialog, opened as the New menu's item does."""
-    from PySide6.QtCore import QMetaObject
-
-    sidebar = gui.item("sidebar")
-    await gui.act(lambda: QMetaObject.invokeMethod(sidebar, "attachRemote"))
-    await until(lambda: gui.window.findChild(object, "remoteDialog"), what="the dialog")
-    dialog = gui.window.findChild(object, "remoteDialog")
-    await until(lambda: dialog.property("opened"), what="the dialog open")
-    return dialog
-
-
 def session_ids(gui: Gui) -> list[str]:
     return [row.sessionId for row in gui.controller.sessions_model.rows()]
 
@@ -225,7 +213,7 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
 def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await open_remote_dialog(gui)
+        await gui.open_remote_dialog()
         assert gui.item("endpointField").hasActiveFocus()
         await type_text(gui, "not a url")
         await gui.frame()
