@@ -505,3 +505,23 @@ def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
         await until(lambda: listview.property("userScrolled"), what="the wheel noticed")
 
     gui.run(body())
+
+
+def test_the_progress_track_keeps_clear_of_the_rounded_corners_and_glyphs_match(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
+                           Item("Later", "pending")])  # fmt: skip
+        gui.dock.setProperty("expanded", True)
+        await gui.frame()
+        composer = gui.item("composer")
+        track = gui.item("progressTrack")
+        radius = composer.property("radius")
+        left = track.mapToItem(composer, QPointF(0, 0)).x()
+        assert left >= radius and left + track.width() <= composer.width() - radius
+        assert track.property("radius") > 0 and gui.item("progressBar").property("radius") > 0
+        sizes = {g.property("text"): g.property("font").pixelSize() for g in gui.items("glyph")}
+        assert sizes["✓"] > sizes["◐"] == sizes["○"]  # ✓ is drawn smaller in most fonts
+
+    gui.run(body())
