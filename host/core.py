@@ -3,7 +3,7 @@ serves the contract's methods. `host.process` puts it behind a socket."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from host.agent.runtime import AgentRuntime
 from host.events import Publisher
 from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.remote.links import RemoteSessions
 from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
 from host.store.db import open_database
@@ -27,27 +28,47 @@ class HostCore:
         self.sessions = SessionService(self.db, self.publisher)
         self.todos = TodoService(self.db, self.publisher)
         self.runtime = AgentRuntime(data_dir, self.sessions, self.todos)
+        self.remotes = RemoteSessions(self.sessions, self.publisher)
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
 
     def dispatcher(self) -> Dispatcher:
-        s = self.sessions
+        s, remote = self.sessions, self._remote_or
         handlers: dict[rpc.Method[Any, Any], Handler] = {
             rpc.SHUTDOWN: self._shutdown,
-            rpc.SESSIONS_CREATE: s.create,
+            rpc.SESSIONS_CREATE: self._create,
             rpc.SESSIONS_LIST: lambda _p: m.SessionList(sessions=s.list()),
             rpc.SESSIONS_GET: lambda p: s.get(p.session_id),
             rpc.SESSIONS_FORK: s.fork,
             rpc.SESSIONS_DELETE: self._delete,
-            rpc.TURNS_START: self.runtime.start,
-            rpc.TURNS_CANCEL: self.runtime.cancel,
-            rpc.TURNS_LIST: lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit)),
-            rpc.MESSAGES_LIST: s.message_page,
+            rpc.TURNS_START: remote(rpc.TURNS_START, self.runtime.start),
+            rpc.TURNS_CANCEL: remote(rpc.TURNS_CANCEL, self.runtime.cancel),
+            rpc.TURNS_LIST: remote(
+                rpc.TURNS_LIST, lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit))
+            ),
+            rpc.MESSAGES_LIST: remote(rpc.MESSAGES_LIST, s.message_page),
             rpc.SESSIONS_COMPACT: self.runtime.compact_session,
-            rpc.TODOS_GET: lambda p: self.todos.snapshot(p.session_id),
-            rpc.TODOS_HISTORY: self.todos.history,
+            rpc.TODOS_GET: remote(rpc.TODOS_GET, lambda p: self.todos.snapshot(p.session_id)),
+            rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, self.todos.history),
+            rpc.REMOTE_SESSIONS: self.remotes.remote_sessions,
         }
         return Dispatcher(handlers)
+
+    def _remote_or(self, method: rpc.Method[Any, Any], local: Handler) -> Handler:
+        """`local` for a local session; for a remote one, the method on its host (section
+        14), so nothing of a remote session is ever answered from the local database."""
+
+        def handler(params: Any) -> m.Wire | Awaitable[m.Wire]:
+            if self.remotes.is_remote(params.session_id):
+                return self.remotes.forward(method, params)
+            return local(params)
+
+        return handler
+
+    def _create(self, params: m.CreateSessionParams) -> m.Session | Awaitable[m.Session]:
+        if params.remote is None:
+            return self.sessions.create(params)
+        return self.remotes.create(params)
 
     def close(self) -> None:
         self.db.close()
@@ -57,10 +78,13 @@ class HostCore:
         return m.OkResult()
 
     async def _delete(self, params: m.SessionRef) -> m.Deleted:
+        """A remote session's local row goes; the session on its host stays, turn and
+        all (another client may be using it)."""
         session = self.sessions.get(params.session_id)
-        if session.running_turn_id is not None:
+        if session.origin == "local" and session.running_turn_id is not None:
             await self.runtime.cancel(
                 m.TurnRef(session_id=session.id, turn_id=session.running_turn_id)
             )
         self.sessions.delete(params.session_id)
+        self.remotes.forget(params.session_id)
         return m.Deleted()

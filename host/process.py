@@ -1,6 +1,7 @@
 """`python -m host` / `nib-host`: the host process exactly as the contract's section 1.
 
-Exit codes: 0 clean stop (SIGTERM, SIGINT, host.shutdown, end of standard input);
+Exit codes: 0 clean stop (SIGTERM, SIGINT, host.shutdown, end of standard input; with
+--stdio, once the client has left and the turns it started have ended);
 2 bad start (no token, bad arguments); 3 database newer than this host (untouched);
 4 storage unusable (folder not writable, not a database, damaged, read-only, disk full);
 5 cannot listen; 6 another host is using the data folder.
@@ -167,7 +168,14 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
 
     if socket_name is None:
         client = asyncio.ensure_future(server.serve_stdio())
-        client.add_done_callback(lambda _done: stop.set())
+
+        async def client_left() -> None:
+            # the client (e.g. an ssh link that dropped) may come back: running turns
+            # finish first, and a new `nib-host --stdio` serves it once this one is gone
+            await core.runtime.finish_running()
+            stop.set()
+
+        client.add_done_callback(lambda _done: asyncio.ensure_future(client_left()))
         log.info("serving one client over standard input and output")
     else:
         try:
@@ -199,8 +207,10 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
         sys.stdout.flush()
         log.info("listening on %s", full_name)
 
+    core.remotes.start()
     await stop.wait()
     log.info("stopping")
+    await core.remotes.close()
     await core.runtime.shutdown()
     server.close()
     return EXIT_OK

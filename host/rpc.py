@@ -8,6 +8,7 @@ import asyncio
 import hmac
 import inspect
 import logging
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,12 @@ from host.store.errors import environment_problem
 log = logging.getLogger(__name__)
 
 CAPABILITIES = ("todos",)  # this host serves the additive todo snapshot (section 14)
+V1_ENV = "NIB_RACP_V1"  # set: advertise nothing, as a RACP v1 host (to test clients)
+
+
+def advertised() -> tuple[str, ...]:
+    return () if os.environ.get(V1_ENV) else CAPABILITIES
+
 
 Handler = Callable[[Any], m.Wire | Awaitable[m.Wire]]
 
@@ -203,7 +210,7 @@ class ServerConnection:
         self.authenticated = True
         self._decoder.max_frame = MAX_FRAME_BYTES
         result = m.HelloResult(
-            capabilities=CAPABILITIES,
+            capabilities=advertised(),
             protocol_version=PROTOCOL_VERSION,
             host_version=app_version(),
             schema_version=SCHEMA_VERSION,

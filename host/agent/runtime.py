@@ -90,6 +90,11 @@ class AgentRuntime:
         await asyncio.wait({task_})
         return self._sessions.get_turn(params.session_id, params.turn_id)
 
+    async def finish_running(self) -> None:
+        """Wait until no turn is running (those that start meanwhile included)."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks.values()))
+
     async def shutdown(self) -> None:
         """Cancel every running turn and wait for each to be ended as cancelled."""
         tasks = list(self._tasks.values())

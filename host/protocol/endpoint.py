@@ -180,9 +180,17 @@ class ClientEndpoint:
     contract's table and handed to `on_notification` with their typed params.
     """
 
-    def __init__(self, send: Callable[[bytes], None], on_notification: NotificationHandler) -> None:
+    def __init__(
+        self,
+        send: Callable[[bytes], None],
+        on_notification: NotificationHandler,
+        on_bad: Callable[[str], None] | None = None,
+    ) -> None:
+        """With `on_bad`, a frame that is not the contract's is reported there (and the
+        caller disconnects) rather than logged and dropped."""
         self._send = send
         self._on_notification = on_notification
+        self._on_bad = on_bad
         self._decoder = FrameDecoder()
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[Method[Any, Any], asyncio.Future[Any]]] = {}
@@ -221,23 +229,26 @@ class ClientEndpoint:
         try:
             message = parse_message(body)
         except BadMessage as bad:
-            log.warning("dropped a frame from the host: %s", bad.error.message)
+            self._bad(f"sent a frame that is not JSON-RPC ({bad.error.message})")
             return
         if isinstance(message, Request):
             note = NOTIFICATIONS.get(message.method)
             if note is None or not message.is_notification:
-                log.warning("dropped a request for %r from the host: not a notification"
-                            " of the contract", message.method[:100])  # fmt: skip
+                self._bad(f"sent a request for {message.method[:100]!r}, which is not a"
+                          " notification of the contract")  # fmt: skip
                 return
             try:
                 params = note.params.model_validate(message.params)
             except ValidationError as exc:
-                log.warning("dropped a malformed %s: %s", note.name, validation_details(exc))
+                self._bad(f"sent a malformed {note.name}: {validation_details(exc)[:3]}")
                 return
             self._on_notification(note.name, params)
             return
         entry = self._pending.get(message.id) if isinstance(message.id, int) else None
         if entry is None:
+            if message.id is None and message.error is not None:  # it refused our stream
+                self._bad(f"refused the connection: {message.error.get('message')}")
+                return
             log.warning("dropped an answer to no request of ours (id %r)", message.id)
             return
         method, future = entry
@@ -253,6 +264,12 @@ class ClientEndpoint:
             future.set_exception(
                 errors.InternalError(f"malformed {method.name} result", validation_details(exc))
             )
+
+    def _bad(self, what: str) -> None:
+        if self._on_bad is not None:
+            self._on_bad(what)
+        else:
+            log.warning("dropped a frame from the host: it %s", what)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ class ErrorCode(IntEnum):
     PROTOCOL_VERSION = -32002
     SESSION_NOT_FOUND = -32010
     REMOTE_SESSION = -32011
+    REMOTE_UNREACHABLE = -32012
     TURN_RUNNING = -32020
     TURN_NOT_FOUND = -32021
 
@@ -73,6 +74,10 @@ class RemoteSession(RpcError):
     code = ErrorCode.REMOTE_SESSION
 
 
+class RemoteUnreachable(RpcError):
+    code = ErrorCode.REMOTE_UNREACHABLE
+
+
 class TurnRunning(RpcError):
     code = ErrorCode.TURN_RUNNING
 
@@ -93,6 +98,7 @@ _BY_CODE: dict[int, type[RpcError]] = {
         ProtocolVersionError,
         SessionNotFound,
         RemoteSession,
+        RemoteUnreachable,
         TurnRunning,
         TurnNotFound,
     )

@@ -40,6 +40,8 @@ SESSIONS_COMPACT = Method("sessions.compact", m.SessionRef, m.CompactResult)
 MESSAGES_LIST = Method("messages.list", m.MessageListParams, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
+# the project's: the sessions a remote host has, to choose one to attach
+REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionList)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -58,6 +60,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         MESSAGES_LIST,
         TODOS_GET,
         TODOS_HISTORY,
+        REMOTE_SESSIONS,
     )
 }
 

@@ -43,13 +43,21 @@ class Empty(Wire):
     pass
 
 
-class RemoteRef(Wire):
-    endpoint: Annotated[
-        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)
-    ]
-    remote_session_id: Annotated[
-        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)
-    ]
+Endpoint = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+RemoteId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+RemoteState = Literal["connected", "connecting", "unreachable"]
+
+
+class RemoteInfo(Wire):
+    """A remote session's place (section 4) and, as section 14 adds, how its host is
+    reached now: `error` says why it is unreachable; `capabilities` are what its host
+    said at the last handshake ("todos": the checklist is shared)."""
+
+    endpoint: str
+    remote_session_id: str
+    state: RemoteState = "connecting"
+    error: str | None = None
+    capabilities: tuple[str, ...] = ()
 
 
 class Session(Wire):
@@ -57,7 +65,7 @@ class Session(Wire):
     title: str
     mode: Mode
     origin: Origin
-    remote: RemoteRef | None
+    remote: RemoteInfo | None
     parent_id: str | None
     created_at: str
     updated_at: str
@@ -167,8 +175,12 @@ class OkResult(Wire):
     ok: Literal[True] = True
 
 
-class RemoteTarget(RemoteRef):
-    """A remote session to attach: its endpoint must be one section 14 names."""
+class RemoteTarget(Wire):
+    """A remote session to attach (`remoteSessionId`) or to create on the remote host
+    (without it); the endpoint must be one section 14 names."""
+
+    endpoint: Endpoint
+    remote_session_id: RemoteId | None = None
 
     @field_validator("endpoint")
     @classmethod
@@ -265,3 +277,13 @@ class SessionDeleted(Wire):
 class MessageAppended(Wire):
     session_id: str
     message: Message
+
+
+class RemoteSessionsParams(Wire):
+    endpoint: Endpoint
+
+    @field_validator("endpoint")
+    @classmethod
+    def _known_endpoint(cls, value: str) -> str:
+        parse_endpoint(value)
+        return value

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import apsw
@@ -32,7 +33,7 @@ def _session(row: Any) -> m.Session:
         row
     )
     remote = (
-        m.RemoteRef(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
+        m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
     )
     return m.Session(
         id=sid,
@@ -100,6 +101,8 @@ class SessionService:
         # file): ended for everyone in memory, written with the next write that works,
         # and ended as "host restarted" by the next start if the host stops first.
         self._unrecorded: dict[str, tuple[str, str | None, str]] = {}
+        # what a remote session's host last said (host.remote.links), over the stored row
+        self.decorate: Callable[[m.Session], m.Session] = lambda session: session
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -119,6 +122,8 @@ class SessionService:
         return tuple(self._ended_in_memory(_session(row)) for row in rows)
 
     def _ended_in_memory(self, session: m.Session) -> m.Session:
+        if session.origin == "remote":
+            return self.decorate(session)
         if session.running_turn_id in self._unrecorded:
             return session.model_copy(update={"running_turn_id": None})
         return session
@@ -126,6 +131,8 @@ class SessionService:
     def create(self, params: m.CreateSessionParams) -> m.Session:
         sid, now = new_id(), now_iso()
         remote = params.remote
+        if remote is not None and remote.remote_session_id is None:
+            raise errors.InvalidParams("a remote session is created on its host first")
         with immediate(self._db):
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, remote_endpoint, remote_session_id,"

@@ -230,19 +230,32 @@ def test_unknown_session_is_32010(host) -> None:
     assert info.value.code == -32010
 
 
-def test_remote_session_is_not_served(host) -> None:
+def test_a_remote_session_whose_host_is_unreachable_says_why(host, tmp_path) -> None:
+    """Attached while its host cannot be reached: stored, shown as unreachable with the
+    reason; its turns and checklist are refused with -32012, forking with -32011."""
     client = host.connect()
-    remote = {"endpoint": "ssh://example.test", "remoteSessionId": "r-1"}
+    endpoint = f"unix:{tmp_path / 'nobody-listens.sock'}"
+    remote = {"endpoint": endpoint, "remoteSessionId": "r-1"}
     session = client.call("sessions.create", {"title": "far", "remote": remote})
-    assert session["origin"] == "remote" and session["remote"] == remote
-    for method, params in (
-        ("todos.get", {"sessionId": session["id"]}),
-        ("turns.start", {"sessionId": session["id"], "text": "hi"}),
-        ("sessions.fork", {"sessionId": session["id"]}),
+    assert session["origin"] == "remote"
+    info = session["remote"]
+    assert {k: info[k] for k in remote} == remote
+    assert info["state"] == "unreachable" and "No such file" in info["error"]
+    for method, params, code in (
+        ("todos.get", {"sessionId": session["id"]}, -32012),
+        ("turns.start", {"sessionId": session["id"], "text": "hi"}, -32012),
+        ("messages.list", {"sessionId": session["id"]}, -32012),
+        ("sessions.fork", {"sessionId": session["id"]}, -32011),
     ):
-        with pytest.raises(RpcErrorReply) as info:
+        with pytest.raises(RpcErrorReply) as info_:
             client.call(method, params)
-        assert info.value.code == -32011, method
+        assert info_.value.code == code, method
+        if code == -32012:
+            assert "unreachable" in info_.value.error["message"]
+    with pytest.raises(RpcErrorReply) as info_:
+        client.call("sessions.create", {"remote": {"endpoint": endpoint}})
+    assert info_.value.code == -32012
+    assert [s["id"] for s in client.call("sessions.list", {})["sessions"]] == [session["id"]]
 
 
 def test_a_malformed_remote_endpoint_is_refused_and_nothing_stored(host) -> None:
@@ -394,4 +407,4 @@ def test_todos_history_over_the_socket(host) -> None:
     )
     with pytest.raises(RpcErrorReply) as info:
         client.call("todos.history", {"sessionId": remote["id"]})
-    assert info.value.code == -32011
+    assert info.value.code == -32012  # unreachable; a v1 remote gives -32011 (test_racp)

@@ -1,0 +1,1 @@
+"""RACP: this host as the client of remote hosts (contract section 14)."""
