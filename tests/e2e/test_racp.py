@@ -331,3 +331,49 @@ def test_a_remote_that_misbehaves_is_reported_and_local_sessions_go_on(
     finally:
         peer.running = False  # type: ignore[attr-defined]
         peer.join(5)
+
+
+def test_a_remote_turn_over_ssh_end_to_end(short: Path) -> None:
+    """Through a real sshd on 127.0.0.1: the system's ssh client runs `nib-host --stdio`
+    on the "remote" side, which trusts ssh's authentication alone."""
+    from tests.helpers.sshd import remote_command, running_sshd
+
+    with running_sshd(short / "ssh") as server:
+        env = host_env(
+            NIB_SSH_COMMAND=server.ssh_command(),
+            NIB_REMOTE_HOST_COMMAND=remote_command(short / "far-data", NIB_DEMO_STEP_DELAY_MS="0"),
+        )
+        with running_host(short / "local-data", str(short / "local.sock"), env) as local:
+            client = local.connect()
+            session = client.call("sessions.create", {"remote": {"endpoint": server.endpoint()}})
+            assert session["remote"]["state"] == "connected"
+            assert session["remote"]["capabilities"] == ["todos"]
+            sid = session["id"]
+            turn = client.call("turns.start", {"sessionId": sid, "text": PLAN})
+            assert client.wait_turn_end(turn["id"])["state"] == "completed"
+            snapshot = client.call("todos.get", {"sessionId": sid})
+            assert snapshot["sessionId"] == sid and len(snapshot["items"]) == 4
+            assert {i["status"] for i in snapshot["items"]} == {"completed"}
+            changed = notes(client, "todos.changed", sid)
+            assert changed[-1] == snapshot
+            assert local_todo_rows(local.data_dir, sid) == (0, 0)
+            assert (short / "far-data" / "nib.sqlite3").exists()  # it ran over there
+
+
+def test_an_ssh_remote_that_refuses_the_key_says_so(short: Path) -> None:
+    from tests.helpers.sshd import _keygen, remote_command, running_sshd
+
+    with running_sshd(short / "ssh") as server:
+        stranger = short / "ssh" / "stranger_key"
+        _keygen(stranger)
+        env = host_env(
+            NIB_SSH_COMMAND=server.ssh_command(stranger),
+            NIB_REMOTE_HOST_COMMAND=remote_command(short / "far-data"),
+        )
+        with running_host(short / "local-data", str(short / "local.sock"), env) as local:
+            client = local.connect()
+            with pytest.raises(RpcErrorReply) as info:
+                client.call("sessions.create", {"remote": {"endpoint": server.endpoint()}})
+            assert info.value.code == -32012
+            assert "Permission denied" in info.value.error["message"]
+            assert not (short / "far-data").exists()
