@@ -2,7 +2,8 @@
 (`createSession` -> `create_session` -> `sessions.create`), and what the window loads
 when a session is shown: its transcript, and for a local session its checklist and last
 turn. The recovery policy lives here: a local session's snapshot is fetched when it is
-first shown and again after every reconnect; a remote session's never.
+first shown and again after every reconnect; a remote session's is never read from local
+data: with the "todos" capability its host answers, each time it is shown.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import logging
 
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.protocol.remote import parse_endpoint
+from host.protocol.text import shown_text
 from nib_desktop import convert
 from nib_desktop.connection import HostConnection
 from nib_desktop.controller import MainController
+from nib_desktop.rpc_client import describe
 from nib_desktop.sessions import SessionState
+from ui.models import RemoteChoice
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +43,23 @@ class Actions:
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
-        remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id)
-        title = f"{remote.remote_session_id} on {parse_endpoint(endpoint).label()}"
-        params = m.CreateSessionParams(title=title[:200], remote=remote)
+        """Attach the session `remote_session_id` of the host at `endpoint`, or with ""
+        create one there; the host names it after the remote session and its host."""
+        remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id or None)
+        params = m.CreateSessionParams(remote=remote)
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def list_remote_sessions(self, endpoint: str) -> None:
+        try:
+            listing = await self._host.call(
+                rpc.REMOTE_SESSIONS, m.RemoteSessionsParams(endpoint=endpoint)
+            )
+        except Exception as exc:  # said in the dialog, beside the field it is about
+            self._view.set_remote_choices([], f"Could not list them: {describe(exc)}")
+            return
+        choices = [RemoteChoice(s.id, shown_text(s.title)) for s in listing.sessions]
+        note = "" if choices else "That host has no sessions yet: leave the id blank for a new one."
+        self._view.set_remote_choices(choices, note)
 
     async def fork_session(self) -> m.Session | None:
         current = self._sessions.current
@@ -130,14 +146,19 @@ class Actions:
         if session is None:
             return
         ref = m.SessionRef(session_id=session.id)
-        if session.origin == "remote":
-            return
+        remote = session.remote
+        if remote is not None and remote.state != "connected":
+            return  # shown again once its host is linked (the router reloads it)
         turns = await self._host.call(
             rpc.TURNS_LIST, m.TurnListParams(session_id=session.id, limit=100)
         )
         if turns.turns:
             self._view.turnChanged.emit(convert.turn(turns.turns[0]))
-        if session.id not in self._recovered:
+        if remote is not None:
+            if "todos" in remote.capabilities:  # from its host, every time it is shown
+                snapshot = await self._host.call(rpc.TODOS_GET, ref)
+                self._view.todosChanged.emit(convert.snapshot(snapshot))
+        elif session.id not in self._recovered:
             self._recovered.add(session.id)
             self._view.todosChanged.emit(
                 convert.snapshot(await self._host.call(rpc.TODOS_GET, ref))

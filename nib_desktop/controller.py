@@ -19,6 +19,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
 from ui.models import (
+    RemoteChoice,
+    RemoteChoiceModel,
     SessionListModel,
     SessionRow,
     TodoDockModel,
@@ -40,6 +42,7 @@ class Actions(Protocol):
 
     def create_session(self, mode: str) -> Action: ...
     def attach_remote(self, endpoint: str, remote_session_id: str) -> Action: ...
+    def list_remote_sessions(self, endpoint: str) -> Action: ...
     def fork_session(self) -> Action: ...
     def delete_session(self, session_id: str) -> Action: ...
     def select_session(self, session_id: str) -> Action: ...
@@ -86,6 +89,8 @@ class MainController(QObject):
         self._notice = ""
         self._drafts: dict[str, str] = {}  # unsent text per session id
         self._transcript_more = False
+        self.remote_choices = RemoteChoiceModel(self)  # the sessions on the dialog's host
+        self._remote_choices_note = ""
 
     def attach(self, actions: Actions, run: Callable[[Action, str], None]) -> None:
         """The Main role's actions, and how to run one with what it does in words
@@ -103,7 +108,7 @@ class MainController(QObject):
         """The session on screen (a row of the sessions list), or none."""
         previous, self._current = self._current, current
         self.dock_model.show_session(
-            current.sessionId if current else None, current.remote if current else False
+            current.sessionId if current else None, current.checklistNote if current else ""
         )
         if previous != current:
             self.currentChanged.emit()
@@ -156,6 +161,13 @@ class MainController(QObject):
     def _get_current_remote(self) -> bool:
         return self._current is not None and self._current.remote
 
+    def _get_current_reachable(self) -> bool:
+        """Turns can start here: a local session, or a remote one whose host is linked."""
+        return self._current is None or self._current.remoteState in ("", "connected")
+
+    def _get_current_remote_note(self) -> str:
+        return self._current.remoteNote if self._current else ""
+
     def _get_current_running(self) -> bool:
         return self._current is not None and self._current.running
 
@@ -175,6 +187,8 @@ class MainController(QObject):
     currentTitle = Property(str, _get_current_title, notify=currentChanged)
     currentMode = Property(str, _get_current_mode, notify=currentChanged)
     currentRemote = Property(bool, _get_current_remote, notify=currentChanged)
+    currentReachable = Property(bool, _get_current_reachable, notify=currentChanged)
+    currentRemoteNote = Property(str, _get_current_remote_note, notify=currentChanged)
     currentRunning = Property(bool, _get_current_running, notify=currentChanged)
     runningCount = Property(int, _get_running_count, notify=sessionsChanged)
     transcriptHasMore = Property(bool, _get_transcript_more, notify=transcriptMoreChanged)
@@ -191,6 +205,32 @@ class MainController(QObject):
         if self._actions is not None:
             action = self._actions.attach_remote(endpoint, remote_session_id)
             self._run(action, "attach the remote session")
+
+    @Slot(str)
+    def listRemoteSessions(self, endpoint: str) -> None:
+        """The sessions the host at `endpoint` has, into `remoteChoices`."""
+        if self._actions is not None:
+            self.set_remote_choices([], "Asking the remote host…")
+            self._run(self._actions.list_remote_sessions(endpoint), "list the remote sessions")
+
+    @Slot()
+    def set_remote_choices_cleared(self) -> None:
+        self.set_remote_choices([], "")
+
+    def set_remote_choices(self, choices: list[RemoteChoice], note: str) -> None:
+        self.remote_choices.set_rows(choices)
+        self._remote_choices_note = note
+        self.remoteChoicesChanged.emit()
+
+    def _get_remote_choices(self) -> RemoteChoiceModel:
+        return self.remote_choices
+
+    def _get_remote_choices_note(self) -> str:
+        return self._remote_choices_note
+
+    remoteChoicesChanged = Signal()
+    remoteChoices = Property(RemoteChoiceModel, _get_remote_choices, constant=True)
+    remoteChoicesNote = Property(str, _get_remote_choices_note, notify=remoteChoicesChanged)
 
     @Slot()
     def forkSession(self) -> None:
@@ -211,7 +251,7 @@ class MainController(QObject):
     def startTurn(self, text: str) -> bool:
         """Start a turn with `text`; False (and the text stays) if it cannot be sent."""
         current = self._current
-        busy = current is not None and (current.running or current.remote)
+        busy = current is not None and (current.running or not self._get_current_reachable())
         if self._actions is None or not text.strip() or busy or self._state != "ready":
             return False
         if text.strip() == COMPACT_COMMAND:

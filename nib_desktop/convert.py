@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, TypeAdapter
 
 from host.protocol import models as m
+from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
 from host.protocol.todo_diff import diff_items
 from ui.models import SessionRow, TranscriptRow
@@ -36,14 +37,40 @@ def turn(t: m.Turn) -> TurnView:
 
 
 def session_row(s: m.Session) -> SessionRow:
+    remote = s.remote
     return SessionRow(
         sessionId=s.id,
         title=shown_text(s.title),
         mode=s.mode,
-        remote=s.origin == "remote",
+        remote=remote is not None,
         running=s.running_turn_id is not None,
         parentId=s.parent_id or "",
+        remoteState=remote.state if remote else "",
+        remoteNote=remote_note(remote) if remote else "",
+        checklistNote=checklist_note(remote) if remote else "",
     )
+
+
+def remote_note(remote: m.RemoteInfo) -> str:
+    """Where a remote session runs and how it is reached, in words."""
+    try:
+        where = parse_endpoint(remote.endpoint).label()
+    except ValueError:
+        where = remote.endpoint
+    if remote.state == "connected":
+        return shown_text(f"on {where}")
+    if remote.state == "connecting":
+        return shown_text(f"on {where} · connecting…")
+    why = shorten(remote.error or "no answer", 200)
+    return shown_text(f"on {where} · unreachable: {why} · retrying")
+
+
+def checklist_note(remote: m.RemoteInfo) -> str:
+    if remote.state != "connected" and not remote.capabilities:
+        return "The checklist is not available while the remote host cannot be reached."
+    if "todos" not in remote.capabilities:
+        return "The checklist is not available: this remote host does not share it."
+    return ""
 
 
 class TranscriptLines:

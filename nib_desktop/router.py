@@ -22,15 +22,15 @@ class NotificationRouter:
         view: MainController,
         current_gone: Callable[[], None],
     ) -> None:
-        """`current_gone` runs when the session on screen was deleted and another one
-        took its place (its transcript must be loaded)."""
+        """`current_gone` runs when the session on screen must be loaded (again): it was
+        deleted and another one took its place, or its remote host was linked again."""
         self._sessions = sessions
         self._view = view
         self._current_gone = current_gone
         self._routes: dict[str, Callable[[Any], None]] = {
             rpc.TODOS_CHANGED.name: self._todos_changed,
             rpc.TURNS_CHANGED.name: self._turns_changed,
-            rpc.SESSIONS_CHANGED.name: sessions.update,
+            rpc.SESSIONS_CHANGED.name: self._session_changed,
             rpc.SESSIONS_DELETED.name: self._session_deleted,
             rpc.MESSAGES_APPENDED.name: self._message_appended,
         }
@@ -53,6 +53,18 @@ class NotificationRouter:
         row = convert.turn_end(turn)
         if row is not None:
             self._view.transcript_model.append_rows([row])
+
+    def _session_changed(self, session: m.Session) -> None:
+        """A session's new state; the one on screen is loaded again when its remote host
+        has just been linked (again): its transcript and checklist caught up there."""
+        before = self._sessions.get(session.id)
+        self._sessions.update(session)
+        current = self._sessions.current
+        if current is None or current.id != session.id or session.remote is None:
+            return
+        was = before.remote.state if before is not None and before.remote else None
+        if session.remote.state == "connected" and was != "connected":
+            self._current_gone()
 
     def _session_deleted(self, params: m.SessionDeleted) -> None:
         self._view.forget(params.session_id)

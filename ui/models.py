@@ -153,12 +153,29 @@ class SessionRow:
     remote: bool
     running: bool
     parentId: str
+    remoteState: str = ""  # "" (local), "connected", "connecting", "unreachable"
+    remoteNote: str = ""  # e.g. "on dev@box · unreachable: Connection refused"
+    checklistNote: str = ""  # why this session has no checklist to show ("": it has one)
 
 
 @QmlElement
 @qml_uncreatable("made by the controller")
 class SessionListModel(RowModel):
-    ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId")
+    ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState")
+
+
+@dataclass(frozen=True)
+class RemoteChoice:
+    choiceId: str  # the session's id on that host
+    title: str
+
+
+@QmlElement
+@qml_uncreatable("made by the controller")
+class RemoteChoiceModel(RowModel):
+    """The sessions a remote host has, to pick one to attach."""
+
+    ROLES = ("choiceId", "title")
 
 
 @dataclass(frozen=True)
@@ -236,7 +253,8 @@ class TodoDockModel(QObject):
         self._store = store
         self.items_model = TodoListModel(self)
         self._session: str | None = None
-        self._remote = False
+        self._remote = False  # no checklist to show (a remote session's, for `_unavailable`)
+        self._unavailable = ""
         self._expanded = False
         self._reduced = reduced_motion_default()
         self._headline: Headline | None = None
@@ -254,7 +272,13 @@ class TodoDockModel(QObject):
 
     # --- input from the controller: which session is on screen ----------------------
 
-    def show_session(self, session_id: str | None, remote: bool) -> None:
+    def show_session(self, session_id: str | None, unavailable: str = "") -> None:
+        """The session on screen; `unavailable` says why it has no checklist to show
+        (a remote host that does not share it, or cannot be reached), "" if it has."""
+        if unavailable != self._unavailable:
+            self._unavailable = unavailable
+            self.changed.emit()
+        remote = bool(unavailable)
         if (session_id, remote) != (self._session, self._remote):
             self._session, self._remote = session_id, remote
             self._close_history()
@@ -387,6 +411,9 @@ class TodoDockModel(QObject):
     def _get_remote(self) -> bool:
         return self._remote
 
+    def _get_unavailable(self) -> str:
+        return self._unavailable
+
     def _get_completed(self) -> int:
         return progress(self._snapshot).completed if self._snapshot else 0
 
@@ -455,7 +482,8 @@ class TodoDockModel(QObject):
 
     items = Property(TodoListModel, _get_items, constant=True)
     shown = Property(bool, _get_visible, notify=changed)
-    remote = Property(bool, _get_remote, notify=changed)
+    remote = Property(bool, _get_remote, notify=changed)  # no checklist to show
+    unavailableText = Property(str, _get_unavailable, notify=changed)
     completed = Property(int, _get_completed, notify=changed)
     total = Property(int, _get_total, notify=changed)
     fraction = Property(float, _get_fraction, notify=changed)

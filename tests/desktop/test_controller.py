@@ -75,7 +75,7 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
 def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("ssh://far.example", "r1")
+        await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
         assert gui.controller.property("currentRemote") is True
         os.kill(gui.supervisor.pid, signal.SIGKILL)
         await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)

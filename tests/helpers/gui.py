@@ -35,6 +35,7 @@ def walk(item: QQuickItem) -> list[QQuickItem]:
 class Gui:
     def __init__(self, loop: asyncio.AbstractEventLoop, data_dir: Path) -> None:
         self.loop = loop
+        self.data_dir = data_dir
         self.supervisor = HostSupervisor(data_dir)
         self.controller = MainController()
         self.engine = QQmlApplicationEngine()

@@ -317,11 +317,13 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         await gui.start()
         await running_session(gui)
         before = gui.calls["todos.get"]
-        remote = await gui.actions.attach_remote("ssh://far.example", "r1")
+        remote = await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
         await gui.frame()
         assert gui.controller.property("currentSessionId") == remote.id
         assert gui.item("todoDock").isVisible()
-        assert "not available for remote sessions" in gui.item("currentStep").property("text")
+        assert "not available while the remote host cannot be reached" in gui.item(
+            "currentStep"
+        ).property("text")
         assert not gui.item("progressCount").isVisible()
         assert not gui.item("dockList").isVisible()
         gui.push(remote.id, 5, [Item("sneaky", "pending")])

@@ -115,7 +115,7 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
 def test_history_is_not_offered_for_a_remote_session(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("ssh://dev@example.net", "r-1")
+        await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r-1")
         await gui.key(Qt.Key.Key_H, CTRL)
         assert not gui.dock.property("historyOpen")
         assert not gui.item("historyButton").isVisible()
@@ -130,7 +130,7 @@ def revision(n: int, turn: str = "t1") -> Revision:
 
 def test_pages_merge_newest_first_without_duplicates(qtbot) -> None:
     dock = TodoDockModel(SnapshotStore())
-    dock.show_session("s", False)
+    dock.show_session("s")
     assert dock.open_history()
     dock.set_history("s", tuple(revision(n) for n in (10, 9, 8)), True, older=False)
     dock.set_history("s", tuple(revision(n) for n in (7, 6)), False, older=True)

@@ -31,7 +31,7 @@ def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
     store = SnapshotStore()
     dock = TodoDockModel(store)
     store.set_turn(TurnView("a", "running"))
-    dock.show_session("a", remote=False)
+    dock.show_session("a")
     items = dock.items
     assert isinstance(items, TodoListModel)
     qtmodeltester.check(items)
@@ -52,7 +52,7 @@ def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
     store = SnapshotStore()
     dock = TodoDockModel(store)
     store.set_turn(TurnView("a", "running"))
-    dock.show_session("a", remote=False)
+    dock.show_session("a")
     store.apply(Snapshot("a", 1, (Item("Two", "in_progress", "Doing two"),)))
     with qtbot.waitSignal(dock.changed):
         store.set_turn(TurnView("a", "cancelled"))
@@ -88,7 +88,7 @@ def test_renderer_statuses_are_the_protocols() -> None:
 def test_dock_rows_carry_the_glyph_of_their_status(qtbot) -> None:
     store = SnapshotStore()
     dock = TodoDockModel(store)
-    dock.show_session("a", remote=False)
+    dock.show_session("a")
     statuses = ("pending", "in_progress", "completed", "cancelled")
     store.apply(Snapshot("a", 1, tuple(Item(s, s) for s in statuses)))  # type: ignore[arg-type]
     assert [r.glyph for r in dock.items.rows()] == ["○", "◐", "✓", "✕"]

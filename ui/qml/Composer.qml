@@ -96,8 +96,10 @@ Rectangle {
                 focus: true
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText
-                placeholderText: composer.controller.currentRemote
-                    ? qsTr("Remote sessions are read-only here.")
+                placeholderText: !composer.controller.currentReachable
+                    ? qsTr("The remote host cannot be reached now; it is retried by itself.")
+                    : composer.controller.currentRemote
+                    ? qsTr("Describe a task — it runs on the remote host")
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
                 placeholderTextColor: composer.theme.muted
@@ -140,7 +142,19 @@ Rectangle {
                 color: composer.theme.muted
                 font.pixelSize: 12
             }
-            Item { Layout.fillWidth: true }
+            Label {
+                objectName: "remoteNote"
+                Layout.fillWidth: true
+                visible: composer.controller.currentRemote
+                text: composer.controller.currentRemoteNote
+                textFormat: Text.PlainText
+                elide: Text.ElideRight
+                color: composer.controller.currentReachable ? composer.theme.muted : composer.theme.danger
+                font.pixelSize: 12
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Item { Layout.fillWidth: !composer.controller.currentRemote }
             Button {
                 objectName: "stopButton"
                 text: qsTr("Stop")
@@ -159,7 +173,7 @@ Rectangle {
                 focusPolicy: Qt.NoFocus
                 highlighted: enabled
                 enabled: input.text.trim().length > 0 && !composer.controller.currentRunning
-                         && !composer.controller.currentRemote
+                         && composer.controller.currentReachable
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Send (Enter)")
                 Accessible.name: qsTr("Send")

@@ -98,6 +98,7 @@ Rectangle {
                 required property string title
                 required property string mode
                 required property bool remote
+                required property string remoteState
                 required property bool running
 
                 objectName: "sessionRow"
@@ -108,7 +109,7 @@ Rectangle {
                 Component.onCompleted: if (highlighted) sessionList.currentIndex = index
                 onClicked: sidebar.controller.selectSession(sessionId)
                 Accessible.role: Accessible.ListItem
-                Accessible.name: title + (mode !== "agent" ? ", " + mode : "") + (remote ? ", remote" : "")
+                Accessible.name: title + (mode !== "agent" ? ", " + mode : "") + (remote ? ", remote" + (remoteState !== "connected" ? " " + remoteState : "") : "")
                                  + (running ? ", running" : "") + (highlighted ? ", shown" : "")
 
                 background: Rectangle {
@@ -154,8 +155,11 @@ Rectangle {
                             id: badge
                             objectName: "remoteBadge"
                             anchors.centerIn: parent
-                            text: qsTr("remote")
-                            color: sidebar.theme.muted
+                            text: entry.remoteState === "unreachable" ? qsTr("unreachable")
+                                  : entry.remoteState === "connecting" ? qsTr("connecting")
+                                  : qsTr("remote")
+                            color: entry.remoteState === "unreachable" ? sidebar.theme.danger
+                                                                       : sidebar.theme.muted
                             font.pixelSize: 10
                         }
                     }
@@ -252,20 +256,24 @@ Rectangle {
                 readonly property string problem: endpointField.text.trim() === "" ? ""
                                                   : sidebar.controller.endpointProblem(endpointField.text)
                 readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
-                                              && remoteIdField.text.trim() !== ""
 
                 function attach(): void {
                     if (ready)
                         accept()
                 }
 
-                title: qsTr("Attach a remote session")
+                title: qsTr("Open a remote session")
                 width: Math.max(260, Math.min(460, parent.width - 40))
                 parent: Overlay.overlay
                 anchors.centerIn: parent
                 modal: true
                 focus: true
-                onOpened: { endpointField.clear(); remoteIdField.clear(); endpointField.forceActiveFocus() }
+                onOpened: {
+                    endpointField.clear()
+                    remoteIdField.clear()
+                    sidebar.controller.set_remote_choices_cleared()
+                    endpointField.forceActiveFocus()
+                }
                 onAccepted: sidebar.controller.attachRemote(endpointField.text.trim(), remoteIdField.text.trim())
                 onClosed: sidebar.done()
 
@@ -303,14 +311,63 @@ Rectangle {
                         text: qsTr("Session id on that host")
                         color: sidebar.theme.text
                     }
-                    TextField {
-                        id: remoteIdField
-                        objectName: "remoteIdField"
+                    RowLayout {
                         Layout.fillWidth: true
-                        placeholderText: qsTr("e.g. 3f2a9c")
-                        Accessible.name: qsTr("Session id on that host")
-                        Keys.onReturnPressed: remoteDialog.attach()
-                        Keys.onEnterPressed: remoteDialog.attach()
+                        TextField {
+                            id: remoteIdField
+                            objectName: "remoteIdField"
+                            Layout.fillWidth: true
+                            placeholderText: qsTr("blank: a new session there")
+                            Accessible.name: qsTr("Session id on that host")
+                            Accessible.description: qsTr("Leave it blank to start a new session on that host")
+                            Keys.onReturnPressed: remoteDialog.attach()
+                            Keys.onEnterPressed: remoteDialog.attach()
+                        }
+                        Button {
+                            objectName: "listRemoteButton"
+                            text: qsTr("Sessions there…")
+                            enabled: remoteDialog.ready
+                            palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
+                            Accessible.name: qsTr("List the sessions on that host")
+                            onClicked: sidebar.controller.listRemoteSessions(endpointField.text.trim())
+                        }
+                    }
+                    Text {
+                        objectName: "remoteChoicesNote"
+                        Layout.fillWidth: true
+                        visible: text !== ""
+                        text: sidebar.controller.remoteChoicesNote
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                        color: sidebar.theme.muted
+                        font.pixelSize: 12
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    ListView {
+                        id: choices
+                        objectName: "remoteChoices"
+                        Layout.fillWidth: true
+                        Layout.preferredHeight: Math.min(contentHeight, 160)
+                        visible: count > 0
+                        clip: true
+                        model: sidebar.controller.remoteChoices
+                        activeFocusOnTab: true
+                        keyNavigationEnabled: true
+                        Keys.onReturnPressed: if (currentItem) (currentItem as ItemDelegate).clicked()
+                        Accessible.role: Accessible.List
+                        Accessible.name: qsTr("Sessions on that host")
+                        delegate: ItemDelegate {
+                            id: choice
+                            required property string choiceId
+                            required property string title
+                            required property int index
+                            width: choices.width
+                            text: title + " · " + choiceId
+                            highlighted: choices.currentIndex === index
+                            Accessible.name: text
+                            onClicked: { remoteIdField.text = choiceId; remoteIdField.forceActiveFocus() }
+                        }
                     }
                 }
 
@@ -318,7 +375,7 @@ Rectangle {
                     Button {
                         objectName: "attachButton"
                         palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
-                        text: qsTr("Attach")
+                        text: remoteIdField.text.trim() === "" ? qsTr("Create there") : qsTr("Attach")
                         highlighted: true
                         enabled: remoteDialog.ready
                         focusPolicy: Qt.NoFocus

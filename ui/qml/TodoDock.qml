@@ -66,7 +66,7 @@ Item {
             width: parent.width
             height: dock.headerHeight
             Accessible.role: Accessible.Button
-            Accessible.name: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
+            Accessible.name: dock.model.remote ? dock.model.unavailableText
                 : qsTr("Checklist, %1 of %2 done: %3. %4 the list (%5)")
                   .arg(dock.model.completed).arg(dock.model.total).arg(headline.text)
                   .arg(dock.model.expanded ? qsTr("Collapse") : qsTr("Expand")).arg(dock.toggleKeys)
@@ -131,7 +131,7 @@ Item {
                     readonly property bool plain: textFormat === Text.PlainText
                     Layout.fillWidth: true
                     visible: !headerSweep.active
-                    text: dock.model.remote ? qsTr("The checklist is not available for remote sessions.")
+                    text: dock.model.remote ? dock.model.unavailableText
                         : dock.model.viewing ? qsTr("%1 · read-only").arg(dock.model.viewLabel)
                         : dock.model.currentStep
                     textFormat: Text.PlainText

@@ -20,8 +20,8 @@ Item {
         visible: list.count === 0
         Text {
             width: parent.width
-            text: transcript.controller.currentRemote
-                  ? qsTr("This is a remote session.")
+            text: !transcript.controller.currentReachable
+                  ? qsTr("The remote host cannot be reached.")
                   : qsTr("Describe a multi-step task below.")
             textFormat: Text.PlainText
             font.pixelSize: 18
@@ -31,8 +31,10 @@ Item {
         }
         Text {
             width: parent.width
-            text: transcript.controller.currentRemote
-                  ? qsTr("Its transcript and checklist live on the remote host and are not shown here yet.")
+            text: !transcript.controller.currentReachable
+                  ? qsTr("This session's transcript and checklist live on that host; they appear here as soon as it answers again.")
+                  : transcript.controller.currentRemote
+                  ? qsTr("This session runs on a remote host: its agent, transcript and checklist are there, and shown here live.")
                   : qsTr("For example: “Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests”. The agent keeps a checklist of its steps above the input; press Ctrl+T to open it.")
             textFormat: Text.PlainText
             color: transcript.theme.muted

@@ -1,0 +1,81 @@
+"""A remote session in the real window: the desktop's host links to a second real host
+over `unix:`, and the dock shows that host's checklist live (section 14's todo snapshot)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import apsw
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.helpers.gui import Gui
+from tests.helpers.host_process import HostProcess, host_env, running_host
+from tests.helpers.waiting import until
+
+REMOTE_TOKEN = "remote-token-9"
+RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
+
+
+@pytest.fixture
+def remote(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostProcess]:
+    """A second host, its demo turns paced at 4 s a step (the first step runs 4 s after
+    the list is written, for 4 s); the window's host gets its token to present."""
+    folder = Path(tempfile.mkdtemp(prefix="nib-remote-", dir="/tmp"))
+    monkeypatch.setenv("NIB_RACP_TOKEN", REMOTE_TOKEN)
+    env = host_env(NIB_HOST_TOKEN=REMOTE_TOKEN, NIB_DEMO_STEP_DELAY_MS="4000")
+    try:
+        with running_host(folder / "data", str(folder / "remote.sock"), env) as process:
+            yield process
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostProcess) -> None:
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.attach_remote(f"unix:{remote.socket_path}", "")
+        assert session.remote is not None and session.remote.state == "connected"
+        assert gui.controller.property("currentReachable")
+        assert remote.socket_path in gui.item("remoteNote").property("text")
+        await gui.actions.start_turn(RUNNING_TEXT)
+
+        def written() -> bool:
+            snapshot = gui.controller.store.get(session.id)
+            return snapshot is not None and snapshot.revision >= 2  # the first step runs
+
+        await until(written, what="the remote checklist")
+        await until(lambda: gui.dock.property("running"), what="the running turn")
+        await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # open the list
+        await until(lambda: len(gui.items("todoRow")) == 3, what="three rows")
+        sweeping = [row for row in gui.items("todoRow") if row.property("sweeping")]
+        assert [row.property("content") for row in sweeping] == ["Add the column"]
+        # nothing of it lives in the window's host's database
+        db = apsw.Connection(str(gui.data_dir / "nib.sqlite3"), flags=apsw.SQLITE_OPEN_READONLY)
+        rows = db.execute(
+            "SELECT COUNT(*) FROM session_todo WHERE session_id = ?", (session.id,)
+        ).fetchone()
+        revision = db.execute(
+            "SELECT todo_revision FROM sessions WHERE id = ?", (session.id,)
+        ).fetchone()
+        db.close()
+        assert (rows[0], revision[0]) == (0, 0)
+
+        # the remote host goes away: the window says so, and Stop is refused in words
+        os.kill(remote.proc.pid, signal.SIGKILL)
+        await until(lambda: not gui.controller.property("currentReachable"), 20, "unreachable")
+        assert "unreachable" in gui.item("remoteNote").property("text")
+        badge = gui.item("remoteBadge")
+        assert badge.property("text") == "unreachable"
+        assert not gui.item("sendButton").property("enabled")
+        gui.controller.cancelTurn()
+        await until(lambda: gui.controller.property("notice") != "", what="the notice")
+        notice = gui.controller.property("notice")
+        assert notice.startswith("Could not stop the turn: ") and "unreachable" in notice
+
+    gui.run(body(), timeout=60)
