@@ -377,3 +377,41 @@ def test_an_ssh_remote_that_refuses_the_key_says_so(short: Path) -> None:
             assert info.value.code == -32012
             assert "Permission denied" in info.value.error["message"]
             assert not (short / "far-data").exists()
+
+
+def test_an_ssh_link_that_drops_mid_turn_lets_the_turn_finish_there(short: Path) -> None:
+    """The ssh client dies mid-turn: `nib-host --stdio` over there finishes the turn
+    before it exits; the link comes back (a second `nib-host --stdio` waits for the
+    first to let go of its folder) and the turn's end and checklist catch up."""
+    from tests.helpers.sshd import remote_command, running_sshd
+
+    with running_sshd(short / "ssh") as server:
+        env = host_env(
+            NIB_SSH_COMMAND=server.ssh_command(),
+            NIB_REMOTE_HOST_COMMAND=remote_command(
+                short / "far-data", NIB_DEMO_STEP_DELAY_MS="400"
+            ),
+        )
+        with running_host(short / "local-data", str(short / "local.sock"), env) as local:
+            client = local.connect()
+            session = client.call("sessions.create", {"remote": {"endpoint": server.endpoint()}})
+            sid = session["id"]
+            turn = client.call("turns.start", {"sessionId": sid, "text": PLAN})
+            client.wait_notification(lambda n: n["method"] == "todos.changed")
+            ssh = [
+                int(pid)
+                for pid in Path(f"/proc/{local.proc.pid}/task/{local.proc.pid}/children")
+                .read_text()
+                .split()
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "ssh"
+            ]
+            assert len(ssh) == 1
+            os.kill(ssh[0], signal.SIGKILL)
+            wait_state(client, sid, "unreachable")
+            back = wait_state(client, sid, "connected", timeout=60)
+            assert back["runningTurnId"] is None
+            ended = client.wait_turn_end(turn["id"])
+            assert ended["state"] == "completed"  # it ran on to its end over there
+            snapshot = client.call("todos.get", {"sessionId": sid})
+            assert {i["status"] for i in snapshot["items"]} == {"completed"}
+            assert notes(client, "todos.changed", sid)[-1] == snapshot
