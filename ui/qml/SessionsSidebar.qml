@@ -65,7 +65,7 @@ Rectangle {
                     MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.controller.createSession("plan") }
                     MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.controller.createSession("goal") }
                     MenuSeparator {}
-                    MenuItem { text: qsTr("Attach remote session…"); onTriggered: sidebar.openDialog(remoteDialogLoader) }
+                    MenuItem { text: qsTr("Remote session…"); onTriggered: sidebar.openDialog(remoteDialogLoader) }
                 }
             }
         }
