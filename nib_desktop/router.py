@@ -10,9 +10,11 @@ from typing import Any
 
 from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.protocol.text import shown_text
 from nib_desktop import convert
 from nib_desktop.controller import MainController
 from nib_desktop.sessions import SessionState
+from ui.snapshots import TurnView
 
 
 class NotificationRouter:
@@ -55,15 +57,26 @@ class NotificationRouter:
             self._view.transcript_model.append_rows([row])
 
     def _session_changed(self, session: m.Session) -> None:
-        """A session's new state; the one on screen is loaded again when its remote host
-        has just been linked (again): its transcript and checklist caught up there."""
+        """A session's new state. For a remote one whose host went out of reach while
+        its turn ran, the turn is told as unreachable (nothing moves); when the host is
+        linked again, the turn runs again if it still does, and the session on screen is
+        loaded again (its transcript and checklist caught up there)."""
         before = self._sessions.get(session.id)
         self._sessions.update(session)
-        current = self._sessions.current
-        if current is None or current.id != session.id or session.remote is None:
+        remote = session.remote
+        if remote is None:
             return
         was = before.remote.state if before is not None and before.remote else None
-        if session.remote.state == "connected" and was != "connected":
+        if remote.state == was:
+            return
+        running = session.running_turn_id is not None
+        if remote.state == "unreachable" and running:
+            view = TurnView(session.id, "unreachable", shown_text(remote.error or ""))
+            self._view.turnChanged.emit(view)
+        elif remote.state == "connected" and running:
+            self._view.turnChanged.emit(TurnView(session.id, "running"))
+        current = self._sessions.current
+        if remote.state == "connected" and current is not None and current.id == session.id:
             self._current_gone()
 
     def _session_deleted(self, params: m.SessionDeleted) -> None:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
-TurnState = Literal["idle", "running", "completed", "failed", "cancelled"]
+# "unreachable": a remote session's turn was running when its host went out of reach
+TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,8 @@ def ended_word(turn: TurnView) -> str:
     """How a turn that is no longer running ended, in one word for a step it left."""
     if turn.state == "cancelled":
         return "stopped"
+    if turn.state == "unreachable":
+        return "unreachable"
     if turn.state == "failed":
         return "interrupted" if turn.error == HOST_RESTARTED else "failed"
     return "interrupted"
@@ -193,6 +196,12 @@ def headline(snapshot: Snapshot, turn: TurnView) -> Headline:
     at = f"{done.completed} / {done.total} · {step}"
     if turn.state == "cancelled":
         return Headline(f"Stopped at {at}", "ended", True)
+    if turn.state == "unreachable":
+        return Headline(
+            f"Unreachable at {at} · the turn may still be running on the remote host",
+            "ended",
+            True,
+        )
     if turn.state == "failed" and turn.error == HOST_RESTARTED:
         return Headline(f"Interrupted at {at} · the host restarted", "ended", True)
     if turn.state == "failed":

@@ -397,6 +397,9 @@ class RemoteSessions:
             remote = mirror.session
             if remote is not None:
                 update["updated_at"] = max(session.updated_at, remote.updated_at)
+                suffix = f" on {host.parsed.label()}"
+                if session.title.endswith(suffix):  # named after it: follows its renames
+                    update["title"] = f"{remote.title}{suffix}"[:500]
                 if TODOS in host.capabilities:
                     update["todo_revision"] = remote.todo_revision
                     update["todo_updated_at"] = remote.todo_updated_at

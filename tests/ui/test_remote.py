@@ -50,6 +50,10 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
             return snapshot is not None and snapshot.revision >= 2  # the first step runs
 
         await until(written, what="the remote checklist")
+        await until(
+            lambda: gui.controller.property("currentTitle").startswith("Add the column on "),
+            what="the title the remote host gave it",
+        )
         await until(lambda: gui.dock.property("running"), what="the running turn")
         await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # open the list
         await until(lambda: len(gui.items("todoRow")) == 3, what="three rows")
@@ -70,6 +74,10 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         os.kill(remote.proc.pid, signal.SIGKILL)
         await until(lambda: not gui.controller.property("currentReachable"), 20, "unreachable")
         assert "unreachable" in gui.item("remoteNote").property("text")
+        # the turn is not told as running any more: nothing sweeps, the header says why
+        await until(lambda: not gui.dock.property("running"), what="the turn no longer running")
+        assert not [row for row in gui.items("todoRow") if row.property("sweeping")]
+        assert gui.item("currentStep").property("text").startswith("Unreachable at 0 / 3")
         badge = gui.item("remoteBadge")
         assert badge.property("text") == "unreachable"
         assert not gui.item("sendButton").property("enabled")

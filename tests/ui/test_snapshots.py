@@ -117,6 +117,9 @@ def test_the_headline_tells_how_the_turn_ended() -> None:
         TurnView("s", "failed", "model endpoint unreachable: refused"): (
             "Failed at 1 / 3 · B · model endpoint unreachable: refused", "ended", True),
         TurnView("s", "completed"): ("Turn ended at 1 / 3 · B", "ended", True),
+        TurnView("s", "unreachable", "Connection refused"): (
+            "Unreachable at 1 / 3 · B · the turn may still be running on the remote host",
+            "ended", True),
         TurnView("s"): ("Doing B", "idle", False),
     }  # fmt: skip
     for turn, (text, tone, counted) in cases.items():
