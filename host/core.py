@@ -27,7 +27,7 @@ class HostCore:
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
         self.todos = TodoService(self.db, self.publisher)
-        self.runtime = AgentRuntime(data_dir, self.sessions, self.todos)
+        self.runtime = AgentRuntime(data_dir, self.sessions, self.todos, self.publisher)
         self.remotes = RemoteSessions(self.sessions, self.publisher)
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
@@ -51,6 +51,8 @@ class HostCore:
             rpc.TODOS_GET: remote(rpc.TODOS_GET, lambda p: self.todos.snapshot(p.session_id)),
             rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, self.todos.history),
             rpc.REMOTE_SESSIONS: self.remotes.remote_sessions,
+            rpc.TOOLS_LIST: lambda _p: self.runtime.external.listing(),
+            rpc.APPROVALS_RESPOND: self.runtime.external.approvals.respond,
         }
         return Dispatcher(handlers)
 

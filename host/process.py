@@ -208,6 +208,7 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
         log.info("listening on %s", full_name)
 
     core.remotes.start()
+    core.runtime.external.start()
     await stop.wait()
     log.info("stopping")
     await core.remotes.close()

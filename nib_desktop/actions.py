@@ -61,6 +61,16 @@ class Actions:
         note = "" if choices else "That host has no sessions yet: leave the id blank for a new one."
         self._view.set_remote_choices(choices, note)
 
+    async def respond_approval(self, approval_id: str, decision: str) -> None:
+        params = m.ApprovalRespondParams.model_validate(
+            {"approvalId": approval_id, "decision": decision}
+        )
+        await self._host.call(rpc.APPROVALS_RESPOND, params)
+
+    async def load_tools(self) -> None:
+        listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
+        self._view.set_tool_sources(convert.tool_sources(listing))
+
     async def fork_session(self) -> m.Session | None:
         current = self._sessions.current
         if current is None:
@@ -135,8 +145,10 @@ class Actions:
         """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
         listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
         self._recovered.clear()
+        self._view.clear_approvals()
         self._sessions.replace_all(listing.sessions)
         await self.show_current()
+        await self.load_tools()
 
     async def show_current(self) -> None:
         session = self._sessions.current

@@ -19,11 +19,14 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
 from ui.models import (
+    ApprovalView,
     RemoteChoice,
     RemoteChoiceModel,
     SessionListModel,
     SessionRow,
     TodoDockModel,
+    ToolSourceModel,
+    ToolSourceRow,
     TranscriptModel,
     qml_uncreatable,
 )
@@ -43,6 +46,7 @@ class Actions(Protocol):
     def create_session(self, mode: str) -> Action: ...
     def attach_remote(self, endpoint: str, remote_session_id: str) -> Action: ...
     def list_remote_sessions(self, endpoint: str) -> Action: ...
+    def respond_approval(self, approval_id: str, decision: str) -> Action: ...
     def fork_session(self) -> Action: ...
     def delete_session(self, session_id: str) -> Action: ...
     def select_session(self, session_id: str) -> Action: ...
@@ -65,6 +69,8 @@ class MainController(QObject):
     noticeChanged = Signal()
     sessionsChanged = Signal()  # the list's rows (running or not) changed
     transcriptMoreChanged = Signal()
+    approvalChanged = Signal()  # the approval the composer shows (the shown session's first)
+    approvalAnnounced = Signal(str)  # said to assistive technology when a call waits
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +95,8 @@ class MainController(QObject):
         self._notice = ""
         self._drafts: dict[str, str] = {}  # unsent text per session id
         self._transcript_more = False
+        self._approvals: list[ApprovalView] = []  # waiting calls, oldest first, all sessions
+        self.tool_sources = ToolSourceModel(self)
         self.remote_choices = RemoteChoiceModel(self)  # the sessions on the dialog's host
         self._remote_choices_note = ""
 
@@ -112,8 +120,65 @@ class MainController(QObject):
         )
         if previous != current:
             self.currentChanged.emit()
+            self.approvalChanged.emit()
         if (previous.sessionId if previous else "") != (current.sessionId if current else ""):
             self.currentSessionIdChanged.emit()
+
+    def approval_requested(self, view: ApprovalView) -> None:
+        self._approvals.append(view)
+        if self._current is not None and view.sessionId == self._current.sessionId:
+            self.approvalAnnounced.emit(f"{view.tool} waits for your approval")
+        self.approvalChanged.emit()
+
+    def approval_resolved(self, approval_id: str) -> None:
+        self._approvals = [a for a in self._approvals if a.approvalId != approval_id]
+        self.approvalChanged.emit()
+
+    def clear_approvals(self) -> None:
+        """After a reconnect: the calls that waited ended with their host."""
+        self._approvals = []
+        self.approvalChanged.emit()
+
+    def set_tool_sources(self, rows: list[ToolSourceRow]) -> None:
+        self.tool_sources.set_rows(rows)
+
+    def _shown_approval(self) -> ApprovalView | None:
+        shown = self._current.sessionId if self._current else None
+        return next((a for a in self._approvals if a.sessionId == shown), None)
+
+    def _get_approval_id(self) -> str:
+        view = self._shown_approval()
+        return view.approvalId if view else ""
+
+    def _get_approval_tool(self) -> str:
+        view = self._shown_approval()
+        return view.tool if view else ""
+
+    def _get_approval_arguments(self) -> str:
+        view = self._shown_approval()
+        return view.arguments if view else ""
+
+    def _get_approvals_elsewhere(self) -> int:
+        """Calls waiting in sessions other than the one shown."""
+        shown = self._current.sessionId if self._current else None
+        return sum(1 for a in self._approvals if a.sessionId != shown)
+
+    def _get_tool_sources(self) -> ToolSourceModel:
+        return self.tool_sources
+
+    approvalId = Property(str, _get_approval_id, notify=approvalChanged)
+    approvalTool = Property(str, _get_approval_tool, notify=approvalChanged)
+    approvalArguments = Property(str, _get_approval_arguments, notify=approvalChanged)
+    approvalsElsewhere = Property(int, _get_approvals_elsewhere, notify=approvalChanged)
+    toolSources = Property(ToolSourceModel, _get_tool_sources, constant=True)
+
+    @Slot(str)
+    def respondApproval(self, decision: str) -> None:
+        """Decide the call the composer shows: allow_once, allow_session or deny."""
+        approval_id = self._get_approval_id()
+        if self._actions is not None and approval_id:
+            action = self._actions.respond_approval(approval_id, decision)
+            self._run(action, "answer the approval")
 
     def forget(self, session_id: str) -> None:
         self.store.forget(session_id)

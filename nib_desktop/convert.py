@@ -12,7 +12,7 @@ from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
 from host.protocol.todo_diff import diff_items
-from ui.models import SessionRow, TranscriptRow
+from ui.models import ApprovalView, SessionRow, ToolSourceRow, TranscriptRow
 from ui.snapshots import HOST_RESTARTED, STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
 
 TODO_WRITE = "TodoWrite"
@@ -107,11 +107,7 @@ class TranscriptLines:
                 self._todo_calls.add(call.id)
                 rows.append(self._todo_line(call))
             else:
-                rows.append(
-                    TranscriptRow(
-                        "tool_call", f"→ {call.name} {shorten(call.arguments, 120)}", False
-                    )
-                )
+                rows.append(TranscriptRow("tool_call", call_line(call), False))
         return rows
 
     def _todo_line(self, call: m.ToolCall) -> TranscriptRow:
@@ -240,7 +236,54 @@ def _steps(n: int) -> str:
     return f"{n} step" if n == 1 else f"{n} steps"
 
 
+def call_line(call: m.ToolCall) -> str:
+    """A tool call in one line: an MCP server's tool named with its server."""
+    name = call.name
+    if name.startswith("mcp__") and name.count("__") >= 2:
+        server, _, tool = name[len("mcp__") :].partition("__")
+        name = f"{tool} ({server})"
+    return f"→ {name} {shorten(call.arguments, 120)}"
+
+
 def _result_line(message: m.Message) -> str:
     if message.is_error:
         return "← error: " + shorten(message.content, 200)
     return "← " + shorten(message.content, 160)
+
+
+def approval(a: m.ApprovalRequested) -> ApprovalView:
+    return ApprovalView(a.approval_id, a.session_id, tool_label(a.tool), shown_text(a.arguments))
+
+
+def tool_label(name: str) -> str:
+    """An offered tool name as a person reads it: "get_current_time (time)"."""
+    if name.startswith("mcp__") and name.count("__") >= 2:
+        server, _, tool = name[len("mcp__") :].partition("__")
+        return shown_text(f"{tool} ({server})")
+    return shown_text(name)
+
+
+_STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
+                "disabled": "disabled"}  # fmt: skip
+
+
+def tool_sources(listing: m.ToolsList) -> list[ToolSourceRow]:
+    rows = []
+    for server in listing.servers:
+        names = ", ".join(t.name for t in server.tools)
+        rows.append(_source(server.name, "MCP server", server.state, server.error, names))
+    for plugin in listing.plugins:
+        names = ", ".join(t.name for t in plugin.tools)
+        state = "failed" if plugin.error else "ready"
+        rows.append(_source(plugin.name, "plugin", state, plugin.error, names))
+    return rows
+
+
+def _source(name: str, kind: str, state: str, error: str | None, tools: str) -> ToolSourceRow:
+    words = f"{kind} {name}, {_STATE_WORDS.get(state, state)}"
+    if error:
+        words += f": {error}"
+    elif tools:
+        words += f", tools: {tools}"
+    return ToolSourceRow(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
+                         shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip

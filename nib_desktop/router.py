@@ -35,6 +35,9 @@ class NotificationRouter:
             rpc.SESSIONS_CHANGED.name: self._session_changed,
             rpc.SESSIONS_DELETED.name: self._session_deleted,
             rpc.MESSAGES_APPENDED.name: self._message_appended,
+            rpc.APPROVALS_REQUESTED.name: lambda a: view.approval_requested(convert.approval(a)),
+            rpc.APPROVALS_RESOLVED.name: lambda r: view.approval_resolved(r.approval_id),
+            rpc.TOOLS_CHANGED.name: lambda t: view.set_tool_sources(convert.tool_sources(t)),
         }
         missing = set(rpc.NOTIFICATIONS) - set(self._routes)
         if missing:

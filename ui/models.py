@@ -179,6 +179,34 @@ class RemoteChoiceModel(RowModel):
 
 
 @dataclass(frozen=True)
+class ApprovalView:
+    """A tool call waiting for the user (contract section 13), as the composer shows it."""
+
+    approvalId: str
+    sessionId: str
+    tool: str  # e.g. "get_current_time (time)" or a plugin tool's name
+    arguments: str  # as the model wrote them, made safe to display
+
+
+@dataclass(frozen=True)
+class ToolSourceRow:
+    """One MCP server or plugin in the Tools view."""
+
+    name: str
+    kind: str  # "MCP server" or "plugin"
+    sourceState: str  # starting, ready, failed, disabled (plugins: ready or failed)
+    error: str
+    tools: str  # the tool names, comma separated
+    accessibleName: str
+
+
+@QmlElement
+@qml_uncreatable("made by the controller")
+class ToolSourceModel(RowModel):
+    ROLES = ("name", "kind", "sourceState", "error", "tools", "accessibleName")
+
+
+@dataclass(frozen=True)
 class TranscriptRow:
     kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
     text: str

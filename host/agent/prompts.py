@@ -36,3 +36,5 @@ COMPACT = (
 CONTINUE = "Continue the task from where the summary and the checklist leave off."
 SUMMARY_HEADING = "Summary of the conversation so far (earlier messages were compacted):\n"
 CHECKLIST_HEADING = "The session's checklist as committed"
+
+SAMPLING = "You are answering a request from a tool the user's agent is running. Answer it."

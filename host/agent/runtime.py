@@ -40,6 +40,7 @@ from host.agent.providers.base import (
     UserMessage,
 )
 from host.config import Settings, SettingsError, load_settings, redact
+from host.events import Publisher
 from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import models as m
@@ -48,11 +49,13 @@ from host.sessions.service import SessionService
 from host.store.errors import environment_problem
 from host.todos.service import TodoService
 from host.tools import task, todo_write
+from host.tools.external import ExternalTools
 from host.tools.registry import ToolRegistry
 
 log = logging.getLogger(__name__)
 
 AGENT_TOOLS = (todo_write.NAME, task.NAME)
+SAMPLING_STEPS = 4  # model steps one sampling request may take (refused tool calls included)
 
 
 class StepLimitReached(Exception):
@@ -60,13 +63,23 @@ class StepLimitReached(Exception):
 
 
 class AgentRuntime:
-    def __init__(self, data_dir: Path | None, sessions: SessionService, todos: TodoService) -> None:
+    def __init__(
+        self,
+        data_dir: Path | None,
+        sessions: SessionService,
+        todos: TodoService,
+        publisher: Publisher | None = None,
+    ) -> None:
         self._data_dir = data_dir
         self._sessions = sessions
         self._todos = todos
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.registry = ToolRegistry(
             [todo_write.todo_write_tool(todos), task.task_tool(self._run_delegated)]
+        )
+        # MCP servers' and plugins' tools, offered to Agent turns after the builtins
+        self.external = ExternalTools(
+            data_dir, publisher or Publisher(), self.registry, AGENT_TOOLS, self._sample
         )
         self._providers: dict[str, Provider] = {}
         # One provider per distinct settings, kept across turns: building an HTTP client
@@ -105,6 +118,7 @@ class AgentRuntime:
         for provider in self._cache.values():
             await _close_quietly(provider)
         self._cache.clear()
+        await self.external.close()
 
     def _redacted(self, text: str) -> str:
         """An error for the user and the database, without the endpoint's credentials."""
@@ -130,13 +144,16 @@ class AgentRuntime:
             provider = self._provider(settings)
             self._providers[turn.id] = provider
             tools = AGENT_TOOLS if session.mode == "agent" else ()
+            if session.mode == "agent":
+                await self.external.prepare()
             history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
             history += chat_history(self._sessions.messages(session.id))
             if session.mode == "agent":
                 inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
             budget = Budget(context_window(settings), TokenCounter(settings.model))
-            await self._loop(ctx, provider, history, tools, steps, record=True, budget=budget)
+            await self._loop(ctx, provider, history, tools, steps, record=True, budget=budget,
+                             external=session.mode == "agent")  # fmt: skip
         except asyncio.CancelledError:
             state, error = "cancelled", None
             # a request in flight may hold its HTTP connection open: the provider is closed
@@ -220,6 +237,24 @@ class AgentRuntime:
         self._sessions.append_message(session.id, None, "summary", summary)
         return m.CompactResult(summarised_messages=len(older))
 
+    async def _sample(
+        self,
+        ctx: ExecutionContext,
+        messages: list[tuple[str, str]],
+        system: str | None,
+        _max_tokens: int,
+    ) -> str:
+        """A model call an MCP server asked for during one of the turn's calls, on the MCP
+        path: offered no tools, and any tool call the model makes anyway goes through the
+        registry on that path (TodoWrite refuses it) and its refusal back to the model."""
+        provider = self._providers.get(ctx.turn_id)
+        if provider is None:
+            raise ProviderError("sampling is only answered during a running turn")
+        history: list[ChatMessage] = [SystemMessage(system or prompts.SAMPLING)]
+        for role, text in messages:
+            history.append(UserMessage(text) if role == "user" else AssistantMessage(text))
+        return await self._loop(ctx, provider, history, (), SAMPLING_STEPS, record=False)
+
     async def _run_delegated(self, ctx: ExecutionContext, text: str) -> str:
         provider = self._providers.get(ctx.turn_id)
         if provider is None:
@@ -237,11 +272,14 @@ class AgentRuntime:
         max_steps: int,
         record: bool,
         budget: Budget | None = None,
+        external: bool = False,
     ) -> str:
         """Model steps until an answer without tool calls. With a `window` (the recorded
         turn's path), the conversation is compacted before a step that would not fit, and
         once when the endpoint says the context is too long."""
         specs = self.registry.specs(tools)
+        if external:  # MCP and plugin tools, for the agent's own turn only
+            specs += tuple(self.external.specs())
         for _step in range(max_steps):
             estimated = budget.counter.conversation(history, specs) if budget else 0
             if budget and estimated > COMPACT_AT * budget.window:
@@ -284,7 +322,10 @@ class AgentRuntime:
             if not calls:
                 return content
             for call in calls:
-                result = await self.registry.execute(ctx, call.name, call.arguments)
+                if external and self.external.owns(call.name):
+                    result = await self.external.execute(ctx, call.name, call.arguments)
+                else:
+                    result = await self.registry.execute(ctx, call.name, call.arguments)
                 history.append(ToolMessage(call.id, result.content, result.is_error))
                 if record:
                     self._sessions.append_message(

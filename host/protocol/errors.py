@@ -19,6 +19,7 @@ class ErrorCode(IntEnum):
     REMOTE_UNREACHABLE = -32012
     TURN_RUNNING = -32020
     TURN_NOT_FOUND = -32021
+    APPROVAL_NOT_PENDING = -32030
 
 
 class RpcError(Exception):
@@ -86,6 +87,10 @@ class TurnNotFound(RpcError):
     code = ErrorCode.TURN_NOT_FOUND
 
 
+class ApprovalNotPending(RpcError):
+    code = ErrorCode.APPROVAL_NOT_PENDING
+
+
 _BY_CODE: dict[int, type[RpcError]] = {
     int(cls.code): cls
     for cls in (
@@ -101,6 +106,7 @@ _BY_CODE: dict[int, type[RpcError]] = {
         RemoteUnreachable,
         TurnRunning,
         TurnNotFound,
+        ApprovalNotPending,
     )
 }
 

@@ -40,6 +40,8 @@ SESSIONS_COMPACT = Method("sessions.compact", m.SessionRef, m.CompactResult)
 MESSAGES_LIST = Method("messages.list", m.MessageListParams, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
+TOOLS_LIST = Method("tools.list", m.Empty, m.ToolsList)
+APPROVALS_RESPOND = Method("approvals.respond", m.ApprovalRespondParams, m.OkResult)
 # the project's: the sessions a remote host has, to choose one to attach
 REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionList)
 
@@ -61,6 +63,8 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         TODOS_GET,
         TODOS_HISTORY,
         REMOTE_SESSIONS,
+        TOOLS_LIST,
+        APPROVALS_RESPOND,
     )
 }
 
@@ -69,6 +73,9 @@ TURNS_CHANGED = Notification("turns.changed", m.Turn)
 SESSIONS_CHANGED = Notification("sessions.changed", m.Session)
 SESSIONS_DELETED = Notification("sessions.deleted", m.SessionDeleted)
 MESSAGES_APPENDED = Notification("messages.appended", m.MessageAppended)
+APPROVALS_REQUESTED = Notification("approvals.requested", m.ApprovalRequested)
+APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
+TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
     note.name: note  # type: ignore[misc]
@@ -78,5 +85,8 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         SESSIONS_CHANGED,
         SESSIONS_DELETED,
         MESSAGES_APPENDED,
+        APPROVALS_REQUESTED,
+        APPROVALS_RESOLVED,
+        TOOLS_CHANGED,
     )
 }

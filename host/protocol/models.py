@@ -287,3 +287,50 @@ class RemoteSessionsParams(Wire):
     def _known_endpoint(cls, value: str) -> str:
         parse_endpoint(value)
         return value
+
+
+# --- section 13: tools beyond the builtins, and approvals ------------------------------
+
+ServerState = Literal["starting", "ready", "failed", "disabled"]
+Decision = Literal["allow_once", "allow_session", "deny"]
+
+
+class ToolInfo(Wire):
+    name: str
+    description: str
+
+
+class ServerInfo(Wire):
+    name: str
+    state: ServerState
+    error: str | None
+    tools: tuple[ToolInfo, ...]
+
+
+class PluginInfo(Wire):
+    name: str
+    tools: tuple[ToolInfo, ...]
+    error: str | None
+
+
+class ToolsList(Wire):
+    servers: tuple[ServerInfo, ...]
+    plugins: tuple[PluginInfo, ...]
+
+
+class ApprovalRespondParams(Wire):
+    approval_id: Id
+    decision: Decision
+
+
+class ApprovalRequested(Wire):
+    approval_id: str
+    session_id: str
+    turn_id: str
+    tool: str
+    arguments: str  # as the model wrote them: shown as plain text
+
+
+class ApprovalResolved(Wire):
+    approval_id: str
+    decision: Literal["allow_once", "allow_session", "deny", "cancelled"]

@@ -160,6 +160,11 @@ ApplicationWindow {
         onActivated: window.controller.selectAdjacent(1)
     }
     Shortcut {
+        id: toolsShortcut
+        sequence: "Ctrl+Shift+T"
+        onActivated: sidebar.openTools()
+    }
+    Shortcut {
         sequence: "F6"
         onActivated: window.cycleFocus(1)
     }
@@ -174,10 +179,12 @@ ApplicationWindow {
         "fork": forkShortcut.nativeText,
         "delete": deleteShortcut.nativeText,
         "previous": previousShortcut.nativeText,
-        "next": nextShortcut.nativeText
+        "next": nextShortcut.nativeText,
+        "tools": toolsShortcut.nativeText
     })
 
-    // Completed steps and turn ends, said politely to assistive technology.
+    // Completed steps and turn ends, said politely to assistive technology; a tool call
+    // waiting for approval, assertively.
     Item {
         id: announcer
         Accessible.role: Accessible.StatusBar
@@ -186,6 +193,12 @@ ApplicationWindow {
             target: window.controller.dock
             function onAnnouncement(text: string): void {
                 announcer.Accessible.announce(text)
+            }
+        }
+        Connections {
+            target: window.controller
+            function onApprovalAnnounced(text: string): void {
+                announcer.Accessible.announce(text, Accessible.Assertive)
             }
         }
     }

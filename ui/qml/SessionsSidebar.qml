@@ -24,6 +24,10 @@ Rectangle {
             sidebar.openDialog(deleteDialogLoader)
     }
 
+    function openTools(): void {
+        sidebar.openDialog(toolsDialogLoader)
+    }
+
     function attachRemote(): void {
         sidebar.openDialog(remoteDialogLoader)
     }
@@ -49,6 +53,15 @@ Rectangle {
                 font.bold: true
                 color: sidebar.theme.text
                 Accessible.role: Accessible.Heading
+            }
+            Button {
+                objectName: "toolsButton"
+                text: qsTr("Tools")
+                focusPolicy: Qt.NoFocus
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("MCP servers and plugins (%1)").arg(sidebar.keys["tools"])
+                Accessible.name: qsTr("Tools")
+                onClicked: sidebar.openTools()
             }
             Button {
                 objectName: "newButton"
@@ -239,6 +252,121 @@ Rectangle {
                         focusPolicy: Qt.NoFocus
                         Accessible.name: text
                         DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+                    }
+                }
+            }
+        }
+    }
+
+    // The Tools view: every MCP server (starting, ready with its tools, failed with why)
+    // and plugin, live. Made on first use.
+    Loader {
+        id: toolsDialogLoader
+        active: false
+        sourceComponent: Component {
+            Dialog {
+                id: toolsDialog
+                objectName: "toolsDialog"
+                title: qsTr("Tools")
+                width: Math.max(300, Math.min(640, parent.width - 40))
+                height: Math.max(200, Math.min(520, parent.height - 40))
+                parent: Overlay.overlay
+                anchors.centerIn: parent
+                modal: true
+                focus: true
+                standardButtons: Dialog.Close
+                onOpened: toolList.forceActiveFocus()
+                onClosed: sidebar.done()
+
+                ColumnLayout {
+                    anchors.fill: parent
+                    spacing: 6
+                    Text {
+                        Layout.fillWidth: true
+                        visible: toolList.count === 0
+                        text: qsTr("No MCP servers or plugins. Add servers under \"mcpServers\" in settings.json in the data folder.")
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                        color: sidebar.theme.muted
+                    }
+                    ListView {
+                        id: toolList
+                        objectName: "toolList"
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        clip: true
+                        spacing: 8
+                        model: sidebar.controller.toolSources
+                        activeFocusOnTab: true
+                        keyNavigationEnabled: true
+                        Accessible.role: Accessible.List
+                        Accessible.name: qsTr("MCP servers and plugins")
+                        ScrollBar.vertical: ScrollBar {}
+                        delegate: Rectangle {
+                            id: source
+                            required property int index
+                            required property string name
+                            required property string kind
+                            required property string sourceState
+                            required property string error
+                            required property string tools
+                            required property string accessibleName
+                            objectName: "toolSource"
+                            width: toolList.width
+                            implicitHeight: sourceColumn.implicitHeight + 12
+                            radius: 4
+                            color: toolList.currentIndex === index && toolList.activeFocus
+                                   ? sidebar.theme.selection : sidebar.theme.surface
+                            Accessible.role: Accessible.ListItem
+                            Accessible.name: accessibleName
+                            ColumnLayout {
+                                id: sourceColumn
+                                anchors.left: parent.left
+                                anchors.right: parent.right
+                                anchors.top: parent.top
+                                anchors.margins: 6
+                                spacing: 2
+                                RowLayout {
+                                    Text {
+                                        text: source.name
+                                        textFormat: Text.PlainText
+                                        font.bold: true
+                                        color: sidebar.theme.text
+                                    }
+                                    Text {
+                                        text: source.kind
+                                        color: sidebar.theme.muted
+                                        font.pixelSize: 11
+                                    }
+                                    Item { Layout.fillWidth: true }
+                                    Text {
+                                        objectName: "toolSourceState"
+                                        text: source.sourceState === "starting" ? qsTr("starting…") : source.sourceState
+                                        color: source.sourceState === "failed" ? sidebar.theme.danger
+                                             : source.sourceState === "ready" ? sidebar.theme.green : sidebar.theme.muted
+                                        font.pixelSize: 12
+                                    }
+                                }
+                                Text {
+                                    Layout.fillWidth: true
+                                    visible: source.error !== ""
+                                    text: source.error
+                                    textFormat: Text.PlainText
+                                    wrapMode: Text.Wrap
+                                    color: sidebar.theme.danger
+                                    font.pixelSize: 12
+                                }
+                                Text {
+                                    Layout.fillWidth: true
+                                    visible: source.tools !== ""
+                                    text: source.tools
+                                    textFormat: Text.PlainText
+                                    wrapMode: Text.Wrap
+                                    color: sidebar.theme.muted
+                                    font.pixelSize: 12
+                                }
+                            }
+                        }
                     }
                 }
             }

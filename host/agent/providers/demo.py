@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from host.agent import prompts
+from host.agent.providers import demo_tools
 from host.agent.providers.base import (
     ChatMessage,
     ModelEvent,
@@ -282,9 +283,20 @@ class DemoProvider:
         base = 0  # TodoWrites done before the last user message (none, unless compacted)
         if isinstance(asked, UserMessage) and asked.content == prompts.CONTINUE:
             steps, base = self._resumed(messages[:start])
+        if request.path is ExecutionPath.MCP:  # a model call an MCP server asked for
+            text = asked.content if isinstance(asked, UserMessage) else ""
+            yield TextDelta(f"A demo answer to: {shorten(text, 200)}")
+            return
         if not request.offers("TodoWrite"):
             yield TextDelta(self._without_tools(request.path, steps))
             return
+        if isinstance(asked, UserMessage):
+            used = False
+            async for event in self._use_tool(asked.content, request, messages[start + 1 :]):
+                used = True
+                yield event
+            if used:
+                return
         results = [msg for msg in messages[start + 1 :] if isinstance(msg, ToolMessage)]
         if results and results[-1].is_error:
             reason = results[-1].content
@@ -305,6 +317,32 @@ class DemoProvider:
         yield ToolCallRequest(
             f"demo-{done}", "TodoWrite", json.dumps({"todos": self._checklist(steps, done)})
         )
+
+    async def _use_tool(
+        self, text: str, request: ModelRequest, since: tuple[ChatMessage, ...]
+    ) -> AsyncIterator[ModelEvent]:
+        """A tool the request names: called once, then its answer given (nothing if the
+        request names none, and the checklist work goes on as usual)."""
+        spec = demo_tools.pick_tool(text, request.tools, {"TodoWrite", "Task"})
+        if spec is None:
+            return
+        result = next(
+            (msg for msg in since if isinstance(msg, ToolMessage)
+             and msg.call_id.startswith(demo_tools.CALL_PREFIX)),
+            None,
+        )  # fmt: skip
+        name = demo_tools.own_name(spec)
+        if result is None:
+            arguments = demo_tools.arguments(spec, text)
+            yield TextDelta(f"I'll ask the {name} tool.")
+            yield ToolCallRequest(f"{demo_tools.CALL_PREFIX}0", spec.name, json.dumps(arguments))
+            return
+        if self._delay:
+            await asyncio.sleep(min(self._delay, 0.5))
+        if result.is_error:
+            yield TextDelta(f"The {name} tool did not answer: {shorten(result.content, 500)}")
+        else:
+            yield TextDelta(f"The {name} tool says:\n{shorten(result.content, 2000)}")
 
     @staticmethod
     def _summary(messages: tuple[ChatMessage, ...]) -> str:

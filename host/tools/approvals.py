@@ -1,0 +1,84 @@
+"""Approvals (contract section 13): an MCP or plugin call waits for the user unless its
+server is configured `"approval": "allow"` or the user allowed that tool for the session.
+
+A waiting call is announced with `approvals.requested`; `approvals.respond` decides it
+(and `approvals.resolved` tells every client); cancelling the turn resolves its pending
+approvals as "cancelled". "Allow for this session" lasts while the host runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from host.clock import new_id
+from host.events import Publisher
+from host.execution_path import ExecutionContext
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+
+MAX_SHOWN_ARGUMENTS = 4000  # characters of arguments an approval shows
+
+
+@dataclass
+class _Pending:
+    request: m.ApprovalRequested
+    answer: asyncio.Future[str]
+
+
+class Approvals:
+    def __init__(self, publisher: Publisher) -> None:
+        self._publisher = publisher
+        self._pending: dict[str, _Pending] = {}
+        self._allowed: set[tuple[str, str]] = set()  # (session id, tool)
+
+    def pending(self) -> list[m.ApprovalRequested]:
+        return [entry.request for entry in self._pending.values()]
+
+    def allowed(self, session_id: str, tool: str) -> bool:
+        return (session_id, tool) in self._allowed
+
+    async def ask(self, ctx: ExecutionContext, tool: str, arguments: str) -> str:
+        """The user's decision for this call: "allow_once", "allow_session" or "deny".
+        Cancelled with the turn, the approval is resolved as "cancelled"."""
+        if self.allowed(ctx.session_id, tool):
+            return "allow_session"
+        shown = arguments
+        if len(shown) > MAX_SHOWN_ARGUMENTS:
+            shown = shown[:MAX_SHOWN_ARGUMENTS] + f"… ({len(arguments)} characters in all)"
+        request = m.ApprovalRequested(
+            approval_id=new_id(), session_id=ctx.session_id, turn_id=ctx.turn_id, tool=tool,
+            arguments=shown,
+        )  # fmt: skip
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._pending[request.approval_id] = _Pending(request, answer)
+        self._publisher.publish(rpc.APPROVALS_REQUESTED, request)
+        try:
+            decision = await answer
+        except asyncio.CancelledError:
+            if self._pending.pop(request.approval_id, None) is not None:
+                self._resolved(request.approval_id, "cancelled")
+            raise
+        if decision == "allow_session":
+            self._allowed.add((ctx.session_id, tool))
+        return decision
+
+    def respond(self, params: m.ApprovalRespondParams) -> m.OkResult:
+        entry = self._pending.pop(params.approval_id, None)
+        if entry is None or entry.answer.done():
+            raise errors.ApprovalNotPending(
+                f"approval {params.approval_id!r} is not waiting (unknown or already decided)"
+            )
+        entry.answer.set_result(params.decision)
+        self._resolved(params.approval_id, params.decision)
+        return m.OkResult()
+
+    def forget_session(self, session_id: str) -> None:
+        self._allowed = {(s, t) for s, t in self._allowed if s != session_id}
+
+    def _resolved(self, approval_id: str, decision: str) -> None:
+        self._publisher.publish(
+            rpc.APPROVALS_RESOLVED,
+            m.ApprovalResolved.model_validate({"approvalId": approval_id, "decision": decision}),
+        )

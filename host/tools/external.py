@@ -1,0 +1,143 @@
+"""Tools beyond the builtins (contract section 13): MCP servers' tools and plugin tools,
+offered to Agent turns, each call run on its own execution path after the user's
+approval. `tools.list` and `tools.changed` describe them."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from host.events import Publisher
+from host.execution_path import ExecutionContext, ExecutionPath
+from host.plugins import Plugin, PluginContext, PluginTool, load_plugins
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.protocol.text import shorten
+from host.tools.approvals import Approvals
+from host.tools.mcp_config import load_servers
+from host.tools.mcp_servers import McpServers, Sampler
+from host.tools.registry import (
+    ToolFailed,
+    ToolRegistry,
+    ToolResult,
+    ToolSpec,
+    describe_validation,
+)
+
+log = logging.getLogger(__name__)
+
+DENIED = "The user denied this call; do not retry it unless they ask for it."
+
+
+class ExternalTools:
+    def __init__(
+        self,
+        data_dir: Path | None,
+        publisher: Publisher,
+        registry: ToolRegistry,
+        builtins: tuple[str, ...],
+        sampler: Sampler,
+    ) -> None:
+        self._publisher = publisher
+        self._registry = registry
+        self._builtins = builtins
+        self.approvals = Approvals(publisher)
+        self.mcp = McpServers(load_servers(data_dir), self._changed, sampler)
+        self.plugins: list[Plugin] = []
+        self._plugin_tools: dict[str, PluginTool] = {}
+        self._started = False
+
+    def start(self) -> None:
+        """Load the plugins and start the MCP servers (after the host is ready)."""
+        self.plugins = load_plugins(self._builtins)
+        self._plugin_tools = {tool.name: tool for p in self.plugins for tool in p.tools}
+        self._started = True
+        self.mcp.start()
+        self._changed()
+
+    async def close(self) -> None:
+        await self.mcp.close()
+
+    def listing(self) -> m.ToolsList:
+        plugins = tuple(
+            m.PluginInfo(
+                name=plugin.name,
+                tools=tuple(
+                    m.ToolInfo(name=t.name, description=shorten(t.description, 300))
+                    for t in plugin.tools
+                ),
+                error=plugin.error,
+            )
+            for plugin in self.plugins
+        )
+        servers = tuple(server.info() for server in self.mcp.servers)
+        return m.ToolsList(servers=servers, plugins=plugins)
+
+    def _changed(self) -> None:
+        if self._started:
+            self._publisher.publish(rpc.TOOLS_CHANGED, self.listing())
+
+    # --- what a turn is offered, and runs ---------------------------------------------
+
+    async def prepare(self) -> None:
+        if self.mcp.servers:
+            await self.mcp.prepare()
+
+    def specs(self) -> list[ToolSpec]:
+        plugin_specs = [
+            ToolSpec(t.name, t.description, t.args.model_json_schema())
+            for t in self._plugin_tools.values()
+        ]
+        return self.mcp.specs() + plugin_specs
+
+    def owns(self, name: str) -> bool:
+        return name in self._plugin_tools or self.mcp.find(name) is not None
+
+    async def execute(self, ctx: ExecutionContext, name: str, arguments: str) -> ToolResult:
+        try:
+            parsed = json.loads(arguments.strip() or "{}")
+        except ValueError as exc:
+            return ToolResult(f"arguments are not valid JSON: {exc}", is_error=True)
+        if not isinstance(parsed, dict):
+            return ToolResult("arguments must be a JSON object", is_error=True)
+        plugin_tool = self._plugin_tools.get(name)
+        if plugin_tool is not None:
+            return await self._run_plugin(ctx, plugin_tool, parsed, arguments)
+        found = self.mcp.find(name)
+        if found is None:
+            return ToolResult(f"unknown tool {name!r}", is_error=True)
+        server, tool = found
+        if server.approval != "allow":
+            decision = await self.approvals.ask(ctx, name, arguments)
+            if decision == "deny":
+                return ToolResult(DENIED, is_error=True)
+        sub = ExecutionContext(ctx.session_id, ctx.turn_id, ExecutionPath.MCP)
+        return await server.call(sub, tool, parsed)
+
+    async def _run_plugin(
+        self, ctx: ExecutionContext, tool: PluginTool, parsed: dict[str, Any], raw: str
+    ) -> ToolResult:
+        try:
+            args = tool.args.model_validate(parsed)
+        except ValidationError as exc:
+            return ToolResult(describe_validation(exc), is_error=True)
+        decision = await self.approvals.ask(ctx, tool.name, raw)
+        if decision == "deny":
+            return ToolResult(DENIED, is_error=True)
+        sub = ExecutionContext(ctx.session_id, ctx.turn_id, ExecutionPath.PLUGIN)
+
+        async def call_builtin(builtin: str, arguments: dict[str, Any]) -> ToolResult:
+            return await self._registry.execute(sub, builtin, arguments)
+
+        context = PluginContext(ctx.session_id, ctx.turn_id, call_builtin)
+        try:
+            return ToolResult(str(await tool.run(context, args)))
+        except ToolFailed as exc:
+            return ToolResult(str(exc), is_error=True)
+        except Exception as exc:
+            log.exception("plugin tool %s failed", tool.name)
+            return ToolResult(f"{tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)

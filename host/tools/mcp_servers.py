@@ -1,0 +1,450 @@
+"""MCP servers, run through the official SDK (its stdio and streamable HTTP transports).
+
+Every configured server is started when the host starts, in the background, so its tools
+are known when the first turn begins (a turn waits up to PREPARE_S for servers still
+starting). Each server's connection lives in one task of its own, which holds the SDK's
+client open until the host stops or the server goes away:
+
+- its stderr goes to the host log, line by line, and its last line is kept: when a stdio
+  server exits, that line is the reason it is shown as failed;
+- a failed server is started again on its next use: at once after one failure, after a
+  back-off that doubles from 1 s to 60 s with each further failure in a row; before that,
+  a call says when it will be tried;
+- a call has a timeout (the server's `timeout`, default 60 s); cancelling the turn
+  cancels the call (the SDK tells the server);
+- a stdio server gets only the SDK's minimal environment (HOME, LOGNAME, PATH, SHELL,
+  TERM, USER) plus the `env` its entry names: never the host's token or an API key.
+
+Results reach the model as plain text: text blocks as they are, structured content as
+JSON, images, audio and resources as one short placeholder line each.
+
+The SDK is imported only when a server is configured: a host without MCP servers starts
+as fast as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from typing import TYPE_CHECKING, Any, Literal
+
+from host.execution_path import ExecutionContext
+from host.protocol import models as m
+from host.protocol.appinfo import app_version
+from host.protocol.text import shorten
+from host.tools.mcp_config import HttpEntry, ServerEntry, StdioEntry, tool_key
+from host.tools.registry import ToolResult, ToolSpec
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.types import CallToolResult, CreateMessageRequestParams, Tool
+
+log = logging.getLogger(__name__)
+
+PREFIX = "mcp__"
+PREPARE_S = 10.0  # how long a turn waits for servers still starting
+START_S = 30.0  # a server that has not listed its tools by then has failed
+FIRST_BACKOFF_S = 1.0
+MAX_BACKOFF_S = 60.0
+MAX_RESULT_CHARS = 100_000  # a tool result the model reads, at most
+
+State = Literal["starting", "ready", "failed", "disabled"]
+# Runs a model call a server asked for (sampling) on the MCP path, for the turn whose
+# call is in flight: the messages as (role, text), the system prompt, the token limit.
+Sampler = Callable[[ExecutionContext, list[tuple[str, str]], str | None, int], Awaitable[str]]
+
+
+class McpServer:
+    def __init__(self, config: ServerEntry, owner: McpServers) -> None:
+        self.config = config
+        self.name = config.name
+        self.key = config.key
+        self._owner = owner
+        self.state: State = "disabled" if config.entry and config.entry.disabled else "failed"
+        self.error: str | None = config.problem
+        self.tools: list[Tool] = []
+        self._client: Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._settled = asyncio.Event()  # ready or failed (this attempt)
+        self._stop = asyncio.Event()
+        self._failures = 0
+        self._retry_at = 0.0
+        self._stderr_tail = ""
+        self._calls: list[ExecutionContext] = []  # the contexts of the calls in flight
+
+    @property
+    def usable(self) -> bool:
+        return self.config.entry is not None and not self.config.entry.disabled
+
+    @property
+    def approval(self) -> str:
+        return self.config.entry.approval if self.config.entry is not None else "ask"
+
+    def info(self) -> m.ServerInfo:
+        tools = tuple(
+            m.ToolInfo(name=tool.name, description=shorten(tool.description or "", 300))
+            for tool in self.tools
+        )
+        return m.ServerInfo(name=self.name, state=self.state, error=self.error, tools=tools)
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start (again) unless running or waiting out its back-off."""
+        if not self.usable or self._task is not None:
+            return
+        if self.state == "failed" and time.monotonic() < self._retry_at:
+            return
+        self._settled = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._set("starting", None)
+        self._task = asyncio.ensure_future(self._run())
+
+    async def settle(self, timeout: float) -> None:
+        if self._task is not None and not self._settled.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._settled.wait(), timeout)
+
+    async def stop(self) -> None:
+        task = self._task
+        if task is None:
+            return
+        self._stop.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), 5.0)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    def _set(self, state: State, error: str | None) -> None:
+        if (state, error) != (self.state, self.error):
+            self.state, self.error = state, error
+            self._owner.changed()
+
+    def _failed(self, reason: str) -> None:
+        self._failures += 1
+        # the first failure: started again at once on next use; in a row: 1, 2, 4 … 60 s
+        delay = 0.0 if self._failures == 1 else FIRST_BACKOFF_S * 2 ** (self._failures - 2)
+        delay = min(delay, MAX_BACKOFF_S)
+        self._retry_at = time.monotonic() + delay
+        self.tools = []
+        log.warning("MCP server %s failed: %s (retried on next use after %.0f s)",
+                    self.name, reason, delay)  # fmt: skip
+        self._set("failed", reason)
+
+    async def _run(self) -> None:
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.types import Implementation
+
+        entry = self.config.entry
+        assert entry is not None
+        gone = asyncio.Event()  # the server process closed its stderr: it has exited
+        reader_task: asyncio.Task[None] | None = None
+        try:
+            async with AsyncExitStack() as stack:
+                if isinstance(entry, StdioEntry):
+                    read_fd, write_fd = os.pipe()
+                    errlog = os.fdopen(write_fd, "w")
+                    stack.callback(_close_quietly, errlog)
+                    reader_task = asyncio.ensure_future(self._read_stderr(read_fd, gone))
+                    params = StdioServerParameters(
+                        command=entry.command, args=list(entry.args), env=dict(entry.env),
+                        cwd=entry.cwd,
+                    )  # fmt: skip
+                    transport: Any = stdio_client(params, errlog=errlog)
+                else:
+                    assert isinstance(entry, HttpEntry)
+                    import httpx2
+
+                    http = await stack.enter_async_context(
+                        httpx2.AsyncClient(
+                            headers=entry.headers,
+                            timeout=httpx2.Timeout(30.0, read=max(300.0, entry.timeout)),
+                            follow_redirects=True,
+                        )
+                    )
+                    transport = streamable_http_client(entry.url, http_client=http)
+                client = Client(
+                    transport,
+                    mode="legacy",  # the classic handshake: any server, and sampling's channel
+                    sampling_callback=self._sample,
+                    client_info=Implementation(name="nib-desktop", version=app_version()),
+                )
+                async with asyncio.timeout(START_S):
+                    await stack.enter_async_context(client)
+                    if isinstance(entry, StdioEntry):
+                        _close_quietly(errlog)  # the server holds its own end now
+                    tools = await self._list_tools(client)
+                self.tools, self._client = tools, client
+                self._failures = 0
+                log.info("MCP server %s is ready with %d tools", self.name, len(tools))
+                self._set("ready", None)
+                self._settled.set()
+                stopping = asyncio.ensure_future(self._stop.wait())
+                exited = asyncio.ensure_future(gone.wait())
+                try:
+                    await asyncio.wait({stopping, exited}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    stopping.cancel()
+                    exited.cancel()
+                self._client = None
+                if not self._stop.is_set():
+                    raise _Exited
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # the SDK raises groups and its own errors
+            if not self._stop.is_set():
+                if reader_task is not None and not gone.is_set():  # did the process end?
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(gone.wait(), 1.0)
+                self._failed(self._reason(exc, gone.is_set()))
+        finally:
+            self._client = None
+            self._task = None
+            self._settled.set()
+            if reader_task is not None:
+                reader_task.cancel()
+            if self._stop.is_set() and self.state != "failed":
+                self._set("failed" if not self.usable else "starting", self.error)
+
+    async def _list_tools(self, client: Client) -> list[Tool]:
+        tools: list[Tool] = []
+        cursor: str | None = None
+        for _page in range(100):
+            listing = await client.list_tools(cursor=cursor)
+            tools.extend(listing.tools)
+            cursor = listing.next_cursor
+            if not cursor:
+                break
+        return tools
+
+    async def _read_stderr(self, fd: int, gone: asyncio.Event) -> None:
+        """The server's stderr to the host log; its end means the server exited."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=1 << 20)
+        pipe = os.fdopen(fd, "rb", buffering=0)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
+        )
+        try:
+            while True:
+                try:
+                    line = await reader.readline()
+                except ValueError:  # a line over the limit
+                    line = b"(a very long line)\n"
+                if not line:
+                    gone.set()
+                    return
+                text = line.decode("utf-8", "replace").strip()
+                if text:
+                    self._stderr_tail = text[:500]
+                    log.info("MCP server %s: %s", self.name, text[:2000])
+        finally:
+            transport.close()
+
+    def _reason(self, exc: BaseException, exited: bool) -> str:
+        if exited or isinstance(exc, _Exited):
+            return f"the server exited: {self._stderr_tail or 'no message on stderr'}"
+        if self._stderr_tail:
+            return self._stderr_tail
+        if isinstance(exc, TimeoutError):
+            return f"it did not list its tools within {START_S:.0f} s"
+        return _describe(exc)
+
+    # --- calls ------------------------------------------------------------------------
+
+    async def call(self, ctx: ExecutionContext, tool: str, arguments: dict[str, Any]) -> ToolResult:
+        from mcp.shared.exceptions import MCPError
+
+        if self.state == "failed" and self._task is None:
+            self.start()
+            await self.settle(PREPARE_S)
+        client = self._client
+        if client is None:
+            return ToolResult(self._unavailable(), is_error=True)
+        entry = self.config.entry
+        timeout = entry.timeout if entry is not None else 60.0
+        self._calls.append(ctx)
+        try:
+            result = await asyncio.wait_for(client.call_tool(tool, arguments), timeout)
+        except TimeoutError:
+            return ToolResult(
+                f"{self.name} did not answer {tool} within {timeout:g} s; the call was cancelled",
+                is_error=True,
+            )
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            raise
+        except BaseException as exc:
+            if await self._ended():
+                return ToolResult(f"{self.name} stopped during {tool}: {self.error}", True)
+            why = exc.error.message if isinstance(exc, MCPError) else _describe(exc)
+            return ToolResult(f"{self.name} could not run {tool}: {why}", is_error=True)
+        finally:
+            self._calls.remove(ctx)
+        return ToolResult(result_text(result), is_error=bool(result.is_error))
+
+    async def _ended(self) -> bool:
+        """Whether the server went away (its connection task ends within a second)."""
+        task = self._task
+        if task is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), 1.0)
+        return self.state == "failed"
+
+    def _unavailable(self) -> str:
+        if self.state == "failed":
+            wait = max(0.0, self._retry_at - time.monotonic())
+            return (
+                f"the MCP server {self.name} is not running ({self.error}); it is started"
+                f" again on use in {wait:.0f} s"
+            )
+        if self.state == "disabled":
+            return f"the MCP server {self.name} is disabled in settings.json"
+        return f"the MCP server {self.name} is still starting"
+
+    async def _sample(self, context: Any, params: CreateMessageRequestParams) -> Any:
+        """A model call the server asked for: run on the MCP path for the turn whose call
+        is in flight (TodoWrite refuses it); refused outside a call."""
+        from mcp.types import CreateMessageResult, ErrorData, TextContent
+
+        if not self._calls:
+            return ErrorData(code=-32600, message="sampling is only answered during a tool call")
+        ctx = self._calls[-1]
+        messages: list[tuple[str, str]] = []
+        for message in params.messages:
+            parts = message.content if isinstance(message.content, list) else [message.content]
+            text = "\n".join(_block_text(part) for part in parts)
+            messages.append((message.role, text))
+        try:
+            text = await self._owner.sample(ctx, messages, params.system_prompt, params.max_tokens)
+        except Exception as exc:
+            return ErrorData(code=-32603, message=f"the model call failed: {_describe(exc)}")
+        return CreateMessageResult(
+            role="assistant", content=TextContent(type="text", text=text), model="nib"
+        )
+
+
+class _Exited(Exception):
+    """The server's process went away."""
+
+
+class McpServers:
+    """Every configured server and the tools they offer, as `mcp__<server>__<tool>`."""
+
+    def __init__(
+        self,
+        entries: list[ServerEntry],
+        on_change: Callable[[], None],
+        sample: Sampler,
+    ) -> None:
+        self.servers = [McpServer(entry, self) for entry in entries]
+        self._on_change = on_change
+        self.sample = sample
+
+    def changed(self) -> None:
+        self._on_change()
+
+    def start(self) -> None:
+        for server in self.servers:
+            server.start()
+
+    async def close(self) -> None:
+        await asyncio.gather(*(server.stop() for server in self.servers))
+
+    async def prepare(self, timeout: float = PREPARE_S) -> None:
+        """Before a turn: servers that failed are started again (their back-off over), and
+        those starting are waited for, all together, at most `timeout`."""
+        for server in self.servers:
+            server.start()
+        await asyncio.gather(*(server.settle(timeout) for server in self.servers))
+
+    def specs(self) -> list[ToolSpec]:
+        specs = []
+        for server in self.servers:
+            if server.state != "ready":
+                continue
+            for tool in server.tools:
+                name = qualified(server.key, tool.name)
+                schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
+                specs.append(ToolSpec(name, tool.description or f"{tool.name} on {server.name}",
+                                      schema))  # fmt: skip
+        return specs
+
+    def find(self, name: str) -> tuple[McpServer, str] | None:
+        """The server and its own tool name for an offered name."""
+        if not name.startswith(PREFIX):
+            return None
+        for server in self.servers:
+            if not name.startswith(f"{PREFIX}{server.key}__"):
+                continue
+            for tool in server.tools:
+                if qualified(server.key, tool.name) == name:
+                    return server, tool.name
+            return server, name[len(f"{PREFIX}{server.key}__") :]
+        return None
+
+
+def qualified(server_key: str, tool: str) -> str:
+    return tool_key(f"{PREFIX}{server_key}__{tool}")
+
+
+def result_text(result: CallToolResult) -> str:
+    """A tool result as the model reads it: plain text."""
+    parts = [_block_text(block) for block in result.content]
+    text = "\n".join(part for part in parts if part)
+    structured = result.structured_content
+    if structured is not None and not _said(text, structured):
+        dumped = json.dumps(structured, ensure_ascii=False)
+        text = f"{text}\n{dumped}" if text else dumped
+    if not text:
+        text = "(no output)"
+    if len(text) > MAX_RESULT_CHARS:
+        text = text[:MAX_RESULT_CHARS] + f"\n… ({len(text) - MAX_RESULT_CHARS} more characters)"
+    return text
+
+
+def _said(text: str, structured: Any) -> bool:
+    """Whether the text blocks already say what the structured content holds (servers
+    send both: the same value as JSON text, or `{"result": text}`)."""
+    if structured == {"result": text}:
+        return True
+    try:
+        return bool(json.loads(text) == structured)
+    except ValueError:
+        return False
+
+
+def _block_text(block: Any) -> str:
+    kind = getattr(block, "type", "")
+    if kind == "text":
+        return str(block.text)
+    if kind in ("image", "audio"):
+        size = len(getattr(block, "data", "")) * 3 // 4
+        return f"[{kind}: {getattr(block, 'mime_type', '?')}, {size} bytes, not shown]"
+    if kind == "resource_link":
+        return f"[resource link: {block.uri}]"
+    if kind == "resource":
+        resource = block.resource
+        return f"[resource: {resource.uri}, {getattr(resource, 'mime_type', None) or 'data'}]"
+    return f"[{kind or 'content'}: not shown]"
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_describe(inner) for inner in exc.exceptions[:3])
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _close_quietly(file: Any) -> None:
+    with contextlib.suppress(OSError):
+        file.close()

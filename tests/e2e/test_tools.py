@@ -1,0 +1,416 @@
+"""MCP servers, plugins and approvals through the real host process and socket (contract
+section 13): the in-repo MCPServer over stdio and streamable HTTP, a server from the
+package index (mcp-server-time) over stdio, and a plugin package installed through its
+entry point. The model is the offline demo agent or the scripted OpenAI-compatible
+server on 127.0.0.1, never a mock of the SDK."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
+from tests.helpers.host_process import HostProcess, RpcClient, RpcErrorReply, host_env, running_host
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST_SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
+               "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+TIME_SERVER = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
+
+
+def write_settings(data_dir: Path, servers: dict[str, Any]) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps({"mcpServers": servers}))
+
+
+def tools_ready(client: RpcClient, names: set[str], timeout: float = 30.0) -> dict[str, Any]:
+    """The tools listing once every server in `names` has settled (ready or failed)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listing = client.call("tools.list", {})
+        states = {s["name"]: s["state"] for s in listing["servers"]}
+        if all(states.get(n) in ("ready", "failed", "disabled") for n in names):
+            return listing
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError(f"servers did not settle: {states}")
+        client.wait_notification(lambda n: n["method"] == "tools.changed", remaining)
+
+
+def approval(client: RpcClient, timeout: float = 30.0) -> dict[str, Any]:
+    note = client.wait_notification(lambda n: n["method"] == "approvals.requested", timeout)
+    params: dict[str, Any] = note["params"]
+    return params
+
+
+def tool_results(client: RpcClient, session_id: str) -> list[dict[str, Any]]:
+    messages = client.call("messages.list", {"sessionId": session_id})["messages"]
+    return [msg for msg in messages if msg["role"] == "tool"]
+
+
+@pytest.fixture
+def demo_tools_host(tmp_path: Path, socket_path: str) -> Iterator[HostProcess]:
+    write_settings(
+        tmp_path / "data",
+        {
+            "test": TEST_SERVER,
+            "time": TIME_SERVER,
+            "missing": {"command": str(tmp_path / "no-such-server")},
+            "off": {**TEST_SERVER, "disabled": True},
+            "wrong": {"args": ["x"]},
+        },
+    )
+    env = host_env(NIB_OPENAI_API_KEY="sk-never-for-servers-123")
+    with running_host(tmp_path / "data", socket_path, env) as process:
+        yield process
+
+
+def test_tools_list_tells_each_servers_state(demo_tools_host: HostProcess) -> None:
+    client = demo_tools_host.connect()
+    listing = tools_ready(client, {"test", "time", "missing"})
+    servers = {s["name"]: s for s in listing["servers"]}
+    assert servers["test"]["state"] == "ready"
+    assert {"echo", "sleep", "fail", "crash", "ask_model"} <= {
+        t["name"] for t in servers["test"]["tools"]
+    }
+    assert servers["time"]["state"] == "ready"
+    assert "get_current_time" in {t["name"] for t in servers["time"]["tools"]}
+    assert servers["missing"]["state"] == "failed" and servers["missing"]["error"]
+    assert servers["off"]["state"] == "disabled"
+    assert servers["wrong"]["state"] == "failed"
+    assert "command" in servers["wrong"]["error"]
+
+
+def test_the_demo_agent_asks_the_time_server_once_the_user_allows(
+    demo_tools_host: HostProcess,
+) -> None:
+    client = demo_tools_host.connect()
+    tools_ready(client, {"time"})
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"],
+                                       "text": "What time is it in Tokyo?"})  # fmt: skip
+    asked = approval(client)
+    assert asked["tool"] == "mcp__time__get_current_time"
+    assert asked["sessionId"] == session["id"] and asked["turnId"] == turn["id"]
+    assert json.loads(asked["arguments"]) == {"timezone": "Asia/Tokyo"}
+    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "allow_once"})
+    resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
+    assert resolved["params"] == {"approvalId": asked["approvalId"], "decision": "allow_once"}
+    assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    [result] = tool_results(client, session["id"])
+    assert not result["isError"] and '"timezone": "Asia/Tokyo"' in result["content"]
+    answer = client.call("messages.list", {"sessionId": session["id"]})["messages"][-1]
+    assert answer["content"].startswith("The get_current_time tool says:")
+    with pytest.raises(RpcErrorReply) as info:  # decided already
+        client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "deny"})
+    assert info.value.code == -32030
+
+
+def test_deny_and_allow_for_the_session(demo_tools_host: HostProcess) -> None:
+    client = demo_tools_host.connect()
+    tools_ready(client, {"test"})
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo this"})
+    asked = approval(client)
+    assert asked["tool"] == "mcp__test__echo"
+    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "deny"})
+    client.wait_turn_end(turn["id"])
+    [denied] = tool_results(client, session["id"])
+    assert denied["isError"] and "denied" in denied["content"]
+
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo that"})
+    asked = approval(client)
+    client.call("approvals.respond", {"approvalId": asked["approvalId"],
+                                      "decision": "allow_session"})  # fmt: skip
+    client.wait_turn_end(turn["id"])
+    # the same tool again in this session: no question
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "Echo once more"})
+    assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    requested = [n for n in client.notifications if n["method"] == "approvals.requested"]
+    assert requested == []
+    results = tool_results(client, session["id"])
+    assert [r["isError"] for r in results] == [True, False, False]
+    assert results[-1]["content"] == "echo: Echo once more"
+    # another session asks again
+    other = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": other["id"], "text": "Echo here"})
+    asked = approval(client)
+    assert asked["sessionId"] == other["id"]
+    client.call("turns.cancel", {"sessionId": other["id"], "turnId": turn["id"]})
+
+
+def test_stop_resolves_a_pending_approval_as_cancelled(demo_tools_host: HostProcess) -> None:
+    client = demo_tools_host.connect()
+    tools_ready(client, {"test"})
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo this"})
+    asked = approval(client)
+    ended = client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+    assert ended["state"] == "cancelled"
+    resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
+    assert resolved["params"] == {"approvalId": asked["approvalId"], "decision": "cancelled"}
+    with pytest.raises(RpcErrorReply) as info:
+        client.call("approvals.respond", {"approvalId": asked["approvalId"],
+                                          "decision": "allow_once"})  # fmt: skip
+    assert info.value.code == -32030
+
+
+def test_a_server_gets_only_the_environment_its_entry_names(
+    demo_tools_host: HostProcess,
+) -> None:
+    """The scripted check goes through the demo: "environment" names the tool."""
+    client = demo_tools_host.connect()
+    tools_ready(client, {"test"})
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"],
+                                       "text": "Show the environment"})  # fmt: skip
+    asked = approval(client)
+    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "allow_once"})
+    client.wait_turn_end(turn["id"])
+    [result] = tool_results(client, session["id"])
+    names = set(json.loads(result["content"]))
+    assert "PYTHONPATH" in names  # what the entry names
+    assert not {n for n in names if n.startswith("NIB_")}, names
+    # the SDK's minimal base (and the locale Python itself sets when it starts)
+    base = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "PYTHONPATH", "LC_CTYPE"}
+    assert names <= base, names - base
+
+
+# --- with a scripted model -----------------------------------------------------------
+
+
+@pytest.fixture
+def scripted(tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI) -> Iterator[HostProcess]:
+    write_settings(
+        tmp_path / "data",
+        {"test": {**TEST_SERVER, "approval": "allow", "timeout": 1.5}},
+    )
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=fake_openai.base_url,
+        NIB_OPENAI_API_KEY="sk-secret-test-key",
+        NIB_MODEL="test-model",
+    )
+    with running_host(tmp_path / "data", socket_path, env) as process:
+        yield process
+
+
+def test_tools_are_offered_with_their_schemas(scripted: HostProcess, fake_openai) -> None:
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [Reply("hello")]
+    session = client.call("sessions.create", {})
+    client.wait_turn_end(
+        client.call("turns.start", {"sessionId": session["id"], "text": "hi"})["id"]
+    )
+    offered = {t["function"]["name"]: t["function"] for t in fake_openai.requests[0]["tools"]}
+    assert {"TodoWrite", "Task", "mcp__test__echo", "mcp__test__sleep"} <= set(offered)
+    echo = offered["mcp__test__echo"]["parameters"]
+    assert echo["properties"]["text"]["type"] == "string" and echo["required"] == ["text"]
+
+
+def test_a_call_that_outlasts_its_timeout_is_cancelled(scripted: HostProcess, fake_openai) -> None:
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [
+        Reply(calls=(Call("mcp__test__sleep", {"seconds": 30}, "c1"),)),
+        Reply("it took too long"),
+        Reply(calls=(Call("mcp__test__echo", {"text": "still here"}, "c2"),)),
+        Reply("done"),
+    ]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "wait"})
+    assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    [timed_out] = tool_results(client, session["id"])
+    assert timed_out["isError"] and "within 1.5 s" in timed_out["content"]
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "again"})
+    client.wait_turn_end(turn["id"])
+    assert tool_results(client, session["id"])[-1]["content"] == "echo: still here"
+
+
+def test_stopping_a_turn_cancels_its_call(scripted: HostProcess, fake_openai) -> None:
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [Reply(calls=(Call("mcp__test__sleep", {"seconds": 1.2}, "c1"),))]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "wait"})
+    client.wait_notification(
+        lambda n: n["method"] == "messages.appended" and n["params"]["message"]["toolCalls"]
+    )
+    started = time.monotonic()
+    ended = client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+    assert ended["state"] == "cancelled" and time.monotonic() - started < 1.0
+    assert client.call("tools.list", {})["servers"][0]["state"] == "ready"
+
+
+def test_a_crashed_server_is_failed_with_its_last_words_and_restarted(
+    scripted: HostProcess, fake_openai
+) -> None:
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [
+        Reply(calls=(Call("mcp__test__crash", {}, "c1"),)),
+        Reply("it crashed"),
+        Reply(calls=(Call("mcp__test__echo", {"text": "back"}, "c2"),)),
+        Reply("it is back"),
+    ]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "crash it"})
+    client.wait_turn_end(turn["id"])
+    [crashed] = tool_results(client, session["id"])
+    assert crashed["isError"] and "boom: crashing on purpose" in crashed["content"]
+    note = client.wait_notification(
+        lambda n: n["method"] == "tools.changed" and n["params"]["servers"][0]["state"] == "failed"
+    )
+    assert note["params"]["servers"][0]["error"] == "the server exited: boom: crashing on purpose"
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "again"})
+    client.wait_turn_end(turn["id"])
+    assert tool_results(client, session["id"])[-1]["content"] == "echo: back"
+    assert client.call("tools.list", {})["servers"][0]["state"] == "ready"
+    log = (scripted.data_dir / "host.log").read_text()
+    assert "MCP server test: boom: crashing on purpose" in log  # its stderr, in the host log
+
+
+SNEAK = {"content": "Sneak", "status": "pending"}
+
+
+def test_sampling_runs_on_the_mcp_path_and_todowrite_is_refused(
+    scripted: HostProcess, fake_openai
+) -> None:
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [
+        Reply(calls=(Call("mcp__test__ask_model", {"topic": "the parser"}, "c1"),)),
+        # the server's sampling request: the model tries to write the checklist
+        Reply(calls=(Call("TodoWrite", {"todos": [SNEAK]}, "s1"),)),
+        Reply("I may not keep a checklist here."),
+        Reply("done"),
+    ]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "plan the parser"})
+    assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    sampling = fake_openai.requests[1]
+    assert "Plan the work on the parser" in json.dumps(sampling["messages"])
+    refused = fake_openai.requests[2]["messages"][-1]
+    assert refused["role"] == "tool" and "TodoWrite refused" in refused["content"]
+    assert "mcp" in refused["content"]
+    [result] = tool_results(client, session["id"])
+    assert result["content"] == "the model said: I may not keep a checklist here."
+    snapshot = client.call("todos.get", {"sessionId": session["id"]})
+    assert snapshot["revision"] == 0 and snapshot["items"] == []
+    assert not [n for n in client.notifications if n["method"] == "todos.changed"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.helpers.mcp_test_server", "--http", str(port)],
+        cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + 20
+    while b"Uvicorn running" not in seen:  # its own word that it listens
+        readable, _, _ = select.select(
+            [process.stderr], [], [], max(0.0, deadline - time.monotonic())
+        )
+        chunk = os.read(process.stderr.fileno(), 4096) if readable else b""
+        if not chunk:
+            process.kill()
+            raise RuntimeError(f"the HTTP test server did not start: {seen!r}")
+        seen += chunk
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stderr.close()
+
+
+def test_a_server_over_streamable_http(tmp_path: Path, socket_path: str, http_server: str,
+                                       fake_openai) -> None:  # fmt: skip
+    write_settings(tmp_path / "data", {"web": {"url": http_server, "approval": "allow"}})
+    env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
+                   NIB_OPENAI_API_KEY="sk-x-123456", NIB_MODEL="m")  # fmt: skip
+    with running_host(tmp_path / "data", socket_path, env) as process:
+        client = process.connect()
+        listing = tools_ready(client, {"web"})
+        assert listing["servers"][0]["state"] == "ready"
+        fake_openai.script = [
+            Reply(calls=(Call("mcp__web__echo", {"text": "over http"}, "c1"),)),
+            Reply("done"),
+        ]
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "go"})
+        client.wait_turn_end(turn["id"])
+        assert tool_results(client, session["id"])[0]["content"] == "echo: over http"
+
+
+# --- plugins ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def plugin_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The test plugin, installed by pip from its folder into a target directory that the
+    host processes get on their path (the project's own venv stays without it)."""
+    target = tmp_path_factory.mktemp("plugins")
+    source = tmp_path_factory.mktemp("plugin-source") / "nib-test-plugin"
+    shutil.copytree(ROOT / "tests/plugins/nib-test-plugin", source)  # builds leave files
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--no-index", "--target", str(target), str(source)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return str(target)
+
+
+def test_plugins_are_listed_and_run_on_the_plugin_path(
+    tmp_path: Path, socket_path: str, plugin_path: str, fake_openai
+) -> None:
+    env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
+                   NIB_OPENAI_API_KEY="sk-x-123456", NIB_MODEL="m",
+                   PYTHONPATH=os.pathsep.join([plugin_path, str(ROOT)]))  # fmt: skip
+    with running_host(tmp_path / "data", socket_path, env) as process:
+        client = process.connect()
+        plugins = {p["name"]: p for p in client.call("tools.list", {})["plugins"]}
+        assert {t["name"] for t in plugins["notes"]["tools"]} == {"count_words", "plan_for_me"}
+        assert plugins["notes"]["error"] is None
+        assert plugins["broken"]["tools"] == []
+        assert "broken on purpose" in plugins["broken"]["error"]
+        fake_openai.script = [
+            Reply(calls=(Call("plan_for_me", {"topic": "the parser"}, "c1"),)),
+            Reply("done"),
+        ]
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "plan it"})
+        asked = approval(client)
+        assert asked["tool"] == "plan_for_me" and json.loads(asked["arguments"]) == {
+            "topic": "the parser"
+        }
+        client.call("approvals.respond", {"approvalId": asked["approvalId"],
+                                          "decision": "allow_once"})  # fmt: skip
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+        [result] = tool_results(client, session["id"])
+        assert "TodoWrite refused" in result["content"] and "plugin" in result["content"]
+        assert "(error: True)" in result["content"]
+        assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
+        offered = {t["function"]["name"] for t in fake_openai.requests[0]["tools"]}
+        assert {"count_words", "plan_for_me"} <= offered

@@ -1,0 +1,114 @@
+"""Approvals and the Tools view in the real window, with the real host and the in-repo MCP
+server over stdio; every answer is a real key event or click."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+ROOT = Path(__file__).resolve().parents[2]
+ALT = Qt.KeyboardModifier.AltModifier
+
+
+def configure(gui: Gui) -> None:
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    server = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
+              "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    (gui.data_dir / "settings.json").write_text(json.dumps({"mcpServers": {"test": server}}))
+
+
+def tools_ready(gui: Gui) -> bool:
+    rows = gui.controller.tool_sources.rows()
+    return bool(rows) and rows[0].sourceState == "ready"
+
+
+def transcript(gui: Gui) -> list[str]:
+    return [row.text for row in gui.controller.transcript_model.rows()]
+
+
+async def ask(gui: Gui, text: str) -> None:
+    await gui.actions.create_session("agent")
+    gui.item("composerInput").setProperty("text", text)
+    await gui.key(Qt.Key.Key_Return)
+    await until(lambda: gui.controller.property("approvalId") != "", what="the approval")
+    await gui.frame()
+
+
+def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        await ask(gui, "Please echo this")
+        row = gui.item("approvalRow")
+        assert row.isVisible()
+        assert gui.item("approvalTitle").property("text") == "Allow echo (test) to run?"
+        assert "Please echo this" in gui.item("approvalArguments").property("text")
+        assert gui.item("composerInput").hasActiveFocus()  # the row took nothing
+        await gui.key(Qt.Key.Key_Y, ALT)
+        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        await gui.frame()
+        assert not row.isVisible()
+        lines = transcript(gui)
+        assert any(line.startswith("→ echo (test) ") for line in lines), lines
+        assert "← echo: Please echo this" in lines
+        assert lines[-1].startswith("The echo tool says:")
+        assert gui.item("composerInput").hasActiveFocus()
+
+    gui.run(body(), timeout=60)
+
+
+def test_deny_from_the_keyboard_and_stop_cancels_a_waiting_call(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        await ask(gui, "Please echo this")
+        # Shift+Tab from the input reaches the row's last button
+        await gui.key(Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        deny = gui.item("denyButton")
+        assert deny.hasActiveFocus()
+        await gui.key(Qt.Key.Key_Space)
+        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        assert gui.item("composerInput").hasActiveFocus()  # back where the user types
+        assert any("denied" in line for line in transcript(gui))
+
+        await ask(gui, "Echo that")
+        await gui.key(Qt.Key.Key_Escape)  # Stop
+        await until(lambda: gui.controller.property("approvalId") == "", 10, "no approval")
+        await until(lambda: not gui.controller.property("currentRunning"), 10, "stopped")
+        assert "■ Turn stopped" in transcript(gui)
+
+    gui.run(body(), timeout=60)
+
+
+def test_the_tools_view_lists_the_server_and_its_tools(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        await gui.act(
+            lambda: QTest.keyClick(
+                gui.window, Qt.Key.Key_T,
+                Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+            )
+        )  # fmt: skip
+        await until(lambda: gui.items("toolSource"), what="the Tools view")
+        [source] = gui.items("toolSource")
+        name = source.property("accessibleName")
+        assert name.startswith("MCP server test, ready, tools: echo, sleep")
+        assert gui.item("toolSourceState").property("text") == "ready"
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: gui.item("composerInput").hasActiveFocus(), what="focus back")
+
+    gui.run(body(), timeout=60)
