@@ -52,7 +52,9 @@ class HostCore:
             rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, self.todos.history),
             rpc.REMOTE_SESSIONS: self.remotes.remote_sessions,
             rpc.TOOLS_LIST: lambda _p: self.runtime.external.listing(),
-            rpc.APPROVALS_RESPOND: self.runtime.external.approvals.respond,
+            rpc.APPROVALS_RESPOND: lambda p: self.remotes.respond(
+                p, self.runtime.external.approvals.respond
+            ),
         }
         return Dispatcher(handlers)
 

@@ -300,6 +300,16 @@ class RemoteHost:
                 mirror.running_turn_id = params.running_turn_id
                 for local_id in self.locals.get(params.id, ()):
                     self._owner.publish_session(local_id)
+        elif isinstance(params, m.ApprovalRequested) and params.session_id in self.locals:
+            # a remote turn's tool call waits for the user: asked here, answered there
+            self._owner.remote_approvals[params.approval_id] = self
+            for local_id in self.locals[params.session_id]:
+                self._owner.publish(
+                    rpc.APPROVALS_REQUESTED, params.model_copy(update={"session_id": local_id})
+                )
+        elif isinstance(params, m.ApprovalResolved):
+            if self._owner.remote_approvals.pop(params.approval_id, None) is self:
+                self._owner.publish(rpc.APPROVALS_RESOLVED, params)
         elif isinstance(params, m.SessionDeleted) and params.session_id in self.locals:
             log.warning("%s deleted session %s", self.parsed.label(), params.session_id)
 
@@ -356,6 +366,7 @@ class RemoteSessions:
         self._hosts: dict[str, RemoteHost] = {}
         self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
         self._started = False
+        self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
         sessions.decorate = self.decorate
 
     def start(self) -> None:
@@ -476,6 +487,17 @@ class RemoteSessions:
             return await self._on(host, connection.call(rpc.SESSIONS_LIST, m.Empty()))
         finally:
             host.close_when_idle()
+
+    async def respond(
+        self,
+        params: m.ApprovalRespondParams,
+        local: Callable[[m.ApprovalRespondParams], m.OkResult],
+    ) -> m.OkResult:
+        """An approval asked by a remote host is answered there; any other, here."""
+        host = self.remote_approvals.get(params.approval_id)
+        if host is None:
+            return local(params)
+        return await host.call(rpc.APPROVALS_RESPOND, params)
 
     def forget(self, local_id: str) -> None:
         """The local row of a remote session was deleted (the remote session stays)."""

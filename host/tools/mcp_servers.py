@@ -149,6 +149,7 @@ class McpServer:
         assert entry is not None
         gone = asyncio.Event()  # the server process closed its stderr: it has exited
         reader_task: asyncio.Task[None] | None = None
+        entered = False  # the process runs and answered the handshake
         try:
             async with AsyncExitStack() as stack:
                 if isinstance(entry, StdioEntry):
@@ -181,6 +182,7 @@ class McpServer:
                 )
                 async with asyncio.timeout(START_S):
                     await stack.enter_async_context(client)
+                    entered = True
                     if isinstance(entry, StdioEntry):
                         _close_quietly(errlog)  # the server holds its own end now
                     tools = await self._list_tools(client)
@@ -206,7 +208,7 @@ class McpServer:
                 if reader_task is not None and not gone.is_set():  # did the process end?
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(gone.wait(), 1.0)
-                self._failed(self._reason(exc, gone.is_set()))
+                self._failed(self._reason(exc, entered, gone.is_set()))
         finally:
             self._client = None
             self._task = None
@@ -251,7 +253,11 @@ class McpServer:
         finally:
             transport.close()
 
-    def _reason(self, exc: BaseException, exited: bool) -> str:
+    def _reason(self, exc: BaseException, entered: bool, exited: bool) -> str:
+        if not entered:  # it never ran, or died before the handshake
+            if isinstance(exc, TimeoutError):
+                return f"it did not list its tools within {START_S:.0f} s"
+            return f"it did not start: {self._stderr_tail or _describe(exc)}"
         if exited or isinstance(exc, _Exited):
             return f"the server exited: {self._stderr_tail or 'no message on stderr'}"
         if self._stderr_tail:

@@ -415,3 +415,36 @@ def test_an_ssh_link_that_drops_mid_turn_lets_the_turn_finish_there(short: Path)
             snapshot = client.call("todos.get", {"sessionId": sid})
             assert {i["status"] for i in snapshot["items"]} == {"completed"}
             assert notes(client, "todos.changed", sid)[-1] == snapshot
+
+
+def test_a_remote_turns_approval_is_asked_and_answered_here(short: Path) -> None:
+    """An MCP call on the remote host waits for the user at this end."""
+    import json
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    server = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
+              "env": {"PYTHONPATH": str(root)}}  # fmt: skip
+    (short / "remote-data").mkdir(parents=True)
+    (short / "remote-data" / "settings.json").write_text(
+        json.dumps({"mcpServers": {"test": server}})
+    )
+    with remote_host(short) as remote, local_host(short) as local:
+        direct = remote_hello(remote)
+        while direct.call("tools.list", {})["servers"][0]["state"] != "ready":
+            direct.wait_notification(lambda n: n["method"] == "tools.changed", 30)
+        client = local.connect()
+        endpoint = f"unix:{short / 'remote.sock'}"
+        session = client.call("sessions.create", {"remote": {"endpoint": endpoint}})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo this"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")["params"]
+        assert asked["sessionId"] == session["id"] and asked["tool"] == "mcp__test__echo"
+        client.call("approvals.respond", {"approvalId": asked["approvalId"],
+                                          "decision": "allow_once"})  # fmt: skip
+        resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
+        assert resolved["params"]["decision"] == "allow_once"
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        assert [m["content"] for m in messages if m["role"] == "tool"] == [
+            "echo: Please echo this"
+        ]

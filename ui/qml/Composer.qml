@@ -166,7 +166,7 @@ Rectangle {
                         objectName: "allowOnceButton"
                         text: qsTr("Allow once")
                         highlighted: true
-                        palette.buttonText: composer.theme.accentText
+                        palette.buttonText: composer.theme.text
                         activeFocusOnTab: true
                         ToolTip.visible: hovered || activeFocus
                         ToolTip.text: qsTr("Allow this call (%1)").arg(allowOnceShortcut.nativeText)
@@ -277,6 +277,17 @@ Rectangle {
                 textFormat: Text.PlainText
                 elide: Text.ElideRight
                 color: composer.controller.currentReachable ? composer.theme.muted : composer.theme.danger
+                font.pixelSize: 12
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Label {
+                objectName: "approvalsElsewhere"
+                visible: composer.controller.approvalsElsewhere > 0
+                text: composer.controller.approvalsElsewhere === 1
+                      ? qsTr("A tool call waits for you in another session")
+                      : qsTr("%1 tool calls wait for you in other sessions").arg(composer.controller.approvalsElsewhere)
+                color: composer.theme.warning
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text

@@ -1,0 +1,122 @@
+"""MCP tool calls: what the host adds to one call, and how long a server takes to start.
+
+    python -m bench.mcp_call [--calls 300]
+
+- One call of the in-repo server's `echo` tool over stdio, p50 and p99: made directly with
+  the SDK's Client (the floor), and through the host's tool path (JSON arguments parsed,
+  the tool found, the approval checked, the call, the result made into the model's text),
+  both on the same server process kind, in the same run. The model step is excluded.
+- From starting a server to its tools being listed, for the in-repo server and for
+  mcp-server-time (a package from the index), median of 5 starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.stats import percentile
+from host.events import Publisher
+from host.execution_path import ExecutionContext, ExecutionPath
+from host.tools.external import ExternalTools
+from host.tools.registry import ToolRegistry
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
+          "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
+
+
+async def direct(calls: int) -> list[float]:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=SERVER["command"], args=SERVER["args"],
+                                   env=SERVER["env"])  # fmt: skip
+    times: list[float] = []
+    with open(os.devnull, "w") as quiet:  # the server's stderr, as the host logs it apart
+        transport = stdio_client(params, errlog=quiet)
+        async with Client(transport, mode="legacy") as client:
+            await client.list_tools()
+            for i in range(calls + 20):
+                started = time.perf_counter()
+                await client.call_tool("echo", {"text": f"call {i}"})
+                if i >= 20:  # warmed up
+                    times.append(time.perf_counter() - started)
+    return times
+
+
+def tools_for(folder: Path, servers: dict[str, dict[str, object]]) -> ExternalTools:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps({"mcpServers": servers}))
+
+    async def no_sampling(*_args: object) -> str:
+        return ""
+
+    return ExternalTools(folder, Publisher(), ToolRegistry([]), (), no_sampling)
+
+
+async def through_host(folder: Path, calls: int) -> list[float]:
+    tools = tools_for(folder, {"test": {**SERVER, "approval": "allow"}})
+    tools.start()
+    await tools.prepare()
+    ctx = ExecutionContext("session", "turn", ExecutionPath.AGENT)
+    times: list[float] = []
+    try:
+        for i in range(calls + 20):
+            arguments = json.dumps({"text": f"call {i}"})
+            started = time.perf_counter()
+            result = await tools.execute(ctx, "mcp__test__echo", arguments)
+            if i >= 20:
+                times.append(time.perf_counter() - started)
+            assert not result.is_error, result
+    finally:
+        await tools.close()
+    return times
+
+
+async def start_to_listed(folder: Path, name: str, server: dict[str, object]) -> float:
+    samples = []
+    for run in range(5):
+        tools = tools_for(folder / f"{name}{run}", {name: server})
+        started = time.perf_counter()
+        tools.start()
+        await tools.mcp.prepare(timeout=60)
+        samples.append(time.perf_counter() - started)
+        assert tools.mcp.servers[0].state == "ready", tools.mcp.servers[0].error
+        await tools.close()
+    return statistics.median(samples)
+
+
+async def main_async(calls: int) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="nib-bench-mcp-"))
+    floor = await direct(calls)
+    ours = await through_host(folder / "host", calls)
+    f50, f99 = percentile(floor, 50) * 1000, percentile(floor, 99) * 1000
+    o50, o99 = percentile(ours, 50) * 1000, percentile(ours, 99) * 1000
+    print(f"one echo call over stdio, {calls} calls each")
+    print(f"  direct with the SDK (floor)   p50 {f50:6.3f} ms  p99 {f99:6.3f} ms")
+    print(f"  through the host's tool path  p50 {o50:6.3f} ms  p99 {o99:6.3f} ms"
+          f"  ({o50 / f50:.2f}x the floor at p50)")  # fmt: skip
+    print("server start to tools listed (median of 5)")
+    for name, server in (("test", SERVER), ("time", TIME)):
+        seconds = await start_to_listed(folder, name, server)
+        print(f"  {name:<5} {seconds * 1000:7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=300)
+    args = parser.parse_args()
+    asyncio.run(main_async(args.calls))
+
+
+if __name__ == "__main__":
+    main()
