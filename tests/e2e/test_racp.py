@@ -445,6 +445,22 @@ def test_a_remote_turns_approval_is_asked_and_answered_here(short: Path) -> None
         assert resolved["params"]["decision"] == "allow_once"
         assert client.wait_turn_end(turn["id"])["state"] == "completed"
         messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
-        assert [m["content"] for m in messages if m["role"] == "tool"] == [
-            "echo: Please echo this"
-        ]
+        assert [m["content"] for m in messages if m["role"] == "tool"] == ["echo: Please echo this"]
+
+
+def test_stop_on_a_linked_remote_session_stops_the_turn_there(short: Path) -> None:
+    with remote_host(short, delay_ms=60000) as remote, local_host(short) as local:
+        client = local.connect()
+        endpoint = f"unix:{short / 'remote.sock'}"
+        session = client.call("sessions.create", {"remote": {"endpoint": endpoint}})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": PLAN})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+        with pytest.raises(RpcErrorReply) as info:  # one turn at a time, as locally
+            client.call("turns.start", {"sessionId": session["id"], "text": "more"})
+        assert info.value.code == -32020
+        ended = client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
+        assert ended == {**ended, "state": "cancelled", "sessionId": session["id"]}
+        remote_id = session["remote"]["remoteSessionId"]
+        there = remote_hello(remote).call("turns.list", {"sessionId": remote_id})["turns"][0]
+        assert there["id"] == turn["id"] and there["state"] == "cancelled"
+        assert client.call("sessions.get", {"sessionId": session["id"]})["runningTurnId"] is None

@@ -226,7 +226,12 @@ def test_a_call_that_outlasts_its_timeout_is_cancelled(scripted: HostProcess, fa
     fake_openai.script = [
         Reply(calls=(Call("mcp__test__sleep", {"seconds": 30}, "c1"),)),
         Reply("it took too long"),
-        Reply(calls=(Call("mcp__test__echo", {"text": "still here"}, "c2"),)),
+        Reply(
+            calls=(
+                Call("mcp__test__echo", {"text": "still here"}, "c2"),
+                Call("mcp__test__picture", {}, "c3"),
+            )
+        ),
         Reply("done"),
     ]
     session = client.call("sessions.create", {})
@@ -236,7 +241,9 @@ def test_a_call_that_outlasts_its_timeout_is_cancelled(scripted: HostProcess, fa
     assert timed_out["isError"] and "within 1.5 s" in timed_out["content"]
     turn = client.call("turns.start", {"sessionId": session["id"], "text": "again"})
     client.wait_turn_end(turn["id"])
-    assert tool_results(client, session["id"])[-1]["content"] == "echo: still here"
+    echoed, picture = tool_results(client, session["id"])[-2:]
+    assert echoed["content"] == "echo: still here"
+    assert picture["content"] == "[image: image/png, 108 bytes, not shown]"  # plain text
 
 
 def test_stopping_a_turn_cancels_its_call(scripted: HostProcess, fake_openai) -> None:
