@@ -33,7 +33,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any
 
 from pydantic import BaseModel
@@ -76,6 +75,8 @@ class Plugin:
 def load_plugins(taken: Iterable[str]) -> list[Plugin]:
     """Every plugin installed, each checked: a tool name must be a valid tool name and
     not one already taken (the builtins, another plugin's)."""
+    from importlib.metadata import entry_points  # 20 ms: only once the host is ready
+
     names = set(taken)
     plugins: list[Plugin] = []
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):

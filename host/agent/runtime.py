@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import apsw
 
@@ -49,8 +50,10 @@ from host.sessions.service import SessionService
 from host.store.errors import environment_problem
 from host.todos.service import TodoService
 from host.tools import task, todo_write
-from host.tools.external import ExternalTools
 from host.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from host.tools.external import ExternalTools
 
 log = logging.getLogger(__name__)
 
@@ -77,14 +80,24 @@ class AgentRuntime:
         self.registry = ToolRegistry(
             [todo_write.todo_write_tool(todos), task.task_tool(self._run_delegated)]
         )
-        # MCP servers' and plugins' tools, offered to Agent turns after the builtins
-        self.external = ExternalTools(
-            data_dir, publisher or Publisher(), self.registry, AGENT_TOOLS, self._sample
-        )
+        # MCP servers' and plugins' tools, offered to Agent turns after the builtins (made
+        # on first use: at host start that is once the host is ready)
+        self._publisher = publisher or Publisher()
+        self._external: ExternalTools | None = None
         self._providers: dict[str, Provider] = {}
         # One provider per distinct settings, kept across turns: building an HTTP client
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
+
+    @property
+    def external(self) -> ExternalTools:
+        if self._external is None:
+            from host.tools.external import ExternalTools
+
+            self._external = ExternalTools(
+                self._data_dir, self._publisher, self.registry, AGENT_TOOLS, self._sample
+            )
+        return self._external
 
     def start(self, params: m.StartTurnParams) -> m.Turn:
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
@@ -118,7 +131,8 @@ class AgentRuntime:
         for provider in self._cache.values():
             await _close_quietly(provider)
         self._cache.clear()
-        await self.external.close()
+        if self._external is not None:
+            await self._external.close()
 
     def _redacted(self, text: str) -> str:
         """An error for the user and the database, without the endpoint's credentials."""

@@ -7,19 +7,17 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.plugins import Plugin, PluginContext, PluginTool, load_plugins
+from host.plugins import Plugin, PluginContext, PluginTool
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shorten
 from host.tools.approvals import Approvals
-from host.tools.mcp_config import load_servers
-from host.tools.mcp_servers import McpServers, Sampler
 from host.tools.registry import (
     ToolFailed,
     ToolRegistry,
@@ -27,6 +25,9 @@ from host.tools.registry import (
     ToolSpec,
     describe_validation,
 )
+
+if TYPE_CHECKING:
+    from host.tools.mcp_servers import McpServers, Sampler
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +43,22 @@ class ExternalTools:
         builtins: tuple[str, ...],
         sampler: Sampler,
     ) -> None:
+        from host.tools.mcp_config import load_servers
+        from host.tools.mcp_servers import McpServers
+
         self._publisher = publisher
         self._registry = registry
         self._builtins = builtins
         self.approvals = Approvals(publisher)
-        self.mcp = McpServers(load_servers(data_dir), self._changed, sampler)
+        self.mcp: McpServers = McpServers(load_servers(data_dir), self._changed, sampler)
         self.plugins: list[Plugin] = []
         self._plugin_tools: dict[str, PluginTool] = {}
         self._started = False
 
     def start(self) -> None:
         """Load the plugins and start the MCP servers (after the host is ready)."""
+        from host.plugins import load_plugins
+
         self.plugins = load_plugins(self._builtins)
         self._plugin_tools = {tool.name: tool for p in self.plugins for tool in p.tools}
         self._started = True

@@ -223,13 +223,13 @@ def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
         await gui.key(Qt.Key.Key_Return)
         await gui.key(Qt.Key.Key_Return)
         assert session_ids(gui) == []
-        gui.item("endpointField").setProperty("text", "ssh://dev@box.example:2222")
+        gui.item("endpointField").setProperty("text", "unix:/nonexistent/nib.sock")
         gui.item("remoteIdField").setProperty("text", "r-7")
         await gui.frame()
         assert not problem.isVisible() and gui.item("attachButton").property("enabled")
         gui.item("remoteIdField").forceActiveFocus()
         await gui.key(Qt.Key.Key_Return)
-        title = "r-7 on dev@box.example:2222"
+        title = "r-7 on /nonexistent/nib.sock"  # attached, though its host is not there
         await until(lambda: gui.controller.property("currentTitle") == title)
         assert gui.item("composerInput").hasActiveFocus()
 

@@ -87,3 +87,36 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         assert notice.startswith("Could not stop the turn: ") and "unreachable" in notice
 
     gui.run(body(), timeout=60)
+
+
+def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
+    gui: Gui, remote: HostProcess
+) -> None:
+    """Sessions there… lists what the remote host has; Down and Enter pick one; Attach."""
+    from tests.helpers.host_process import RpcClient
+
+    direct = RpcClient(remote.socket_path)
+    direct.hello(REMOTE_TOKEN)
+    made = direct.call("sessions.create", {"title": "Refactor the parser"})
+    direct.close()
+
+    async def body() -> None:
+        await gui.start()
+        await gui.open_remote_dialog()
+        gui.item("endpointField").setProperty("text", f"unix:{remote.socket_path}")
+        await gui.frame()
+        assert gui.item("attachButton").property("text") == "Create there"  # no id yet
+        await gui.click(gui.item("listRemoteButton"))
+        await until(lambda: gui.controller.remote_choices.rows(), what="the sessions there")
+        await gui.frame()
+        assert gui.item("remoteChoices").hasActiveFocus()  # asked for: focus goes there
+        await gui.key(Qt.Key.Key_Return)  # the first (and only) one
+        assert gui.item("remoteIdField").property("text") == made["id"]
+        assert gui.item("attachButton").property("text") == "Attach"
+        await gui.key(Qt.Key.Key_Return)  # in the id field: attach
+        title = f"Refactor the parser on {remote.socket_path}"
+        await until(lambda: gui.controller.property("currentTitle") == title, what="attached")
+        assert gui.controller.property("currentReachable")
+        assert gui.item("composerInput").hasActiveFocus()
+
+    gui.run(body(), timeout=60)

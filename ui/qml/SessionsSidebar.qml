@@ -482,7 +482,22 @@ Rectangle {
                         model: sidebar.controller.remoteChoices
                         activeFocusOnTab: true
                         keyNavigationEnabled: true
-                        Keys.onReturnPressed: if (currentItem) (currentItem as ItemDelegate).clicked()
+                        Keys.onReturnPressed: {
+                            if (currentIndex < 0 && count > 0)
+                                currentIndex = 0
+                            if (currentItem)
+                                (currentItem as ItemDelegate).clicked()
+                        }
+                        // the user asked for the list: it takes the focus once it arrives
+                        Connections {
+                            target: sidebar.controller
+                            function onRemoteChoicesChanged(): void {
+                                if (choices.count > 0 && remoteDialog.opened) {
+                                    choices.currentIndex = 0
+                                    choices.forceActiveFocus()
+                                }
+                            }
+                        }
                         Accessible.role: Accessible.List
                         Accessible.name: qsTr("Sessions on that host")
                         delegate: ItemDelegate {
