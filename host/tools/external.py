@@ -13,11 +13,11 @@ from pydantic import ValidationError
 
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.plugins import Plugin, PluginContext, PluginTool
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shorten
 from host.tools.approvals import Approvals
+from host.tools.plugins import Plugin, PluginContext, PluginTool
 from host.tools.registry import (
     ToolFailed,
     ToolRegistry,
@@ -57,7 +57,7 @@ class ExternalTools:
 
     def start(self) -> None:
         """Load the plugins and start the MCP servers (after the host is ready)."""
-        from host.plugins import load_plugins
+        from host.tools.plugins import load_plugins
 
         self.plugins = load_plugins(self._builtins)
         self._plugin_tools = {tool.name: tool for p in self.plugins for tool in p.tools}

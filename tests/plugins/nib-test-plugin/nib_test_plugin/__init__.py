@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from host.plugins import PluginContext, PluginTool
+from host.tools.plugins import PluginContext, PluginTool
 
 
 class CountArgs(BaseModel):

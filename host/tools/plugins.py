@@ -10,7 +10,7 @@ a `PluginTool`, a list of them, or a function returning them:
 
     # nib_weather.py
     from pydantic import BaseModel
-    from host.plugins import PluginContext, PluginTool
+    from host.tools.plugins import PluginContext, PluginTool
 
     class Args(BaseModel):
         city: str
