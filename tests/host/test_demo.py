@@ -133,3 +133,47 @@ def test_an_agent_request_with_todo_write_gets_a_typed_tool_call() -> None:
     call = events[-1]
     assert isinstance(call, ToolCallRequest) and call.name == "TodoWrite"
     assert json.loads(call.arguments)["todos"][0] == {"content": "A", "status": "pending"}
+
+
+def test_the_demo_calls_a_tool_a_request_names_with_arguments_from_it() -> None:
+    from host.agent.providers.demo_tools import arguments, pick_tool, time_zone
+    from host.tools.registry import ToolSpec
+
+    schema = {"type": "object", "properties": {"timezone": {"type": "string"}},
+              "required": ["timezone"]}  # fmt: skip
+    convert = {"type": "object", "required": ["source_timezone", "time", "target_timezone"],
+               "properties": {"source_timezone": {"type": "string"}, "time": {"type": "string"},
+                              "target_timezone": {"type": "string"}}}  # fmt: skip
+    tools = (
+        ToolSpec("TodoWrite", "", {}),
+        ToolSpec("mcp__time__get_current_time", "", schema),
+        ToolSpec("mcp__time__convert_time", "", convert),
+    )
+    spec = pick_tool("What time is it in Tokyo?", tools, {"TodoWrite"})
+    assert spec is not None and spec.name == "mcp__time__get_current_time"
+    assert arguments(spec, "What time is it in Tokyo?") == {"timezone": "Asia/Tokyo"}
+    assert time_zone("in New York please") == "America/New_York"
+    assert time_zone("nowhere at all") == "UTC"
+    assert pick_tool("Add a dark mode", tools, {"TodoWrite"}) is None
+
+
+def test_a_list_is_a_checklist_even_when_a_step_names_a_tool() -> None:
+    import asyncio
+
+    from host.agent.providers.base import ModelRequest, ToolCallRequest, UserMessage
+    from host.agent.providers.demo import DemoProvider
+    from host.execution_path import ExecutionPath
+    from host.tools.registry import ToolSpec
+
+    tools = (
+        ToolSpec("TodoWrite", "", {}),
+        ToolSpec("mcp__time__get_current_time", "", {"type": "object"}),
+    )
+    text = "1. Measure the time it takes\n2. Make it faster\n3. Write tests"
+
+    async def first_call() -> ToolCallRequest:
+        request = ModelRequest(ExecutionPath.AGENT, (UserMessage(text),), tools)
+        events = [e async for e in DemoProvider(0).stream(request)]
+        return next(e for e in events if isinstance(e, ToolCallRequest))
+
+    assert asyncio.run(first_call()).name == "TodoWrite"

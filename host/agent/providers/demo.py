@@ -227,13 +227,19 @@ def inline_items(text: str) -> list[str]:
     return [text[m.end() : end] for m, end in zip(chosen, ends, strict=True)]
 
 
-def plan_steps(text: str) -> list[str]:
+def listed_items(text: str) -> list[str]:
+    """The items of a list in the text (numbered or bulleted lines, or numbered inline)."""
     lines = [LIST_ITEM.match(line) for line in text.splitlines()]
     listed = [_clean(match.group(1)) for match in lines if match]
     listed = [item for item in listed if item]
     if len(listed) < 2:
         listed = [item for item in (_clean(part) for part in inline_items(text)) if item]
-    if len(listed) >= 2:
+    return listed if len(listed) >= 2 else []
+
+
+def plan_steps(text: str) -> list[str]:
+    listed = listed_items(text)
+    if listed:
         steps = listed[:MAX_LISTED]
         if len(steps) < MIN_STEPS:
             steps.append("Review the result")
@@ -290,7 +296,9 @@ class DemoProvider:
         if not request.offers("TodoWrite"):
             yield TextDelta(self._without_tools(request.path, steps))
             return
-        if isinstance(asked, UserMessage):
+        if isinstance(asked, UserMessage) and not listed_items(asked.content):
+            # a request, not a list of steps: a tool it names is used (a list is worked
+            # through as a checklist, even if a step's words name a tool)
             used = False
             async for event in self._use_tool(asked.content, request, messages[start + 1 :]):
                 used = True
