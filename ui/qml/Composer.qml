@@ -57,7 +57,8 @@ Rectangle {
     // A waiting tool call is answered from anywhere in the window; focus goes back to
     // the input if the answer was given from the row's buttons.
     function answer(decision: string): void {
-        const fromRow = allowOnce.activeFocus || allowSession.activeFocus || deny.activeFocus
+        const row = approvalLoader.item as FocusScope
+        const fromRow = row !== null && row.activeFocus
         composer.controller.respondApproval(decision)
         if (fromRow)
             input.forceActiveFocus()
@@ -118,91 +119,96 @@ Rectangle {
         }
 
         // A tool call waiting for the user: never takes the focus from the input; its
-        // keys work from anywhere in the window, and Tab from the input reaches it.
-        Rectangle {
-            id: approvalRow
-            objectName: "approvalRow"
+        // keys work from anywhere in the window, and Shift+Tab from the input reaches it.
+        // Built only while a call waits: nothing of it is made before the first frame.
+        Loader {
+            id: approvalLoader
             Layout.fillWidth: true
-            visible: composer.controller.approvalId !== ""
-            implicitHeight: approvalColumn.implicitHeight + 16
-            color: composer.theme.selection
-            Accessible.role: Accessible.Grouping
-            Accessible.name: qsTr("Approval: %1").arg(composer.controller.approvalTool)
+            active: composer.controller.approvalId !== ""
+            visible: active
+            sourceComponent: FocusScope {
+                id: approvalRow
+                objectName: "approvalRow"
+                implicitHeight: approvalColumn.implicitHeight + 16
+                Accessible.role: Accessible.Grouping
+                Accessible.name: qsTr("Approval: %1").arg(composer.controller.approvalTool)
 
-            ColumnLayout {
-                id: approvalColumn
-                anchors.left: parent.left
-                anchors.right: parent.right
-                anchors.top: parent.top
-                anchors.margins: 8
-                spacing: 4
-                Text {
-                    objectName: "approvalTitle"
-                    Layout.fillWidth: true
-                    text: qsTr("Allow %1 to run?").arg(composer.controller.approvalTool)
-                    textFormat: Text.PlainText
-                    font.bold: true
-                    wrapMode: Text.Wrap
-                    color: composer.theme.text
+                Rectangle {
+                    anchors.fill: parent
+                    color: composer.theme.selection
                 }
-                Text {
-                    objectName: "approvalArguments"
-                    Layout.fillWidth: true
-                    text: composer.controller.approvalArguments
-                    textFormat: Text.PlainText
-                    font.family: "monospace"
-                    font.pixelSize: 12
-                    wrapMode: Text.WrapAnywhere
-                    maximumLineCount: 6
-                    elide: Text.ElideRight
-                    color: composer.theme.text
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: qsTr("Arguments: %1").arg(text)
-                }
-                RowLayout {
-                    spacing: 6
-                    Button {
-                        id: allowOnce
-                        objectName: "allowOnceButton"
-                        text: qsTr("Allow once")
-                        highlighted: true
-                        palette.buttonText: composer.theme.text
-                        activeFocusOnTab: true
-                        ToolTip.visible: hovered || activeFocus
-                        ToolTip.text: qsTr("Allow this call (%1)").arg(allowOnceShortcut.nativeText)
-                        Accessible.name: qsTr("Allow once")
-                        Accessible.description: ToolTip.text
-                        onClicked: composer.answer("allow_once")
-                    }
-                    Button {
-                        id: allowSession
-                        objectName: "allowSessionButton"
-                        text: qsTr("Allow for this session")
-                        activeFocusOnTab: true
-                        ToolTip.visible: hovered || activeFocus
-                        ToolTip.text: qsTr("Allow this tool until the host stops (%1)").arg(allowSessionShortcut.nativeText)
-                        Accessible.name: qsTr("Allow for this session")
-                        Accessible.description: ToolTip.text
-                        onClicked: composer.answer("allow_session")
-                    }
-                    Button {
-                        id: deny
-                        objectName: "denyButton"
-                        text: qsTr("Deny")
-                        activeFocusOnTab: true
-                        ToolTip.visible: hovered || activeFocus
-                        ToolTip.text: qsTr("Refuse this call; the agent is told (%1)").arg(denyShortcut.nativeText)
-                        Accessible.name: qsTr("Deny")
-                        Accessible.description: ToolTip.text
-                        onClicked: composer.answer("deny")
-                    }
-                    Label {
+                ColumnLayout {
+                    id: approvalColumn
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    anchors.top: parent.top
+                    anchors.margins: 8
+                    spacing: 4
+                    Text {
+                        objectName: "approvalTitle"
                         Layout.fillWidth: true
-                        text: qsTr("%1 allow · %2 for the session · %3 deny").arg(allowOnceShortcut.nativeText)
-                              .arg(allowSessionShortcut.nativeText).arg(denyShortcut.nativeText)
+                        text: qsTr("Allow %1 to run?").arg(composer.controller.approvalTool)
+                        textFormat: Text.PlainText
+                        font.bold: true
+                        wrapMode: Text.Wrap
+                        color: composer.theme.text
+                    }
+                    Text {
+                        objectName: "approvalArguments"
+                        Layout.fillWidth: true
+                        text: composer.controller.approvalArguments
+                        textFormat: Text.PlainText
+                        font.family: "monospace"
+                        font.pixelSize: 12
+                        wrapMode: Text.WrapAnywhere
+                        maximumLineCount: 6
                         elide: Text.ElideRight
-                        color: composer.theme.muted
-                        font.pixelSize: 11
+                        color: composer.theme.text
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: qsTr("Arguments: %1").arg(text)
+                    }
+                    RowLayout {
+                        spacing: 6
+                        Button {
+                            objectName: "allowOnceButton"
+                            text: qsTr("Allow once")
+                            highlighted: true
+                            palette.buttonText: composer.theme.text
+                            activeFocusOnTab: true
+                            ToolTip.visible: hovered || activeFocus
+                            ToolTip.text: qsTr("Allow this call (%1)").arg(allowOnceShortcut.nativeText)
+                            Accessible.name: qsTr("Allow once")
+                            Accessible.description: ToolTip.text
+                            onClicked: composer.answer("allow_once")
+                        }
+                        Button {
+                            objectName: "allowSessionButton"
+                            text: qsTr("Allow for this session")
+                            activeFocusOnTab: true
+                            ToolTip.visible: hovered || activeFocus
+                            ToolTip.text: qsTr("Allow this tool until the host stops (%1)").arg(allowSessionShortcut.nativeText)
+                            Accessible.name: qsTr("Allow for this session")
+                            Accessible.description: ToolTip.text
+                            onClicked: composer.answer("allow_session")
+                        }
+                        Button {
+                            objectName: "denyButton"
+                            text: qsTr("Deny")
+                            activeFocusOnTab: true
+                            ToolTip.visible: hovered || activeFocus
+                            ToolTip.text: qsTr("Refuse this call; the agent is told (%1)").arg(denyShortcut.nativeText)
+                            Accessible.name: qsTr("Deny")
+                            Accessible.description: ToolTip.text
+                            onClicked: composer.answer("deny")
+                        }
+                        Label {
+                            Layout.fillWidth: true
+                            text: qsTr("%1 allow · %2 for the session · %3 deny").arg(allowOnceShortcut.nativeText)
+                                  .arg(allowSessionShortcut.nativeText).arg(denyShortcut.nativeText)
+                            elide: Text.ElideRight
+                            color: composer.theme.muted
+                            font.pixelSize: 11
+                        }
                     }
                 }
             }
@@ -210,7 +216,7 @@ Rectangle {
 
         Rectangle {
             Layout.fillWidth: true
-            Layout.preferredHeight: approvalRow.visible ? 1 : 0
+            Layout.preferredHeight: approvalLoader.active ? 1 : 0
             color: composer.theme.divider
         }
 
