@@ -32,7 +32,11 @@ def echo(text: str) -> str:
 async def sleep(seconds: float) -> str:
     """Wait, then say so."""
     print(f"sleeping {seconds} s", file=sys.stderr, flush=True)
-    await asyncio.sleep(seconds)
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:  # the client cancelled the call
+        print("sleep cancelled", file=sys.stderr, flush=True)
+        raise
     return f"slept {seconds} s"
 
 
