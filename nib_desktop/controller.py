@@ -97,6 +97,7 @@ class MainController(QObject):
         self._transcript_more = False
         self._approvals: list[ApprovalView] = []  # waiting calls, oldest first, all sessions
         self.tool_sources = ToolSourceModel(self)
+        self._tools_failed = 0  # MCP servers and plugins that failed
         self.remote_choices = RemoteChoiceModel(self)  # the sessions on the dialog's host
         self._remote_choices_note = ""
 
@@ -140,7 +141,14 @@ class MainController(QObject):
         self.approvalChanged.emit()
 
     def set_tool_sources(self, rows: list[ToolSourceRow]) -> None:
+        failed = sum(1 for row in rows if row.sourceState == "failed")
         self.tool_sources.set_rows(rows)
+        if failed != self._tools_failed:
+            self._tools_failed = failed
+            self.toolsFailedChanged.emit()
+
+    def _get_tools_failed(self) -> int:
+        return self._tools_failed
 
     def _shown_approval(self) -> ApprovalView | None:
         shown = self._current.sessionId if self._current else None
@@ -171,6 +179,8 @@ class MainController(QObject):
     approvalArguments = Property(str, _get_approval_arguments, notify=approvalChanged)
     approvalsElsewhere = Property(int, _get_approvals_elsewhere, notify=approvalChanged)
     toolSources = Property(ToolSourceModel, _get_tool_sources, constant=True)
+    toolsFailedChanged = Signal()
+    toolsFailed = Property(int, _get_tools_failed, notify=toolsFailedChanged)
 
     @Slot(str)
     def respondApproval(self, decision: str) -> None:

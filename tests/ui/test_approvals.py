@@ -112,3 +112,20 @@ def test_the_tools_view_lists_the_server_and_its_tools(gui: Gui) -> None:
         await until(lambda: gui.item("composerInput").hasActiveFocus(), what="focus back")
 
     gui.run(body(), timeout=60)
+
+
+def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    missing = {"command": str(gui.data_dir / "no-such-server")}
+    (gui.data_dir / "settings.json").write_text(json.dumps({"mcpServers": {"gone": missing}}))
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.controller.property("toolsFailed") == 1, 30, "the failure")
+        await gui.frame()
+        label = gui.item("toolsFailed")
+        assert label.isVisible() and label.property("text").startswith("A tool server failed")
+        [row] = gui.controller.tool_sources.rows()
+        assert row.error.startswith("it did not start: FileNotFoundError")
+
+    gui.run(body(), timeout=60)

@@ -11,6 +11,7 @@ Rectangle {
     required property MainController controller
     required property Theme theme
     required property real maxDockListHeight
+    property string toolsKeys: ""  // the Tools view's shortcut, as this platform writes it
     readonly property alias input: input
     readonly property alias dock: dock
 
@@ -294,6 +295,17 @@ Rectangle {
                       ? qsTr("A tool call waits for you in another session")
                       : qsTr("%1 tool calls wait for you in other sessions").arg(composer.controller.approvalsElsewhere)
                 color: composer.theme.warning
+                font.pixelSize: 12
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Label {
+                objectName: "toolsFailed"
+                visible: composer.controller.toolsFailed > 0
+                text: (composer.controller.toolsFailed === 1 ? qsTr("A tool server failed")
+                       : qsTr("%1 tool servers failed").arg(composer.controller.toolsFailed))
+                      + " · " + composer.toolsKeys
+                color: composer.theme.danger
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text

@@ -270,6 +270,7 @@ ApplicationWindow {
                 controller: window.controller
                 theme: theme
                 maxDockListHeight: Math.min(window.height / 3, 12 * 30)
+                toolsKeys: toolsShortcut.nativeText
             }
         }
     }
