@@ -86,7 +86,29 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         notice = gui.controller.property("notice")
         assert notice.startswith("Could not stop the turn: ") and "unreachable" in notice
 
-    gui.run(body(), timeout=60)
+        # it comes back (restarted): linked again, the turn's end caught up and told
+        env = host_env(NIB_HOST_TOKEN=REMOTE_TOKEN, NIB_DEMO_STEP_DELAY_MS="4000")
+        with running_host(remote.data_dir, remote.socket_path, env):
+            await until(lambda: gui.controller.property("currentReachable"), 40, "linked again")
+            await until(
+                lambda: "⚠ Turn interrupted: the host restarted" in transcript(gui),
+                20, "the turn's end",
+            )  # fmt: skip
+            lines = transcript(gui)
+            assert lines[0] == RUNNING_TEXT and "I'll work through this in 3 steps." in lines
+            await until(
+                lambda: gui.item("currentStep").property("text").startswith("Interrupted at"),
+                what="the header",
+            )
+            assert gui.item("remoteBadge").property("text") == "remote"
+            assert gui.item("sendButton").property("enabled") is False  # nothing typed yet
+            await gui.frame()
+
+    gui.run(body(), timeout=90)
+
+
+def transcript(gui: Gui) -> list[str]:
+    return [row.text for row in gui.controller.transcript_model.rows()]
 
 
 def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
