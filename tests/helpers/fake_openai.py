@@ -126,21 +126,20 @@ class FakeOpenAI:
             return
         if isinstance(step, Hang):
             step.started.set()
-            handler.send_response(200)
-            handler.send_header("Content-Type", "text/event-stream")
-            handler.send_header("Connection", "close")
-            handler.end_headers()
             handler.close_connection = True
-            handler.wfile.write(self._chunk({"role": "assistant", "content": "thinking"}))
-            handler.wfile.flush()
-            while not step.release.is_set():
-                try:  # a closed client shows as a failed write
+            try:  # a closed client shows as a failed write, whenever it goes
+                handler.send_response(200)
+                handler.send_header("Content-Type", "text/event-stream")
+                handler.send_header("Connection", "close")
+                handler.end_headers()
+                handler.wfile.write(self._chunk({"role": "assistant", "content": "thinking"}))
+                handler.wfile.flush()
+                while not step.release.is_set():
                     handler.wfile.write(b": keep-alive\n\n")
                     handler.wfile.flush()
-                except OSError:
-                    self.disconnected.set()
-                    return
-                step.release.wait(0.05)
+                    step.release.wait(0.05)
+            except OSError:
+                self.disconnected.set()
             return
         if body.get("stream"):
             handler.send_response(200)
