@@ -10,7 +10,7 @@ import pytest
 from hypothesis import settings
 
 from tests.helpers.fake_openai import FakeOpenAI
-from tests.helpers.host_process import HostProcess, host_env, running_host
+from tests.helpers.host_process import HostProcess, model_env, running_host
 
 settings.register_profile("ci", max_examples=10_000, deadline=None)
 settings.register_profile("dev", max_examples=500, deadline=None)
@@ -41,13 +41,7 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 def model_host(tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI) -> Iterator[HostProcess]:
     """A host whose agent is the `openai` provider pointed at the loopback server."""
-    env = host_env(
-        NIB_PROVIDER="openai",
-        NIB_OPENAI_BASE_URL=fake_openai.base_url,
-        NIB_OPENAI_API_KEY="sk-secret-test-key",
-        NIB_MODEL="test-model",
-    )
-    with running_host(tmp_path / "data", socket_path, env) as process:
+    with running_host(tmp_path / "data", socket_path, model_env(fake_openai.base_url)) as process:
         yield process
 
 

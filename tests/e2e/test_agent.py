@@ -9,7 +9,7 @@ import pytest
 
 from host.todos.schema import todo_write_schema
 from tests.helpers.fake_openai import Call, Hang, HttpError, Reply
-from tests.helpers.host_process import RpcErrorReply, host_env, running_host
+from tests.helpers.host_process import RpcErrorReply, host_env, model_env, running_host
 
 THREE = [
     {"content": "Read the code", "status": "completed"},
@@ -36,13 +36,7 @@ def test_todowrite_then_empty_then_text(tmp_path, socket_path, fake_openai, stre
         Reply("", (Call("TodoWrite", {"todos": []}, id="c2"),)),
         Reply("All done."),
     ]
-    env = host_env(
-        NIB_PROVIDER="openai",
-        NIB_OPENAI_BASE_URL=fake_openai.base_url,
-        NIB_OPENAI_API_KEY="sk-secret-test-key",
-        NIB_MODEL="test-model",
-        NIB_OPENAI_STREAM="1" if stream else "0",
-    )
+    env = model_env(fake_openai.base_url, NIB_OPENAI_STREAM="1" if stream else "0")
     with running_host(tmp_path / "d", socket_path, env) as host:
         client = host.connect()
         session, turn = run_turn(client)
@@ -329,12 +323,7 @@ def test_invalid_unicode_from_the_endpoint_never_breaks_the_session(
         Reply("", (Call("TodoWrite", lone, id="c2"),)),
         Reply("Bad \udc00 text, then fine."),
     ]
-    env = host_env(
-        NIB_PROVIDER="openai",
-        NIB_OPENAI_BASE_URL=fake_openai.base_url,
-        NIB_OPENAI_API_KEY="sk-test",
-        NIB_MODEL="test-model",
-    )
+    env = model_env(fake_openai.base_url)
     with running_host(tmp_path / "d", socket_path, env) as host:
         client = host.connect()
         session, turn = run_turn(client)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.helpers.fake_openai import Call, Reply
-from tests.helpers.host_process import RpcErrorReply, host_env, running_host
+from tests.helpers.host_process import RpcErrorReply, host_env, model_env, running_host
 
 STEPS = "\n".join(f"{i}. Step number {i} of the long task" for i in range(1, 21))
 
@@ -30,10 +30,8 @@ def test_the_demo_compacts_and_finishes_a_long_list(tmp_path, socket_path) -> No
         assert len(appended) == len(summaries)
 
 
-def model_env(fake_openai, **extra: str) -> dict[str, str]:
-    return host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
-                    NIB_OPENAI_API_KEY="sk-test", NIB_MODEL="test-model", NIB_MAX_RETRIES="0",
-                    **extra)  # fmt: skip
+def compaction_env(fake_openai, **extra: str) -> dict[str, str]:
+    return model_env(fake_openai.base_url, NIB_MAX_RETRIES="0", **extra)
 
 
 def long_task(steps: int) -> list[Reply]:
@@ -62,7 +60,7 @@ def test_a_long_turn_fits_a_small_window(tmp_path, socket_path, fake_openai) -> 
     fake_openai.window_chars = 4000 * 3
     fake_openai.script += long_task(60)
     with running_host(
-        tmp_path, socket_path, model_env(fake_openai, NIB_CONTEXT_TOKENS="4000")
+        tmp_path, socket_path, compaction_env(fake_openai, NIB_CONTEXT_TOKENS="4000")
     ) as host:
         client = host.connect()
         session = client.call("sessions.create", {})
@@ -92,7 +90,7 @@ def test_a_context_length_error_compacts_once_and_retries(
 ) -> None:
     fake_openai.force_context_errors = 1
     fake_openai.script += [Reply("Answered after compacting.")]
-    with running_host(tmp_path, socket_path, model_env(fake_openai)) as host:
+    with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:
         client = host.connect()
         session = client.call("sessions.create", {})
         turn = client.call("turns.start", {"sessionId": session["id"], "text": "hello"})
@@ -105,7 +103,7 @@ def test_a_context_length_error_compacts_once_and_retries(
 
 def test_a_restarted_host_continues_from_the_summary(tmp_path, socket_path, fake_openai) -> None:
     fake_openai.script += [Reply("First answer.")]
-    env = model_env(fake_openai)
+    env = compaction_env(fake_openai)
     with running_host(tmp_path, socket_path, env) as host:
         client = host.connect()
         session = client.call("sessions.create", {})
@@ -130,7 +128,7 @@ def test_sessions_compact_refusals(tmp_path, socket_path, fake_openai) -> None:
 
     hang = Hang()
     fake_openai.script += [hang]
-    with running_host(tmp_path, socket_path, model_env(fake_openai)) as host:
+    with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:
         client = host.connect()
         session = client.call("sessions.create", {})
         assert client.call("sessions.compact", {"sessionId": session["id"]}) == {

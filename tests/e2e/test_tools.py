@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 
 from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
-from tests.helpers.host_process import HostProcess, RpcClient, RpcErrorReply, host_env, running_host
+from tests.helpers.host_process import (
+    HostProcess,
+    RpcClient,
+    RpcErrorReply,
+    host_env,
+    model_env,
+    running_host,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
@@ -196,13 +203,7 @@ def scripted(tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI) -> Itera
         tmp_path / "data",
         {"test": {**TEST_SERVER, "approval": "allow", "timeout": 1.5}},
     )
-    env = host_env(
-        NIB_PROVIDER="openai",
-        NIB_OPENAI_BASE_URL=fake_openai.base_url,
-        NIB_OPENAI_API_KEY="sk-secret-test-key",
-        NIB_MODEL="test-model",
-    )
-    with running_host(tmp_path / "data", socket_path, env) as process:
+    with running_host(tmp_path / "data", socket_path, model_env(fake_openai.base_url)) as process:
         yield process
 
 
@@ -363,9 +364,7 @@ def http_server() -> Iterator[str]:
 def test_a_server_over_streamable_http(tmp_path: Path, socket_path: str, http_server: str,
                                        fake_openai) -> None:  # fmt: skip
     write_settings(tmp_path / "data", {"web": {"url": http_server, "approval": "allow"}})
-    env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
-                   NIB_OPENAI_API_KEY="sk-x-123456", NIB_MODEL="m")  # fmt: skip
-    with running_host(tmp_path / "data", socket_path, env) as process:
+    with running_host(tmp_path / "data", socket_path, model_env(fake_openai.base_url)) as process:
         client = process.connect()
         listing = tools_ready(client, {"web"})
         assert listing["servers"][0]["state"] == "ready"
@@ -400,9 +399,7 @@ def plugin_path(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_plugins_are_listed_and_run_on_the_plugin_path(
     tmp_path: Path, socket_path: str, plugin_path: str, fake_openai
 ) -> None:
-    env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url,
-                   NIB_OPENAI_API_KEY="sk-x-123456", NIB_MODEL="m",
-                   PYTHONPATH=os.pathsep.join([plugin_path, str(ROOT)]))  # fmt: skip
+    env = model_env(fake_openai.base_url, PYTHONPATH=os.pathsep.join([plugin_path, str(ROOT)]))
     with running_host(tmp_path / "data", socket_path, env) as process:
         client = process.connect()
         plugins = {p["name"]: p for p in client.call("tools.list", {})["plugins"]}

@@ -82,6 +82,14 @@ def host_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def model_env(base_url: str, **extra: str) -> dict[str, str]:
+    """A host whose agent is the `openai` provider at `base_url` (the scripted loopback
+    endpoint in the tests)."""
+    return host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=base_url,
+                    NIB_OPENAI_API_KEY="sk-secret-test-key", NIB_MODEL="test-model",
+                    **extra)  # fmt: skip
+
+
 def spawn(
     data_dir: Path,
     socket_path: str,
