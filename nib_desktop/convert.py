@@ -238,11 +238,15 @@ def _steps(n: int) -> str:
 
 def call_line(call: m.ToolCall) -> str:
     """A tool call in one line: an MCP server's tool named with its server."""
-    name = call.name
+    return f"→ {_tool_name(call.name)} {shorten(call.arguments, 120)}"
+
+
+def _tool_name(name: str) -> str:
+    """An offered tool name as a person reads it: "get_current_time (time)"."""
     if name.startswith("mcp__") and name.count("__") >= 2:
         server, _, tool = name[len("mcp__") :].partition("__")
-        name = f"{tool} ({server})"
-    return f"→ {name} {shorten(call.arguments, 120)}"
+        return f"{tool} ({server})"
+    return name
 
 
 def _result_line(message: m.Message) -> str:
@@ -252,15 +256,8 @@ def _result_line(message: m.Message) -> str:
 
 
 def approval(a: m.ApprovalRequested) -> ApprovalView:
-    return ApprovalView(a.approval_id, a.session_id, tool_label(a.tool), shown_text(a.arguments))
-
-
-def tool_label(name: str) -> str:
-    """An offered tool name as a person reads it: "get_current_time (time)"."""
-    if name.startswith("mcp__") and name.count("__") >= 2:
-        server, _, tool = name[len("mcp__") :].partition("__")
-        return shown_text(f"{tool} ({server})")
-    return shown_text(name)
+    tool = shown_text(_tool_name(a.tool))
+    return ApprovalView(a.approval_id, a.session_id, tool, shown_text(a.arguments))
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",

@@ -256,7 +256,6 @@ class AgentRuntime:
         ctx: ExecutionContext,
         messages: list[tuple[str, str]],
         system: str | None,
-        _max_tokens: int,
     ) -> str:
         """A model call an MCP server asked for during one of the turn's calls, on the MCP
         path: offered no tools, and any tool call the model makes anyway goes through the

@@ -109,29 +109,26 @@ class RacpConnection:
         )
         try:
             result = await self._client.request(HELLO, hello, timeout=HANDSHAKE_S)
-        except errors.ProtocolVersionError as exc:
+        except (errors.RpcError, TimeoutError) as exc:  # ConnectionLost is an RpcError
             self._end(None)
-            raise RemoteDown(
-                f"the remote host speaks another protocol version ({exc.message})"
-            ) from None
-        except errors.NotAuthenticated as exc:
-            self._end(None)
-            hint = f"; set {RACP_TOKEN_ENV} to its token" if self.endpoint.kind == "unix" else ""
-            raise RemoteDown(f"the remote host refused this host ({exc.message}){hint}") from None
-        except ConnectionLost:
-            self._end(None)
-            raise RemoteDown(self._end_reason or await self._lost_reason()) from None
-        except TimeoutError:
-            self._end(None)
-            raise RemoteDown(
-                f"the remote host did not answer the handshake within {HANDSHAKE_S:.0f} s"
-            ) from None
-        except errors.RpcError as exc:
-            self._end(None)
-            raise RemoteDown(f"the remote host refused the handshake: {exc.message}") from None
+            raise RemoteDown(await self._refusal(exc)) from None
         self.capabilities = tuple(result.capabilities)
         self._greeted = True
         return result
+
+    async def _refusal(self, exc: BaseException) -> str:
+        """Why the handshake did not succeed, in words."""
+        if isinstance(exc, ConnectionLost):
+            return self._end_reason or await self._lost_reason()
+        if isinstance(exc, TimeoutError):
+            return f"the remote host did not answer the handshake within {HANDSHAKE_S:.0f} s"
+        message = getattr(exc, "message", str(exc))
+        if isinstance(exc, errors.ProtocolVersionError):
+            return f"the remote host speaks another protocol version ({message})"
+        if isinstance(exc, errors.NotAuthenticated):
+            hint = f"; set {RACP_TOKEN_ENV} to its token" if self.endpoint.kind == "unix" else ""
+            return f"the remote host refused this host ({message}){hint}"
+        return f"the remote host refused the handshake: {message}"
 
     async def call(self, method: Method[P, R], params: P, timeout: float = 30.0) -> R:
         """The remote's typed result or its error (the contract's typed exception);

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -151,10 +151,16 @@ class RemoteHost:
             {"endpoint": self.endpoint, "state": self.state},
         )
 
-    async def call(self, method: Method[P, R], params: P, timeout: float = CALL_S) -> R:
-        connection = self.live()
+    async def call(
+        self,
+        method: Method[P, R],
+        params: P,
+        connection: RacpConnection | None = None,
+    ) -> R:
+        """`method` on the live connection (or `connection`); a connection that goes
+        meanwhile is -32012 with the reason."""
         try:
-            return await connection.call(method, params, timeout)
+            return await (connection or self.live()).call(method, params, CALL_S)
         except RemoteDown as down:
             raise errors.RemoteUnreachable(
                 f"the remote host {self.parsed.label()} is unreachable: {down.reason}"
@@ -354,9 +360,6 @@ class RemoteHost:
             self._owner.publish(rpc.TODOS_CHANGED, local)
 
 
-Forwarder = Callable[[m.Wire], Coroutine[Any, Any, m.Wire]]
-
-
 class RemoteSessions:
     """Every remote host the local host links to, and the remote sessions' methods."""
 
@@ -365,13 +368,11 @@ class RemoteSessions:
         self._publisher = publisher
         self._hosts: dict[str, RemoteHost] = {}
         self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
-        self._started = False
         self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
         sessions.decorate = self.decorate
 
     def start(self) -> None:
         """Link to every host a stored remote session names (in the running loop)."""
-        self._started = True
         for session in self._sessions.list():
             if session.remote is not None:
                 self._attach(session.id, session.remote.endpoint, session.remote.remote_session_id)
@@ -440,7 +441,7 @@ class RemoteSessions:
             if target.remote_session_id is None:
                 connection = await host.ready()
                 create = m.CreateSessionParams(title=params.title, mode=params.mode)
-                remote = await self._on(host, connection.call(rpc.SESSIONS_CREATE, create))
+                remote = await host.call(rpc.SESSIONS_CREATE, create, connection)
             else:
                 try:
                     connection = await host.ready()
@@ -449,7 +450,7 @@ class RemoteSessions:
                 if connection is not None:
                     ref = m.SessionRef(session_id=target.remote_session_id)
                     try:
-                        remote = await self._on(host, connection.call(rpc.SESSIONS_GET, ref))
+                        remote = await host.call(rpc.SESSIONS_GET, ref, connection)
                     except errors.SessionNotFound:
                         raise errors.SessionNotFound(
                             f"{host.parsed.label()} has no session {target.remote_session_id!r}"
@@ -484,7 +485,7 @@ class RemoteSessions:
         host = self._host(params.endpoint.strip())
         try:
             connection = await host.ready()
-            return await self._on(host, connection.call(rpc.SESSIONS_LIST, m.Empty()))
+            return await host.call(rpc.SESSIONS_LIST, m.Empty(), connection)
         finally:
             host.close_when_idle()
 
@@ -532,15 +533,6 @@ class RemoteSessions:
         host = self._host(endpoint.strip())
         host.attach(remote_id, local_id)
         self._where[local_id] = (host, remote_id)
-
-    @staticmethod
-    async def _on(host: RemoteHost, call: Coroutine[Any, Any, R]) -> R:
-        try:
-            return await call
-        except RemoteDown as down:
-            raise errors.RemoteUnreachable(
-                f"the remote host {host.parsed.label()} is unreachable: {down.reason}"
-            ) from None
 
 
 def _localised(result: R, session_id: str) -> R:

@@ -33,9 +33,6 @@ class Approvals:
         self._pending: dict[str, _Pending] = {}
         self._allowed: set[tuple[str, str]] = set()  # (session id, tool)
 
-    def pending(self) -> list[m.ApprovalRequested]:
-        return [entry.request for entry in self._pending.values()]
-
     def allowed(self, session_id: str, tool: str) -> bool:
         return (session_id, tool) in self._allowed
 
@@ -73,9 +70,6 @@ class Approvals:
         entry.answer.set_result(params.decision)
         self._resolved(params.approval_id, params.decision)
         return m.OkResult()
-
-    def forget_session(self, session_id: str) -> None:
-        self._allowed = {(s, t) for s, t in self._allowed if s != session_id}
 
     def _resolved(self, approval_id: str, decision: str) -> None:
         self._publisher.publish(

@@ -95,8 +95,7 @@ class ExternalTools:
 
     def specs(self) -> list[ToolSpec]:
         plugin_specs = [
-            ToolSpec(t.name, t.description, t.args.model_json_schema())
-            for t in self._plugin_tools.values()
+            ToolSpec.of(t.name, t.description, t.args) for t in self._plugin_tools.values()
         ]
         return self.mcp.specs() + plugin_specs
 

@@ -56,8 +56,9 @@ MAX_RESULT_CHARS = 100_000  # a tool result the model reads, at most
 
 State = Literal["starting", "ready", "failed", "disabled"]
 # Runs a model call a server asked for (sampling) on the MCP path, for the turn whose
-# call is in flight: the messages as (role, text), the system prompt, the token limit.
-Sampler = Callable[[ExecutionContext, list[tuple[str, str]], str | None, int], Awaitable[str]]
+# call is in flight: the messages as (role, text) and the system prompt. (Its token limit
+# is not passed on: the providers take none per request.)
+Sampler = Callable[[ExecutionContext, list[tuple[str, str]], str | None], Awaitable[str]]
 
 
 class McpServer:
@@ -198,9 +199,8 @@ class McpServer:
                 finally:
                     stopping.cancel()
                     exited.cancel()
-                self._client = None
                 if not self._stop.is_set():
-                    raise _Exited
+                    raise _Exited  # out of the SDK's context, then failed with why
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # the SDK raises groups and its own errors
@@ -215,8 +215,6 @@ class McpServer:
             self._settled.set()
             if reader_task is not None:
                 reader_task.cancel()
-            if self._stop.is_set() and self.state != "failed":
-                self._set("failed" if not self.usable else "starting", self.error)
 
     async def _list_tools(self, client: Client) -> list[Tool]:
         tools: list[Tool] = []
@@ -258,7 +256,7 @@ class McpServer:
             if isinstance(exc, TimeoutError):
                 return f"it did not list its tools within {START_S:.0f} s"
             return f"it did not start: {self._stderr_tail or _describe(exc)}"
-        if exited or isinstance(exc, _Exited):
+        if exited:  # _Exited is raised only then
             return f"the server exited: {self._stderr_tail or 'no message on stderr'}"
         if self._stderr_tail:
             return self._stderr_tail
@@ -331,7 +329,7 @@ class McpServer:
             text = "\n".join(_block_text(part) for part in parts)
             messages.append((message.role, text))
         try:
-            text = await self._owner.sample(ctx, messages, params.system_prompt, params.max_tokens)
+            text = await self._owner.sample(ctx, messages, params.system_prompt)
         except Exception as exc:
             return ErrorData(code=-32603, message=f"the model call failed: {_describe(exc)}")
         return CreateMessageResult(

@@ -23,6 +23,11 @@ class ToolSpec:
     description: str
     parameters: dict[str, Any] = field(hash=False)
 
+    @classmethod
+    def of(cls, name: str, description: str, args: type[BaseModel]) -> ToolSpec:
+        """A tool validated by `args`: its schema generated from that model."""
+        return cls(name, description, args.model_json_schema(by_alias=True))
+
 
 @dataclass(frozen=True)
 class ToolResult:
@@ -44,7 +49,7 @@ class Tool:
     def spec(self) -> ToolSpec:
         """The tool as a model is offered it, its schema generated from the validating
         model."""
-        return ToolSpec(self.name, self.description, self.args.model_json_schema(by_alias=True))
+        return ToolSpec.of(self.name, self.description, self.args)
 
 
 def describe_validation(exc: ValidationError) -> str:

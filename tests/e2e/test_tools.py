@@ -61,6 +61,11 @@ def approval(client: RpcClient, timeout: float = 30.0) -> dict[str, Any]:
     return params
 
 
+def answer(client: RpcClient, asked: dict[str, Any], decision: str) -> Any:
+    return client.call("approvals.respond", {"approvalId": asked["approvalId"],
+                                             "decision": decision})  # fmt: skip
+
+
 def tool_results(client: RpcClient, session_id: str) -> list[dict[str, Any]]:
     messages = client.call("messages.list", {"sessionId": session_id})["messages"]
     return [msg for msg in messages if msg["role"] == "tool"]
@@ -111,16 +116,16 @@ def test_the_demo_agent_asks_the_time_server_once_the_user_allows(
     assert asked["tool"] == "mcp__time__get_current_time"
     assert asked["sessionId"] == session["id"] and asked["turnId"] == turn["id"]
     assert json.loads(asked["arguments"]) == {"timezone": "Asia/Tokyo"}
-    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "allow_once"})
+    answer(client, asked, "allow_once")
     resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
     assert resolved["params"] == {"approvalId": asked["approvalId"], "decision": "allow_once"}
     assert client.wait_turn_end(turn["id"])["state"] == "completed"
     [result] = tool_results(client, session["id"])
     assert not result["isError"] and '"timezone": "Asia/Tokyo"' in result["content"]
-    answer = client.call("messages.list", {"sessionId": session["id"]})["messages"][-1]
-    assert answer["content"].startswith("The get_current_time tool says:")
+    said = client.call("messages.list", {"sessionId": session["id"]})["messages"][-1]
+    assert said["content"].startswith("The get_current_time tool says:")
     with pytest.raises(RpcErrorReply) as info:  # decided already
-        client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "deny"})
+        answer(client, asked, "deny")
     assert info.value.code == -32030
 
 
@@ -131,15 +136,14 @@ def test_deny_and_allow_for_the_session(demo_tools_host: HostProcess) -> None:
     turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo this"})
     asked = approval(client)
     assert asked["tool"] == "mcp__test__echo"
-    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "deny"})
+    answer(client, asked, "deny")
     client.wait_turn_end(turn["id"])
     [denied] = tool_results(client, session["id"])
     assert denied["isError"] and "denied" in denied["content"]
 
     turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo that"})
     asked = approval(client)
-    client.call("approvals.respond", {"approvalId": asked["approvalId"],
-                                      "decision": "allow_session"})  # fmt: skip
+    answer(client, asked, "allow_session")
     client.wait_turn_end(turn["id"])
     # the same tool again in this session: no question
     turn = client.call("turns.start", {"sessionId": session["id"], "text": "Echo once more"})
@@ -168,8 +172,7 @@ def test_stop_resolves_a_pending_approval_as_cancelled(demo_tools_host: HostProc
     resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
     assert resolved["params"] == {"approvalId": asked["approvalId"], "decision": "cancelled"}
     with pytest.raises(RpcErrorReply) as info:
-        client.call("approvals.respond", {"approvalId": asked["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
+        answer(client, asked, "allow_once")
     assert info.value.code == -32030
 
 
@@ -183,7 +186,7 @@ def test_a_server_gets_only_the_environment_its_entry_names(
     turn = client.call("turns.start", {"sessionId": session["id"],
                                        "text": "Show the environment"})  # fmt: skip
     asked = approval(client)
-    client.call("approvals.respond", {"approvalId": asked["approvalId"], "decision": "allow_once"})
+    answer(client, asked, "allow_once")
     client.wait_turn_end(turn["id"])
     [result] = tool_results(client, session["id"])
     names = set(json.loads(result["content"]))
@@ -417,8 +420,7 @@ def test_plugins_are_listed_and_run_on_the_plugin_path(
         assert asked["tool"] == "plan_for_me" and json.loads(asked["arguments"]) == {
             "topic": "the parser"
         }
-        client.call("approvals.respond", {"approvalId": asked["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
+        answer(client, asked, "allow_once")
         assert client.wait_turn_end(turn["id"])["state"] == "completed"
         [result] = tool_results(client, session["id"])
         assert "TodoWrite refused" in result["content"] and "plugin" in result["content"]

@@ -56,8 +56,8 @@ def arguments(spec: ToolSpec, text: str) -> dict[str, Any]:
         kind = schema.get("type", "string") if isinstance(schema, dict) else "string"
         if isinstance(schema, dict) and schema.get("enum"):
             args[name] = schema["enum"][0]
-        elif "zone" in name.lower() or name.lower() in ("tz", "city", "location"):
-            args[name] = time_zone(text) if "zone" in name.lower() or name == "tz" else text
+        elif "zone" in name.lower() or name.lower() == "tz":
+            args[name] = time_zone(text)
         elif kind in ("integer", "number"):
             found = _NUMBER.search(text)
             value = float(found.group()) if found else 1
