@@ -42,12 +42,18 @@ async def ask(gui: Gui, text: str) -> None:
 
 
 def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None:
+    from tests.ui.test_accessibility import problems
+
     configure(gui)
+    announced: list[str] = []
+    gui.controller.approvalAnnounced.connect(announced.append)
 
     async def body() -> None:
         await gui.start()
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         await ask(gui, "Please echo this")
+        assert announced == ["echo (test) waits for your approval"]  # said, assertively
+        assert problems(gui) == []  # the row's controls have names and roles
         row = gui.item("approvalRow")
         assert row.isVisible()
         assert gui.item("approvalTitle").property("text") == "Allow echo (test) to run?"
@@ -127,5 +133,24 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
         assert label.isVisible() and label.property("text").startswith("A tool server failed")
         [row] = gui.controller.tool_sources.rows()
         assert row.error.startswith("it did not start: FileNotFoundError")
+
+    gui.run(body(), timeout=60)
+
+
+def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
+    configure(gui)
+    asked: list[str] = []
+    gui.controller.approvalAnnounced.connect(asked.append)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        await ask(gui, "Please echo this")
+        await gui.key(Qt.Key.Key_S, ALT)
+        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        gui.item("composerInput").setProperty("text", "Echo it again")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: "← echo: Echo it again" in transcript(gui), 20, "the second call")
+        assert len(asked) == 1  # the second call was never asked about
 
     gui.run(body(), timeout=60)
