@@ -5,7 +5,7 @@
 On a real display too: `DISPLAY=:N QT_QPA_PLATFORM=xcb python -m bench.dock`, with the
 app's own choice of scene graph, and `NIB_SCENE_GRAPH=opengl` to force OpenGL.
 
-- update latency: `todos.changed` emitted at the controller's signal -> store -> dock model ->
+- update latency: a snapshot applied to the state (as the router does) -> dock view ->
   the next frame swapped, for 10 and 200 items (p50/p99);
 - 10,000 items: store-level apply + model update (validation caps writes at 200, so this
   is the renderer's own limit), the expanded dock's first frame and its live delegates;
@@ -32,11 +32,12 @@ from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from nib_desktop.boot import create_app
-from nib_desktop.controller import MainController
 from nib_desktop.graphics import choose_scene_graph
-from nib_desktop.window import load_window
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+from nib_desktop.state.types import Session
+from nib_desktop.window import Asker, load_window, make_views
 from tests.helpers.gui import walk
-from ui.models import SessionRow
 from ui.snapshots import Item, Snapshot, TurnView
 
 SESSION = "bench"
@@ -87,21 +88,21 @@ def main() -> int:
     args = parser.parse_args()
     app = create_app()
     scene_graph = choose_scene_graph(app)  # as the app does; NIB_SCENE_GRAPH overrides
-    controller = MainController()
+    state = AppState()
+    views = make_views(state, Asker())
     engine = QQmlApplicationEngine()
-    window = load_window(engine, controller)
+    window = load_window(engine, views)
     window.resize(1100, 760)
     wait_frame(window)
-    dock = controller.dock_model
-    controller.set_connection("ready")  # as if the host were connected: no busy indicator
-    controller.set_current(SessionRow(SESSION, "bench", "agent", False, False, ""))
-    dock.setProperty("expanded", True)
+    state.apply(ev.ConnectionChanged("ready"))  # as if the host were connected: no busy indicator
+    state.apply(ev.SessionsListed((Session(SESSION, "bench", "agent"),)))
+    state.apply(ev.DockExpanded(True))
     revision = 0
 
     def push(snapshot_items: tuple[Item, ...]) -> None:
         nonlocal revision
         revision += 1
-        controller.todosChanged.emit(Snapshot(SESSION, revision, snapshot_items))
+        state.apply(ev.SnapshotArrived(Snapshot(SESSION, revision, snapshot_items)))
 
     api = window.rendererInterface().graphicsApi().name
     print(
@@ -135,11 +136,11 @@ def main() -> int:
         f" 10000 items: store + model update p50 {percentile(store_times, 50) * 1e3:6.2f} ms, "
         f"p99 {percentile(store_times, 99) * 1e3:6.2f} ms (no frame)"
     )
-    dock.setProperty("expanded", False)
+    state.apply(ev.DockExpanded(False))
     wait_frame(window)
     listview = find(window, "dockList")
     t0 = time.perf_counter()
-    dock.setProperty("expanded", True)
+    state.apply(ev.DockExpanded(True))
     frames = 0
     while frames < 10:  # the frame that shows the list at its full height
         wait_frame(window)
@@ -182,17 +183,16 @@ def main() -> int:
     anim_cpu, anim_frames = cpu_share(args.sweep_seconds)
     mover.deleteLater()
     push(items(8, 3))
-    controller.set_current(SessionRow(SESSION, "bench", "agent", False, False, ""))
     wait_frame(window)
     idle_cpu, idle_frames = cpu_share(args.sweep_seconds)
-    controller.turnChanged.emit(TurnView(SESSION, "running"))
+    state.apply(ev.TurnChanged(TurnView(SESSION, "running")))
     push(items(8, 3, running=True))
     wait_frame(window)
     sweep_cpu, sweep_frames = cpu_share(args.sweep_seconds)
-    dock.setProperty("expanded", False)  # the collapsed header carries the sweep
+    state.apply(ev.DockExpanded(False))  # the collapsed header carries the sweep
     wait_frame(window)
     header_cpu, header_frames = cpu_share(args.sweep_seconds)
-    controller.turnChanged.emit(TurnView(SESSION, "cancelled"))  # the turn stops
+    state.apply(ev.TurnChanged(TurnView(SESSION, "cancelled")))  # the turn stops
     wait_frame(window)
     ended_cpu, ended_frames = cpu_share(args.sweep_seconds)
     print(f"CPU over {args.sweep_seconds:g} s (share of one core, frames drawn):")

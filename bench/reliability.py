@@ -248,13 +248,13 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
     async def opened() -> float:
         t0 = time.perf_counter()
         await gui.start()
-        while not gui.controller.transcript_model.rows():
+        while not gui.transcript.model.rows():
             await asyncio.sleep(0.005)
         await gui.frame()
         return time.perf_counter() - t0
 
     took = gui.run(opened(), 120)
-    rows = len(gui.controller.transcript_model.rows())
+    rows = len(gui.transcript.model.rows())
     rss = rss_mb(os.getpid())
     gui.close()
     return took, rows, rss

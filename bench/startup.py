@@ -55,13 +55,15 @@ supervisor = HostSupervisor(Path(tempfile.mkdtemp()))
 async def turn(main, window):
     request = "\\n".join(f"{i}. Step number {i}" for i in range(1, 21))
     await demo_turn(main, lambda s: s.revision == 41, request)
-    main.view.dock_model.setProperty("expanded", True)
+    from nib_desktop.state import events as ev
+    main.state.apply(ev.DockExpanded(True))
     window.update()
     await asyncio.sleep(0.2)
     print(f"rss {rss_mb(os.getpid()):.1f} {rss_mb(supervisor.pid):.1f}", flush=True)
     return 0
 create_app()
-sys.exit(run(supervisor, turn))
+from nib_desktop.scripted import bounded
+sys.exit(run(supervisor, bounded(turn)))
 """
 
 

@@ -123,7 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if headless:
         from nib_desktop import scripted
 
-        script = scripted.smoke if args.smoke_test else scripted.screenshot(args.screenshot)
+        script = scripted.bounded(
+            scripted.smoke if args.smoke_test else scripted.screenshot(args.screenshot)
+        )
     try:
         return run(supervisor, script, instance)
     finally:

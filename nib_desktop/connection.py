@@ -116,7 +116,7 @@ class HostConnection(QObject):
             for attempt in range(1, self.max_reconnects + 1):
                 await asyncio.sleep(BACKOFF_S[min(attempt - 1, len(BACKOFF_S) - 1)])
                 try:
-                    self.supervisor.kill()
+                    await self.supervisor.end()
                     await self._connect()
                 except STARTUP_ERRORS as exc:
                     log.warning("reconnect attempt %d failed: %s", attempt, describe(exc))

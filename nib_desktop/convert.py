@@ -1,33 +1,35 @@
-"""From the contract's models to the renderer's rows: the one place the Main role turns
-host shapes into what the renderer knows."""
+"""From the contract's models to the window's state: the one place the Main role turns
+host shapes into what the views know (`nib_desktop.state.types`). Outside text is made
+safe to display here, once."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
-
-from pydantic import BaseModel, TypeAdapter
 
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
-from host.protocol.todo_diff import diff_items
-from ui.models import ApprovalView, SessionRow, ToolSourceRow, TranscriptRow
-from ui.snapshots import HOST_RESTARTED, STATUS_GLYPHS, Item, Revision, Snapshot, TurnView
+from nib_desktop.state.types import (
+    HOST_RESTARTED,
+    Approval,
+    Item,
+    Line,
+    Revision,
+    Session,
+    Snapshot,
+    ToolSource,
+    TurnView,
+)
 
 TODO_WRITE = "TodoWrite"
+STATUS_GLYPHS = {"pending": "○", "in_progress": "◐", "completed": "✓", "cancelled": "✕"}
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
-    return Snapshot(
-        session_id=s.session_id,
-        revision=s.revision,
-        items=tuple(_item(i) for i in s.items),
-    )
+    return Snapshot(s.session_id, s.revision, tuple(_item(i) for i in s.items))
 
 
 def _item(i: m.TodoItem) -> Item:
-    """A checklist item as the window shows it (outside text made safe to display)."""
     active = shown_text(i.active_form) if i.active_form else i.active_form
     return Item(shown_text(i.content), i.status, active)
 
@@ -36,18 +38,19 @@ def turn(t: m.Turn) -> TurnView:
     return TurnView(session_id=t.session_id, state=t.state, error=shown_text(t.error or ""))
 
 
-def session_row(s: m.Session) -> SessionRow:
+def session(s: m.Session) -> Session:
     remote = s.remote
-    return SessionRow(
-        sessionId=s.id,
+    return Session(
+        session_id=s.id,
         title=shown_text(s.title),
         mode=s.mode,
+        running_turn=s.running_turn_id or "",
+        parent_id=s.parent_id or "",
         remote=remote is not None,
-        running=s.running_turn_id is not None,
-        parentId=s.parent_id or "",
-        remoteState=remote.state if remote else "",
-        remoteNote=remote_note(remote) if remote else "",
-        checklistNote=checklist_note(remote) if remote else "",
+        remote_state=remote.state if remote else "",
+        remote_note=remote_note(remote) if remote else "",
+        checklist_note=checklist_note(remote) if remote else "",
+        order=(s.updated_at, s.created_at),
     )
 
 
@@ -73,53 +76,60 @@ def checklist_note(remote: m.RemoteInfo) -> str:
     return ""
 
 
-class TranscriptLines:
-    """The transcript of one session as rows: user and assistant text as it is; tool
-    calls and results as compact lines. Each TodoWrite is one line telling what changed
-    against the session's previous write ("✓ Write the tests · ◐ Add the docs"), items
-    dropped unfinished in words and flagged as a warning; its result is not repeated
-    unless it is an error. Feed it the session's messages in order."""
+# --- the transcript ------------------------------------------------------------------
+
+
+class LineMaker:
+    """A session's messages as lines, fed in order: user and assistant text as it is,
+    tool calls and results as compact lines. A checklist write is told from what the
+    host committed (the result's `todo`: its revision's diff), never from the call's
+    arguments; a refused write is told as refused, with the host's reason."""
 
     def __init__(self) -> None:
-        self._checklist: tuple[m.TodoItem, ...] = ()
         self._todo_calls: set[str] = set()
         self._since_summary = 0  # messages since the last compaction (or the start)
 
-    def rows(self, message: m.Message) -> list[TranscriptRow]:
-        """The message's rows, their text made safe to display (`shown_text`)."""
-        return [replace(row, text=shown_text(row.text)) for row in self._rows(message)]
+    def lines(self, message: m.Message) -> tuple[Line, ...]:
+        return tuple(
+            Line(line.kind, shown_text(line.text), line.is_error, line.warning)
+            for line in self._lines(message)
+        )
 
-    def _rows(self, message: m.Message) -> list[TranscriptRow]:
+    def _lines(self, message: m.Message) -> list[Line]:
         if message.role == "summary":
             count, self._since_summary = self._since_summary, 0
-            return [TranscriptRow("summary", f"Context compacted: {count} messages summarised",
-                                  False)]  # fmt: skip
+            return [Line("summary", f"Context compacted: {count} messages summarised")]
         self._since_summary += 1
+        if message.todo is not None:
+            return [todo_line(message.todo)]
         if message.role == "tool":
-            if message.tool_call_id in self._todo_calls and not message.is_error:
-                return []
-            return [TranscriptRow("tool_result", _result_line(message), message.is_error)]
-        rows: list[TranscriptRow] = []
+            if message.tool_call_id in self._todo_calls and message.is_error:
+                return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
+                             is_error=True)]  # fmt: skip
+            return [Line("tool_result", _result_line(message), message.is_error)]
+        lines: list[Line] = []
         if message.content:
-            rows.append(TranscriptRow(message.role, message.content, False))
+            lines.append(Line(message.role, message.content))
         for call in message.tool_calls:
-            if call.name == TODO_WRITE:
+            if call.name == TODO_WRITE:  # told by its result, once the host decided
                 self._todo_calls.add(call.id)
-                rows.append(self._todo_line(call))
             else:
-                rows.append(TranscriptRow("tool_call", call_line(call), False))
-        return rows
+                lines.append(Line("tool_call", call_line(call)))
+        return lines
 
-    def _todo_line(self, call: m.ToolCall) -> TranscriptRow:
-        try:
-            items = _TODOS.validate_json(call.arguments).todos
-        except ValueError:
-            return TranscriptRow("tool_call", f"→ TodoWrite {shorten(call.arguments, 100)}", False)
-        previous, self._checklist = self._checklist, items
-        if not previous:
-            return TranscriptRow("todo", f"Checklist: {_steps(len(items))}", False)
-        text, warning = diff_line(diff_items(previous, items))
-        return TranscriptRow("todo", text, False, warning)
+
+def todo_line(commit: m.TodoCommit) -> Line:
+    """A committed checklist write in one line: its first list, or what changed."""
+    diff = commit.diff
+    first = (
+        not diff.completed_removed
+        and not diff.dropped_unfinished
+        and (len(diff.added) == commit.items)
+    )
+    if first and commit.items:
+        return Line("todo", f"Checklist: {_steps(commit.items)}")
+    text, warning = diff_line(diff)
+    return Line("todo", text, warning=warning)
 
 
 def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
@@ -138,20 +148,78 @@ def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
     return " · ".join(parts) or "Checklist written again, unchanged", bool(diff.dropped_unfinished)
 
 
+def turn_end(t: m.Turn) -> Line | None:
+    """The transcript's line for a turn that ended other than by finishing: stopped,
+    failed with its error, or interrupted by a host restart. None while it runs or when
+    it completed (its last message says so)."""
+    if t.state == "cancelled":
+        return Line("turn_end", "■ Turn stopped")
+    if t.state == "failed" and t.error == HOST_RESTARTED:
+        return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
+    if t.state == "failed":
+        return Line("turn_end", f"✕ Turn failed: {shown_text(t.error or 'no reason given')}",
+                    is_error=True)  # fmt: skip
+    return None
+
+
+def transcript(
+    messages: tuple[m.Message, ...],
+    turns: tuple[m.Turn, ...],
+    next_turn: str | None = None,
+    maker: LineMaker | None = None,
+) -> tuple[Line, ...]:
+    """A page of a session's messages as lines, each ended turn's line after its last
+    message. `next_turn`: the turn of the message after the page (already held), whose
+    end is told after that message instead. `maker`: one that later messages continue."""
+    ends = {t.id: line for t in turns if (line := turn_end(t)) is not None}
+    maker = maker or LineMaker()
+    lines: list[Line] = []
+    previous: str | None = None
+    for message in messages:
+        if previous is not None and message.turn_id != previous and previous in ends:
+            lines.append(ends.pop(previous))
+        lines.extend(maker.lines(message))
+        previous = message.turn_id
+    if previous in ends and previous != next_turn:
+        lines.append(ends.pop(previous))
+    return tuple(lines)
+
+
+def _steps(n: int) -> str:
+    return f"{n} step" if n == 1 else f"{n} steps"
+
+
+def call_line(call: m.ToolCall) -> str:
+    """A tool call in one line: an MCP server's tool named with its server."""
+    return f"→ {tool_name(call.name)} {shorten(call.arguments, 120)}"
+
+
+def tool_name(name: str) -> str:
+    """An offered tool name as a person reads it: "get_current_time (time)"."""
+    if name.startswith("mcp__") and name.count("__") >= 2:
+        server, _, tool = name[len("mcp__") :].partition("__")
+        return f"{tool} ({server})"
+    return name
+
+
+def _result_line(message: m.Message) -> str:
+    if message.is_error:
+        return "← error: " + shorten(message.content, 200)
+    return "← " + shorten(message.content, 160)
+
+
+# --- history, approvals, tools ---------------------------------------------------------
+
+
 def revision(r: m.TodoRevision) -> Revision:
-    first = (
-        not r.diff.completed_removed
-        and not r.diff.dropped_unfinished
-        and (len(r.diff.added) == len(r.items))
-    )
-    summary, warning = (f"Checklist: {_steps(len(r.items))}", False) if first else diff_line(r.diff)
+    line = todo_line(m.TodoCommit(revision=r.revision, items=len(r.items), diff=r.diff))
     return Revision(
         revision=r.revision,
         turn_id=r.turn_id or "",
         time=local_time(r.created_at),
         items=tuple(_item(i) for i in r.items),
-        summary=summary,
-        warning=warning,
+        summary=shown_text(line.text),
+        warning=line.warning,
     )
 
 
@@ -166,105 +234,16 @@ def local_time(stamp: str) -> str:
     return moment.astimezone().strftime("%H:%M")
 
 
-def turn_end(t: m.Turn) -> TranscriptRow | None:
-    """The transcript's line for a turn that ended other than by finishing: stopped,
-    failed with its error, or interrupted by a host restart. None while it runs or when
-    it completed (its last message says so)."""
-    if t.state == "cancelled":
-        return TranscriptRow("turn_end", "■ Turn stopped", False)
-    if t.state == "failed" and t.error == HOST_RESTARTED:
-        return TranscriptRow("turn_end", "⚠ Turn interrupted: the host restarted", False, True)
-    if t.state == "failed":
-        reason = shown_text(t.error or "no reason given")
-        return TranscriptRow("turn_end", f"✕ Turn failed: {reason}", True)
-    return None
-
-
-def transcript(
-    lines: TranscriptLines, messages: tuple[m.Message, ...], turns: tuple[m.Turn, ...]
-) -> list[TranscriptRow]:
-    """A session's rows: its messages in order, each ended turn's line after its last
-    message."""
-    ends = {t.id: row for t in turns if (row := turn_end(t)) is not None}
-    rows: list[TranscriptRow] = []
-    previous: str | None = None
-    for message in messages:
-        if previous is not None and message.turn_id != previous and previous in ends:
-            rows.append(ends.pop(previous))
-        rows.extend(lines.rows(message))
-        previous = message.turn_id
-    if previous in ends:
-        rows.append(ends.pop(previous))
-    return rows
-
-
-class Transcript:
-    """The shown session's transcript as loaded: its messages (the newest pages), its
-    turns, whether older messages exist, and the line maker fed in order."""
-
-    def __init__(self) -> None:
-        self.messages: list[m.Message] = []
-        self.turns: tuple[m.Turn, ...] = ()
-        self.has_more = False
-        self.loading = False  # an older page is on its way
-        self.lines = TranscriptLines()
-
-    def rebuild(self) -> list[TranscriptRow]:
-        """Every row afresh (after an older page arrived, the lines continue from it)."""
-        self.lines = TranscriptLines()
-        return transcript(self.lines, tuple(self.messages), self.turns)
-
-    def turn_changed(self, turn: m.Turn) -> None:
-        self.turns = (turn, *(t for t in self.turns if t.id != turn.id))
-
-    def append(self, message: m.Message) -> list[TranscriptRow]:
-        self.messages.append(message)
-        return self.lines.rows(message)
-
-
-class _TodoArguments(BaseModel):
-    """TodoWrite's arguments as the transcript reads them: leniently, since a refused
-    call is shown too."""
-
-    todos: tuple[m.TodoItem, ...]
-
-
-_TODOS = TypeAdapter(_TodoArguments)
-
-
-def _steps(n: int) -> str:
-    return f"{n} step" if n == 1 else f"{n} steps"
-
-
-def call_line(call: m.ToolCall) -> str:
-    """A tool call in one line: an MCP server's tool named with its server."""
-    return f"→ {_tool_name(call.name)} {shorten(call.arguments, 120)}"
-
-
-def _tool_name(name: str) -> str:
-    """An offered tool name as a person reads it: "get_current_time (time)"."""
-    if name.startswith("mcp__") and name.count("__") >= 2:
-        server, _, tool = name[len("mcp__") :].partition("__")
-        return f"{tool} ({server})"
-    return name
-
-
-def _result_line(message: m.Message) -> str:
-    if message.is_error:
-        return "← error: " + shorten(message.content, 200)
-    return "← " + shorten(message.content, 160)
-
-
-def approval(a: m.ApprovalRequested) -> ApprovalView:
-    tool = shown_text(_tool_name(a.tool))
-    return ApprovalView(a.approval_id, a.session_id, tool, shown_text(a.arguments))
+def approval(a: m.ApprovalRequested) -> Approval:
+    return Approval(a.approval_id, a.session_id, shown_text(tool_name(a.tool)),
+                    shown_text(a.arguments))  # fmt: skip
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
                 "disabled": "disabled"}  # fmt: skip
 
 
-def tool_sources(listing: m.ToolsList) -> list[ToolSourceRow]:
+def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:
     rows = []
     for server in listing.servers:
         names = ", ".join(t.name for t in server.tools)
@@ -273,14 +252,14 @@ def tool_sources(listing: m.ToolsList) -> list[ToolSourceRow]:
         names = ", ".join(t.name for t in plugin.tools)
         state = "failed" if plugin.error else "ready"
         rows.append(_source(plugin.name, "plugin", state, plugin.error, names))
-    return rows
+    return tuple(rows)
 
 
-def _source(name: str, kind: str, state: str, error: str | None, tools: str) -> ToolSourceRow:
+def _source(name: str, kind: str, state: str, error: str | None, tools: str) -> ToolSource:
     words = f"{kind} {name}, {_STATE_WORDS.get(state, state)}"
     if error:
         words += f": {error}"
     elif tools:
         words += f", tools: {tools}"
-    return ToolSourceRow(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
-                         shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip
+    return ToolSource(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
+                      shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip

@@ -1,7 +1,7 @@
-"""Notification routing: each notification of the contract to the one place that
-handles it. Checklist snapshots and turn states go to the renderer's store through the
-controller's signals; session changes to the session state; transcript entries to the
-transcript when their session is on screen."""
+"""Host notifications as events: one typed method per notification of the contract,
+checked complete when the router is made. The router reads the state to decide what a
+notification means (is its session shown? did its remote host just go out of reach?)
+and applies events; it calls nothing and emits nothing else."""
 
 from __future__ import annotations
 
@@ -12,84 +12,75 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shown_text
 from nib_desktop import convert
-from nib_desktop.controller import MainController
-from nib_desktop.sessions import SessionState
-from ui.snapshots import TurnView
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+from nib_desktop.state.types import TurnView
 
 
-class NotificationRouter:
-    def __init__(
-        self,
-        sessions: SessionState,
-        view: MainController,
-        current_gone: Callable[[], None],
-    ) -> None:
-        """`current_gone` runs when the session on screen must be loaded (again): it was
-        deleted and another one took its place, or its remote host was linked again."""
-        self._sessions = sessions
-        self._view = view
-        self._current_gone = current_gone
-        self._routes: dict[str, Callable[[Any], None]] = {
-            rpc.TODOS_CHANGED.name: self._todos_changed,
-            rpc.TURNS_CHANGED.name: self._turns_changed,
-            rpc.SESSIONS_CHANGED.name: self._session_changed,
-            rpc.SESSIONS_DELETED.name: self._session_deleted,
-            rpc.MESSAGES_APPENDED.name: self._message_appended,
-            rpc.APPROVALS_REQUESTED.name: lambda a: view.approval_requested(convert.approval(a)),
-            rpc.APPROVALS_RESOLVED.name: lambda r: view.approval_resolved(r.approval_id),
-            rpc.TOOLS_CHANGED.name: lambda t: view.set_tool_sources(convert.tool_sources(t)),
-        }
-        missing = set(rpc.NOTIFICATIONS) - set(self._routes)
-        if missing:
-            raise ValueError(f"no route for {sorted(missing)}")
+class LineFeed:
+    """The line maker of the transcript on screen: reset when a session's transcript is
+    loaded, fed every message appended to it since."""
+
+    def __init__(self) -> None:
+        self.maker = convert.LineMaker()
+
+    def reset(self) -> convert.LineMaker:
+        self.maker = convert.LineMaker()
+        return self.maker
+
+
+class Router:
+    def __init__(self, state: AppState, feed: LineFeed) -> None:
+        self._state = state
+        self._feed = feed
+        self._routes: dict[str, Callable[[Any], None]] = {}
+        for name in rpc.NOTIFICATIONS:
+            handler = getattr(self, name.replace(".", "_"), None)
+            if handler is None:
+                raise ValueError(f"no route for the notification {name}")
+            self._routes[name] = handler
 
     def route(self, name: str, params: m.Wire) -> None:
         self._routes[name](params)
 
-    def _todos_changed(self, snapshot: m.TodoSnapshot) -> None:
-        self._view.todosChanged.emit(convert.snapshot(snapshot))
+    def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
+        self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 
-    def _turns_changed(self, turn: m.Turn) -> None:
-        self._view.turnChanged.emit(convert.turn(turn))
-        current = self._sessions.current
-        if current is None or current.id != turn.session_id:
+    def turns_changed(self, turn: m.Turn) -> None:
+        self._state.apply(ev.TurnChanged(convert.turn(turn)))
+        line = convert.turn_end(turn)
+        if line is not None:
+            self._state.apply(ev.LinesAppended(turn.session_id, (line,)))
+
+    def sessions_changed(self, session: m.Session) -> None:
+        """A session's new state. A remote session whose host went out of reach while its
+        turn ran is told as unreachable (nothing moves); once linked again it runs again
+        if it still does."""
+        before = self._state.session(session.id)
+        after = convert.session(session)
+        self._state.apply(ev.SessionChanged(after))
+        if before is None or before.remote_state == after.remote_state or not after.running:
             return
-        self._sessions.transcript.turn_changed(turn)
-        row = convert.turn_end(turn)
-        if row is not None:
-            self._view.transcript_model.append_rows([row])
+        if after.remote_state == "unreachable":
+            error = shown_text(session.remote.error or "") if session.remote else ""
+            self._state.apply(ev.TurnChanged(TurnView(session.id, "unreachable", error)))
+        elif after.remote_state == "connected":
+            self._state.apply(ev.TurnChanged(TurnView(session.id, "running")))
 
-    def _session_changed(self, session: m.Session) -> None:
-        """A session's new state. For a remote one whose host went out of reach while
-        its turn ran, the turn is told as unreachable (nothing moves); when the host is
-        linked again, the turn runs again if it still does, and the session on screen is
-        loaded again (its transcript and checklist caught up there)."""
-        before = self._sessions.get(session.id)
-        self._sessions.update(session)
-        remote = session.remote
-        if remote is None:
+    def sessions_deleted(self, params: m.SessionDeleted) -> None:
+        self._state.apply(ev.SessionDeleted(params.session_id))
+
+    def messages_appended(self, params: m.MessageAppended) -> None:
+        if params.session_id != self._state.transcript.session_id:
             return
-        was = before.remote.state if before is not None and before.remote else None
-        if remote.state == was:
-            return
-        running = session.running_turn_id is not None
-        if remote.state == "unreachable" and running:
-            view = TurnView(session.id, "unreachable", shown_text(remote.error or ""))
-            self._view.turnChanged.emit(view)
-        elif remote.state == "connected" and running:
-            self._view.turnChanged.emit(TurnView(session.id, "running"))
-        current = self._sessions.current
-        if remote.state == "connected" and current is not None and current.id == session.id:
-            self._current_gone()
+        lines = self._feed.maker.lines(params.message)
+        self._state.apply(ev.LinesAppended(params.session_id, lines))
 
-    def _session_deleted(self, params: m.SessionDeleted) -> None:
-        self._view.forget(params.session_id)
-        if self._sessions.remove(params.session_id):
-            self._current_gone()
+    def approvals_requested(self, params: m.ApprovalRequested) -> None:
+        self._state.apply(ev.ApprovalRequested(convert.approval(params)))
 
-    def _message_appended(self, params: m.MessageAppended) -> None:
-        current = self._sessions.current
-        if current is not None and current.id == params.session_id:
-            self._view.transcript_model.append_rows(
-                self._sessions.transcript.append(params.message)
-            )
+    def approvals_resolved(self, params: m.ApprovalResolved) -> None:
+        self._state.apply(ev.ApprovalResolved(params.approval_id))
+
+    def tools_changed(self, listing: m.ToolsList) -> None:
+        self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))

@@ -5,15 +5,19 @@ store's change notifications, never by polling."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtQuick import QQuickWindow
 
 from nib_desktop.main_role import MainRole
-from nib_desktop.window import Script
-from ui.snapshots import Snapshot
+from nib_desktop.state import events as ev
+from nib_desktop.state import store
+from nib_desktop.state.store import Change
+from nib_desktop.state.types import Snapshot
+
+Script = Callable[[MainRole, QQuickWindow], Awaitable[int]]
 
 SCRIPT_TIMEOUT_S = 60.0
 
@@ -27,15 +31,20 @@ DEMO_REQUEST = (
 )
 
 
-async def run_script(script: Script, main: MainRole, window: QQuickWindow) -> int:
-    """Start the Main role, run `script` (bounded); its exit code, or 1 with the reason."""
-    try:
-        if not await main.start():
-            raise RuntimeError(f"host failed: {main.view.property('connectionError')}")
-        return await asyncio.wait_for(script(main, window), SCRIPT_TIMEOUT_S)
-    except Exception as exc:
-        print(f"scripted run failed: {exc!r}", flush=True)
-        return 1
+def bounded(script: Script) -> Script:
+    """`script` after the Main role started, bounded in time: its exit code, or 1 with
+    the reason."""
+
+    async def run(main: MainRole, window: QQuickWindow) -> int:
+        try:
+            if not await main.start():
+                raise RuntimeError(f"host failed: {main.state.connection_error}")
+            return await asyncio.wait_for(script(main, window), SCRIPT_TIMEOUT_S)
+        except Exception as exc:
+            print(f"scripted run failed: {exc!r}", flush=True)
+            return 1
+
+    return run
 
 
 async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:
@@ -60,16 +69,17 @@ async def demo_turn(
     """Start a turn with `request` in a new session; the first snapshot of it for which
     `until` holds."""
     reached: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
-    session = await main.actions.create_session("agent")
-    store = main.view.store
+    session = await main.intents.create_session("agent")
 
-    def changed(session_id: str) -> None:
-        snapshot = store.get(session_id)
-        if session_id == session.id and snapshot and until(snapshot) and not reached.done():
+    def changed(_event: ev.Event, change: Change) -> None:
+        snapshot = main.state.snapshot(session.id)
+        if store.CHECKLIST not in change or change.session_id != session.id:
+            return
+        if snapshot is not None and until(snapshot) and not reached.done():
             reached.set_result(snapshot)
 
-    store.on_change(changed)
-    await main.actions.start_turn(request)
+    main.state.subscribe(changed)
+    await main.intents.start_turn(request)
     return await reached
 
 
@@ -95,7 +105,7 @@ async def smoke(main: MainRole, window: QQuickWindow) -> int:
 def screenshot(path: Path) -> Script:
     async def take(main: MainRole, window: QQuickWindow) -> int:
         await demo_turn(main, lambda s: s.revision >= 6)
-        main.view.dock_model.setProperty("expanded", True)
+        main.state.apply(ev.DockExpanded(True))
         await next_frame(window)
         await next_frame(window)
         if not window.grabWindow().save(str(path)):

@@ -93,7 +93,7 @@ class HostSupervisor(QObject):
         except TimeoutError:
             ready.cancel()
             self._ready = None
-            self.kill()
+            await self.end()
             raise HostStartError(
                 f"the host did not become ready within {self.ready_timeout:g} s", self.stderr_tail
             ) from None
@@ -104,7 +104,7 @@ class HostSupervisor(QObject):
         try:
             return ReadyLine.model_validate_json(line)
         except ValidationError:
-            self.kill()
+            await self.end()
             raise HostStartError(
                 f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail
             ) from None
@@ -148,10 +148,34 @@ class HostSupervisor(QObject):
             ready.set_result(outcome)
 
     def kill(self) -> None:
+        """Kill the host and wait (bounded) until it is gone: for start-up and quitting,
+        never while the window runs (`end` is the one that does not block)."""
         if self._process is not None and self._process.state() != QProcess.ProcessState.NotRunning:
             self._stopping = True
             self._process.kill()
             self._process.waitForFinished(STOP_TIMEOUT_MS)
+
+    async def end(self) -> None:
+        """Kill the host and wait until it is gone (at most STOP_TIMEOUT_MS), without
+        blocking the event loop: the window keeps drawing through a restart."""
+        process = self._process
+        if process is None or process.state() == QProcess.ProcessState.NotRunning:
+            return
+        self._stopping = True
+        gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def finished(_code: int, _status: QProcess.ExitStatus) -> None:
+            if not gone.done():
+                gone.set_result(None)
+
+        process.finished.connect(finished)
+        process.kill()
+        try:
+            await asyncio.wait_for(gone, STOP_TIMEOUT_MS / 1000)
+        except TimeoutError:
+            log.warning("the host did not end within %d ms of being killed", STOP_TIMEOUT_MS)
+        finally:
+            process.finished.disconnect(finished)
 
     def stop(self) -> None:
         """After host.shutdown (or without it): a bounded wait, then terminate, then kill."""

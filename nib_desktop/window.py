@@ -1,13 +1,15 @@
 """The QML window and its event loop.
 
-Start-up order: the host is already booting (see `nib_desktop.app`); the window loads and
-draws its first frame; only then are qasync and the Main role (with the protocol's models)
-imported and the connection made.
+Start-up order: the host is already booting (see `nib_desktop.app`); the state and the
+views are made and the window loads and draws its first frame; only then are qasync and
+the Main role (with the protocol's models) imported, its intents attached to the views
+and the connection made.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -20,9 +22,12 @@ from PySide6.QtQuick import QQuickWindow
 import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
 from nib_desktop import paths
 from nib_desktop.boot import create_app
-from nib_desktop.controller import MainController
 from nib_desktop.graphics import choose_scene_graph
+from nib_desktop.state import events as ev
+from nib_desktop.state.intents import Intent
+from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
+from ui.views.app import AppViews
 
 if TYPE_CHECKING:
     from nib_desktop.instance import SingleInstance
@@ -30,12 +35,34 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("nib")
 
-# A scripted run (smoke test, screenshot) gets the window and the started Main role.
+# A scripted run (smoke test, screenshot) gets the window and the Main role.
 Script = Callable[["MainRole", QQuickWindow], Awaitable[int]]
 
 
-def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQuickWindow:
-    engine.setInitialProperties({"controller": controller})
+class Asker:
+    """The views' way to the Main role's intents: until it is attached (after the first
+    frame), an intent does nothing."""
+
+    def __init__(self) -> None:
+        self.target: Callable[[Intent], None] | None = None
+
+    def __call__(self, intent: Intent) -> None:
+        if self.target is not None:
+            self.target(intent)
+
+
+def endpoint_problem(endpoint: str) -> str:
+    from nib_desktop.intents import endpoint_problem as check
+
+    return check(endpoint)
+
+
+def make_views(state: AppState, ask: Asker) -> AppViews:
+    return AppViews(state, ask, endpoint_problem)
+
+
+def load_window(engine: QQmlApplicationEngine, views: AppViews) -> QQuickWindow:
+    engine.setInitialProperties({"app": views})
     engine.load(str(paths.qml_dir() / "Main.qml"))
     roots = engine.rootObjects()
     if not roots or not isinstance(roots[0], QQuickWindow):
@@ -43,24 +70,32 @@ def load_window(engine: QQmlApplicationEngine, controller: MainController) -> QQ
     return roots[0]
 
 
-def restore_state(window: QQuickWindow, controller: MainController) -> Callable[[], None]:
-    """Window geometry and the dock's expanded state live in QSettings, and so does the
-    reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTION=1); returns the
-    function that saves them."""
+def reduced_motion_default() -> bool:
+    return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
+
+
+def restore_prefs(state: AppState) -> None:
+    """The dock's expanded state and the reduced-motion preference (`ui/reducedMotion`
+    in QSettings, or NIB_REDUCED_MOTION=1)."""
+    settings = QSettings()
+    state.apply(ev.DockExpanded(bool(settings.value("dock/expanded", False, type=bool))))
+    reduced = settings.value("ui/reducedMotion", False, type=bool)
+    state.apply(ev.ReducedMotionSet(bool(reduced) or reduced_motion_default()))
+
+
+def restore_state(window: QQuickWindow, state: AppState) -> Callable[[], None]:
+    """Window geometry lives in QSettings beside the preferences; returns the function
+    that saves them."""
     settings = QSettings()
     geometry = settings.value("window/geometry")
     if isinstance(geometry, list) and len(geometry) == 4:
         x, y, w, h = (int(v) for v in geometry)
         window.setGeometry(x, y, max(w, window.minimumWidth()), max(h, window.minimumHeight()))
-    dock = controller.dock_model
-    dock.setProperty("expanded", settings.value("dock/expanded", False, type=bool))
-    if settings.value("ui/reducedMotion", False, type=bool):
-        dock.setProperty("reducedMotion", True)
 
     def save() -> None:
         g = window.geometry()
         settings.setValue("window/geometry", [g.x(), g.y(), g.width(), g.height()])
-        settings.setValue("dock/expanded", bool(dock.property("expanded")))
+        settings.setValue("dock/expanded", state.dock_expanded)
         settings.sync()
 
     return save
@@ -93,9 +128,11 @@ def run(
     window forward."""
     app = create_app()
     choose_scene_graph(app)
-    controller = MainController()
+    state, ask = AppState(), Asker()
+    restore_prefs(state)
+    views = make_views(state, ask)
     engine = QQmlApplicationEngine()
-    window = load_window(engine, controller)
+    window = load_window(engine, views)
     if instance is not None:
         instance.activated.connect(lambda: bring_forward(window))
     wait_first_frame(window)
@@ -113,15 +150,14 @@ def run(
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    main_role = MainRole(supervisor, controller)
+    main_role = MainRole(supervisor, state)
+    ask.target = main_role.intents.ask
     code = 0
     with loop:
         if script is not None:
-            from nib_desktop.scripted import run_script
-
-            code = loop.run_until_complete(run_script(script, main_role, window))
+            code = loop.run_until_complete(script(main_role, window))
         else:
-            app.aboutToQuit.connect(restore_state(window, controller))
+            app.aboutToQuit.connect(restore_state(window, state))
 
             async def connect() -> None:
                 if await main_role.start():

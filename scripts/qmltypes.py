@@ -11,7 +11,10 @@ from pathlib import Path
 import PySide6
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["ui/models.py", "ui/sweep.py", "nib_desktop/controller.py"]
+SOURCES = [
+    "ui/sweep.py",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "ui" / "views").glob("*.py")),
+]
 
 
 def _complete(dump: Path) -> None:

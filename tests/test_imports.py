@@ -15,13 +15,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # package: prefixes it must never import
 FORBIDDEN = {
-    "ui": ("host", "nib_desktop", "apsw", "pydantic", "openai", "qasync", "PySide6.QtNetwork"),
+    "ui": ("host", "apsw", "pydantic", "openai", "qasync", "PySide6.QtNetwork"),
     "nib_desktop": ("apsw", "openai", "mcp"),
+    # the window's state: plain values and one mutator, no Qt, no I/O, nothing above it
+    "nib_desktop/state": ("PySide6", "qasync", "host", "ui", "pydantic", "asyncio", "socket"),
     "host": ("nib_desktop", "ui", "PySide6", "qasync"),
     "host/protocol": ("PySide6", "apsw", "qasync", "openai", "mcp"),
 }  # fmt: skip
 # Of the host, the Main role may import only the contract.
 ONLY_FROM_HOST = {"nib_desktop": "host.protocol", "host/protocol": "host.protocol"}
+# Of the desktop, the views may import only the state (and `ui` itself).
+ONLY_FROM_DESKTOP = {"ui": "nib_desktop.state", "nib_desktop/state": "nib_desktop.state"}
+# The Main role (host link, router, intents, loading) never imports a view; only the
+# start-up shell that makes the window does.
+SHELL = ("nib_desktop.app", "nib_desktop.window", "nib_desktop.boot", "nib_desktop.graphics",
+         "nib_desktop.instance", "nib_desktop.paths", "nib_desktop.__main__",
+         "nib_desktop.scripted")  # fmt: skip
 
 # Layers inside the host: a unit imports only units of a lower rank (or itself); the
 # top rank (the process, the server, the assembly) may import any of the host.
@@ -86,6 +95,12 @@ def problems(imp: Import, package: str, root: Path) -> list[str]:
     allowed = ONLY_FROM_HOST.get(package)
     if allowed and _under(imp.name, "host") and not _under(imp.name, allowed):
         out.append(f"{where} imports {imp.name}, but of the host only {allowed}")
+    allowed = ONLY_FROM_DESKTOP.get(package)
+    if allowed and _under(imp.name, "nib_desktop") and not _under(imp.name, allowed):
+        out.append(f"{where} imports {imp.name}, but of the desktop only {allowed}")
+    module = module_of(imp.path, root)
+    if package == "nib_desktop" and _under(imp.name, "ui") and module not in SHELL:
+        out.append(f"{where} imports {imp.name}: the Main role never imports a view")
     if package == "host" and _under(imp.name, "host"):
         mine = host_unit(module_of(imp.path, root))
         rank = HOST_RANKS.get(mine, TOP_RANK)
@@ -113,11 +128,77 @@ def test_import_boundaries() -> None:
     assert files >= len(every) >= 40  # every module was read (host/protocol twice)
 
 
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (anywhere in the file)."""
+    paths = {module_of(p, root): p for pkg in ("ui", "nib_desktop", "host")
+             for p in (root / pkg).rglob("*.py")}  # fmt: skip
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        targets = set()
+        for imp in imports_of(path, root):
+            name = imp.name
+            while name and name not in paths:
+                name = name.rpartition(".")[0]
+            if name and name != module and paths[name].name != "__init__.py":
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_round_about() -> None:
+    graph = import_graph()
+    assert len(graph) >= 40
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_finds_a_planted_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
 @pytest.mark.parametrize(
     ("package", "path", "source", "expected"),
     [
         ("ui", "ui/bad.py", "from host.protocol import models\n",
          "ui/bad.py:1 imports host.protocol"),
+        ("ui", "ui/views/bad.py", "from nib_desktop.intents import Intents\n",
+         "ui/views/bad.py:1 imports nib_desktop.intents, but of the desktop only "
+         "nib_desktop.state"),
+        ("nib_desktop", "nib_desktop/router.py", "from ui.views.dock import DockView\n",
+         "nib_desktop/router.py:1 imports ui.views.dock: the Main role never imports a view"),
+        ("nib_desktop/state", "nib_desktop/state/bad.py", "import PySide6.QtCore\n",
+         "nib_desktop/state/bad.py:1 imports PySide6.QtCore"),
         ("ui", "ui/sub/bad.py", "\n\nfrom ...host import core\n", "ui/sub/bad.py:3 imports host"),
         ("nib_desktop", "nib_desktop/bad.py", "import host.process\n",
          "nib_desktop/bad.py:1 imports host.process, but of the host only host.protocol"),
@@ -130,7 +211,7 @@ def test_import_boundaries() -> None:
     ],
 )  # fmt: skip
 def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, expected) -> None:
-    for folder in ("ui", "nib_desktop", "host/protocol"):
+    for folder in ("ui", "nib_desktop", "nib_desktop/state", "host/protocol"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
     planted = tmp_path / path
     planted.parent.mkdir(parents=True, exist_ok=True)

@@ -3,12 +3,8 @@ decorator when its module is imported; importing this module imports them all.""
 
 from __future__ import annotations
 
-from ui import models, sweep
+from ui import sweep
+from ui.views import app, rows
 
-TYPES = (
-    models.TodoDockModel,
-    models.TodoListModel,
-    models.SessionListModel,
-    models.TranscriptModel,
-    sweep.SweepText,
-)
+TYPES = (app.AppViews, rows.TodoListModel, rows.SessionListModel, rows.TranscriptModel,
+         sweep.SweepText)  # fmt: skip

@@ -1,100 +1,14 @@
-"""The renderer's own checklist types and its store. No Qt, no host imports.
-
-The store is a cache the Main role fills, nothing more: per session id, the newest
-checklist snapshot (a snapshot is kept only when its revision is greater than the one
-held, so a stale answer can never overwrite a newer notification) and the state of the
-session's turn. The dock derives everything it shows from that one entry, so what it says
-does not depend on the order in which the two arrived. The store never asks for anything:
-when a snapshot is fetched is the Main role's policy.
-"""
+"""What the dock shows, as pure functions of a checklist snapshot and its turn: no Qt,
+no I/O. The types are the state's (`nib_desktop.state.types`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-Status = Literal["pending", "in_progress", "completed", "cancelled"]
-# "unreachable": a remote session's turn was running when its host went out of reach
-TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
+from nib_desktop.state.types import HOST_RESTARTED, Item, Revision, Snapshot, Status, TurnView
 
-
-@dataclass(frozen=True)
-class Item:
-    content: str
-    status: Status
-    active_form: str | None = None
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    session_id: str
-    revision: int
-    items: tuple[Item, ...]
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """The session's latest turn as the window tells it: "idle" before any turn."""
-
-    session_id: str
-    state: TurnState = "idle"
-    error: str = ""
-
-    @property
-    def running(self) -> bool:
-        return self.state == "running"
-
-
-@dataclass(frozen=True)
-class Revision:
-    """One committed revision of a checklist as the History view shows it."""
-
-    revision: int
-    turn_id: str  # "" when written outside a turn (the history's baseline)
-    time: str  # local HH:MM
-    items: tuple[Item, ...]
-    summary: str  # what changed against the revision before, in one line
-    warning: bool  # items were dropped unfinished (the summary says so in words)
-
-
-class SnapshotStore:
-    def __init__(self) -> None:
-        self._snapshots: dict[str, Snapshot] = {}
-        self._turns: dict[str, TurnView] = {}
-        self._listeners: list[Callable[[str], None]] = []
-
-    def on_change(self, listener: Callable[[str], None]) -> None:
-        self._listeners.append(listener)
-
-    def get(self, session_id: str) -> Snapshot | None:
-        return self._snapshots.get(session_id)
-
-    def turn(self, session_id: str) -> TurnView:
-        return self._turns.get(session_id) or TurnView(session_id)
-
-    def apply(self, snapshot: Snapshot) -> bool:
-        """Keep `snapshot` if it is newer than the one held; return whether it was kept."""
-        held = self._snapshots.get(snapshot.session_id)
-        if held is not None and snapshot.revision <= held.revision:
-            return False
-        self._snapshots[snapshot.session_id] = snapshot
-        self._changed(snapshot.session_id)
-        return True
-
-    def set_turn(self, turn: TurnView) -> None:
-        if self._turns.get(turn.session_id) != turn:
-            self._turns[turn.session_id] = turn
-            self._changed(turn.session_id)
-
-    def forget(self, session_id: str) -> None:
-        self._snapshots.pop(session_id, None)
-        self._turns.pop(session_id, None)
-
-    def _changed(self, session_id: str) -> None:
-        for listener in list(self._listeners):
-            listener(session_id)
-
+__all__ = ["HOST_RESTARTED", "Item", "Revision", "Snapshot", "TurnView"]
 
 # --- what the dock shows: pure functions of a snapshot --------------------------------
 
@@ -142,8 +56,6 @@ def current_step(snapshot: Snapshot) -> str:
 def visible(snapshot: Snapshot | None) -> bool:
     return snapshot is not None and len(snapshot.items) > 0
 
-
-HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
 
 Tone = Literal["running", "ended", "done", "idle"]
 

@@ -348,6 +348,7 @@ class AgentRuntime:
                         result.content,
                         tool_call_id=call.id,
                         is_error=result.is_error,
+                        todo=result.todo,
                     )
         raise StepLimitReached(
             f"stopped after {max_steps} model steps without a final answer "

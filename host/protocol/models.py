@@ -127,9 +127,20 @@ class ToolCall(Wire):
     arguments: str
 
 
+class TodoCommit(Wire):
+    """What a checklist write committed, carried on its transcript entry (the TodoWrite
+    call's result): the revision, its item count and its diff against the one before.
+    A client tells the write from this, never from the call's arguments."""
+
+    revision: int
+    items: int
+    diff: TodoDiff
+
+
 class Message(Wire):
     """One transcript entry. `toolCalls` is set on assistant messages that call tools;
-    `toolCallId` and `isError` on tool results."""
+    `toolCallId` and `isError` on tool results; `todo` on the result of a committed
+    checklist write."""
 
     id: str
     session_id: str
@@ -141,6 +152,7 @@ class Message(Wire):
     tool_call_id: str | None = None
     is_error: bool = False
     created_at: str
+    todo: TodoCommit | None = None
 
 
 # --- params and results -------------------------------------------------------------

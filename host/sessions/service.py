@@ -58,8 +58,9 @@ def _turn(row: Any) -> m.Turn:
 
 
 def _message(row: Any) -> m.Message:
-    mid, sid, turn, seq, role, content, calls, call_id, is_error, created = row
+    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo = row
     tool_calls = tuple(m.ToolCall(**call) for call in json.loads(calls)) if calls else ()
+    commit = m.TodoCommit.model_validate_json(todo) if todo else None
     return m.Message(
         id=mid,
         session_id=sid,
@@ -71,13 +72,15 @@ def _message(row: Any) -> m.Message:
         tool_call_id=call_id,
         is_error=bool(is_error),
         created_at=created,
+        todo=commit,
     )
 
 
 _TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
 PAGE_BYTES = 4 * 1024 * 1024  # a messages.list page, well under the 8 MiB frame
 _MESSAGE_COLUMNS = (
-    "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error, created_at"
+    "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error,"
+    " created_at, todo"
 )
 
 log = logging.getLogger(__name__)
@@ -166,13 +169,13 @@ class SessionService:
                 (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now),
             )
             copied = self._db.execute(
-                "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at"
-                " FROM messages WHERE session_id = ? ORDER BY seq",
+                "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at,"
+                " todo FROM messages WHERE session_id = ? ORDER BY seq",
                 (parent.id,),
             ).fetchall()
             self._db.executemany(
                 f"INSERT INTO messages ({_MESSAGE_COLUMNS})"
-                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(new_id(), sid, *row) for row in copied],
             )
             session = self.get(sid)
@@ -331,10 +334,11 @@ class SessionService:
         tool_calls: tuple[m.ToolCall, ...] = (),
         tool_call_id: str | None = None,
         is_error: bool = False,
+        todo: m.TodoCommit | None = None,
     ) -> m.Message:
         with immediate(self._db):
             message = self._insert_message(
-                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error
+                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo
             )
         self._publisher.publish(
             rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
@@ -385,6 +389,7 @@ class SessionService:
         tool_calls: tuple[m.ToolCall, ...] = (),
         tool_call_id: str | None = None,
         is_error: bool = False,
+        todo: m.TodoCommit | None = None,
     ) -> m.Message:
         mid, now = new_id(), now_iso()
         content = valid_text(content)  # nothing stored can make a later read fail
@@ -392,7 +397,7 @@ class SessionService:
         self._db.execute(
             f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
-            " ?, ?, ?, ?, ?, ?)",
+            " ?, ?, ?, ?, ?, ?, ?)",
             (
                 mid,
                 session_id,
@@ -404,6 +409,7 @@ class SessionService:
                 tool_call_id,
                 is_error,
                 now,
+                todo.model_dump_json(by_alias=True) if todo else None,
             ),
         )
         row = self._db.execute(

@@ -135,11 +135,18 @@ def _summaries(connection: apsw.Connection) -> None:
     )
 
 
+def _todo_commits(connection: apsw.Connection) -> None:
+    """A checklist write's transcript entry carries what it committed (the revision, its
+    size and its diff), so the transcript tells the commit, not the call's arguments."""
+    connection.execute("ALTER TABLE messages ADD COLUMN todo TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
     Migration(22, "checklist history: every committed revision", _todo_history),
     Migration(23, "compaction summaries: messages may have the role 'summary'", _summaries),
+    Migration(24, "a checklist write's transcript entry carries its commit", _todo_commits),
 )
 
 

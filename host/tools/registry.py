@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from host.execution_path import ExecutionContext
+from host.protocol import models as m
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class ToolSpec:
 class ToolResult:
     content: str
     is_error: bool = False
+    todo: m.TodoCommit | None = None  # what a checklist write committed
 
 
 class ToolFailed(Exception):
@@ -44,7 +46,7 @@ class Tool:
     name: str
     description: str
     args: type[BaseModel]
-    run: Callable[[ExecutionContext, Any], Awaitable[str]]
+    run: Callable[[ExecutionContext, Any], Awaitable[str | ToolResult]]
 
     def spec(self) -> ToolSpec:
         """The tool as a model is offered it, its schema generated from the validating
@@ -89,6 +91,7 @@ class ToolRegistry:
         except ValidationError as exc:
             return ToolResult(describe_validation(exc), is_error=True)
         try:
-            return ToolResult(await tool.run(ctx, args))
+            result = await tool.run(ctx, args)
         except ToolFailed as exc:
             return ToolResult(str(exc), is_error=True)
+        return result if isinstance(result, ToolResult) else ToolResult(result)

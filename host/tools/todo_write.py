@@ -11,14 +11,14 @@ from host.protocol import models as m
 from host.store.errors import environment_problem
 from host.todos.schema import TODO_WRITE_DESCRIPTION, TodoWriteArgs
 from host.todos.service import TodoRefused, TodoService
-from host.tools.registry import Tool, ToolFailed
+from host.tools.registry import Tool, ToolFailed, ToolResult
 
 NAME = "TodoWrite"
 log = logging.getLogger(__name__)
 
 
 def todo_write_tool(todos: TodoService) -> Tool:
-    async def run(ctx: ExecutionContext, args: TodoWriteArgs) -> str:
+    async def run(ctx: ExecutionContext, args: TodoWriteArgs) -> ToolResult:
         try:
             written = todos.write(ctx, args)
         except TodoRefused as exc:
@@ -29,7 +29,10 @@ def todo_write_tool(todos: TodoService) -> Tool:
                 log.exception("TodoWrite failed in storage")
                 reason = "an internal error (see the host log)"
             raise ToolFailed(f"TodoWrite failed, nothing was written: {reason}") from None
-        return result_text(written.snapshot, written.diff)
+        commit = m.TodoCommit(
+            revision=written.snapshot.revision, items=len(written.snapshot.items), diff=written.diff
+        )
+        return ToolResult(result_text(written.snapshot, written.diff), todo=commit)
 
     return Tool(NAME, TODO_WRITE_DESCRIPTION, TodoWriteArgs, run)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from nib_desktop.state import events as ev
 from nib_desktop.supervisor import HostSupervisor, host_command
 from tests.helpers.waiting import until
 
@@ -27,7 +28,12 @@ def alive(pid: int) -> bool:
 def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None:
     monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
     seen: list[int] = []
-    gui.controller.todosChanged.connect(lambda snapshot: seen.append(snapshot.revision))
+
+    def heard(event: object, _change: object) -> None:
+        if isinstance(event, ev.SnapshotArrived):
+            seen.append(event.snapshot.revision)
+
+    gui.state.subscribe(heard)
 
     async def body() -> None:
         await gui.start()
@@ -35,7 +41,7 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
         await gui.actions.start_turn("1. one\n2. two\n3. three\n4. four")
 
         def finished() -> bool:
-            snapshot = gui.controller.store.get(session.id)
+            snapshot = gui.state.snapshot(session.id)
             return snapshot is not None and snapshot.revision == 9
 
         await until(finished, 20, "the demo turn")
@@ -43,7 +49,7 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
     gui.run(body())
     notified = [r for r in seen if r > 0]
     assert notified == list(range(1, 10))
-    final = gui.controller.store.get(gui.controller.property("currentSessionId"))
+    final = gui.state.snapshot(gui.sessions.property("currentId"))
     assert final is not None and all(i.status == "completed" for i in final.items)
 
 
@@ -52,22 +58,23 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
         await gui.actions.start_turn("a. b. c.")
-        await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
+        await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 1)
+        await until(lambda: gui.state.transcript.loaded, what="the session shown")
         gets = gui.calls["todos.get"]
         old_pid = gui.supervisor.pid
         os.kill(old_pid, signal.SIGKILL)
-        await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
+        await until(lambda: gui.connection.property("state") == "reconnecting", 5)
         await gui.frame()
         assert gui.item("connectionText").property("text") == "Reconnecting…"
-        await until(lambda: gui.controller.property("connectionState") == "ready", 2.0, "reconnect")
+        await until(lambda: gui.connection.property("state") == "ready", 2.0, "reconnect")
         await until(lambda: gui.calls["todos.get"] == gets + 1, 2.0)
         await gui.frame()
         assert not gui.item("connectionText").isVisible()
         assert gui.supervisor.pid != old_pid and not alive(old_pid)
-        snapshot = gui.controller.store.get(session.id)
+        snapshot = gui.state.snapshot(session.id)
         assert snapshot is not None and snapshot.revision >= 1 and len(snapshot.items) == 3
         # the turn that was running when the host died was ended by the new host
-        assert gui.controller.property("currentRunning") is False
+        assert gui.sessions.property("currentRunning") is False
 
     gui.run(body())
 
@@ -76,10 +83,10 @@ def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
         await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
-        assert gui.controller.property("currentRemote") is True
+        assert gui.sessions.property("currentRemote") is True
         os.kill(gui.supervisor.pid, signal.SIGKILL)
-        await until(lambda: gui.controller.property("connectionState") == "reconnecting", 5)
-        await until(lambda: gui.controller.property("connectionState") == "ready", 5)
+        await until(lambda: gui.connection.property("state") == "reconnecting", 5)
+        await until(lambda: gui.connection.property("state") == "ready", 5)
         await gui.frame()
 
     gui.run(body())
@@ -98,8 +105,8 @@ def test_host_that_never_becomes_ready_is_reported(gui) -> None:
         await gui.frame()
 
     gui.run(body(), timeout=15)
-    assert gui.controller.property("connectionState") == "failed"
-    error = gui.controller.property("connectionError")
+    assert gui.connection.property("state") == "failed"
+    error = gui.connection.property("error")
     assert "did not become ready within 1 s" in error and "warming up forever" in error
     assert "warming up forever" in gui.item("connectionText").property("text")
     assert gui.supervisor.pid == 0 or not alive(gui.supervisor.pid)
@@ -114,7 +121,7 @@ def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> Non
         assert await gui.main.start() is False
 
     gui.run(body(), timeout=15)
-    error = gui.controller.property("connectionError")
+    error = gui.connection.property("error")
     assert "exited with code 4" in error and "data directory" in error
 
 
@@ -211,14 +218,14 @@ def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
         script = "import sys; print('schema too new', file=sys.stderr); sys.exit(3)"
         gui.supervisor.command = (sys.executable, ["-c", script])
         os.kill(pid, signal.SIGKILL)
-        await until(lambda: gui.controller.property("connectionState") == "failed", 10)
+        await until(lambda: gui.connection.property("state") == "failed", 10)
         await gui.frame()
-        assert "exited with code 3" in gui.controller.property("connectionError")
+        assert "exited with code 3" in gui.connection.property("error")
         assert "schema too new" in gui.item("connectionText").property("text")
         # the host is fixed; Retry brings the window back
         gui.supervisor.command = host_command()
         await gui.click(gui.item("retryButton"))
-        await until(lambda: gui.controller.property("connectionState") == "ready", 10)
+        await until(lambda: gui.connection.property("state") == "ready", 10)
 
     gui.run(body())
 

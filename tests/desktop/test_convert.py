@@ -1,11 +1,11 @@
-"""Host shapes to the renderer's rows: the transcript's one line per TodoWrite."""
+"""Host shapes to the window's state: the transcript's one line per committed write."""
 
 from __future__ import annotations
 
 import json
 
 from host.protocol import models as m
-from nib_desktop.convert import TranscriptLines
+from nib_desktop.convert import LineMaker
 
 N = 0
 
@@ -20,37 +20,61 @@ def message(
                      **extra)  # fmt: skip
 
 
-def todo_write(call_id: str, *items: tuple[str, str]) -> list[m.Message]:
-    todos = [{"content": c, "status": s} for c, s in items]
-    call = m.ToolCall(id=call_id, name="TodoWrite", arguments=json.dumps({"todos": todos}))
-    result = message("tool", "Checklist saved as revision 1.", tool_call_id=call_id)
+def todo_write(call_id: str, commit: m.TodoCommit | None, arguments: str = "{}") -> list[m.Message]:
+    """A TodoWrite call and its result: committed (`commit`) or refused."""
+    call = m.ToolCall(id=call_id, name="TodoWrite", arguments=arguments)
+    if commit is None:
+        result = message("tool", "TodoWrite refused: the calling turn is not this session's "
+                         "running turn", tool_call_id=call_id, is_error=True)  # fmt: skip
+    else:
+        result = message("tool", f"Checklist saved as revision {commit.revision}.",
+                         tool_call_id=call_id, todo=commit)  # fmt: skip
     return [message("assistant", calls=(call,)), result]
 
 
-def test_one_line_per_todo_write_telling_what_changed() -> None:
-    lines = TranscriptLines()
+def commit(revision: int, items: int, **diff: object) -> m.TodoCommit:
+    return m.TodoCommit(revision=revision, items=items, diff=m.TodoDiff.model_validate(diff))
+
+
+def test_one_line_per_committed_write_telling_its_diff() -> None:
+    maker = LineMaker()
+    change = {"content": "Test", "from": "pending", "to": "in_progress"}
+    done = [{"content": "Write", "from": "pending", "to": "completed"}, change]
     messages = [
         message("user", "do it"),
-        *todo_write("a", ("Write", "pending"), ("Test", "pending"), ("Ship", "pending")),
-        *todo_write("b", ("Write", "completed"), ("Test", "in_progress"), ("Ship", "pending")),
-        *todo_write("c", ("Write", "completed"), ("Test", "completed"), ("Docs", "pending")),
+        *todo_write("a", commit(1, 3, added=["Write", "Test", "Ship"])),
+        *todo_write("b", commit(2, 3, statusChanged=done)),
+        *todo_write("c", commit(3, 3, added=["Docs"], droppedUnfinished=["Ship"])),
     ]
-    rows = [row for msg in messages for row in lines.rows(msg)]
-    assert [(r.kind, r.text, r.warning) for r in rows] == [
+    lines = [line for msg in messages for line in maker.lines(msg)]
+    assert [(x.kind, x.text, x.warning) for x in lines] == [
         ("user", "do it", False),
         ("todo", "Checklist: 3 steps", False),
         ("todo", "✓ Write · ◐ Test", False),
-        ("todo", "✓ Test · +1 step · dropped unfinished: “Ship”", True),
+        ("todo", "+1 step · dropped unfinished: “Ship”", True),
     ]
 
 
-def test_a_refused_write_shows_its_error() -> None:
-    lines = TranscriptLines()
-    call = m.ToolCall(id="x", name="TodoWrite", arguments='{"todos": "nope"}')
-    rows = lines.rows(message("assistant", calls=(call,)))
-    rows += lines.rows(message("tool", "invalid arguments", tool_call_id="x", is_error=True))
-    assert [(r.kind, r.isError) for r in rows] == [("tool_call", False), ("tool_result", True)]
-    assert rows[1].text == "← error: invalid arguments"
+def test_the_line_tells_the_commit_not_the_call_arguments() -> None:
+    """A call's arguments are what the model asked; the line is what the host stored."""
+    asked = json.dumps({"todos": [{"content": f"step {i}", "status": "pending"} for i in range(9)]})
+    lines = [x for msg in todo_write("a", commit(4, 2, added=["A"]), asked)
+             for x in LineMaker().lines(msg)]  # fmt: skip
+    assert [x.text for x in lines] == ["+1 step"]
+
+
+def test_a_refused_write_is_told_as_refused_with_the_host_reason() -> None:
+    maker = LineMaker()
+    asked = json.dumps({"todos": [{"content": "Write", "status": "pending"}]})
+    lines = [x for msg in todo_write("x", None, asked) for x in maker.lines(msg)]
+    assert [(x.kind, x.is_error) for x in lines] == [("todo", True)]
+    assert lines[0].text == (
+        "✕ Checklist not saved: TodoWrite refused: the calling turn is not this session's "
+        "running turn"
+    )
+    # the next committed write is told from its own diff: nothing refused moved a baseline
+    later = [x for msg in todo_write("y", commit(1, 1, added=["Write"])) for x in maker.lines(msg)]
+    assert [x.text for x in later] == ["Checklist: 1 step"]
 
 
 def test_outside_text_cannot_spoof_the_window() -> None:
@@ -69,7 +93,7 @@ def test_outside_text_cannot_spoof_the_window() -> None:
     assert convert.snapshot(snap).items[0].content == "⟨U+202E⟩exe.txt"
     message = m.Message(id="1", session_id="s", turn_id=None, seq=1, role="assistant",
                         content="plain \u202e.3", created_at="x")  # fmt: skip
-    assert convert.TranscriptLines().rows(message)[0].text == "plain ⟨U+202E⟩.3"
+    assert convert.LineMaker().lines(message)[0].text == "plain ⟨U+202E⟩.3"
 
 
 def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
@@ -88,7 +112,7 @@ def test_a_compaction_is_one_transcript_line() -> None:
     from host.protocol import models as m
     from nib_desktop import convert
 
-    lines = convert.TranscriptLines()
+    maker = convert.LineMaker()
 
     def message(seq: int, role: str, content: str) -> m.Message:
         return m.Message(id=str(seq), session_id="s", turn_id=None, seq=seq, role=role,
@@ -96,7 +120,7 @@ def test_a_compaction_is_one_transcript_line() -> None:
 
     rows = []
     for seq, role in enumerate(["user", "assistant", "user", "assistant"], 1):
-        rows += lines.rows(message(seq, role, f"text {seq}"))
-    rows += lines.rows(message(5, "summary", "what happened"))
+        rows += maker.lines(message(seq, role, f"text {seq}"))
+    rows += maker.lines(message(5, "summary", "what happened"))
     assert rows[-1].kind == "summary"
     assert rows[-1].text == "Context compacted: 4 messages summarised"

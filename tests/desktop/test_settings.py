@@ -6,15 +6,18 @@ import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtQml import QQmlApplicationEngine
 
-from nib_desktop.controller import MainController
-from nib_desktop.window import load_window, restore_state
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+from nib_desktop.window import Asker, load_window, make_views, restore_prefs, restore_state
 
 
 def open_window() -> tuple:
-    controller = MainController()
+    state = AppState()
+    restore_prefs(state)
+    views = make_views(state, Asker())
     engine = QQmlApplicationEngine()
-    window = load_window(engine, controller)
-    return controller, engine, window
+    window = load_window(engine, views)
+    return state, views, engine, window
 
 
 def close(engine, window) -> None:
@@ -26,20 +29,20 @@ def test_geometry_expanded_and_reduced_motion_persist(qapp, tmp_path) -> None:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
     try:
-        controller, engine, window = open_window()
-        save = restore_state(window, controller)
-        assert controller.dock_model.property("expanded") is False
+        state, views, engine, window = open_window()
+        save = restore_state(window, state)
+        assert views.dock_view.property("expanded") is False
         window.setGeometry(40, 50, 900, 640)
-        controller.dock_model.setProperty("expanded", True)
+        state.apply(ev.DockExpanded(True))
         save()
         close(engine, window)
         QSettings().setValue("ui/reducedMotion", True)
 
-        controller, engine, window = open_window()
-        restore_state(window, controller)
+        state, views, engine, window = open_window()
+        restore_state(window, state)
         assert (window.width(), window.height()) == (900, 640)
-        assert controller.dock_model.property("expanded") is True
-        assert controller.dock_model.property("reducedMotion") is True
+        assert views.dock_view.property("expanded") is True
+        assert views.dock_view.property("reducedMotion") is True
         close(engine, window)
     finally:
         QSettings.setDefaultFormat(QSettings.Format.NativeFormat)

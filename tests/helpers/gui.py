@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
-from nib_desktop.controller import MainController
 from nib_desktop.main_role import MainRole
 from nib_desktop.scripted import next_frame
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
-from nib_desktop.window import load_window
+from nib_desktop.window import Asker, load_window, make_views
 from ui.snapshots import Item, Snapshot
 
 
@@ -37,13 +38,26 @@ class Gui:
         self.loop = loop
         self.data_dir = data_dir
         self.supervisor = HostSupervisor(data_dir)
-        self.controller = MainController()
+        self.state = AppState()
+        asker = Asker()
+        self.views = make_views(self.state, asker)
         self.engine = QQmlApplicationEngine()
-        self.window: QQuickWindow = load_window(self.engine, self.controller)
+        self.window: QQuickWindow = load_window(self.engine, self.views)
         self.window.resize(1000, 720)
-        self.main = MainRole(self.supervisor, self.controller)
-        self.actions = self.main.actions
-        self.dock = self.controller.dock_model
+        self.main = MainRole(self.supervisor, self.state)
+        asker.target = self.main.intents.ask
+        self.actions = self.main.intents
+        # the views, by area
+        self.sessions = self.views.sessions_view
+        self.composer = self.views.composer_view
+        self.transcript = self.views.transcript_view
+        self.dock = self.views.dock_view
+        self.history = self.views.history_view
+        self.approvals = self.views.approvals_view
+        self.tools = self.views.tools_view
+        self.connection = self.views.connection_view
+        self.notice = self.views.notice_view
+        self.remote = self.views.remote_view
         self.calls = self._count_calls()
 
     def _count_calls(self) -> Counter[str]:
@@ -63,7 +77,7 @@ class Gui:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
     async def start(self) -> None:
-        assert await self.main.start(), self.controller.property("connectionError")
+        assert await self.main.start(), self.state.connection_error
         await next_frame(self.window)
         # window shortcuts answer only in the active window; offscreen it is active at
         # once, on X11 without a window manager it is activated as `xdotool windowfocus`
@@ -137,7 +151,7 @@ class Gui:
         from tests.helpers.waiting import until
 
         sidebar = self.item("sidebar")
-        await self.act(lambda: QMetaObject.invokeMethod(sidebar, "attachRemote"))
+        await self.act(lambda: QMetaObject.invokeMethod(sidebar, "remoteAsked"))
         await until(lambda: self.window.findChild(object, "remoteDialog"), what="the dialog")
         dialog = self.window.findChild(object, "remoteDialog")
         await until(lambda: dialog.property("opened"), what="the dialog open")
@@ -148,6 +162,8 @@ class Gui:
         self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here
         self.window.close()
         shiboken6.delete(self.engine)
+        # the window's deferred deletions run now, while the views it binds to still exist
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     # --- finding items --------------------------------------------------------------
 
@@ -178,10 +194,13 @@ class Gui:
     def grab(self) -> QImage:
         return self.window.grabWindow()
 
-    # --- feeding snapshots through the controller's signal ---------------------------
+    # --- feeding the state as the router does -------------------------------------------
 
     def push(
         self, session_id: str, revision: int, items: list[tuple[str, str]] | list[Item]
     ) -> None:
         rows = tuple(i if isinstance(i, Item) else Item(i[0], i[1]) for i in items)  # type: ignore[arg-type]
-        self.controller.todosChanged.emit(Snapshot(session_id, revision, rows))
+        self.state.apply(ev.SnapshotArrived(Snapshot(session_id, revision, rows)))
+
+    def expand(self, expanded: bool = True) -> None:
+        self.state.apply(ev.DockExpanded(expanded))

@@ -30,7 +30,7 @@ def _v20_file(folder: Path) -> Path:
 def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
     _v20_file(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 23
+    assert read_user_version(connection) == 24
     assert connection.execute(
         "SELECT id, title, todo_revision, todo_updated_at FROM sessions"
     ).fetchall() == [("s1", "old", 0, None)]
@@ -49,10 +49,10 @@ def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
 def test_newer_file_is_refused_and_not_modified(tmp_path) -> None:
     path = tmp_path / store.DB_FILENAME
     connection = apsw.Connection(str(path))
-    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 24")
+    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 25")
     connection.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(store.SchemaTooNew, match="24"):
+    with pytest.raises(store.SchemaTooNew, match="25"):
         store.open_database(tmp_path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
@@ -77,7 +77,7 @@ def test_failing_step_leaves_the_file_as_it_was(tmp_path) -> None:
 
 def test_new_file_is_created_at_22(tmp_path) -> None:
     connection = store.open_database(tmp_path / "fresh")
-    assert read_user_version(connection) == 23
+    assert read_user_version(connection) == 24
 
 
 def test_not_a_database(tmp_path) -> None:
@@ -110,7 +110,7 @@ def test_v21_to_v22_keeps_checklists_and_starts_history_at_the_current_snapshot(
 
     _v21_file_with_checklists(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 23
+    assert read_user_version(connection) == 24
     assert connection.execute("SELECT id, todo_revision FROM sessions ORDER BY id").fetchall() == [
         ("s1", 7),
         ("s2", 0),
@@ -149,7 +149,7 @@ def test_v22_to_v23_keeps_every_message_and_allows_summaries(tmp_path) -> None:
         )
     connection.close()
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 23
+    assert read_user_version(connection) == 24
     rows = connection.execute("SELECT seq, content FROM messages ORDER BY seq").fetchall()
     assert rows == [(1, "hello 1"), (2, "hello 2")]
     connection.execute(

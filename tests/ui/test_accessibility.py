@@ -72,16 +72,16 @@ def test_every_interactive_item_and_row_has_a_name_and_role(gui) -> None:
                                   Item("Ship", "cancelled")])  # fmt: skip
         await gui.frame()
         assert problems(gui) == []  # collapsed
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         assert len(gui.visible_items("todoRow")) == 3
         assert problems(gui) == []  # expanded
-        gui.controller.openHistory()
-        await until(lambda: gui.dock.history_model.rows(), what="the history")
+        gui.history.show()
+        await until(lambda: gui.history.model.rows(), what="the history")
         await gui.frame()
         assert gui.visible_items("historyRow")
         assert problems(gui) == []  # history open
-        gui.dock.closeHistory()
+        gui.history.close()
         dialog = await gui.open_remote_dialog()
         assert problems(gui) == []  # a dialog
         dialog.close()
@@ -103,8 +103,8 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         gui.push(session.id, 51, [Item("Add the column", "completed"),
                                   Item("Write the tests", "in_progress")])  # fmt: skip
         await until(lambda: heard == ["Completed step 1 of 2: Add the column"])
-        await until(lambda: gui.controller.property("currentRunning"), what="the turn shown")
-        gui.controller.cancelTurn()
+        await until(lambda: gui.sessions.property("currentRunning"), what="the turn shown")
+        gui.composer.stop()
         await until(lambda: len(heard) == 2, what="the stop announced")
         assert heard[-1] == "Stopped at 1 / 2 · Write the tests"
         # another session's progress is not announced over the one shown
@@ -112,6 +112,6 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         gui.push(session.id, 52, [Item("Add the column", "completed"),
                                   Item("Write the tests", "completed")])  # fmt: skip
         await gui.frame()
-        assert len(heard) == 2 and other.id == gui.controller.property("currentSessionId")
+        assert len(heard) == 2 and other.id == gui.sessions.property("currentId")
 
     gui.run(body())

@@ -25,19 +25,19 @@ def configure(gui: Gui) -> None:
 
 
 def tools_ready(gui: Gui) -> bool:
-    rows = gui.controller.tool_sources.rows()
+    rows = gui.tools.model.rows()
     return bool(rows) and rows[0].sourceState == "ready"
 
 
 def transcript(gui: Gui) -> list[str]:
-    return [row.text for row in gui.controller.transcript_model.rows()]
+    return [row.text for row in gui.transcript.model.rows()]
 
 
 async def ask(gui: Gui, text: str) -> None:
     await gui.actions.create_session("agent")
     gui.item("composerInput").setProperty("text", text)
     await gui.key(Qt.Key.Key_Return)
-    await until(lambda: gui.controller.property("approvalId") != "", what="the approval")
+    await until(lambda: gui.approvals.property("approvalId") != "", what="the approval")
     await gui.frame()
 
 
@@ -46,7 +46,7 @@ def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None
 
     configure(gui)
     announced: list[str] = []
-    gui.controller.approvalAnnounced.connect(announced.append)
+    gui.approvals.announced.connect(announced.append)
 
     async def body() -> None:
         await gui.start()
@@ -60,7 +60,7 @@ def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None
         assert "Please echo this" in gui.item("approvalArguments").property("text")
         assert gui.item("composerInput").hasActiveFocus()  # the row took nothing
         await gui.key(Qt.Key.Key_Y, ALT)
-        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        await until(lambda: not gui.sessions.property("currentRunning"), 20, "the turn's end")
         await gui.frame()
         assert gui.items("approvalRow") == []  # gone once answered
         lines = transcript(gui)
@@ -84,14 +84,14 @@ def test_deny_from_the_keyboard_and_stop_cancels_a_waiting_call(gui: Gui) -> Non
         deny = gui.item("denyButton")
         assert deny.hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)
-        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        await until(lambda: not gui.sessions.property("currentRunning"), 20, "the turn's end")
         assert gui.item("composerInput").hasActiveFocus()  # back where the user types
         assert any("denied" in line for line in transcript(gui))
 
         await ask(gui, "Echo that")
         await gui.key(Qt.Key.Key_Escape)  # Stop
-        await until(lambda: gui.controller.property("approvalId") == "", 10, "no approval")
-        await until(lambda: not gui.controller.property("currentRunning"), 10, "stopped")
+        await until(lambda: gui.approvals.property("approvalId") == "", 10, "no approval")
+        await until(lambda: not gui.sessions.property("currentRunning"), 10, "stopped")
         assert "■ Turn stopped" in transcript(gui)
 
     gui.run(body(), timeout=60)
@@ -127,11 +127,11 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await until(lambda: gui.controller.property("toolsFailed") == 1, 30, "the failure")
+        await until(lambda: gui.tools.property("failed") == 1, 30, "the failure")
         await gui.frame()
         label = gui.item("toolsFailed")
         assert label.isVisible() and label.property("text").startswith("A tool server failed")
-        [row] = gui.controller.tool_sources.rows()
+        [row] = gui.tools.model.rows()
         assert row.error.startswith("it did not start: FileNotFoundError")
 
     gui.run(body(), timeout=60)
@@ -140,14 +140,14 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
 def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
     configure(gui)
     asked: list[str] = []
-    gui.controller.approvalAnnounced.connect(asked.append)
+    gui.approvals.announced.connect(asked.append)
 
     async def body() -> None:
         await gui.start()
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         await ask(gui, "Please echo this")
         await gui.key(Qt.Key.Key_S, ALT)
-        await until(lambda: not gui.controller.property("currentRunning"), 20, "the turn's end")
+        await until(lambda: not gui.sessions.property("currentRunning"), 20, "the turn's end")
         gui.item("composerInput").setProperty("text", "Echo it again")
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: "← echo: Echo it again" in transcript(gui), 20, "the second call")

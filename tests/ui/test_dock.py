@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
+from nib_desktop.state import events as ev
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 from ui.snapshots import Item
@@ -21,12 +22,12 @@ async def running_session(gui: Gui) -> str:
     await gui.actions.start_turn(RUNNING_TEXT)
 
     def written() -> bool:
-        snapshot = gui.controller.store.get(session.id)
+        snapshot = gui.state.snapshot(session.id)
         return snapshot is not None and snapshot.revision >= 1
 
     await until(written, what="the first write")
     await until(lambda: gui.dock.property("running"), what="running turn")
-    await until(lambda: gui.controller.property("currentRunning"), what="the Stop button")
+    await until(lambda: gui.sessions.property("currentRunning"), what="the Stop button")
     await gui.frame()
     return session.id
 
@@ -99,7 +100,7 @@ def test_150_items_scroll_inside_the_bounded_dock(gui) -> None:
             for i in range(150)
         ]
         gui.push(sid, 100, items)
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         listview = gui.item("dockList")
         bound = gui.window.height() / 3
@@ -135,7 +136,7 @@ def test_dock_never_takes_focus(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         gui.push(sid, 50, [Item(f"Step {i}", "pending") for i in range(60)])
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
@@ -158,7 +159,7 @@ def test_dock_never_takes_focus(gui) -> None:
         for target in targets:
             await gui.click(target())
             if not gui.dock.property("expanded"):  # the header toggles; open it again
-                gui.dock.setProperty("expanded", True)
+                gui.expand(True)
                 await gui.frame()
         centre = gui.centre(listview)
         for _ in range(3):
@@ -198,7 +199,7 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         gui.push(sid, 10, [Item("Done first", "completed"),
                            Item(long, "in_progress", "Writing the tests"),
                            Item("Later", "pending")])  # fmt: skip
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
         await gui.frame()
         ratio = os.environ.get("NIBTEST_DEVICE_PIXEL_RATIO")
@@ -236,10 +237,10 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
 def test_reduced_motion_is_a_static_highlight(gui) -> None:
     async def body() -> None:
         await gui.start()
-        gui.dock.setProperty("reducedMotion", True)
+        gui.state.apply(ev.ReducedMotionSet(True))
         sid = await running_session(gui)
         gui.push(sid, 10, [Item("Write the tests", "in_progress", "Writing the tests")])
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         gui.item("composerInput").setFocus(False)
         await gui.frame()
         sweep = gui.visible_items("sweepText")[0]
@@ -256,7 +257,7 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         sid = await running_session(gui)
         gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
                            Item("Later", "pending")])  # fmt: skip
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         assert len(gui.visible_items("sweepText")) == 1
         await gui.click(gui.item("stopButton"))
@@ -274,7 +275,7 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         assert not gui.item("progressCount").isVisible()
         theme = gui.item("theme")
         assert gui.item("headerGlyph").property("color") == theme.property("muted")
-        gui.dock.setProperty("expanded", False)
+        gui.expand(False)
         await gui.frame()
         assert gui.visible_items("headerSweep") == []
         gui.item("composerInput").setFocus(False)
@@ -291,7 +292,7 @@ def test_plain_text_glyphs_and_accessible_names(gui) -> None:
         markup = '<b>x</b> <a href="https://example.com">link</a> &amp;'
         gui.push(sid, 10, [Item(markup, "pending"), Item("Run", "in_progress", "Running"),
                            Item("Done", "completed"), Item("Dropped", "cancelled")])  # fmt: skip
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         text = [t for t in gui.items("rowText") if t.property("text") == markup]
         assert text and text[0].property("plain") is True
@@ -319,7 +320,7 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         before = gui.calls["todos.get"]
         remote = await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
         await gui.frame()
-        assert gui.controller.property("currentSessionId") == remote.id
+        assert gui.sessions.property("currentId") == remote.id
         assert gui.item("todoDock").isVisible()
         assert "not available while the remote host cannot be reached" in gui.item(
             "currentStep"
@@ -390,11 +391,11 @@ def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
         for char in "two":
             await gui.key(Qt.Key(ord(char.upper())))
         assert input_.property("text") == "one\ntwo"
-        assert not gui.controller.property("currentRunning")
+        assert not gui.sessions.property("currentRunning")
         await gui.key(Qt.Key.Key_Return)
         assert input_.property("text") == ""  # sent, and the input cleared
-        await until(lambda: gui.controller.property("currentRunning"), what="the turn to start")
-        transcript = gui.controller.transcript_model.rows()
+        await until(lambda: gui.sessions.property("currentRunning"), what="the turn to start")
+        transcript = gui.transcript.model.rows()
         assert transcript[0].kind == "user" and transcript[0].text == "one\ntwo"
         # while a turn runs, Enter keeps the text rather than starting another
         for char in "more":
@@ -431,13 +432,13 @@ def test_transcript_has_one_line_per_checklist_write(gui, monkeypatch) -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
         await gui.actions.start_turn("1. Add the column\n2. Write the tests")
-        await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision == 7)
-        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
-        await until(lambda: gui.controller.transcript_model.rows()[-1].kind == "assistant")
+        await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision == 7)
+        await until(lambda: gui.state.turn(session.id).state == "completed")
+        await until(lambda: (rows := gui.transcript.model.rows()) and rows[-1].kind == "assistant")
         await gui.frame()
 
     gui.run(body())
-    rows = gui.controller.transcript_model.rows()
+    rows = gui.transcript.model.rows()
     assert [r.kind for r in rows].count("todo") == 7  # one per TodoWrite
     assert not [r for r in rows if r.kind == "tool_result"]
     assert [r.text for r in rows if r.kind == "todo"][:3] == [
@@ -465,7 +466,7 @@ def test_the_expanded_list_follows_the_running_step_until_scrolled(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         gui.push(sid, 10, steps(27))
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await until(lambda: in_view(27), what="step 27 in view on opening")
         gui.push(sid, 11, steps(36))
         await until(lambda: in_view(36), what="step 36 followed")
@@ -478,9 +479,9 @@ def test_the_expanded_list_follows_the_running_step_until_scrolled(gui) -> None:
         await gui.frame()
         assert in_view(0) and not in_view(40)
         # closing and reopening scrolls to where the work stands
-        gui.dock.setProperty("expanded", False)
+        gui.expand(False)
         await gui.frame()
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await until(lambda: in_view(40), what="step 40 in view on reopening")
 
     gui.run(body())
@@ -494,7 +495,7 @@ def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         gui.push(sid, 10, [Item(f"Step {i}", "pending") for i in range(60)])
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         listview = gui.item("dockList")
         assert not listview.property("userScrolled")
@@ -515,7 +516,7 @@ def test_the_progress_track_keeps_clear_of_the_rounded_corners_and_glyphs_match(
         sid = await running_session(gui)
         gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
                            Item("Later", "pending")])  # fmt: skip
-        gui.dock.setProperty("expanded", True)
+        gui.expand(True)
         await gui.frame()
         composer = gui.item("composer")
         track = gui.item("progressTrack")

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from nib_desktop.state.types import Item, Revision
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
-from ui.models import TodoDockModel, history_rows
-from ui.snapshots import Item, Revision, SnapshotStore
+from ui.views.history import history_rows
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
 async def finished_turn(gui: Gui, session_id: str, text: str, revision: int) -> None:
     await gui.actions.start_turn(text)
-    await until(lambda: (s := gui.controller.store.get(session_id)) and s.revision == revision)
-    await until(lambda: gui.controller.store.turn(session_id).state == "completed")
+    await until(lambda: (s := gui.state.snapshot(session_id)) and s.revision == revision)
+    await until(lambda: gui.state.turn(session_id).state == "completed")
     await gui.frame()
 
 
 def history(gui: Gui) -> list:
-    return gui.dock.history_model.rows()
+    return gui.history.model.rows()
 
 
 def test_history_by_keyboard_shows_a_past_revision_read_only(gui, monkeypatch) -> None:
@@ -48,30 +48,30 @@ def test_history_by_keyboard_shows_a_past_revision_read_only(gui, monkeypatch) -
         await gui.key(Qt.Key.Key_Down)
         await gui.key(Qt.Key.Key_Down)
         await gui.key(Qt.Key.Key_Return)
-        assert gui.dock.property("viewing")
+        assert gui.history.property("viewing")
         label = gui.item("currentStep").property("text")
         assert label.startswith("Revision 5 of 7, ") and label.endswith(" · read-only")
-        shown = [(r.content, r.status) for r in gui.dock.items_model.rows()]
+        shown = [(r.content, r.status) for r in gui.dock.model.rows()]
         assert shown == [
             ("Add the column", "completed"),
             ("Write the tests", "in_progress"),
             ("Summarise the changes", "pending"),
         ] or shown[0] == ("Add the column", "completed")
-        assert not any(r.sweeping or r.interrupted for r in gui.dock.items_model.rows())
+        assert not any(r.sweeping or r.interrupted for r in gui.dock.model.rows())
         assert gui.item("dockList").isVisible()
         assert not input_.hasActiveFocus()
 
         # Backspace: back to the revisions; Escape: back to the live list, focus to input
         await gui.key(Qt.Key.Key_Backspace)
-        assert not gui.dock.property("viewing") and listview.hasActiveFocus()
+        assert not gui.history.property("viewing") and listview.hasActiveFocus()
         await gui.key(Qt.Key.Key_Return)
-        assert gui.dock.property("viewing")
+        assert gui.history.property("viewing")
         await gui.key(Qt.Key.Key_Escape)
-        assert not gui.dock.property("historyOpen") and not gui.dock.property("viewing")
+        assert not gui.history.property("open") and not gui.history.property("viewing")
         assert input_.hasActiveFocus()
-        live = gui.controller.store.get(session.id)
+        live = gui.state.snapshot(session.id)
         assert live is not None
-        assert [r.content for r in gui.dock.items_model.rows()] == [i.content for i in live.items]
+        assert [r.content for r in gui.dock.model.rows()] == [i.content for i in live.items]
         assert gui.item("currentStep").property("text") == "All steps completed"
 
         # typing goes on in the input
@@ -94,19 +94,19 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
         # a second turn while the view is open: its revisions arrive in the view
         await gui.actions.start_turn("1. Update the docs\n2. Tag the release")
         await until(lambda: history(gui) and history(gui)[0].revision >= 14, what="new writes")
-        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
-        await until(lambda: len(history(gui)) == gui.controller.store.get(session.id).revision)
+        await until(lambda: gui.state.turn(session.id).state == "completed")
+        await until(lambda: len(history(gui)) == gui.state.snapshot(session.id).revision)
         labels = [r.turnLabel for r in history(gui)]
         assert labels[0].endswith(" · revisions 8–14") and labels[-1].endswith(" · revisions 1–7")
         assert len(set(labels)) == 2 and all(label.startswith("Turn started ") for label in labels)
-        assert gui.dock.property("historyOpen")  # writes never close the view
+        assert gui.history.property("open")  # writes never close the view
         # the button says how to get back, and clicking it does
         button = gui.item("historyButton")
         assert button.property("text") == "Close history"
         await gui.frame()  # the header laid out again for the longer label
         await gui.frame()
         await gui.click(button)
-        assert not gui.dock.property("historyOpen")
+        assert not gui.history.property("open")
         assert gui.item("composerInput").hasActiveFocus()
 
     gui.run(body())
@@ -117,7 +117,7 @@ def test_history_is_not_offered_for_a_remote_session(gui) -> None:
         await gui.start()
         await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r-1")
         await gui.key(Qt.Key.Key_H, CTRL)
-        assert not gui.dock.property("historyOpen")
+        assert not gui.history.property("open")
         assert not gui.item("historyButton").isVisible()
         assert gui.calls["todos.history"] == 0
 
@@ -126,24 +126,6 @@ def test_history_is_not_offered_for_a_remote_session(gui) -> None:
 
 def revision(n: int, turn: str = "t1") -> Revision:
     return Revision(n, turn, f"10:{n:02}", (Item(f"step {n}", "pending"),), f"+{n}", False)
-
-
-def test_pages_merge_newest_first_without_duplicates(qtbot) -> None:
-    dock = TodoDockModel(SnapshotStore())
-    dock.show_session("s")
-    assert dock.open_history()
-    dock.set_history("s", tuple(revision(n) for n in (10, 9, 8)), True, older=False)
-    dock.set_history("s", tuple(revision(n) for n in (7, 6)), False, older=True)
-    assert [r.revision for r in dock.history_model.rows()] == [10, 9, 8, 7, 6]
-    # a newer first page (after a write) keeps the older pages already loaded
-    dock.set_history("s", tuple(revision(n) for n in (11, 10, 9)), True, older=False)
-    assert [r.revision for r in dock.history_model.rows()] == [11, 10, 9, 8, 7, 6]
-    assert dock.oldest_revision() == 6
-    # a page for another session, or after the view closed, is ignored
-    dock.set_history("other", (revision(99),), False, older=False)
-    dock.closeHistory()
-    dock.set_history("s", (revision(12),), False, older=False)
-    assert dock.history_model.rows() == []
 
 
 def test_turn_groups_are_labelled_by_their_first_revision() -> None:

@@ -10,9 +10,10 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from nib_desktop.state import events as ev
+from nib_desktop.state.types import Line
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
-from ui.models import TranscriptRow
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -31,11 +32,11 @@ def focused(gui: Gui) -> Any:
 
 
 def shown(gui: Gui) -> str:
-    return gui.controller.property("currentSessionId")
+    return gui.sessions.property("currentId")
 
 
 def session_ids(gui: Gui) -> list[str]:
-    return [row.sessionId for row in gui.controller.sessions_model.rows()]
+    return [row.sessionId for row in gui.sessions.model.rows()]
 
 
 def test_typing_right_after_the_first_frame_lands_in_the_input(gui) -> None:
@@ -151,10 +152,10 @@ def test_escape_stops_the_running_turn(gui) -> None:
         input_.forceActiveFocus()
         await type_text(gui, "one. two. three.")
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.controller.property("currentRunning"), what="the turn")
+        await until(lambda: gui.sessions.property("currentRunning"), what="the turn")
         await gui.key(Qt.Key.Key_Escape)
-        await until(lambda: not gui.controller.property("currentRunning"), what="the stop")
-        assert gui.controller.store.turn(shown(gui)).state == "cancelled"
+        await until(lambda: not gui.sessions.property("currentRunning"), what="the stop")
+        assert gui.state.turn(shown(gui)).state == "cancelled"
 
     gui.run(body())
 
@@ -176,9 +177,9 @@ def test_drafts_belong_to_their_session(gui) -> None:
         await until(lambda: shown(gui) == first.id)
         assert input_.property("text") == "alpha"
         await gui.key(Qt.Key.Key_Return)  # sent to the session it was written for
-        await until(lambda: gui.controller.property("currentRunning"))
+        await until(lambda: gui.sessions.property("currentRunning"))
         assert input_.property("text") == ""
-        await until(lambda: any(r.text == "alpha" for r in gui.controller.transcript_model.rows()))
+        await until(lambda: any(r.text == "alpha" for r in gui.transcript.model.rows()))
         # the turn made the first session the newest: the second is now below it
         await until(lambda: session_ids(gui) == [first.id, second.id])
         await gui.key(Qt.Key.Key_PageDown, CTRL)
@@ -196,10 +197,10 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
         os.kill(pid, signal.SIGSTOP)
         try:
             await gui.key(Qt.Key.Key_N, CTRL)
-            await until(lambda: gui.controller.property("notice") != "", 5.0, "the notice")
+            await until(lambda: gui.notice.property("text") != "", 5.0, "the notice")
         finally:
             os.kill(pid, signal.SIGCONT)
-        notice = gui.controller.property("notice")
+        notice = gui.notice.property("text")
         assert notice.startswith("Could not create a session: the host did not answer within 1 s")
         await gui.frame()
         bar = gui.item("noticeBar")
@@ -230,7 +231,7 @@ def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
         gui.item("remoteIdField").forceActiveFocus()
         await gui.key(Qt.Key.Key_Return)
         title = "r-7 on /nonexistent/nib.sock"  # attached, though its host is not there
-        await until(lambda: gui.controller.property("currentTitle") == title)
+        await until(lambda: gui.sessions.property("currentTitle") == title)
         assert gui.item("composerInput").hasActiveFocus()
 
     gui.run(body())
@@ -239,17 +240,21 @@ def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
 def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
-        model = gui.controller.transcript_model
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the transcript's first page")
         listview = gui.item("transcriptList")
+
+        def append(*texts: str) -> None:  # as the router appends what the host stored
+            lines = tuple(Line("assistant", text) for text in texts)
+            gui.state.apply(ev.LinesAppended(session.id, lines))
 
         def at_end() -> bool:
             bottom = listview.property("originY") + listview.property("contentHeight")
             return listview.property("contentY") + listview.height() >= bottom - 2
 
-        model.append_rows([TranscriptRow("assistant", f"line {i}", False) for i in range(80)])
+        append(*(f"line {i}" for i in range(80)))
         await until(at_end, what="following the newest line")
-        model.append_rows([TranscriptRow("assistant", "the newest", False)])
+        append("the newest")
         await until(at_end)
         listview.forceActiveFocus()
         await gui.frame()
@@ -257,7 +262,7 @@ def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
         await gui.frame()
         assert not at_end() and gui.item("jumpToLatest").isVisible()
         top = listview.property("contentY")
-        model.append_rows([TranscriptRow("assistant", "later", False)])
+        append("later")
         await gui.frame()
         await gui.frame()
         assert listview.property("contentY") == top  # reading is not interrupted
@@ -286,7 +291,7 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
         await gui.start()
         await gui.actions.create_session("agent")
         await gui.actions.start_turn("one. two. three.")
-        await until(lambda: gui.controller.property("runningCount") == 1)
+        await until(lambda: gui.sessions.property("runningCount") == 1)
         await gui.act(gui.window.close)
         await until(lambda: gui.window.findChild(object, "closeDialog"), what="the question")
         dialog = gui.window.findChild(object, "closeDialog")
@@ -311,10 +316,10 @@ def test_a_host_error_is_told_in_words(gui) -> None:
     async def body() -> None:
         await gui.start()
         await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r-1")
-        await until(lambda: gui.controller.property("currentRemote"))
-        gui.controller.forkSession()  # a remote session cannot be forked here
-        await until(lambda: gui.controller.property("notice") != "", what="the notice")
-        notice = gui.controller.property("notice")
+        await until(lambda: gui.sessions.property("currentRemote"))
+        gui.sessions.fork()  # a remote session cannot be forked here
+        await until(lambda: gui.notice.property("text") != "", what="the notice")
+        notice = gui.notice.property("text")
         assert notice.startswith("Could not fork the session: ") and "remote" in notice
         await gui.frame()
         assert gui.item("noticeBar").isVisible()
@@ -350,16 +355,16 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
         await gui.actions.start_turn("1. Add the column\n2. Write the tests")
-        await until(lambda: gui.controller.store.turn(session.id).state == "completed")
-        await until(lambda: not gui.controller.property("currentRunning"))
+        await until(lambda: gui.state.turn(session.id).state == "completed")
+        await until(lambda: not gui.sessions.property("currentRunning"))
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
         await type_text(gui, "/compact")
         await gui.key(Qt.Key.Key_Return)
         last = "Context compacted: "
-        await until(lambda: gui.controller.transcript_model.rows()[-1].text.startswith(last),
+        await until(lambda: gui.transcript.model.rows()[-1].text.startswith(last),
                     what="the compaction line")  # fmt: skip
         assert input_.property("text") == ""
-        assert gui.controller.property("notice") == ""
+        assert gui.notice.property("text") == ""
 
     gui.run(body())

@@ -19,22 +19,22 @@ def test_a_10_mb_transcript_opens_and_pages_in(gui: Gui, tmp_path) -> None:
     async def body() -> None:
         await gui.start()
         pid = gui.supervisor.pid
-        await until(lambda: gui.controller.transcript_model.rows(), what="the first page")
-        rows = gui.controller.transcript_model.rows()
+        await until(lambda: gui.transcript.model.rows(), what="the first page")
+        rows = gui.transcript.model.rows()
         assert 0 < len(rows) <= 200 and rows[-1].text.startswith("message 499 ")
-        assert gui.controller.property("transcriptHasMore")
+        assert gui.transcript.property("hasMore")
         listview = gui.item("transcriptList")
         for _ in range(10):  # scroll to the top until every page is in
-            if not gui.controller.property("transcriptHasMore"):
+            if not gui.transcript.property("hasMore"):
                 break
-            count = len(gui.controller.transcript_model.rows())
+            count = len(gui.transcript.model.rows())
             listview.setProperty("following", False)
             await gui.frame()
             listview.setProperty("contentY", listview.property("originY"))
-            await until(lambda c=count: len(gui.controller.transcript_model.rows()) > c,
+            await until(lambda c=count: len(gui.transcript.model.rows()) > c,
                         what="an older page")  # fmt: skip
-        rows = gui.controller.transcript_model.rows()
+        rows = gui.transcript.model.rows()
         assert [r.text.split(" ")[1] for r in rows] == [str(i) for i in range(500)]
-        assert gui.supervisor.pid == pid and gui.controller.property("connectionState") == "ready"
+        assert gui.supervisor.pid == pid and gui.connection.property("state") == "ready"
 
     gui.run(body(), 90)

@@ -1,62 +1,71 @@
+"""The list models and the dock's view over the state, checked as Qt models."""
+
 from __future__ import annotations
 
-from ui.models import (
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+from nib_desktop.state.types import Item, Session, Snapshot, TurnView
+from ui.views.dock import DockView
+from ui.views.rows import (
     SessionListModel,
     SessionRow,
-    TodoDockModel,
     TodoListModel,
     TranscriptModel,
     TranscriptRow,
 )
-from ui.snapshots import Item, Snapshot, SnapshotStore, TurnView
 
 
 def test_session_and_transcript_models(qtmodeltester) -> None:
     sessions = SessionListModel()
     sessions.set_rows(
         [
-            SessionRow("a", "A", "agent", False, True, ""),
-            SessionRow("b", "B", "plan", True, False, "a"),
+            SessionRow("a", "A", "agent", False, True, "", ""),
+            SessionRow("b", "B", "plan", True, False, "a", "connected"),
         ]
     )
     qtmodeltester.check(sessions)
     transcript = TranscriptModel()
     transcript.set_rows(
-        [TranscriptRow("user", "hi", False), TranscriptRow("tool_result", "x", True)]
+        [TranscriptRow("user", "hi", False, False), TranscriptRow("tool_result", "x", True, False)]
     )
     qtmodeltester.check(transcript)
 
 
+def shown_dock(session_id: str = "a") -> tuple[AppState, DockView]:
+    state = AppState()
+    dock = DockView(state, lambda _intent: None)
+    state.apply(ev.SessionsListed((Session(session_id, "A", "agent"),)))
+    return state, dock
+
+
 def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
-    store = SnapshotStore()
-    dock = TodoDockModel(store)
-    store.set_turn(TurnView("a", "running"))
-    dock.show_session("a")
-    items = dock.items
+    state, dock = shown_dock()
+    state.apply(ev.TurnChanged(TurnView("a", "running")))
+    items = dock.model
     assert isinstance(items, TodoListModel)
     qtmodeltester.check(items)
     with qtbot.waitSignal(items.modelReset):
-        store.apply(
+        state.apply(ev.SnapshotArrived(
             Snapshot("a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two")))
-        )
+        ))  # fmt: skip
     qtmodeltester.check(items)
     assert [r.sweeping for r in items.rows()] == [False, True]
     # same length: only the changed rows are signalled, no reset
     with qtbot.assertNotEmitted(items.modelReset), qtbot.waitSignal(items.dataChanged) as changed:
-        store.apply(Snapshot("a", 2, (Item("One", "completed"), Item("Two", "completed"))))
+        state.apply(ev.SnapshotArrived(
+            Snapshot("a", 2, (Item("One", "completed"), Item("Two", "completed")))
+        ))  # fmt: skip
     assert changed.args[0].row() == 1 and changed.args[1].row() == 1
     assert dock.property("completed") == 2 and dock.property("currentStep") == "All steps completed"
 
 
 def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
-    store = SnapshotStore()
-    dock = TodoDockModel(store)
-    store.set_turn(TurnView("a", "running"))
-    dock.show_session("a")
-    store.apply(Snapshot("a", 1, (Item("Two", "in_progress", "Doing two"),)))
+    state, dock = shown_dock()
+    state.apply(ev.TurnChanged(TurnView("a", "running")))
+    state.apply(ev.SnapshotArrived(Snapshot("a", 1, (Item("Two", "in_progress", "Doing two"),))))
     with qtbot.waitSignal(dock.changed):
-        store.set_turn(TurnView("a", "cancelled"))
-    row = dock.items.rows()[0]
+        state.apply(ev.TurnChanged(TurnView("a", "cancelled")))
+    row = dock.model.rows()[0]
     assert row.interrupted and not row.sweeping
     assert row.accessibleName == "Step 1 of 1, stopped: Doing two" and row.endedWord == "stopped"
     assert dock.property("currentStep") == "Stopped at 0 / 1 · Two"
@@ -64,10 +73,13 @@ def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
 
 
 def test_reduced_motion_from_the_environment(monkeypatch) -> None:
-    store = SnapshotStore()
-    assert TodoDockModel(store).property("reducedMotion") is False
+    from nib_desktop.window import restore_prefs
+
+    state, dock = shown_dock()
+    assert dock.property("reducedMotion") is False
     monkeypatch.setenv("NIB_REDUCED_MOTION", "1")
-    assert TodoDockModel(store).property("reducedMotion") is True
+    restore_prefs(state)
+    assert dock.property("reducedMotion") is True
 
 
 def test_renderer_statuses_are_the_protocols() -> None:
@@ -86,9 +98,7 @@ def test_renderer_statuses_are_the_protocols() -> None:
 
 
 def test_dock_rows_carry_the_glyph_of_their_status(qtbot) -> None:
-    store = SnapshotStore()
-    dock = TodoDockModel(store)
-    dock.show_session("a")
+    state, dock = shown_dock()
     statuses = ("pending", "in_progress", "completed", "cancelled")
-    store.apply(Snapshot("a", 1, tuple(Item(s, s) for s in statuses)))  # type: ignore[arg-type]
-    assert [r.glyph for r in dock.items.rows()] == ["○", "◐", "✓", "✕"]
+    state.apply(ev.SnapshotArrived(Snapshot("a", 1, tuple(Item(s, s) for s in statuses))))  # type: ignore[arg-type]
+    assert [r.glyph for r in dock.model.rows()] == ["○", "◐", "✓", "✕"]

@@ -41,17 +41,17 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         await gui.start()
         session = await gui.actions.attach_remote(f"unix:{remote.socket_path}", "")
         assert session.remote is not None and session.remote.state == "connected"
-        assert gui.controller.property("currentReachable")
+        assert gui.sessions.property("currentReachable")
         assert remote.socket_path in gui.item("remoteNote").property("text")
         await gui.actions.start_turn(RUNNING_TEXT)
 
         def written() -> bool:
-            snapshot = gui.controller.store.get(session.id)
+            snapshot = gui.state.snapshot(session.id)
             return snapshot is not None and snapshot.revision >= 2  # the first step runs
 
         await until(written, what="the remote checklist")
         await until(
-            lambda: gui.controller.property("currentTitle").startswith("Add the column on "),
+            lambda: gui.sessions.property("currentTitle").startswith("Add the column on "),
             what="the title the remote host gave it",
         )
         await until(lambda: gui.dock.property("running"), what="the running turn")
@@ -72,7 +72,7 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
 
         # the remote host goes away: the window says so, and Stop is refused in words
         os.kill(remote.proc.pid, signal.SIGKILL)
-        await until(lambda: not gui.controller.property("currentReachable"), 20, "unreachable")
+        await until(lambda: not gui.sessions.property("currentReachable"), 20, "unreachable")
         assert "unreachable" in gui.item("remoteNote").property("text")
         # the turn is not told as running any more: nothing sweeps, the header says why
         await until(lambda: not gui.dock.property("running"), what="the turn no longer running")
@@ -81,15 +81,15 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         badge = gui.item("remoteBadge")
         assert badge.property("text") == "unreachable"
         assert not gui.item("sendButton").property("enabled")
-        gui.controller.cancelTurn()
-        await until(lambda: gui.controller.property("notice") != "", what="the notice")
-        notice = gui.controller.property("notice")
+        gui.composer.stop()
+        await until(lambda: gui.notice.property("text") != "", what="the notice")
+        notice = gui.notice.property("text")
         assert notice.startswith("Could not stop the turn: ") and "unreachable" in notice
 
         # it comes back (restarted): linked again, the turn's end caught up and told
         env = host_env(NIB_HOST_TOKEN=REMOTE_TOKEN, NIB_DEMO_STEP_DELAY_MS="4000")
         with running_host(remote.data_dir, remote.socket_path, env):
-            await until(lambda: gui.controller.property("currentReachable"), 40, "linked again")
+            await until(lambda: gui.sessions.property("currentReachable"), 40, "linked again")
             await until(
                 lambda: "⚠ Turn interrupted: the host restarted" in transcript(gui),
                 20, "the turn's end",
@@ -108,7 +108,7 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
 
 
 def transcript(gui: Gui) -> list[str]:
-    return [row.text for row in gui.controller.transcript_model.rows()]
+    return [row.text for row in gui.transcript.model.rows()]
 
 
 def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
@@ -129,7 +129,7 @@ def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
         await gui.frame()
         assert gui.item("attachButton").property("text") == "Create there"  # no id yet
         await gui.click(gui.item("listRemoteButton"))
-        await until(lambda: gui.controller.remote_choices.rows(), what="the sessions there")
+        await until(lambda: gui.remote.model.rows(), what="the sessions there")
         await gui.frame()
         assert gui.item("remoteChoices").hasActiveFocus()  # asked for: focus goes there
         await gui.key(Qt.Key.Key_Return)  # the first (and only) one
@@ -137,8 +137,8 @@ def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
         assert gui.item("attachButton").property("text") == "Attach"
         await gui.key(Qt.Key.Key_Return)  # in the id field: attach
         title = f"Refactor the parser on {remote.socket_path}"
-        await until(lambda: gui.controller.property("currentTitle") == title, what="attached")
-        assert gui.controller.property("currentReachable")
+        await until(lambda: gui.sessions.property("currentTitle") == title, what="attached")
+        assert gui.sessions.property("currentReachable")
         assert gui.item("composerInput").hasActiveFocus()
 
     gui.run(body(), timeout=60)

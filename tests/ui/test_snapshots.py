@@ -1,4 +1,4 @@
-"""The renderer's snapshot store and the dock's pure functions: no Qt needed."""
+"""The dock's pure functions: no Qt needed."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ from ui.snapshots import (
     ALL_DONE,
     Item,
     Snapshot,
-    SnapshotStore,
-    TurnView,
     accessible_name,
     current_step,
     progress,
@@ -17,61 +15,6 @@ from ui.snapshots import (
 
 def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:
     return Snapshot(session, revision, tuple(Item(f"step {i}", s) for i, s in enumerate(statuses)))
-
-
-def make_store() -> tuple[SnapshotStore, list[str]]:
-    store = SnapshotStore()
-    heard: list[str] = []
-    store.on_change(heard.append)
-    return store, heard
-
-
-def test_only_newer_revisions_apply() -> None:
-    store, heard = make_store()
-    three, two, three_again = snap(3, "pending"), snap(2, "completed"), snap(3, "completed")
-    assert store.apply(three) is True
-    assert store.apply(two) is False
-    assert store.apply(three_again) is False
-    assert store.get("a") is three
-    assert heard == ["a"]
-
-
-def test_a_stale_answer_after_a_newer_notification_is_ignored() -> None:
-    store, _ = make_store()
-    store.apply(snap(5, "completed"))  # a notification overtakes a todos.get answer
-    assert store.apply(snap(4, "pending")) is False  # the answer, now stale
-    assert store.get("a") == snap(5, "completed")
-
-
-def test_turn_state_and_snapshot_in_either_order_give_the_same_entry() -> None:
-    """The dock derives from (snapshot, turn): the order they arrive in does not matter."""
-    first, second = SnapshotStore(), SnapshotStore()
-    snapshot, ended = snap(2, "in_progress"), TurnView("a", "cancelled")
-    first.apply(snapshot)
-    first.set_turn(ended)
-    second.set_turn(ended)
-    second.apply(snapshot)
-    assert (first.get("a"), first.turn("a")) == (second.get("a"), second.turn("a"))
-    assert first.turn("b") == TurnView("b", "idle") and not first.turn("b").running
-
-
-def test_forget_drops_the_session() -> None:
-    store, _ = make_store()
-    store.apply(snap(1, "pending"))
-    store.set_turn(TurnView("a", "running"))
-    store.forget("a")
-    assert store.get("a") is None and store.turn("a").state == "idle"
-    assert store.apply(snap(1, "pending")) is True  # a new life starts from revision 0
-
-
-def test_sessions_are_kept_apart_and_listeners_hear_which() -> None:
-    store, _ = make_store()
-    heard: list[str] = []
-    store.on_change(heard.append)
-    store.apply(snap(1, "pending", session="a"))
-    store.apply(snap(1, "completed", session="b"))
-    assert heard == ["a", "b"]
-    assert store.get("a") != store.get("b")
 
 
 def test_progress_ignores_cancelled_and_stays_in_bounds() -> None:

@@ -13,16 +13,16 @@ TASK = "1. Add the column\n2. Write the tests\n3. Update the docs"
 
 
 def transcript_texts(gui: Gui) -> list[str]:
-    return [row.text for row in gui.controller.transcript_model.rows()]
+    return [row.text for row in gui.transcript.model.rows()]
 
 
 async def started(gui: Gui) -> str:
     await gui.start()
     session = await gui.actions.create_session("agent")
     await gui.actions.start_turn(TASK)
-    await until(lambda: (s := gui.controller.store.get(session.id)) and s.revision >= 1)
+    await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 1)
     await until(lambda: gui.dock.property("running"), what="running turn")
-    await until(lambda: gui.controller.property("currentRunning"), what="the Stop button")
+    await until(lambda: gui.sessions.property("currentRunning"), what="the Stop button")
     await gui.frame()
     return session.id
 
@@ -30,7 +30,7 @@ async def started(gui: Gui) -> str:
 async def reselect(gui: Gui, session_id: str) -> None:
     """Show another session and come back: the transcript is loaded afresh."""
     other = await gui.actions.create_session("plan")
-    assert gui.controller.property("currentSessionId") == other.id
+    assert gui.sessions.property("currentId") == other.id
     await gui.actions.select_session(session_id)
     await gui.frame()
 
@@ -46,7 +46,7 @@ def test_a_stopped_turn_says_so_in_the_dock_and_the_transcript(gui) -> None:
         sid = await started(gui)
         assert gui.visible_items("headerSweep"), "the collapsed header sweeps while running"
         await gui.click(gui.item("stopButton"))
-        await until(lambda: gui.controller.store.turn(sid).state == "cancelled")
+        await until(lambda: gui.state.turn(sid).state == "cancelled")
         await until(lambda: transcript_texts(gui)[-1] == "■ Turn stopped")
         await gui.frame()
         assert gui.item("currentStep").property("text") == "Stopped at 0 / 3 · Add the column"
@@ -62,15 +62,15 @@ def test_an_interrupted_turn_says_the_host_restarted(gui) -> None:
     async def body() -> None:
         sid = await started(gui)
         os.kill(gui.supervisor.pid, signal.SIGKILL)
-        await until(lambda: gui.controller.property("connectionState") == "ready", 5.0)
-        await until(lambda: gui.controller.store.turn(sid).state == "failed", 5.0)
+        await until(lambda: gui.connection.property("state") == "ready", 5.0)
+        await until(lambda: gui.state.turn(sid).state == "failed", 5.0)
         expected = "⚠ Turn interrupted: the host restarted"
         await until(lambda: transcript_texts(gui) and transcript_texts(gui)[-1] == expected)
         await gui.frame()
         header = gui.item("currentStep").property("text")
         assert header == "Interrupted at 0 / 3 · Add the column · the host restarted"
         assert_muted_header(gui)
-        assert gui.controller.transcript_model.rows()[-1].warning
+        assert gui.transcript.model.rows()[-1].warning
 
     gui.run(body())
 
@@ -86,11 +86,11 @@ def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
         await gui.actions.start_turn("hello")
-        await until(lambda: gui.controller.store.turn(session.id).state == "failed", 20.0)
+        await until(lambda: gui.state.turn(session.id).state == "failed", 20.0)
         await until(lambda: transcript_texts(gui)[-1].startswith("✕ Turn failed: "))
-        row = gui.controller.transcript_model.rows()[-1]
+        row = gui.transcript.model.rows()[-1]
         assert row.isError and len(row.text) > len("✕ Turn failed: ") + 5
-        assert not gui.controller.property("currentRunning")
+        assert not gui.sessions.property("currentRunning")
         assert gui.item("sendButton").property("text") == "Send"
 
     gui.run(body())

@@ -8,7 +8,7 @@ import Nib
 Rectangle {
     id: composer
 
-    required property MainController controller
+    required property AppViews app
     required property Theme theme
     required property real maxDockListHeight
     property string toolsKeys: ""  // the Tools view's shortcut, as this platform writes it
@@ -22,9 +22,9 @@ Rectangle {
     clip: true
 
     function submit(): void {
-        if (composer.controller.startTurn(input.text)) {
+        if (composer.app.composer.send(input.text)) {
             input.clear()
-            composer.controller.saveDraft(composer.draftSession, "")
+            composer.app.composer.saveDraft(composer.draftSession, "")
         }
     }
 
@@ -32,15 +32,15 @@ Rectangle {
     // one's, so nothing typed for one session is ever sent to another.
     property string draftSession: ""
     Connections {
-        target: composer.controller
-        function onCurrentSessionIdChanged(): void {
-            const shown = composer.controller.currentSessionId
+        target: composer.app.sessions
+        function onCurrentIdChanged(): void {
+            const shown = composer.app.sessions.currentId
             if (shown === composer.draftSession)
                 return
             // text typed while no session existed stays for the first one
             if (composer.draftSession !== "") {
-                composer.controller.saveDraft(composer.draftSession, input.text)
-                input.text = composer.controller.draft(shown)
+                composer.app.composer.saveDraft(composer.draftSession, input.text)
+                input.text = composer.app.composer.draft(shown)
                 input.cursorPosition = input.length
             }
             composer.draftSession = shown
@@ -52,7 +52,7 @@ Rectangle {
         id: toggleShortcut
         sequence: "Ctrl+T"
         context: Qt.WindowShortcut
-        onActivated: composer.controller.dock.toggleExpanded()
+        onActivated: composer.app.dock.toggleExpanded()
     }
 
     // A waiting tool call is answered from anywhere in the window; focus goes back to
@@ -60,7 +60,7 @@ Rectangle {
     function answer(decision: string): void {
         const row = approvalLoader.item as FocusScope
         const fromRow = row !== null && row.activeFocus
-        composer.controller.respondApproval(decision)
+        composer.app.approvals.respond(decision)
         if (fromRow)
             input.forceActiveFocus()
     }
@@ -68,21 +68,21 @@ Rectangle {
         id: allowOnceShortcut
         sequence: "Alt+Y"
         context: Qt.WindowShortcut
-        enabled: composer.controller.approvalId !== ""
+        enabled: composer.app.approvals.approvalId !== ""
         onActivated: composer.answer("allow_once")
     }
     Shortcut {
         id: allowSessionShortcut
         sequence: "Alt+S"
         context: Qt.WindowShortcut
-        enabled: composer.controller.approvalId !== ""
+        enabled: composer.app.approvals.approvalId !== ""
         onActivated: composer.answer("allow_session")
     }
     Shortcut {
         id: denyShortcut
         sequence: "Alt+N"
         context: Qt.WindowShortcut
-        enabled: composer.controller.approvalId !== ""
+        enabled: composer.app.approvals.approvalId !== ""
         onActivated: composer.answer("deny")
     }
 
@@ -104,8 +104,9 @@ Rectangle {
             id: dock
             objectName: "todoDock"
             Layout.fillWidth: true
-            model: composer.controller.dock
-            controller: composer.controller
+            model: composer.app.dock
+            history: composer.app.history
+            app: composer.app
             theme: composer.theme
             maxListHeight: composer.maxDockListHeight
             toggleKeys: toggleShortcut.nativeText
@@ -125,14 +126,14 @@ Rectangle {
         Loader {
             id: approvalLoader
             Layout.fillWidth: true
-            active: composer.controller.approvalId !== ""
+            active: composer.app.approvals.approvalId !== ""
             visible: active
             sourceComponent: FocusScope {
                 id: approvalRow
                 objectName: "approvalRow"
                 implicitHeight: approvalColumn.implicitHeight + 16
                 Accessible.role: Accessible.Grouping
-                Accessible.name: qsTr("Approval: %1").arg(composer.controller.approvalTool)
+                Accessible.name: qsTr("Approval: %1").arg(composer.app.approvals.tool)
 
                 Rectangle {
                     anchors.fill: parent
@@ -148,7 +149,7 @@ Rectangle {
                     Text {
                         objectName: "approvalTitle"
                         Layout.fillWidth: true
-                        text: qsTr("Allow %1 to run?").arg(composer.controller.approvalTool)
+                        text: qsTr("Allow %1 to run?").arg(composer.app.approvals.tool)
                         textFormat: Text.PlainText
                         font.bold: true
                         wrapMode: Text.Wrap
@@ -157,7 +158,7 @@ Rectangle {
                     Text {
                         objectName: "approvalArguments"
                         Layout.fillWidth: true
-                        text: composer.controller.approvalArguments
+                        text: composer.app.approvals.arguments
                         textFormat: Text.PlainText
                         font.family: "monospace"
                         font.pixelSize: 12
@@ -230,9 +231,9 @@ Rectangle {
                 focus: true
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText
-                placeholderText: !composer.controller.currentReachable
+                placeholderText: !composer.app.sessions.currentReachable
                     ? qsTr("The remote host cannot be reached now; it is retried by itself.")
-                    : composer.controller.currentRemote
+                    : composer.app.sessions.currentRemote
                     ? qsTr("Describe a task — it runs on the remote host")
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
@@ -258,9 +259,9 @@ Rectangle {
                 }
                 // Escape stops the running turn
                 Keys.onEscapePressed: (event) => {
-                    event.accepted = composer.controller.currentRunning
+                    event.accepted = composer.app.sessions.currentRunning
                     if (event.accepted)
-                        composer.controller.cancelTurn()
+                        composer.app.composer.stop()
                 }
                 Accessible.name: qsTr("Message")
                 Accessible.description: placeholderText
@@ -272,28 +273,28 @@ Rectangle {
             Layout.margins: 8
             spacing: 8
             Label {
-                text: qsTr("Mode: %1").arg(composer.controller.currentMode)
+                text: qsTr("Mode: %1").arg(composer.app.sessions.currentMode)
                 color: composer.theme.muted
                 font.pixelSize: 12
             }
             Label {
                 objectName: "remoteNote"
                 Layout.fillWidth: true
-                visible: composer.controller.currentRemote
-                text: composer.controller.currentRemoteNote
+                visible: composer.app.sessions.currentRemote
+                text: composer.app.sessions.currentRemoteNote
                 textFormat: Text.PlainText
                 elide: Text.ElideRight
-                color: composer.controller.currentReachable ? composer.theme.muted : composer.theme.danger
+                color: composer.app.sessions.currentReachable ? composer.theme.muted : composer.theme.danger
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
             Label {
                 objectName: "approvalsElsewhere"
-                visible: composer.controller.approvalsElsewhere > 0
-                text: composer.controller.approvalsElsewhere === 1
+                visible: composer.app.approvals.elsewhere > 0
+                text: composer.app.approvals.elsewhere === 1
                       ? qsTr("A tool call waits for you in another session")
-                      : qsTr("%1 tool calls wait for you in other sessions").arg(composer.controller.approvalsElsewhere)
+                      : qsTr("%1 tool calls wait for you in other sessions").arg(composer.app.approvals.elsewhere)
                 color: composer.theme.warning
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
@@ -301,25 +302,25 @@ Rectangle {
             }
             Label {
                 objectName: "toolsFailed"
-                visible: composer.controller.toolsFailed > 0
-                text: (composer.controller.toolsFailed === 1 ? qsTr("A tool server failed")
-                       : qsTr("%1 tool servers failed").arg(composer.controller.toolsFailed))
+                visible: composer.app.tools.failed > 0
+                text: (composer.app.tools.failed === 1 ? qsTr("A tool server failed")
+                       : qsTr("%1 tool servers failed").arg(composer.app.tools.failed))
                       + " · " + composer.toolsKeys
                 color: composer.theme.danger
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            Item { Layout.fillWidth: !composer.controller.currentRemote }
+            Item { Layout.fillWidth: !composer.app.sessions.currentRemote }
             Button {
                 objectName: "stopButton"
                 text: qsTr("Stop")
                 focusPolicy: Qt.NoFocus
-                visible: composer.controller.currentRunning
+                visible: composer.app.sessions.currentRunning
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Stop the turn (Esc)")
                 Accessible.name: qsTr("Stop the turn")
-                onClicked: composer.controller.cancelTurn()
+                onClicked: composer.app.composer.stop()
             }
             Button {
                 objectName: "sendButton"
@@ -328,8 +329,8 @@ Rectangle {
                 palette.buttonText: enabled ? composer.theme.text : composer.theme.disabledText
                 focusPolicy: Qt.NoFocus
                 highlighted: enabled
-                enabled: input.text.trim().length > 0 && !composer.controller.currentRunning
-                         && composer.controller.currentReachable
+                enabled: input.text.trim().length > 0 && !composer.app.sessions.currentRunning
+                         && composer.app.sessions.currentReachable
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Send (Enter)")
                 Accessible.name: qsTr("Send")

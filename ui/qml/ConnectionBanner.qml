@@ -8,10 +8,10 @@ import Nib
 Rectangle {
     id: banner
 
-    required property MainController controller
+    required property AppViews app
     required property Theme theme
 
-    readonly property string state_: controller.connectionState
+    readonly property string state_: app.connection.state
     visible: state_ !== "ready"
     implicitHeight: visible ? layout.implicitHeight + 16 : 0
     color: state_ === "failed" ? theme.noticeBackground : theme.surface
@@ -23,7 +23,7 @@ Rectangle {
         id: retryShortcut
         sequence: "Ctrl+R"
         enabled: banner.state_ === "failed"
-        onActivated: banner.controller.retry()
+        onActivated: banner.app.connection.retry()
     }
 
     RowLayout {
@@ -34,7 +34,7 @@ Rectangle {
 
         // with reduced motion the words alone say it
         BusyIndicator {
-            visible: banner.state_ !== "failed" && !banner.controller.dock.reducedMotion
+            visible: banner.state_ !== "failed" && !banner.app.dock.reducedMotion
             running: visible && banner.visible
             implicitWidth: 20
             implicitHeight: 20
@@ -45,7 +45,7 @@ Rectangle {
             Layout.fillWidth: true
             text: banner.state_ === "starting" ? qsTr("Starting the host…")
                 : banner.state_ === "reconnecting" ? qsTr("Reconnecting…")
-                : qsTr("The host failed to start.") + "\n" + banner.controller.connectionError
+                : qsTr("The host failed to start.") + "\n" + banner.app.connection.error
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             color: banner.state_ === "failed" ? banner.theme.text : banner.theme.muted
@@ -57,7 +57,7 @@ Rectangle {
             focusPolicy: Qt.NoFocus
             ToolTip.visible: hovered
             ToolTip.text: qsTr("Start the host again (%1)").arg(retryShortcut.nativeText)
-            onClicked: banner.controller.retry()
+            onClicked: banner.app.connection.retry()
         }
     }
 }

@@ -3,11 +3,12 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
+import "dialogs"
 
 ApplicationWindow {
     id: window
 
-    required property MainController controller
+    required property AppViews app
     readonly property alias composer: composer
     readonly property alias sidebar: sidebar
     readonly property alias transcript: transcript
@@ -29,66 +30,59 @@ ApplicationWindow {
 
     Component.onCompleted: focusInput()
 
+    // Dialogs are made on first use: nothing of them is built before the first frame.
+    // Each gives the focus back to the input when it closes.
     function openDialog(loader: Loader): void {
         loader.active = true
         const dialog = loader.item as Dialog
         dialog.open()
     }
 
-    // Closing while turns run asks first: closing stops them (the host ends with the app).
-    property bool closeConfirmed: false
-    onClosing: (close) => {
-        if (controller.runningCount > 0 && !closeConfirmed) {
-            close.accepted = false
-            window.openDialog(closeDialogLoader)
-        }
+    function confirmDelete(): void {
+        if (window.app.sessions.currentId !== "")
+            window.openDialog(deleteDialogLoader)
     }
 
-    // made on first use: nothing of it is built before the first frame
     Loader {
         id: closeDialogLoader
         active: false
         sourceComponent: Component {
-            Dialog {
-                id: closeDialog
-                objectName: "closeDialog"
-                title: qsTr("Stop the running turn?")
-                width: Math.max(260, Math.min(420, parent.width - 40))
-                parent: Overlay.overlay
-                anchors.centerIn: parent
-                modal: true
-                focus: true
+            CloseDialog {
+                app: window.app
+                theme: theme
                 onAccepted: { window.closeConfirmed = true; window.close() }
                 onRejected: window.focusInput()
-
-                Label {
-                    width: closeDialog.availableWidth
-                    focus: true
-                    text: closeDialog.visible
-                          ? qsTr("%n turn(s) still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.", "", window.controller.runningCount)
-                          : ""
-                    wrapMode: Text.Wrap
-                    Keys.onReturnPressed: closeDialog.accept()
-                    Keys.onEnterPressed: closeDialog.accept()
-                }
-
-                footer: DialogButtonBox {
-                    Button {
-                        objectName: "confirmClose"
-                        text: qsTr("Stop and close")
-                        highlighted: true
-                        focusPolicy: Qt.NoFocus
-                        Accessible.name: text
-                        DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
-                    }
-                    Button {
-                        text: qsTr("Keep working")
-                        focusPolicy: Qt.NoFocus
-                        Accessible.name: text
-                        DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
-                    }
-                }
             }
+        }
+    }
+    Loader {
+        id: deleteDialogLoader
+        active: false
+        sourceComponent: Component {
+            DeleteDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
+        }
+    }
+    Loader {
+        id: toolsDialogLoader
+        active: false
+        sourceComponent: Component {
+            ToolsDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
+        }
+    }
+    Loader {
+        id: remoteDialogLoader
+        active: false
+        sourceComponent: Component {
+            RemoteDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
+        }
+    }
+
+    // Closing while turns run asks first: closing stops them (the host ends with the app).
+    property bool closeConfirmed: false
+    onClosing: (close) => {
+        if (app.sessions.runningCount > 0 && !closeConfirmed) {
+            close.accepted = false
+            window.openDialog(closeDialogLoader)
         }
     }
 
@@ -97,7 +91,7 @@ ApplicationWindow {
     minimumWidth: 640
     minimumHeight: 420
     visible: true
-    title: controller.currentTitle ? controller.currentTitle + " — Nib Desktop" : "Nib Desktop"
+    title: app.sessions.currentTitle ? app.sessions.currentTitle + " — Nib Desktop" : "Nib Desktop"
     color: theme.window
 
     // The controls (buttons, fields, menus, dialogs) take their colours from the theme,
@@ -127,42 +121,42 @@ ApplicationWindow {
         id: newShortcut
         objectName: "newShortcut"
         sequence: "Ctrl+N"
-        onActivated: window.controller.createSession("agent")
+        onActivated: window.app.sessions.create("agent")
     }
     Shortcut {
         id: forkShortcut
         sequence: "Ctrl+Shift+D"
-        enabled: window.controller.currentSessionId !== "" && !window.controller.currentRemote
-        onActivated: window.controller.forkSession()
+        enabled: window.app.sessions.currentId !== "" && !window.app.sessions.currentRemote
+        onActivated: window.app.sessions.fork()
     }
     Shortcut {
         id: deleteShortcut
         sequence: "Ctrl+Shift+Delete"
-        enabled: window.controller.currentSessionId !== ""
-        onActivated: sidebar.confirmDelete()
+        enabled: window.app.sessions.currentId !== ""
+        onActivated: window.confirmDelete()
     }
     Shortcut {
         id: previousShortcut
         sequence: "Ctrl+PgUp"
-        onActivated: window.controller.selectAdjacent(-1)
+        onActivated: window.app.sessions.showAdjacent(-1)
     }
     Shortcut {
         sequence: "Alt+Up"
-        onActivated: window.controller.selectAdjacent(-1)
+        onActivated: window.app.sessions.showAdjacent(-1)
     }
     Shortcut {
         id: nextShortcut
         sequence: "Ctrl+PgDown"
-        onActivated: window.controller.selectAdjacent(1)
+        onActivated: window.app.sessions.showAdjacent(1)
     }
     Shortcut {
         sequence: "Alt+Down"
-        onActivated: window.controller.selectAdjacent(1)
+        onActivated: window.app.sessions.showAdjacent(1)
     }
     Shortcut {
         id: toolsShortcut
         sequence: "Ctrl+Shift+T"
-        onActivated: sidebar.openTools()
+        onActivated: window.openDialog(toolsDialogLoader)
     }
     Shortcut {
         sequence: "F6"
@@ -190,14 +184,14 @@ ApplicationWindow {
         Accessible.role: Accessible.StatusBar
         Accessible.name: qsTr("Checklist progress")
         Connections {
-            target: window.controller.dock
+            target: window.app.dock
             function onAnnouncement(text: string): void {
                 announcer.Accessible.announce(text)
             }
         }
         Connections {
-            target: window.controller
-            function onApprovalAnnounced(text: string): void {
+            target: window.app.approvals
+            function onAnnounced(text: string): void {
                 announcer.Accessible.announce(text, Accessible.Assertive)
             }
         }
@@ -206,8 +200,8 @@ ApplicationWindow {
     // A session switched or created by anything but the sidebar's own arrow keys: the
     // input gets focus (the user is about to type there).
     Connections {
-        target: window.controller
-        function onCurrentSessionIdChanged(): void {
+        target: window.app.sessions
+        function onCurrentIdChanged(): void {
             if (!sidebar.list.activeFocus)
                 window.focusInput()
         }
@@ -222,10 +216,13 @@ ApplicationWindow {
             objectName: "sidebar"
             Layout.preferredWidth: 250
             Layout.fillHeight: true
-            controller: window.controller
+            app: window.app
             theme: theme
             keys: window.keys
             onDone: window.focusInput()
+            onDeleteAsked: window.confirmDelete()
+            onToolsAsked: window.openDialog(toolsDialogLoader)
+            onRemoteAsked: window.openDialog(remoteDialogLoader)
         }
 
         Rectangle {
@@ -241,13 +238,13 @@ ApplicationWindow {
 
             ConnectionBanner {
                 Layout.fillWidth: true
-                controller: window.controller
+                app: window.app
                 theme: theme
             }
 
             NoticeBar {
                 Layout.fillWidth: true
-                controller: window.controller
+                app: window.app
                 theme: theme
             }
 
@@ -256,7 +253,7 @@ ApplicationWindow {
                 Layout.fillWidth: true
                 maxContentWidth: 960
                 Layout.fillHeight: true
-                controller: window.controller
+                app: window.app
                 theme: theme
             }
 
@@ -267,7 +264,7 @@ ApplicationWindow {
                 Layout.maximumWidth: 960  // on a wide screen the text stays near its hints
                 Layout.alignment: Qt.AlignHCenter
                 Layout.margins: 12
-                controller: window.controller
+                app: window.app
                 theme: theme
                 maxDockListHeight: Math.min(window.height / 3, 12 * 30)
                 toolsKeys: toolsShortcut.nativeText

@@ -8,15 +8,15 @@ import Nib
 Rectangle {
     id: bar
 
-    required property MainController controller
+    required property AppViews app
     required property Theme theme
 
     objectName: "noticeBar"
-    visible: controller.notice !== ""
+    visible: app.notice.text !== ""
     implicitHeight: visible ? layout.implicitHeight + 12 : 0
     color: theme.noticeBackground
     Accessible.role: Accessible.AlertMessage
-    Accessible.name: controller.notice
+    Accessible.name: app.notice.text
 
     RowLayout {
         id: layout
@@ -27,7 +27,7 @@ Rectangle {
         Text {
             objectName: "noticeText"
             Layout.fillWidth: true
-            text: bar.controller.notice
+            text: bar.app.notice.text
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             color: bar.theme.text
@@ -37,7 +37,7 @@ Rectangle {
             text: qsTr("Dismiss")
             focusPolicy: Qt.NoFocus
             Accessible.name: qsTr("Dismiss the message")
-            onClicked: bar.controller.dismissNotice()
+            onClicked: bar.app.notice.dismiss()
         }
     }
 }

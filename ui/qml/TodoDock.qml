@@ -10,8 +10,9 @@ import Nib
 Item {
     id: dock
 
-    required property TodoDockModel model
-    required property MainController controller
+    required property DockView model
+    required property HistoryView history
+    required property AppViews app
     required property Theme theme
     required property real maxListHeight
     // the keys of the Composer's shortcuts, as the platform writes them
@@ -22,33 +23,33 @@ Item {
     readonly property alias list: list
     readonly property alias header: header
     readonly property alias historyList: historyList
-    readonly property bool listShown: (model.expanded || model.viewing) && !model.remote
+    readonly property bool listShown: (model.expanded || history.viewing) && !model.unavailable
 
     // the History view closed: focus goes back where the user types
     signal finished()
 
     function toggleHistory(): void {
-        if (dock.model.historyOpen) {
+        if (dock.history.open) {
             dock.closeHistory()
-        } else if (!dock.model.remote && dock.controller.currentSessionId !== "") {
-            dock.controller.openHistory()
+        } else if (!dock.model.unavailable && dock.app.sessions.currentId !== "") {
+            dock.app.history.show()
             historyList.currentIndex = 0
             historyList.forceActiveFocus()
         }
     }
 
     function closeHistory(): void {
-        dock.model.closeHistory()
+        dock.history.close()
         dock.finished()
     }
 
     function showRevision(revision: int): void {
-        dock.model.showRevision(revision)
+        dock.history.view(revision)
         list.forceActiveFocus()
     }
 
     function backToRevisions(): void {
-        dock.model.showRevision(0)
+        dock.history.view(0)
         historyList.forceActiveFocus()
     }
 
@@ -66,7 +67,7 @@ Item {
             width: parent.width
             height: dock.headerHeight
             Accessible.role: Accessible.Button
-            Accessible.name: dock.model.remote ? dock.model.unavailableText
+            Accessible.name: dock.model.unavailable ? dock.model.unavailableText
                 : qsTr("Checklist, %1 of %2 done: %3. %4 the list (%5)")
                   .arg(dock.model.completed).arg(dock.model.total).arg(headline.text)
                   .arg(dock.model.expanded ? qsTr("Collapse") : qsTr("Expand")).arg(dock.toggleKeys)
@@ -75,7 +76,7 @@ Item {
             // below the row, so its buttons get their own clicks
             MouseArea {
                 anchors.fill: parent
-                enabled: !dock.model.remote
+                enabled: !dock.model.unavailable
                 cursorShape: Qt.PointingHandCursor
                 onClicked: dock.model.toggleExpanded()
             }
@@ -84,7 +85,7 @@ Item {
             // inset from the Composer's rounded corners, with round ends
             Rectangle {
                 objectName: "progressTrack"
-                visible: !dock.model.remote
+                visible: !dock.model.unavailable
                 x: 10
                 width: parent.width - 20
                 height: 3
@@ -108,18 +109,18 @@ Item {
 
                 Text {
                     objectName: "headerGlyph"
-                    visible: !dock.model.remote
+                    visible: !dock.model.unavailable
                     Layout.preferredWidth: 16
                     horizontalAlignment: Text.AlignHCenter
-                    text: dock.model.viewing ? "⟲" : dock.model.tone === "done" ? "✓" : "◐"
+                    text: dock.history.viewing ? "⟲" : dock.model.tone === "done" ? "✓" : "◐"
                     color: dock.model.tone === "done" ? dock.theme.green
                          : dock.model.tone === "running" ? dock.theme.accent
                          : dock.theme.muted
-                    font.pixelSize: dock.model.tone === "done" && !dock.model.viewing ? 15 : 14
+                    font.pixelSize: dock.model.tone === "done" && !dock.history.viewing ? 15 : 14
                 }
                 Text {
                     objectName: "progressCount"
-                    visible: !dock.model.remote && !dock.model.countInText
+                    visible: !dock.model.unavailable && !dock.model.countInText
                     text: dock.model.completed + " / " + dock.model.total
                     color: dock.theme.text
                     font.features: { "tnum": 1 }
@@ -131,13 +132,13 @@ Item {
                     readonly property bool plain: textFormat === Text.PlainText
                     Layout.fillWidth: true
                     visible: !headerSweep.active
-                    text: dock.model.remote ? dock.model.unavailableText
-                        : dock.model.viewing ? qsTr("%1 · read-only").arg(dock.model.viewLabel)
+                    text: dock.model.unavailable ? dock.model.unavailableText
+                        : dock.history.viewing ? qsTr("%1 · read-only").arg(dock.history.viewLabel)
                         : dock.model.currentStep
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
                     maximumLineCount: 1
-                    color: dock.model.remote ? dock.theme.muted
+                    color: dock.model.unavailable ? dock.theme.muted
                          : dock.model.tone === "running" && dock.model.reducedMotion ? dock.theme.accent
                          : dock.theme.text
                     font.pixelSize: 13
@@ -152,7 +153,7 @@ Item {
                     Layout.preferredHeight: headline.implicitHeight
                     visible: active
                     active: dock.model.tone === "running" && !dock.listShown && !dock.model.reducedMotion
-                            && !dock.model.remote
+                            && !dock.model.unavailable
                     sourceComponent: SweepText {
                         objectName: "headerSweep"
                         singleLine: true
@@ -166,19 +167,19 @@ Item {
                 }
                 ToolButton {
                     objectName: "historyButton"
-                    visible: !dock.model.remote
+                    visible: !dock.model.unavailable
                     focusPolicy: Qt.NoFocus
-                    text: dock.model.viewing ? qsTr("Back to live") : dock.model.historyOpen ? qsTr("Close history") : qsTr("History")
+                    text: dock.history.viewing ? qsTr("Back to live") : dock.history.open ? qsTr("Close history") : qsTr("History")
                     font.pixelSize: 12
                     implicitHeight: 24
                     ToolTip.visible: hovered
-                    ToolTip.text: dock.model.historyOpen ? qsTr("Back to the live list (Esc)")
+                    ToolTip.text: dock.history.open ? qsTr("Back to the live list (Esc)")
                                                         : qsTr("Every revision of this checklist (%1)").arg(dock.historyKeys)
                     Accessible.name: text
-                    onClicked: dock.model.historyOpen ? dock.closeHistory() : dock.toggleHistory()
+                    onClicked: dock.history.open ? dock.closeHistory() : dock.toggleHistory()
                 }
                 Text {
-                    visible: !dock.model.remote
+                    visible: !dock.model.unavailable
                     text: dock.toggleKeys + " " + (dock.model.expanded ? "▴" : "▾")
                     color: dock.theme.muted
                     font.pixelSize: 12
@@ -191,7 +192,7 @@ Item {
             id: list
             objectName: "dockList"
             width: parent.width
-            visible: dock.listShown && (!dock.model.historyOpen || dock.model.viewing)
+            visible: dock.listShown && (!dock.history.open || dock.history.viewing)
             // Delayed: the content height settles as wrapped rows are laid out, and
             // that in turn may create more rows; one pass per event breaks the loop.
             Binding on height {
@@ -213,14 +214,14 @@ Item {
             // unless the user scrolled the list; opening the list again scrolls to it.
             property bool userScrolled: false
             function showFocusRow(): void {
-                if (dock.model.focusRow >= 0 && !dock.model.viewing)
+                if (dock.model.focusRow >= 0 && !dock.history.viewing)
                     positionViewAtIndex(dock.model.focusRow, ListView.Contain)
             }
             onVisibleChanged: if (visible) { userScrolled = false; Qt.callLater(showFocusRow) }
             onMovementStarted: userScrolled = true
             Connections {
                 target: dock.model
-                function onFocusRowChanged(): void {
+                function onChanged(): void {
                     if (list.visible && !list.userScrolled)
                         Qt.callLater(list.showFocusRow)
                 }
@@ -252,10 +253,10 @@ Item {
             id: historyList
             objectName: "historyList"
             width: parent.width
-            visible: dock.model.historyOpen && !dock.model.viewing
+            visible: dock.history.open && !dock.history.viewing
             height: visible ? Math.min(Math.max(contentHeight, 28), dock.maxListHeight) : 0
             clip: true
-            model: dock.model.history
+            model: dock.history.rows
             boundsBehavior: Flickable.StopAtBounds
             activeFocusOnTab: false
             keyNavigationEnabled: true
@@ -277,13 +278,13 @@ Item {
                 Accessible.name: section
             }
             ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
-            onCurrentIndexChanged: if (currentIndex === count - 1 && dock.model.historyHasMore)
-                                       dock.controller.loadMoreHistory()
-            onAtYEndChanged: if (atYEnd && count > 0 && dock.model.historyHasMore)
-                                 dock.controller.loadMoreHistory()
+            onCurrentIndexChanged: if (currentIndex === count - 1 && dock.history.hasMore)
+                                       dock.app.history.loadOlder()
+            onAtYEndChanged: if (atYEnd && count > 0 && dock.history.hasMore)
+                                 dock.app.history.loadOlder()
             Keys.onEscapePressed: dock.closeHistory()
-            Keys.onReturnPressed: if (currentIndex >= 0) dock.showRevision(dock.model.revisionAt(currentIndex))
-            Keys.onEnterPressed: if (currentIndex >= 0) dock.showRevision(dock.model.revisionAt(currentIndex))
+            Keys.onReturnPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
+            Keys.onEnterPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
 
             Text {
                 anchors.centerIn: parent

@@ -7,7 +7,7 @@ import Nib
 Item {
     id: transcript
 
-    required property MainController controller
+    required property AppViews app
     required property Theme theme
     readonly property alias list: list
     property real maxContentWidth: 960
@@ -20,7 +20,7 @@ Item {
         visible: list.count === 0
         Text {
             width: parent.width
-            text: !transcript.controller.currentReachable
+            text: !transcript.app.sessions.currentReachable
                   ? qsTr("The remote host cannot be reached.")
                   : qsTr("Describe a multi-step task below.")
             textFormat: Text.PlainText
@@ -31,9 +31,9 @@ Item {
         }
         Text {
             width: parent.width
-            text: !transcript.controller.currentReachable
+            text: !transcript.app.sessions.currentReachable
                   ? qsTr("This session's transcript and checklist live on that host; they appear here as soon as it answers again.")
-                  : transcript.controller.currentRemote
+                  : transcript.app.sessions.currentRemote
                   ? qsTr("This session runs on a remote host: its agent, transcript and checklist are there, and shown here live.")
                   : qsTr("For example: “Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests”. The agent keeps a checklist of its steps above the input; press Ctrl+T to open it.")
             textFormat: Text.PlainText
@@ -74,7 +74,7 @@ Item {
         width: Math.min(parent.width - 32, transcript.maxContentWidth)
         clip: true
         spacing: 8
-        model: transcript.controller.transcript
+        model: transcript.app.transcript.rows
         activeFocusOnTab: true
         keyNavigationEnabled: false
         boundsBehavior: Flickable.StopAtBounds
@@ -94,20 +94,20 @@ Item {
         // a time: the Main role ignores a request while one is on its way)
         function maybeLoadOlder(): void {
             if (count > 0 && !following && contentY - originY < height
-                    && transcript.controller.transcriptHasMore)
-                transcript.controller.loadOlderMessages()
+                    && transcript.app.transcript.hasMore)
+                transcript.app.transcript.loadOlder()
         }
         onContentYChanged: maybeLoadOlder()
 
         Connections {
-            target: transcript.controller
-            function onCurrentSessionIdChanged(): void { list.follow() }
+            target: transcript.app.sessions
+            function onCurrentIdChanged(): void { list.follow() }
         }
 
         Keys.onPressed: (event) => {
             const page = Math.max(40, list.height - 40)
             if (event.matches(StandardKey.Copy)) {
-                transcript.controller.copyTranscript()
+                transcript.app.transcript.copy()
             } else if (event.key === Qt.Key_End) {
                 list.follow()
             } else if (event.key === Qt.Key_Home) {
@@ -129,10 +129,10 @@ Item {
 
         header: Item {
             width: list.width
-            height: transcript.controller.transcriptHasMore ? 28 : 0
+            height: transcript.app.transcript.hasMore ? 28 : 0
             Text {
                 anchors.centerIn: parent
-                visible: transcript.controller.transcriptHasMore
+                visible: transcript.app.transcript.hasMore
                 text: qsTr("Earlier messages load as you scroll up")
                 color: transcript.theme.muted
                 font.pixelSize: 12

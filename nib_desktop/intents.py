@@ -1,0 +1,185 @@
+"""The user's intents carried out: each typed intent (`nib_desktop.state.intents`) to
+the host call it means, and the answer or the failure to events. A failure is shown to
+the user as the notice, in words ("Could not create a session: …").
+
+The async methods can be awaited directly (tests, scripted runs); `ask` runs one in the
+background for the views (`nib_desktop.runner`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from typing import Any
+
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.protocol.remote import parse_endpoint
+from host.protocol.text import shown_text
+from nib_desktop import convert
+from nib_desktop.connection import HostConnection
+from nib_desktop.loading import Loader
+from nib_desktop.rpc_client import describe
+from nib_desktop.runner import Runner
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state.store import AppState
+from nib_desktop.state.types import RemoteChoice
+
+
+def endpoint_problem(endpoint: str) -> str:
+    """What is wrong with a remote endpoint as typed, or "" if nothing."""
+    try:
+        parse_endpoint(endpoint)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+class Intents:
+    def __init__(self, host: HostConnection, state: AppState, loader: Loader, run: Runner) -> None:
+        self._host = host
+        self._state = state
+        self._loader = loader
+        self._run = run
+
+    # --- running them -----------------------------------------------------------------
+
+    def ask(self, intent: it.Intent) -> None:
+        """Carry out `intent` in the background (a view's slot)."""
+        match intent:
+            case it.SaveDraft(session_id, text):
+                self._state.apply(ev.DraftSaved(session_id, text))
+            case it.Dismiss():
+                self._state.apply(ev.NoticeShown(""))
+            case it.ExpandDock(expanded):
+                self._state.apply(ev.DockExpanded(expanded))
+            case it.ViewRevision(revision):
+                self._state.apply(ev.RevisionViewed(revision))
+            case it.CloseHistory():
+                self._state.apply(ev.HistoryClosed())
+            case it.ShowSession(session_id):
+                self._state.apply(ev.SessionShown(session_id))
+            case it.ShowAdjacent(step):
+                self.show_adjacent(step)
+            case it.OpenHistory():
+                if self._state.shown is not None and not self._state.shown.remote:
+                    self._state.apply(ev.HistoryOpened(self._state.shown.session_id))
+            case _:
+                self._run(*self._work(intent))
+
+    def _work(self, intent: it.Intent) -> tuple[Coroutine[Any, Any, object], str]:
+        match intent:
+            case it.CreateSession(mode):
+                return self.create_session(mode), "create a session"
+            case it.AttachRemote(endpoint, remote_session_id):
+                return self.attach_remote(endpoint, remote_session_id), "attach the remote session"
+            case it.ListRemoteSessions(endpoint):
+                return self.list_remote_sessions(endpoint), "list the remote sessions"
+            case it.ForkSession():
+                return self.fork_session(), "fork the session"
+            case it.DeleteSession(session_id):
+                return self.delete_session(session_id), "delete the session"
+            case it.Send(text):
+                if text.strip() == it.COMPACT_COMMAND:
+                    return self.compact_session(), "compact the session"
+                return self.start_turn(text), "send the message"
+            case it.Stop():
+                return self.cancel_turn(), "stop the turn"
+            case it.Retry():
+                return self.retry(), "start the host"
+            case it.Answer(approval_id, decision):
+                return self.respond_approval(approval_id, decision), "answer the approval"
+            case it.LoadOlderMessages():
+                return self._loader.load_older_messages(), "load earlier messages"
+            case it.LoadOlderRevisions():
+                return self._loader.load_history(older=True), "load older revisions"
+        raise TypeError(f"not an intent for the host: {intent!r}")
+
+    # --- the intents that ask the host ------------------------------------------------
+
+    async def create_session(self, mode: str = "agent") -> m.Session:
+        params = m.CreateSessionParams.model_validate({"mode": mode})
+        return self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
+        """Attach the session `remote_session_id` of the host at `endpoint`, or with ""
+        create one there; the host names it after the remote session and its host."""
+        remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id or None)
+        params = m.CreateSessionParams(remote=remote)
+        return self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def list_remote_sessions(self, endpoint: str) -> None:
+        if not endpoint:
+            self._state.apply(ev.RemoteChoicesListed((), ""))
+            return
+        self._state.apply(ev.RemoteChoicesListed((), "Asking the remote host…"))
+        try:
+            listing = await self._host.call(
+                rpc.REMOTE_SESSIONS, m.RemoteSessionsParams(endpoint=endpoint)
+            )
+        except Exception as exc:  # said in the dialog, beside the field it is about
+            self._state.apply(ev.RemoteChoicesListed((), f"Could not list them: {describe(exc)}"))
+            return
+        choices = tuple(RemoteChoice(s.id, shown_text(s.title)) for s in listing.sessions)
+        note = "" if choices else "That host has no sessions yet: leave the id blank for a new one."
+        self._state.apply(ev.RemoteChoicesListed(choices, note))
+
+    async def respond_approval(self, approval_id: str, decision: str) -> None:
+        params = m.ApprovalRespondParams.model_validate(
+            {"approvalId": approval_id, "decision": decision}
+        )
+        await self._host.call(rpc.APPROVALS_RESPOND, params)
+
+    async def fork_session(self) -> m.Session | None:
+        shown = self._state.current
+        if shown is None:
+            return None
+        params = m.ForkParams(session_id=shown)
+        return self._open(await self._host.call(rpc.SESSIONS_FORK, params))
+
+    async def delete_session(self, session_id: str) -> None:
+        await self._host.call(rpc.SESSIONS_DELETE, m.SessionRef(session_id=session_id))
+
+    async def select_session(self, session_id: str) -> None:
+        self._state.apply(ev.SessionShown(session_id))
+
+    def show_adjacent(self, step: int) -> None:
+        """Show the session `step` rows below (negative: above) the one shown, in the
+        sidebar's order; it stops at either end."""
+        ids = [s.session_id for s in self._state.sessions]
+        if not ids:
+            return
+        shown = self._state.current
+        here = ids.index(shown) if shown in ids else -1
+        target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
+        self._state.apply(ev.SessionShown(ids[target]))
+
+    async def start_turn(self, text: str) -> m.Turn:
+        shown = self._state.current or (await self.create_session("agent")).id
+        params = m.StartTurnParams(session_id=shown, text=text)
+        return await self._host.call(rpc.TURNS_START, params)
+
+    async def cancel_turn(self) -> m.Turn | None:
+        shown = self._state.shown
+        if shown is None or not shown.running:
+            return None
+        ref = m.TurnRef(session_id=shown.session_id, turn_id=shown.running_turn)
+        return await self._host.call(rpc.TURNS_CANCEL, ref)
+
+    async def compact_session(self) -> m.CompactResult | None:
+        """`/compact`: the shown session's conversation summarised now (the transcript
+        gets the line when the summary is stored)."""
+        shown = self._state.current
+        if shown is None:
+            return None
+        return await self._host.call(
+            rpc.SESSIONS_COMPACT, m.SessionRef(session_id=shown), timeout=120.0
+        )
+
+    async def retry(self) -> None:
+        await self._host.start()
+
+    def _open(self, session: m.Session) -> m.Session:
+        self._state.apply(ev.SessionChanged(convert.session(session)))
+        self._state.apply(ev.SessionShown(session.id))
+        return session

@@ -1,0 +1,173 @@
+"""What the window loads, and when: the effects that follow the state.
+
+- After every (re)connect: the sessions afresh, then the session shown, then the tools.
+- When another session is shown (picked, made, or the shown one deleted), or the shown
+  remote session's host is linked again: its transcript, its last turn and, the first
+  time (and after each reconnect) for a local session, its checklist. A remote session's
+  checklist is never read from local data: with the "todos" capability its host answers,
+  each time it is shown.
+- While the History view is open: its newest page again after every committed write.
+
+It listens to the state (never to a view) and applies what the host answers as events.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from nib_desktop import convert
+from nib_desktop.connection import HostConnection
+from nib_desktop.router import LineFeed
+from nib_desktop.runner import Runner
+from nib_desktop.state import events as ev
+from nib_desktop.state import store
+from nib_desktop.state.store import AppState, Change
+
+log = logging.getLogger(__name__)
+
+TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrolls up
+
+
+class Loader:
+    def __init__(self, host: HostConnection, state: AppState, feed: LineFeed, run: Runner) -> None:
+        self._host = host
+        self._state = state
+        self._feed = feed
+        self._run = run
+        self._recovered: set[str] = set()  # local sessions whose checklist was fetched
+        self._linked: dict[str, str] = {}  # the remote state each session was last seen in
+        self._older_loading = False
+        self._history_busy = False  # a newest-page load is on its way
+        self._history_again = False  # ...and another write came meanwhile
+        state.subscribe(self._changed)
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if isinstance(event, ev.SessionsListed):
+            return  # `reload` loads the shown session itself, before "ready"
+        state = self._state
+        shown = state.shown
+        relinked = False
+        if store.SESSIONS in change and change.session_id is not None:
+            session = state.session(change.session_id)
+            if session is not None and session.remote:
+                was = self._linked.get(session.session_id)
+                self._linked[session.session_id] = session.remote_state
+                relinked = (
+                    was is not None and was != "connected" and session.remote_state == "connected"
+                )
+                relinked = relinked and shown is not None and shown.session_id == change.session_id
+        if (
+            isinstance(event, ev.SessionShown | ev.SessionDeleted) and store.CURRENT in change
+        ) or relinked:
+            self._run(self.show_current(), "show the session")
+        if (isinstance(event, ev.HistoryOpened) and store.HISTORY in change) or (
+            isinstance(event, ev.SnapshotArrived)
+            and state.history.session_id is not None
+            and event.snapshot.session_id == state.history.session_id
+        ):
+            self._run(self.load_history(older=False), "load the checklist history")
+
+    async def reload(self) -> None:
+        """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
+        listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
+        self._recovered.clear()
+        sessions = tuple(convert.session(s) for s in listing.sessions)
+        self._linked = {s.session_id: s.remote_state for s in sessions if s.remote}
+        self._state.apply(ev.SessionsListed(sessions))
+        await self.show_current()
+        await self.load_tools()
+
+    async def load_tools(self) -> None:
+        listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
+        self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))
+
+    async def show_current(self) -> None:
+        session = self._state.shown
+        if session is None:
+            return
+        sid = session.session_id
+        ref = m.SessionRef(session_id=sid)
+        if session.remote and session.remote_state != "connected":
+            return  # loaded once its host is linked again
+        turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
+        if turns.turns:
+            self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))
+        fetch = not session.checklist_note if session.remote else sid not in self._recovered
+        if fetch:
+            snapshot = await self._host.call(rpc.TODOS_GET, ref)
+            if not session.remote:
+                self._recovered.add(sid)
+            self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
+        page = m.MessageListParams(session_id=sid, limit=TRANSCRIPT_PAGE)
+        listing = await self._host.call(rpc.MESSAGES_LIST, page)
+        if self._state.current != sid:
+            return  # another session is shown now
+        lines = convert.transcript(listing.messages, turns.turns, maker=self._feed.reset())
+        first = listing.messages[0] if listing.messages else None
+        self._state.apply(
+            ev.TranscriptLoaded(
+                sid, lines, listing.has_more, first.seq if first else 0, _turn_of(first)
+            )
+        )
+
+    async def load_older_messages(self) -> None:
+        """The page of the shown transcript before the oldest message loaded."""
+        held = self._state.transcript
+        if held.session_id is None or not held.has_more or not held.oldest_seq:
+            return
+        if self._older_loading:
+            return  # the page before is on its way
+        params = m.MessageListParams(
+            session_id=held.session_id, before_seq=held.oldest_seq, limit=TRANSCRIPT_PAGE
+        )
+        self._older_loading = True
+        try:
+            listing = await self._host.call(rpc.MESSAGES_LIST, params)
+            turns = await self._host.call(
+                rpc.TURNS_LIST, m.TurnListParams(session_id=held.session_id, limit=100)
+            )
+        finally:
+            self._older_loading = False
+        if self._state.transcript.session_id != held.session_id or not listing.messages:
+            return
+        lines = convert.transcript(listing.messages, turns.turns, held.oldest_turn or None)
+        first = listing.messages[0]
+        self._state.apply(
+            ev.OlderLinesLoaded(
+                held.session_id, lines, listing.has_more, first.seq, _turn_of(first)
+            )
+        )
+
+    async def load_history(self, older: bool = False) -> None:
+        """A page of the open History view's revisions: the newest, or with `older` the
+        page before the oldest held. Writes arriving during a load cost one more load,
+        not one each."""
+        if not older and self._history_busy:
+            self._history_again = True
+            return
+        self._history_busy = not older
+        try:
+            while True:
+                self._history_again = False
+                await self._history_page(older)
+                if older or not self._history_again:
+                    return
+        finally:
+            if not older:
+                self._history_busy = False
+
+    async def _history_page(self, older: bool) -> None:
+        held = self._state.history
+        if held.session_id is None:
+            return
+        before = min((r.revision for r in held.revisions), default=0) if older else 0
+        params = m.TodoHistoryParams(session_id=held.session_id, before_revision=before or None)
+        page = await self._host.call(rpc.TODOS_HISTORY, params)
+        revisions = tuple(convert.revision(r) for r in page.revisions)
+        self._state.apply(ev.HistoryPageLoaded(held.session_id, revisions, page.has_more, older))
+
+
+def _turn_of(message: m.Message | None) -> str:
+    return (message.turn_id or "") if message is not None else ""

@@ -1,0 +1,55 @@
+"""Work the window started and does not wait for: each piece runs as a task, and a
+failure is logged and shown to the user as the notice, in words ("Could not <what>:
+<why>"). Nothing the user asked for fails silently."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from pydantic import ValidationError
+
+from nib_desktop.connection import HostTimeout
+from nib_desktop.rpc_client import describe
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+
+log = logging.getLogger(__name__)
+
+
+def failure_text(what: str, exc: BaseException) -> str:
+    """A failed piece of work in words for the notice."""
+    if isinstance(exc, HostTimeout):
+        return f"Could not {what}: {exc}. If it finishes later, the window will show it."
+    if isinstance(exc, ValidationError):
+        problems = "; ".join(
+            str(e.get("msg", "")).removeprefix("Value error, ") for e in exc.errors()
+        )
+        return f"Could not {what}: {problems}"
+    return f"Could not {what}: {describe(exc)}"
+
+
+class Runner:
+    def __init__(self, state: AppState) -> None:
+        self._state = state
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    def __call__(self, work: Coroutine[Any, Any, object], what: str = "do that") -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(lambda done: self._finished(done, what))
+
+    def _finished(self, task: asyncio.Future[Any], what: str) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.warning("could not %s: %s", what, describe(exc))
+            self._state.apply(ev.NoticeShown(failure_text(what, exc)))
+
+    def cancel_all(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()

@@ -1,0 +1,182 @@
+"""The events that change the window's state: what the host said (through the router),
+what an intent got back, and what the user chose. Each is a frozen value; the state's
+`apply` is the only place they take effect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nib_desktop.state.types import (
+    Approval,
+    ConnectionState,
+    Line,
+    RemoteChoice,
+    Revision,
+    Session,
+    Snapshot,
+    ToolSource,
+    TurnView,
+)
+
+
+@dataclass(frozen=True)
+class ConnectionChanged:
+    state: ConnectionState
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class SessionsListed:
+    """A fresh listing after a (re)connect: the shown session stays if it still exists,
+    else the newest is shown. Every held checklist may be stale now."""
+
+    sessions: tuple[Session, ...]
+
+
+@dataclass(frozen=True)
+class SessionChanged:
+    session: Session
+
+
+@dataclass(frozen=True)
+class SessionDeleted:
+    session_id: str
+
+
+@dataclass(frozen=True)
+class SessionShown:
+    """The user picked a session (or one was made for them)."""
+
+    session_id: str
+
+
+@dataclass(frozen=True)
+class SnapshotArrived:
+    """A committed checklist (todos.changed or todos.get); kept only if newer."""
+
+    snapshot: Snapshot
+
+
+@dataclass(frozen=True)
+class TurnChanged:
+    turn: TurnView
+
+
+@dataclass(frozen=True)
+class TranscriptLoaded:
+    """The newest page of a session's transcript, replacing what is held."""
+
+    session_id: str
+    lines: tuple[Line, ...]
+    has_more: bool
+    oldest_seq: int
+    oldest_turn: str = ""  # the turn of the oldest message loaded
+
+
+@dataclass(frozen=True)
+class OlderLinesLoaded:
+    session_id: str
+    lines: tuple[Line, ...]
+    has_more: bool
+    oldest_seq: int
+    oldest_turn: str = ""  # the turn of the oldest message loaded
+
+
+@dataclass(frozen=True)
+class LinesAppended:
+    session_id: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class ApprovalRequested:
+    approval: Approval
+
+
+@dataclass(frozen=True)
+class ApprovalResolved:
+    approval_id: str
+
+
+@dataclass(frozen=True)
+class ToolsListed:
+    sources: tuple[ToolSource, ...]
+
+
+@dataclass(frozen=True)
+class NoticeShown:
+    text: str  # "" takes the notice away
+
+
+@dataclass(frozen=True)
+class DraftSaved:
+    session_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RemoteChoicesListed:
+    choices: tuple[RemoteChoice, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class HistoryOpened:
+    session_id: str
+
+
+@dataclass(frozen=True)
+class HistoryClosed:
+    pass
+
+
+@dataclass(frozen=True)
+class HistoryPageLoaded:
+    """A page of todos.history: the newest (merged over what is held) or, with `older`,
+    the one after the oldest held."""
+
+    session_id: str
+    revisions: tuple[Revision, ...]
+    has_more: bool
+    older: bool
+
+
+@dataclass(frozen=True)
+class RevisionViewed:
+    revision: int  # 0: back to the live list
+
+
+@dataclass(frozen=True)
+class DockExpanded:
+    expanded: bool
+
+
+@dataclass(frozen=True)
+class ReducedMotionSet:
+    reduced: bool
+
+
+Event = (
+    ConnectionChanged
+    | SessionsListed
+    | SessionChanged
+    | SessionDeleted
+    | SessionShown
+    | SnapshotArrived
+    | TurnChanged
+    | TranscriptLoaded
+    | OlderLinesLoaded
+    | LinesAppended
+    | ApprovalRequested
+    | ApprovalResolved
+    | ToolsListed
+    | NoticeShown
+    | DraftSaved
+    | RemoteChoicesListed
+    | HistoryOpened
+    | HistoryClosed
+    | HistoryPageLoaded
+    | RevisionViewed
+    | DockExpanded
+    | ReducedMotionSet
+)

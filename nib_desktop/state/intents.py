@@ -1,0 +1,133 @@
+"""What the user asks for, as typed values. Views send them through an `Ask`; the Main
+role (`nib_desktop.intents`) carries each out against the host and turns the answer, or
+the failure, into events. Views never change state themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
+
+
+@dataclass(frozen=True)
+class CreateSession:
+    mode: str = "agent"
+
+
+@dataclass(frozen=True)
+class AttachRemote:
+    endpoint: str
+    remote_session_id: str  # "": a new session there
+
+
+@dataclass(frozen=True)
+class ListRemoteSessions:
+    endpoint: str  # "": forget the last listing
+
+
+@dataclass(frozen=True)
+class ForkSession:
+    pass
+
+
+@dataclass(frozen=True)
+class DeleteSession:
+    session_id: str
+
+
+@dataclass(frozen=True)
+class ShowSession:
+    session_id: str
+
+
+@dataclass(frozen=True)
+class ShowAdjacent:
+    step: int  # rows below (negative: above) the one shown
+
+
+@dataclass(frozen=True)
+class Send:
+    text: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    pass
+
+
+@dataclass(frozen=True)
+class Retry:
+    pass
+
+
+@dataclass(frozen=True)
+class Answer:
+    approval_id: str
+    decision: str  # allow_once, allow_session, deny
+
+
+@dataclass(frozen=True)
+class SaveDraft:
+    session_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Dismiss:
+    pass
+
+
+@dataclass(frozen=True)
+class LoadOlderMessages:
+    pass
+
+
+@dataclass(frozen=True)
+class OpenHistory:
+    pass
+
+
+@dataclass(frozen=True)
+class CloseHistory:
+    pass
+
+
+@dataclass(frozen=True)
+class LoadOlderRevisions:
+    pass
+
+
+@dataclass(frozen=True)
+class ViewRevision:
+    revision: int  # 0: back to the live list
+
+
+@dataclass(frozen=True)
+class ExpandDock:
+    expanded: bool
+
+
+Intent = (
+    CreateSession
+    | AttachRemote
+    | ListRemoteSessions
+    | ForkSession
+    | DeleteSession
+    | ShowSession
+    | ShowAdjacent
+    | Send
+    | Stop
+    | Retry
+    | Answer
+    | SaveDraft
+    | Dismiss
+    | LoadOlderMessages
+    | OpenHistory
+    | CloseHistory
+    | LoadOlderRevisions
+    | ViewRevision
+    | ExpandDock
+)
+
+Ask = Callable[[Intent], None]

@@ -1,0 +1,305 @@
+"""The window's state and its one mutator.
+
+`AppState.apply(event)` is the only way anything here changes; it returns what changed
+(a `Change`) and tells every listener the event and the change. Views read the state
+and listen; the Main role's effects (recovery, the open History view following writes)
+listen too. No Qt, no I/O: every rule of what the window holds is testable as plain
+Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from nib_desktop.state import events as ev
+from nib_desktop.state.types import (
+    Approval,
+    ConnectionState,
+    Line,
+    RemoteChoice,
+    Revision,
+    Session,
+    Snapshot,
+    ToolSource,
+    TurnView,
+)
+
+# What a change touched; listeners read only what they show.
+CONNECTION = "connection"
+SESSIONS = "sessions"  # the list's rows
+CURRENT = "current"  # which session is shown, or its row
+CHECKLIST = "checklist"  # a session's snapshot or turn (`Change.session_id`)
+TRANSCRIPT = "transcript"
+APPROVALS = "approvals"
+TOOLS = "tools"
+NOTICE = "notice"
+DRAFTS = "drafts"
+REMOTE_CHOICES = "remote_choices"
+HISTORY = "history"
+PREFS = "prefs"
+
+
+@dataclass(frozen=True)
+class Change:
+    aspects: frozenset[str]
+    session_id: str | None = None  # the session a CHECKLIST change is about
+
+    def __contains__(self, aspect: object) -> bool:
+        return aspect in self.aspects
+
+
+NOTHING = Change(frozenset())
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The shown session's transcript as loaded: its newest pages."""
+
+    session_id: str | None = None
+    lines: tuple[Line, ...] = ()
+    has_more: bool = False
+    oldest_seq: int = 0  # the oldest message loaded (0: none yet)
+    oldest_turn: str = ""  # and its turn
+    loaded: bool = False  # its newest page arrived
+
+
+@dataclass(frozen=True)
+class History:
+    """The dock's History view: open on a session or not, the revisions loaded (newest
+    first), whether older ones exist, and the revision shown read-only, if any."""
+
+    session_id: str | None = None
+    revisions: tuple[Revision, ...] = ()
+    has_more: bool = False
+    viewed: Revision | None = None
+
+
+Listener = Callable[[ev.Event, Change], None]
+
+
+@dataclass
+class AppState:
+    connection: ConnectionState = "starting"
+    connection_error: str = ""
+    sessions: tuple[Session, ...] = ()  # newest first
+    current: str | None = None
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    turns: dict[str, TurnView] = field(default_factory=dict)
+    transcript: Transcript = Transcript()
+    approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
+    tools: tuple[ToolSource, ...] = ()
+    notice: str = ""
+    drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
+    remote_choices: tuple[RemoteChoice, ...] = ()
+    remote_choices_note: str = ""
+    history: History = History()
+    dock_expanded: bool = False
+    reduced_motion: bool = False
+    _listeners: list[Listener] = field(default_factory=list, repr=False)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def session(self, session_id: str | None) -> Session | None:
+        return next((s for s in self.sessions if s.session_id == session_id), None)
+
+    @property
+    def shown(self) -> Session | None:
+        return self.session(self.current)
+
+    def snapshot(self, session_id: str | None) -> Snapshot | None:
+        return self.snapshots.get(session_id or "")
+
+    def turn(self, session_id: str | None) -> TurnView:
+        return self.turns.get(session_id or "") or TurnView(session_id or "")
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    # --- the one mutator ----------------------------------------------------------------
+
+    def apply(self, event: ev.Event) -> Change:
+        change = self._apply(event)
+        if change.aspects:
+            for listener in list(self._listeners):
+                listener(event, change)
+        return change
+
+    def _apply(self, event: ev.Event) -> Change:  # one case an event
+        match event:
+            case ev.ConnectionChanged(state, error):
+                if (state, error) == (self.connection, self.connection_error):
+                    return NOTHING
+                self.connection, self.connection_error = state, error
+                return Change(frozenset({CONNECTION}))
+            case ev.SessionsListed(sessions):
+                return self._listed(sessions)
+            case ev.SessionChanged(session):
+                return self._session_changed(session)
+            case ev.SessionDeleted(session_id):
+                return self._deleted(session_id)
+            case ev.SessionShown(session_id):
+                if self.session(session_id) is None or session_id == self.current:
+                    return NOTHING
+                return self._show(session_id)
+            case ev.SnapshotArrived(snapshot):
+                kept = self.snapshots.get(snapshot.session_id)
+                if kept is not None and snapshot.revision <= kept.revision:
+                    return NOTHING
+                self.snapshots[snapshot.session_id] = snapshot
+                return Change(frozenset({CHECKLIST}), snapshot.session_id)
+            case ev.TurnChanged(turn):
+                if self.turns.get(turn.session_id) == turn:
+                    return NOTHING
+                self.turns[turn.session_id] = turn
+                return Change(frozenset({CHECKLIST}), turn.session_id)
+            case ev.TranscriptLoaded(session_id, lines, has_more, oldest, turn):
+                if session_id != self.current:
+                    return NOTHING
+                self.transcript = Transcript(session_id, lines, has_more, oldest, turn, True)
+                return Change(frozenset({TRANSCRIPT}))
+            case ev.OlderLinesLoaded(session_id, lines, has_more, oldest, turn):
+                held = self.transcript
+                if session_id != held.session_id:
+                    return NOTHING
+                self.transcript = Transcript(session_id, lines + held.lines, has_more, oldest, turn)
+                return Change(frozenset({TRANSCRIPT}))
+            case ev.LinesAppended(session_id, lines):
+                held = self.transcript
+                if session_id != held.session_id or not lines:
+                    return NOTHING
+                self.transcript = replace(held, lines=held.lines + lines)
+                return Change(frozenset({TRANSCRIPT}))
+            case ev.ApprovalRequested(approval):
+                self.approvals = (*self.approvals, approval)
+                return Change(frozenset({APPROVALS}), approval.session_id)
+            case ev.ApprovalResolved(approval_id):
+                waiting = tuple(a for a in self.approvals if a.approval_id != approval_id)
+                if waiting == self.approvals:
+                    return NOTHING
+                self.approvals = waiting
+                return Change(frozenset({APPROVALS}))
+            case ev.ToolsListed(sources):
+                if sources == self.tools:
+                    return NOTHING
+                self.tools = sources
+                return Change(frozenset({TOOLS}))
+            case ev.NoticeShown(text):
+                self.notice = text
+                return Change(frozenset({NOTICE}))
+            case ev.DraftSaved(session_id, text):
+                if text:
+                    self.drafts[session_id] = text
+                else:
+                    self.drafts.pop(session_id, None)
+                return Change(frozenset({DRAFTS}))
+            case ev.RemoteChoicesListed(choices, note):
+                self.remote_choices, self.remote_choices_note = choices, note
+                return Change(frozenset({REMOTE_CHOICES}))
+            case ev.HistoryOpened(session_id):
+                if session_id != self.current or self.history.session_id == session_id:
+                    return NOTHING
+                self.history = History(session_id)
+                return Change(frozenset({HISTORY}))
+            case ev.HistoryClosed():
+                return self._close_history()
+            case ev.HistoryPageLoaded(session_id, revisions, has_more, older):
+                return self._history_page(session_id, revisions, has_more, older)
+            case ev.RevisionViewed(revision):
+                history = self.history
+                viewed = next((r for r in history.revisions if r.revision == revision), None)
+                if viewed == history.viewed:
+                    return NOTHING
+                self.history = replace(history, viewed=viewed)
+                return Change(frozenset({HISTORY, CHECKLIST}), self.current)
+            case ev.DockExpanded(expanded):
+                if expanded == self.dock_expanded:
+                    return NOTHING
+                self.dock_expanded = expanded
+                return Change(frozenset({PREFS}))
+            case ev.ReducedMotionSet(reduced):
+                if reduced == self.reduced_motion:
+                    return NOTHING
+                self.reduced_motion = reduced
+                return Change(frozenset({PREFS}))
+        raise TypeError(f"not an event: {event!r}")
+
+    # --- the cases with more than a line to them -----------------------------------------
+
+    def _listed(self, sessions: tuple[Session, ...]) -> Change:
+        self.sessions = _ordered(sessions)
+        self.approvals = ()  # the calls that waited ended with their host
+        self.snapshots.clear()  # every one may be stale: fetched again when shown
+        current = self.current if self.session(self.current) else None
+        if current is None and self.sessions:
+            current = self.sessions[0].session_id
+        aspects = {SESSIONS, CURRENT, APPROVALS, CHECKLIST, TRANSCRIPT}
+        self.current = current
+        self.transcript = Transcript(current)
+        history = self._close_history()
+        return Change(frozenset(aspects | history.aspects), current)
+
+    def _session_changed(self, session: Session) -> Change:
+        others = tuple(s for s in self.sessions if s.session_id != session.session_id)
+        before = self.session(session.session_id)
+        if before == session:
+            return NOTHING
+        self.sessions = _ordered((*others, session))
+        aspects = {SESSIONS}
+        if session.session_id == self.current:
+            aspects.add(CURRENT)
+        if before is not None and before.checklist_note != session.checklist_note:
+            aspects.add(CHECKLIST)
+        return Change(frozenset(aspects), session.session_id)
+
+    def _deleted(self, session_id: str) -> Change:
+        if self.session(session_id) is None:
+            return NOTHING
+        self.sessions = tuple(s for s in self.sessions if s.session_id != session_id)
+        self.snapshots.pop(session_id, None)
+        self.turns.pop(session_id, None)
+        self.drafts.pop(session_id, None)
+        self.approvals = tuple(a for a in self.approvals if a.session_id != session_id)
+        if session_id != self.current:
+            return Change(frozenset({SESSIONS, APPROVALS}))
+        following = self.sessions[0].session_id if self.sessions else None
+        change = self._show(following)
+        return Change(change.aspects | {SESSIONS, APPROVALS}, following)
+
+    def _show(self, session_id: str | None) -> Change:
+        self.current = session_id
+        # lines appended while its first page loads are kept; the page then replaces them
+        self.transcript = Transcript(session_id)
+        history = self._close_history()
+        aspects = {CURRENT, TRANSCRIPT, CHECKLIST, APPROVALS} | history.aspects
+        return Change(frozenset(aspects), session_id)
+
+    def _close_history(self) -> Change:
+        if self.history == History():
+            return NOTHING
+        viewing = self.history.viewed is not None
+        self.history = History()
+        return Change(frozenset({HISTORY, CHECKLIST} if viewing else {HISTORY}), self.current)
+
+    def _history_page(
+        self, session_id: str, revisions: tuple[Revision, ...], has_more: bool, older: bool
+    ) -> Change:
+        held = self.history
+        if session_id != held.session_id:
+            return NOTHING
+        if older:
+            known = {r.revision for r in held.revisions}
+            revisions = held.revisions + tuple(r for r in revisions if r.revision not in known)
+        else:
+            newest = {r.revision for r in revisions}
+            oldest = min(newest, default=0)
+            revisions = revisions + tuple(
+                r for r in held.revisions if r.revision < oldest and r.revision not in newest
+            )
+            has_more = has_more or held.has_more
+        self.history = replace(held, revisions=revisions, has_more=has_more)
+        return Change(frozenset({HISTORY}))
+
+
+def _ordered(sessions: tuple[Session, ...]) -> tuple[Session, ...]:
+    return tuple(sorted(sessions, key=lambda s: s.order, reverse=True))

@@ -1,0 +1,119 @@
+"""What the window knows, as frozen values: no Qt, no I/O, nothing of the host.
+
+The Main role turns the contract's models into these (`nib_desktop.convert`); the views
+read them. Text in them is already made safe to display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Status = Literal["pending", "in_progress", "completed", "cancelled"]
+# "unreachable": a remote session's turn was running when its host went out of reach
+TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
+ConnectionState = Literal["starting", "ready", "reconnecting", "failed"]
+
+HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
+
+
+@dataclass(frozen=True)
+class Item:
+    content: str
+    status: Status
+    active_form: str | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    session_id: str
+    revision: int
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """The session's latest turn as the window tells it: "idle" before any turn."""
+
+    session_id: str
+    state: TurnState = "idle"
+    error: str = ""
+
+    @property
+    def running(self) -> bool:
+        return self.state == "running"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One committed revision of a checklist as the History view shows it."""
+
+    revision: int
+    turn_id: str  # "" when written outside a turn (the history's baseline)
+    time: str  # local HH:MM
+    items: tuple[Item, ...]
+    summary: str  # what changed against the revision before, in one line
+    warning: bool  # items were dropped unfinished (the summary says so in words)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A session as the sidebar and the composer tell it."""
+
+    session_id: str
+    title: str
+    mode: str
+    running_turn: str = ""  # the id of its running turn, "" when none runs
+    parent_id: str = ""
+    remote: bool = False
+    remote_state: str = ""  # "" (local), "connected", "connecting", "unreachable"
+    remote_note: str = ""  # e.g. "on dev@box · unreachable: Connection refused"
+    checklist_note: str = ""  # why this session has no checklist to show ("": it has one)
+    order: tuple[str, str] = ("", "")  # (updated, created): newest first in the list
+
+    @property
+    def running(self) -> bool:
+        return self.running_turn != ""
+
+    @property
+    def reachable(self) -> bool:
+        """Turns can start here: a local session, or a remote one whose host is linked."""
+        return self.remote_state in ("", "connected")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the transcript."""
+
+    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
+    text: str
+    is_error: bool = False
+    warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
+
+
+@dataclass(frozen=True)
+class Approval:
+    """A tool call waiting for the user (contract section 13)."""
+
+    approval_id: str
+    session_id: str
+    tool: str  # e.g. "get_current_time (time)" or a plugin tool's name
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ToolSource:
+    """One MCP server or plugin in the Tools view."""
+
+    name: str
+    kind: str  # "MCP server" or "plugin"
+    state: str  # starting, ready, failed, disabled (plugins: ready or failed)
+    error: str
+    tools: str  # the tool names, comma separated
+    accessible_name: str
+
+
+@dataclass(frozen=True)
+class RemoteChoice:
+    choice_id: str  # the session's id on that host
+    title: str

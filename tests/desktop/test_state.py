@@ -1,0 +1,122 @@
+"""The window's state and its one mutator, as plain Python: what each event changes,
+and what it leaves alone."""
+
+from __future__ import annotations
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import store
+from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import Approval, Item, Line, Revision, Session, Snapshot, TurnView
+
+
+def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:
+    return Snapshot(session, revision, tuple(Item(f"step {i}", s) for i, s in enumerate(statuses)))  # type: ignore[arg-type]
+
+
+def session(sid: str, updated: str = "1", running: str = "") -> Session:
+    return Session(sid, sid.upper(), "agent", running, order=(updated, updated))
+
+
+def heard(state: AppState) -> list[tuple[ev.Event, Change]]:
+    seen: list[tuple[ev.Event, Change]] = []
+    state.subscribe(lambda event, change: seen.append((event, change)))
+    return seen
+
+
+def test_only_newer_revisions_apply_and_listeners_hear_which_session() -> None:
+    state = AppState()
+    seen = heard(state)
+    three, two, three_again = snap(3, "pending"), snap(2, "completed"), snap(3, "completed")
+    assert store.CHECKLIST in state.apply(ev.SnapshotArrived(three))
+    assert state.apply(ev.SnapshotArrived(two)) == store.NOTHING
+    assert state.apply(ev.SnapshotArrived(three_again)) == store.NOTHING
+    assert state.snapshot("a") is three
+    assert [change.session_id for _, change in seen] == ["a"]  # nothing heard for the stale
+
+
+def test_turn_and_snapshot_in_either_order_give_the_same_state() -> None:
+    first, second = AppState(), AppState()
+    snapshot, ended = snap(2, "in_progress"), TurnView("a", "cancelled")
+    first.apply(ev.SnapshotArrived(snapshot))
+    first.apply(ev.TurnChanged(ended))
+    second.apply(ev.TurnChanged(ended))
+    second.apply(ev.SnapshotArrived(snapshot))
+    assert (first.snapshot("a"), first.turn("a")) == (second.snapshot("a"), second.turn("a"))
+    assert first.turn("b") == TurnView("b", "idle") and not first.turn("b").running
+
+
+def test_a_listing_keeps_the_shown_session_or_shows_the_newest() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a", "1"), session("b", "2"))))
+    assert state.current == "b" and [s.session_id for s in state.sessions] == ["b", "a"]
+    state.apply(ev.SessionShown("a"))
+    state.apply(ev.SessionsListed((session("a", "1"), session("c", "3"))))
+    assert state.current == "a"
+    state.apply(ev.SessionsListed((session("c", "3"),)))
+    assert state.current == "c"
+
+
+def test_deleting_the_shown_session_shows_the_newest_other_and_forgets_its_data() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a", "1"), session("b", "2"))))
+    state.apply(ev.SnapshotArrived(snap(1, "pending", session="b")))
+    state.apply(ev.DraftSaved("b", "unsent"))
+    state.apply(ev.ApprovalRequested(Approval("p1", "b", "tool", "{}")))
+    change = state.apply(ev.SessionDeleted("b"))
+    assert store.CURRENT in change and state.current == "a"
+    assert state.snapshot("b") is None and "b" not in state.drafts and state.approvals == ()
+    assert state.apply(ev.SessionDeleted("b")) == store.NOTHING
+
+
+def test_lines_belong_to_the_transcript_shown() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a"),)))
+    state.apply(ev.LinesAppended("a", (Line("user", "early"),)))  # before the page: dropped
+    state.apply(ev.TranscriptLoaded("a", (Line("user", "one"),), True, 5, "t1"))
+    state.apply(ev.LinesAppended("a", (Line("assistant", "two"),)))
+    state.apply(ev.LinesAppended("other", (Line("assistant", "elsewhere"),)))
+    state.apply(ev.OlderLinesLoaded("a", (Line("user", "zero"),), False, 1, "t0"))
+    assert [x.text for x in state.transcript.lines] == ["zero", "one", "two"]
+    assert (state.transcript.has_more, state.transcript.oldest_seq) == (False, 1)
+
+
+def revision(n: int, turn: str = "t1") -> Revision:
+    return Revision(n, turn, f"10:{n:02}", (Item(f"step {n}", "pending"),), f"+{n}", False)
+
+
+def test_history_pages_merge_newest_first_without_duplicates() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("s"),)))
+    state.apply(ev.HistoryOpened("s"))
+    state.apply(ev.HistoryPageLoaded("s", tuple(revision(n) for n in (10, 9, 8)), True, False))
+    state.apply(ev.HistoryPageLoaded("s", tuple(revision(n) for n in (7, 6)), False, True))
+    assert [r.revision for r in state.history.revisions] == [10, 9, 8, 7, 6]
+    # a newer first page (after a write) keeps the older pages already loaded
+    state.apply(ev.HistoryPageLoaded("s", tuple(revision(n) for n in (11, 10, 9)), True, False))
+    assert [r.revision for r in state.history.revisions] == [11, 10, 9, 8, 7, 6]
+    # a page for another session, or after the view closed, is ignored
+    assert state.apply(ev.HistoryPageLoaded("x", (revision(99),), False, False)) == store.NOTHING
+    state.apply(ev.HistoryClosed())
+    state.apply(ev.HistoryPageLoaded("s", (revision(12),), False, False))
+    assert state.history.revisions == ()
+
+
+def test_showing_another_session_closes_the_history_and_the_revision_viewed() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a", "1"), session("b", "2"))))
+    state.apply(ev.HistoryOpened("b"))
+    state.apply(ev.HistoryPageLoaded("b", (revision(2), revision(1)), False, False))
+    change = state.apply(ev.RevisionViewed(1))
+    assert store.CHECKLIST in change and state.history.viewed == revision(1)
+    change = state.apply(ev.SessionShown("a"))
+    assert state.history.session_id is None and state.history.viewed is None
+    assert store.HISTORY in change and store.TRANSCRIPT in change
+
+
+def test_approvals_of_every_session_are_held_until_resolved() -> None:
+    state = AppState()
+    state.apply(ev.ApprovalRequested(Approval("p1", "a", "t", "{}")))
+    state.apply(ev.ApprovalRequested(Approval("p2", "b", "t", "{}")))
+    assert store.APPROVALS in state.apply(ev.ApprovalResolved("p1"))
+    assert [a.approval_id for a in state.approvals] == ["p2"]
+    assert state.apply(ev.ApprovalResolved("p1")) == store.NOTHING

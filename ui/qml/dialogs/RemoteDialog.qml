@@ -1,0 +1,166 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Nib
+import ".."
+
+// Attach a session of a remote host, or create one there: the endpoint checked as
+// typed, the host's sessions listed on request.
+Dialog {
+    id: remoteDialog
+
+    required property AppViews app
+    required property Theme theme
+    objectName: "remoteDialog"
+    readonly property string problem: endpointField.text.trim() === "" ? ""
+                                      : remoteDialog.app.remote.problem(endpointField.text)
+    readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
+
+    function attach(): void {
+        if (ready)
+            accept()
+    }
+
+    title: qsTr("Open a remote session")
+    width: Math.max(260, Math.min(460, parent.width - 40))
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    modal: true
+    focus: true
+    onOpened: {
+        endpointField.clear()
+        remoteIdField.clear()
+        remoteDialog.app.remote.list("")
+        endpointField.forceActiveFocus()
+    }
+    onAccepted: remoteDialog.app.remote.attach(endpointField.text.trim(), remoteIdField.text.trim())
+
+    ColumnLayout {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        spacing: 6
+        Label {
+            text: qsTr("Remote host")
+            color: remoteDialog.theme.text
+        }
+        TextField {
+            id: endpointField
+            objectName: "endpointField"
+            Layout.fillWidth: true
+            placeholderText: qsTr("ssh://user@host or unix:/path/to/socket")
+            Accessible.name: qsTr("Remote host")
+            Accessible.description: qsTr("ssh://user@host:port or unix:/path/to/socket")
+            Keys.onReturnPressed: remoteIdField.forceActiveFocus()
+            Keys.onEnterPressed: remoteIdField.forceActiveFocus()
+        }
+        Text {
+            objectName: "endpointProblem"
+            Layout.fillWidth: true
+            visible: remoteDialog.problem !== ""
+            text: remoteDialog.problem
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: remoteDialog.theme.danger
+            font.pixelSize: 12
+            Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+        Label {
+            text: qsTr("Session id on that host")
+            color: remoteDialog.theme.text
+        }
+        RowLayout {
+            Layout.fillWidth: true
+            TextField {
+                id: remoteIdField
+                objectName: "remoteIdField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("blank: a new session there")
+                Accessible.name: qsTr("Session id on that host")
+                Accessible.description: qsTr("Leave it blank to start a new session on that host")
+                Keys.onReturnPressed: remoteDialog.attach()
+                Keys.onEnterPressed: remoteDialog.attach()
+            }
+            Button {
+                objectName: "listRemoteButton"
+                text: qsTr("Sessions there…")
+                enabled: remoteDialog.ready
+                palette.buttonText: enabled ? remoteDialog.theme.text : remoteDialog.theme.disabledText
+                Accessible.name: qsTr("List the sessions on that host")
+                onClicked: remoteDialog.app.remote.list(endpointField.text.trim())
+            }
+        }
+        Text {
+            objectName: "remoteChoicesNote"
+            Layout.fillWidth: true
+            visible: text !== ""
+            text: remoteDialog.app.remote.note
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: remoteDialog.theme.muted
+            font.pixelSize: 12
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+        ListView {
+            id: choices
+            objectName: "remoteChoices"
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.min(contentHeight, 160)
+            visible: count > 0
+            clip: true
+            model: remoteDialog.app.remote.choices
+            activeFocusOnTab: true
+            keyNavigationEnabled: true
+            Keys.onReturnPressed: {
+                if (currentIndex < 0 && count > 0)
+                    currentIndex = 0
+                if (currentItem)
+                    (currentItem as ItemDelegate).clicked()
+            }
+            // the user asked for the list: it takes the focus once it arrives
+            Connections {
+                target: remoteDialog.app.remote
+                function onChoicesChanged(): void {
+                    if (choices.count > 0 && remoteDialog.opened) {
+                        choices.currentIndex = 0
+                        choices.forceActiveFocus()
+                    }
+                }
+            }
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Sessions on that host")
+            delegate: ItemDelegate {
+                id: choice
+                required property string choiceId
+                required property string title
+                required property int index
+                width: choices.width
+                text: title + " · " + choiceId
+                highlighted: choices.currentIndex === index
+                Accessible.name: text
+                onClicked: { remoteIdField.text = choiceId; remoteIdField.forceActiveFocus() }
+            }
+        }
+    }
+
+    footer: DialogButtonBox {
+        Button {
+            objectName: "attachButton"
+            palette.buttonText: enabled ? remoteDialog.theme.text : remoteDialog.theme.disabledText
+            text: remoteIdField.text.trim() === "" ? qsTr("Create there") : qsTr("Attach")
+            highlighted: true
+            enabled: remoteDialog.ready
+            focusPolicy: Qt.NoFocus
+            Accessible.name: text
+            DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+        }
+        Button {
+            text: qsTr("Cancel")
+            focusPolicy: Qt.NoFocus
+            Accessible.name: text
+            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+        }
+    }
+}

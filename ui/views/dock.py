@@ -1,0 +1,190 @@
+"""The TodoDock: what it shows of the shown session's checklist (live, or a revision
+the History view shows read-only), derived from the state's snapshot and turn together,
+so what it says does not depend on the order in which the two arrived."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state import store
+from nib_desktop.state.intents import Ask
+from nib_desktop.state.store import AppState, Change
+from ui.snapshots import (
+    STATUS_GLYPHS,
+    Headline,
+    Progress,
+    Snapshot,
+    accessible_name,
+    current_step,
+    ended_word,
+    focus_index,
+    headline,
+    progress,
+    running_index,
+)
+from ui.views.rows import TodoListModel, TodoRow, qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class DockView(QObject):
+    changed = Signal()  # every property below but the preferences changes with it
+    announcement = Signal(str)  # said politely to assistive technology
+    prefsChanged = Signal()
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+        self.model = TodoListModel(self)
+        self._session: str | None = None
+        self._snapshot: Snapshot | None = None  # what the list shows: live or a past one
+        self._live: Snapshot | None = None
+        self._headline: Headline | None = None
+        self._running = False
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.PREFS in change:
+            self.prefsChanged.emit()
+        shown = self._state.current
+        if store.CURRENT in change and shown != self._session:
+            self._session, self._live, self._running = shown, None, False
+            self._refresh(announce=False)
+        elif store.CHECKLIST in change and change.session_id in (shown, None):
+            self._refresh(announce=True)
+        elif store.CURRENT in change:  # the shown session's row: its checklist note
+            self._refresh(announce=False)
+
+    def _refresh(self, announce: bool) -> None:
+        state = self._state
+        session, shown = state.current, state.shown
+        unavailable = bool(shown and shown.checklist_note)
+        live = None if unavailable or session is None else state.snapshot(session)
+        if announce:
+            self._announce_completed(self._live, live)
+        was_running = self._running
+        self._live = live
+        viewed = state.history.viewed
+        snapshot = live
+        if viewed is not None and session is not None:
+            snapshot = Snapshot(session, viewed.revision, viewed.items)
+        self._snapshot = snapshot
+        turn = state.turn(session)
+        self._running = turn.running and viewed is None
+        word = ended_word(turn)
+        self._headline = headline(snapshot, turn) if snapshot is not None else None
+        if viewed is not None and snapshot is not None:
+            self._headline = Headline(current_step(snapshot), "idle", False)
+        rows: list[TodoRow] = []
+        items = snapshot.items if snapshot is not None else ()
+        for index, item in enumerate(items):
+            in_progress = item.status == "in_progress"
+            interrupted = in_progress and not self._running and viewed is None
+            ended = word if interrupted else ""
+            rows.append(TodoRow(
+                content=item.content, status=item.status, glyph=STATUS_GLYPHS[item.status],
+                activeForm=item.active_form or "", number=index + 1,
+                accessibleName=accessible_name(index, len(items), item, ended),
+                interrupted=interrupted, endedWord=ended,
+                sweeping=in_progress and self._running,
+            ))  # fmt: skip
+        self.model.set_rows(rows)
+        self.changed.emit()
+        if announce and was_running and not turn.running and self._headline is not None:
+            self.announcement.emit(self._headline.text)
+
+    def _announce_completed(self, before: Snapshot | None, after: Snapshot | None) -> None:
+        """Steps that became completed between two snapshots of the session shown."""
+        if before is None or after is None or before.session_id != after.session_id:
+            return
+        done_before = {i.content for i in before.items if i.status == "completed"}
+        newly = [(index, item) for index, item in enumerate(after.items)
+                 if item.status == "completed" and item.content not in done_before]  # fmt: skip
+        if len(newly) > 3:
+            self.announcement.emit(f"Completed {len(newly)} steps")
+            return
+        for index, item in newly:
+            total = len(after.items)
+            self.announcement.emit(f"Completed step {index + 1} of {total}: {item.content}")
+
+    # --- what QML reads -------------------------------------------------------------
+
+    def _progress(self) -> Progress:
+        return progress(self._snapshot) if self._snapshot else Progress(0, 0)
+
+    def _unavailable(self) -> str:
+        shown = self._state.shown
+        return shown.checklist_note if shown else ""
+
+    def _shown(self) -> bool:
+        has_items = self._snapshot is not None and len(self._snapshot.items) > 0
+        return bool(self._unavailable()) or self._state.history.session_id is not None or has_items
+
+    def _get_items(self) -> TodoListModel:
+        return self.model
+
+    def _get_unavailable(self) -> bool:
+        return bool(self._unavailable())
+
+    def _get_completed(self) -> int:
+        return self._progress().completed
+
+    def _get_total(self) -> int:
+        return self._progress().total
+
+    def _get_fraction(self) -> float:
+        return self._progress().fraction if self._snapshot else 0.0
+
+    def _get_currentStep(self) -> str:
+        return self._headline.text if self._headline else ""
+
+    def _get_tone(self) -> str:
+        return self._headline.tone if self._headline else "idle"
+
+    def _get_countInText(self) -> bool:
+        return bool(self._headline and self._headline.counted)
+
+    def _get_runningRow(self) -> int:
+        return running_index(self._snapshot) if self._snapshot else -1
+
+    def _get_focusRow(self) -> int:
+        return focus_index(self._snapshot) if self._snapshot else -1
+
+    def _get_running(self) -> bool:
+        return self._running
+
+    def _get_revision(self) -> int:
+        return self._snapshot.revision if self._snapshot else 0
+
+    def _get_expanded(self) -> bool:
+        return self._state.dock_expanded
+
+    def _get_reducedMotion(self) -> bool:
+        return self._state.reduced_motion
+
+    items = Property(TodoListModel, _get_items, constant=True)
+    shown = Property(bool, _shown, notify=changed)
+    unavailable = Property(bool, _get_unavailable, notify=changed)
+    unavailableText = Property(str, _unavailable, notify=changed)
+    completed = Property(int, _get_completed, notify=changed)
+    total = Property(int, _get_total, notify=changed)
+    fraction = Property(float, _get_fraction, notify=changed)
+    currentStep = Property(str, _get_currentStep, notify=changed)
+    tone = Property(str, _get_tone, notify=changed)
+    countInText = Property(bool, _get_countInText, notify=changed)
+    runningRow = Property(int, _get_runningRow, notify=changed)
+    focusRow = Property(int, _get_focusRow, notify=changed)
+    running = Property(bool, _get_running, notify=changed)
+    revision = Property(int, _get_revision, notify=changed)
+    expanded = Property(bool, _get_expanded, notify=prefsChanged)
+    reducedMotion = Property(bool, _get_reducedMotion, notify=prefsChanged)
+
+    @Slot()
+    def toggleExpanded(self) -> None:
+        self._ask(it.ExpandDock(not self._state.dock_expanded))

@@ -1,0 +1,112 @@
+"""The dock's History view: every committed revision of the shown session's checklist,
+grouped by turn, newest first, one of them shown read-only on demand."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state import store
+from nib_desktop.state.intents import Ask
+from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import Revision
+from ui.views.rows import HistoryModel, HistoryRow, qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+def history_rows(revisions: tuple[Revision, ...]) -> list[HistoryRow]:
+    """Revisions newest first, each under a label naming its turn: the time of its first
+    revision shown and the revisions it wrote (which also keeps two turns of the same
+    minute apart)."""
+    first: dict[str, Revision] = {}
+    last: dict[str, Revision] = {}
+    for r in revisions:  # newest first: the last seen is the turn's earliest
+        first[r.turn_id] = r
+        last.setdefault(r.turn_id, r)
+    rows = []
+    for r in revisions:
+        low, high = first[r.turn_id], last[r.turn_id]
+        span = (f"revision {low.revision}" if low is high
+                else f"revisions {low.revision}–{high.revision}")  # fmt: skip
+        label = f"Turn started {low.time} · {span}" if r.turn_id else f"Before the history · {span}"
+        name = f"Revision {r.revision}, {r.time}: {r.summary}"
+        rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name))
+    return rows
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class HistoryView(QObject):
+    changed = Signal()
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+        self.model = HistoryModel(self)
+        self._held: tuple[Revision, ...] = ()
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.HISTORY in change or (store.CHECKLIST in change and self._viewed()):
+            revisions = self._state.history.revisions
+            if revisions != self._held:
+                self._held = revisions
+                self.model.set_rows(history_rows(revisions))
+            self.changed.emit()
+
+    def _viewed(self) -> bool:
+        return self._state.history.viewed is not None
+
+    def _label(self) -> str:
+        history = self._state.history
+        viewed = history.viewed
+        if viewed is None:
+            return ""
+        live = self._state.snapshot(history.session_id)
+        latest = max(live.revision if live else 0, history.revisions[0].revision)
+        return f"Revision {viewed.revision} of {latest}, {viewed.time}"
+
+    def _get_open(self) -> bool:
+        return self._state.history.session_id is not None
+
+    def _get_rows(self) -> HistoryModel:
+        return self.model
+
+    def _get_hasMore(self) -> bool:
+        return self._state.history.has_more
+
+    open = Property(bool, _get_open, notify=changed)
+    rows = Property(HistoryModel, _get_rows, constant=True)
+    hasMore = Property(bool, _get_hasMore, notify=changed)
+    viewing = Property(bool, _viewed, notify=changed)
+    viewLabel = Property(str, _label, notify=changed)
+
+    @Slot()
+    def show(self) -> None:
+        """Open the History view on the session shown (its newest page loads)."""
+        self._ask(it.OpenHistory())
+
+    @Slot()
+    def close(self) -> None:
+        """Back to the live list."""
+        self._ask(it.CloseHistory())
+
+    @Slot()
+    def loadOlder(self) -> None:
+        if self._state.history.has_more:
+            self._ask(it.LoadOlderRevisions())
+
+    @Slot(int)
+    def view(self, revision: int) -> None:
+        """Show a loaded revision's list, read-only (0: back to the live list)."""
+        self._ask(it.ViewRevision(revision))
+
+    @Slot(int, result=int)
+    def revisionAt(self, index: int) -> int:
+        """The revision at `index` of the list (0 if there is none)."""
+        revisions = self._state.history.revisions
+        return revisions[index].revision if 0 <= index < len(revisions) else 0

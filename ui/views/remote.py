@@ -1,0 +1,67 @@
+"""The remote session dialog: the endpoint's problem as typed, the sessions a host has,
+and attaching one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state import store
+from nib_desktop.state.intents import Ask
+from nib_desktop.state.store import AppState, Change
+from ui.views.rows import RemoteChoiceModel, RemoteChoiceRow, qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class RemoteView(QObject):
+    choicesChanged = Signal()
+
+    def __init__(
+        self,
+        state: AppState,
+        ask: Ask,
+        problem: Callable[[str], str],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+        self._problem = problem
+        self.model = RemoteChoiceModel(self)
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.REMOTE_CHOICES in change:
+            rows = [RemoteChoiceRow(c.choice_id, c.title) for c in self._state.remote_choices]
+            self.model.set_rows(rows)
+            self.choicesChanged.emit()
+
+    def _choices(self) -> RemoteChoiceModel:
+        return self.model
+
+    def _note(self) -> str:
+        return self._state.remote_choices_note
+
+    choices = Property(RemoteChoiceModel, _choices, constant=True)
+    note = Property(str, _note, notify=choicesChanged)
+
+    @Slot(str, result=str)
+    def problem(self, endpoint: str) -> str:
+        """What is wrong with a remote endpoint as typed, or "" if nothing."""
+        return self._problem(endpoint)
+
+    @Slot(str)
+    def list(self, endpoint: str) -> None:
+        """The sessions the host at `endpoint` has, into `choices` ("": none)."""
+        self._ask(it.ListRemoteSessions(endpoint))
+
+    @Slot(str, str)
+    def attach(self, endpoint: str, remote_session_id: str) -> None:
+        self._ask(it.AttachRemote(endpoint, remote_session_id))

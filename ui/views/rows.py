@@ -1,0 +1,187 @@
+"""List models for QML: a list of frozen rows, one role per attribute, and the rows of
+each list the window shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
+from PySide6.QtCore import QPersistentModelIndex as PersistentIndex
+from PySide6.QtQml import QmlElement, QmlUncreatable
+
+T = TypeVar("T")
+
+# QmlUncreatable's stub does not say it is a decorator factory.
+qml_uncreatable: Callable[[str], Callable[[T], T]] = QmlUncreatable  # type: ignore[assignment]
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+Index = QModelIndex | PersistentIndex
+
+
+class RowModel(QAbstractListModel):
+    """A list of frozen rows; each role reads one attribute. `set_rows` emits the least
+    change it can: dataChanged for rows that differ when the length is the same."""
+
+    ROLES: tuple[str, ...] = ()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+        self._role_ids = {
+            Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(self.ROLES)
+        }
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        return {role: QByteArray(name.encode()) for role, name in self._role_ids.items()}
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            role = Qt.ItemDataRole.UserRole + 1
+        name = self._role_ids.get(role)
+        return getattr(row, name) if name is not None else None
+
+    def rows(self) -> list[Any]:
+        return list(self._rows)
+
+    def append_rows(self, rows: list[Any]) -> None:
+        """Rows added at the end (a transcript growing): inserted, not a reset, so the
+        view keeps its delegates and its scroll position."""
+        if rows:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+            self._rows.extend(rows)
+            self.endInsertRows()
+
+    def replace_keeping_tail(self, rows: list[Any]) -> None:
+        """Rows that grew at the front (older history loaded): the new ones inserted
+        before the held ones, which change in place only where they differ, so a view
+        keeps its delegates and what the user was reading."""
+        added = len(rows) - len(self._rows)
+        if added < 0:
+            self.set_rows(rows)
+            return
+        if added:
+            self.beginInsertRows(QModelIndex(), 0, added - 1)
+            self._rows[:0] = rows[:added]
+            self.endInsertRows()
+        self.set_rows(rows)
+
+    def set_rows(self, rows: list[Any]) -> None:
+        if len(rows) != len(self._rows):
+            self.beginResetModel()
+            self._rows = list(rows)
+            self.endResetModel()
+            return
+        changed = [
+            i for i, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if old != new
+        ]
+        self._rows = list(rows)
+        if changed:
+            self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]))
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    sessionId: str
+    title: str
+    mode: str
+    remote: bool
+    running: bool
+    parentId: str
+    remoteState: str
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class SessionListModel(RowModel):
+    ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState")
+
+
+@dataclass(frozen=True)
+class TranscriptRow:
+    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
+    text: str
+    isError: bool
+    warning: bool
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class TranscriptModel(RowModel):
+    ROLES = ("kind", "text", "isError", "warning")
+
+
+@dataclass(frozen=True)
+class TodoRow:
+    content: str
+    status: str
+    glyph: str
+    activeForm: str
+    number: int
+    accessibleName: str
+    interrupted: bool  # in progress, but its turn ended
+    endedWord: str  # then how: "stopped", "interrupted", "failed"
+    sweeping: bool
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class TodoListModel(RowModel):
+    ROLES = ("content", "status", "glyph", "activeForm", "number", "accessibleName",
+             "interrupted", "endedWord", "sweeping")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    revision: int
+    time: str
+    summary: str
+    warning: bool
+    turnLabel: str  # the section the row is grouped under: its turn
+    accessibleName: str
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class HistoryModel(RowModel):
+    ROLES = ("revision", "time", "summary", "warning", "turnLabel", "accessibleName")
+
+
+@dataclass(frozen=True)
+class ToolSourceRow:
+    name: str
+    kind: str  # "MCP server" or "plugin"
+    sourceState: str  # starting, ready, failed, disabled (plugins: ready or failed)
+    error: str
+    tools: str  # the tool names, comma separated
+    accessibleName: str
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class ToolSourceModel(RowModel):
+    ROLES = ("name", "kind", "sourceState", "error", "tools", "accessibleName")
+
+
+@dataclass(frozen=True)
+class RemoteChoiceRow:
+    choiceId: str  # the session's id on that host
+    title: str
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class RemoteChoiceModel(RowModel):
+    """The sessions a remote host has, to pick one to attach."""
+
+    ROLES = ("choiceId", "title")

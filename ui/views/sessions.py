@@ -1,0 +1,115 @@
+"""The sessions: the sidebar's list and the one shown."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state import store
+from nib_desktop.state.intents import Ask
+from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import Session
+from ui.views.rows import SessionListModel, SessionRow, qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+def row(s: Session) -> SessionRow:
+    return SessionRow(s.session_id, s.title, s.mode, s.remote, s.running, s.parent_id,
+                      s.remote_state)  # fmt: skip
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class SessionsView(QObject):
+    listChanged = Signal()  # a row was added, removed or changed
+    currentChanged = Signal()  # the shown session or its row changed
+    currentIdChanged = Signal()  # another session is shown (not only a new title)
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+        self.model = SessionListModel(self)
+        self._shown: Session | None = None
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.SESSIONS in change:
+            self.model.set_rows([row(s) for s in self._state.sessions])
+            self.listChanged.emit()
+        if store.CURRENT in change or store.SESSIONS in change:
+            before, self._shown = self._shown, self._state.shown
+            if before != self._shown:
+                self.currentChanged.emit()
+            if (before.session_id if before else "") != (self._state.current or ""):
+                self.currentIdChanged.emit()
+
+    def _get(self) -> Session | None:
+        return self._state.shown
+
+    def _id(self) -> str:
+        return self._state.current or ""
+
+    def _title(self) -> str:
+        shown = self._get()
+        return shown.title if shown else ""
+
+    def _mode(self) -> str:
+        shown = self._get()
+        return shown.mode if shown else "agent"
+
+    def _remote(self) -> bool:
+        shown = self._get()
+        return shown is not None and shown.remote
+
+    def _reachable(self) -> bool:
+        shown = self._get()
+        return shown is None or shown.reachable
+
+    def _remote_note(self) -> str:
+        shown = self._get()
+        return shown.remote_note if shown else ""
+
+    def _running(self) -> bool:
+        shown = self._get()
+        return shown is not None and shown.running
+
+    def _running_count(self) -> int:
+        return sum(1 for s in self._state.sessions if s.running)
+
+    def _rows(self) -> SessionListModel:
+        return self.model
+
+    rows = Property(SessionListModel, _rows, constant=True)
+    currentId = Property(str, _id, notify=currentIdChanged)
+    currentTitle = Property(str, _title, notify=currentChanged)
+    currentMode = Property(str, _mode, notify=currentChanged)
+    currentRemote = Property(bool, _remote, notify=currentChanged)
+    currentReachable = Property(bool, _reachable, notify=currentChanged)
+    currentRemoteNote = Property(str, _remote_note, notify=currentChanged)
+    currentRunning = Property(bool, _running, notify=currentChanged)
+    runningCount = Property(int, _running_count, notify=listChanged)
+
+    @Slot(str)
+    def create(self, mode: str) -> None:
+        self._ask(it.CreateSession(mode))
+
+    @Slot(str)
+    def show(self, session_id: str) -> None:
+        self._ask(it.ShowSession(session_id))
+
+    @Slot(int)
+    def showAdjacent(self, step: int) -> None:
+        """The session `step` rows below (negative: above) the one shown."""
+        self._ask(it.ShowAdjacent(step))
+
+    @Slot()
+    def fork(self) -> None:
+        self._ask(it.ForkSession())
+
+    @Slot(str)
+    def remove(self, session_id: str) -> None:
+        self._ask(it.DeleteSession(session_id))

@@ -1,0 +1,69 @@
+"""The transcript of the session shown, as the host committed it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
+from nib_desktop.state import store
+from nib_desktop.state.intents import Ask
+from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import Line
+from ui.views.rows import TranscriptModel, TranscriptRow, qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+def rows(lines: tuple[Line, ...]) -> list[TranscriptRow]:
+    return [TranscriptRow(x.kind, x.text, x.is_error, x.warning) for x in lines]
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class TranscriptView(QObject):
+    moreChanged = Signal()
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+        self.model = TranscriptModel(self)
+        self._more = False
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.TRANSCRIPT not in change:
+            return
+        lines = self._state.transcript.lines
+        if isinstance(event, ev.LinesAppended):
+            self.model.append_rows(rows(event.lines))  # the view keeps its place
+        elif isinstance(event, ev.OlderLinesLoaded):
+            self.model.replace_keeping_tail(rows(lines))
+        else:
+            self.model.set_rows(rows(lines))
+        if self._state.transcript.has_more != self._more:
+            self._more = self._state.transcript.has_more
+            self.moreChanged.emit()
+
+    def _rows(self) -> TranscriptModel:
+        return self.model
+
+    def _has_more(self) -> bool:
+        return self._more
+
+    rows = Property(TranscriptModel, _rows, constant=True)
+    hasMore = Property(bool, _has_more, notify=moreChanged)
+
+    @Slot()
+    def loadOlder(self) -> None:
+        if self._more:
+            self._ask(it.LoadOlderMessages())
+
+    @Slot()
+    def copy(self) -> None:
+        """The whole transcript shown, as plain text, to the clipboard."""
+        text = "\n\n".join(line.text for line in self._state.transcript.lines)
+        QGuiApplication.clipboard().setText(text)
