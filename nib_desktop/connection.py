@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -32,6 +32,18 @@ STARTUP_ERRORS = (HostStartError, errors.RpcError, TimeoutError)
 
 class HostTimeout(TimeoutError):
     """The host did not answer a call in time (it may still carry it out)."""
+
+
+class HostLink(Protocol):
+    """What the router's neighbours (the loader and the intents) need of the host: typed
+    calls, and a way to start it again. `HostConnection` is the real one; tests pair the
+    client endpoint with the host's dispatcher in one process."""
+
+    async def call(
+        self, method: rpc.Method[P, R], params: P, timeout: float | None = None
+    ) -> R: ...
+
+    async def start(self) -> bool: ...
 
 
 class HostConnection(QObject):

@@ -16,7 +16,7 @@ from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shown_text
 from nib_desktop import convert
-from nib_desktop.connection import HostConnection
+from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
 from nib_desktop.rpc_client import describe
 from nib_desktop.runner import Runner
@@ -36,7 +36,7 @@ def endpoint_problem(endpoint: str) -> str:
 
 
 class Intents:
-    def __init__(self, host: HostConnection, state: AppState, loader: Loader, run: Runner) -> None:
+    def __init__(self, host: HostLink, state: AppState, loader: Loader, run: Runner) -> None:
         self._host = host
         self._state = state
         self._loader = loader

@@ -18,7 +18,7 @@ import logging
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from nib_desktop import convert
-from nib_desktop.connection import HostConnection
+from nib_desktop.connection import HostLink
 from nib_desktop.router import LineFeed
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -31,7 +31,7 @@ TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrol
 
 
 class Loader:
-    def __init__(self, host: HostConnection, state: AppState, feed: LineFeed, run: Runner) -> None:
+    def __init__(self, host: HostLink, state: AppState, feed: LineFeed, run: Runner) -> None:
         self._host = host
         self._state = state
         self._feed = feed
