@@ -62,8 +62,9 @@ class Intents:
             case it.ShowAdjacent(step):
                 self.show_adjacent(step)
             case it.OpenHistory():
-                if self._state.shown is not None and not self._state.shown.remote:
-                    self._state.apply(ev.HistoryOpened(self._state.shown.session_id))
+                shown = self._state.shown
+                if shown is not None and not shown.checklist_note:  # it has a checklist
+                    self._state.apply(ev.HistoryOpened(shown.session_id))
             case _:
                 self._run(*self._work(intent))
 
