@@ -35,7 +35,7 @@ def _item(i: m.TodoItem) -> Item:
 
 
 def turn(t: m.Turn) -> TurnView:
-    return TurnView(session_id=t.session_id, state=t.state, error=shown_text(t.error or ""))
+    return TurnView(t.session_id, t.state, shown_text(t.error or ""), t.id, t.started_at)
 
 
 def session(s: m.Session) -> Session:

@@ -63,9 +63,12 @@ class Router:
             return
         if after.remote_state == "unreachable":
             error = shown_text(session.remote.error or "") if session.remote else ""
-            self._state.apply(ev.TurnChanged(TurnView(session.id, "unreachable", error)))
+            turn = TurnView(session.id, "unreachable", error, after.running_turn)
+            self._state.apply(ev.TurnChanged(turn))
         elif after.remote_state == "connected":
-            self._state.apply(ev.TurnChanged(TurnView(session.id, "running")))
+            self._state.apply(
+                ev.TurnChanged(TurnView(session.id, "running", "", after.running_turn))
+            )
 
     def sessions_deleted(self, params: m.SessionDeleted) -> None:
         self._state.apply(ev.SessionDeleted(params.session_id))

@@ -149,7 +149,8 @@ class AppState:
                 self.snapshots[snapshot.session_id] = snapshot
                 return Change(frozenset({CHECKLIST}), snapshot.session_id)
             case ev.TurnChanged(turn):
-                if self.turns.get(turn.session_id) == turn:
+                held_turn = self.turns.get(turn.session_id)
+                if held_turn == turn or (held_turn is not None and turn.older_than(held_turn)):
                     return NOTHING
                 self.turns[turn.session_id] = turn
                 return Change(frozenset({CHECKLIST}), turn.session_id)

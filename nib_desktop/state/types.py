@@ -38,10 +38,24 @@ class TurnView:
     session_id: str
     state: TurnState = "idle"
     error: str = ""
+    turn_id: str = ""  # "" when not known (a remote session's turn told from its link)
+    started_at: str = ""  # ISO time, "" when not known
 
     @property
     def running(self) -> bool:
         return self.state == "running"
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ("completed", "failed", "cancelled")
+
+    def older_than(self, held: TurnView) -> bool:
+        """Whether this news of a turn is staler than `held` (an answer asked for before
+        a notification that overtook it): an earlier turn, or an ended turn running."""
+        if self.started_at and held.started_at and self.started_at < held.started_at:
+            return True
+        same = self.turn_id != "" and self.turn_id == held.turn_id
+        return same and held.ended and not self.ended
 
 
 @dataclass(frozen=True)

@@ -120,3 +120,18 @@ def test_approvals_of_every_session_are_held_until_resolved() -> None:
     assert store.APPROVALS in state.apply(ev.ApprovalResolved("p1"))
     assert [a.approval_id for a in state.approvals] == ["p2"]
     assert state.apply(ev.ApprovalResolved("p1")) == store.NOTHING
+
+
+def test_a_stale_turn_answer_cannot_undo_a_newer_notification() -> None:
+    """A turns.list answer asked for before the turn was stopped, arriving after the
+    notification of its end, changes nothing; a later turn replaces an ended one."""
+    state = AppState()
+    ended = TurnView("a", "cancelled", "", "t1", "2026-11-30T10:00:00.000Z")
+    state.apply(ev.TurnChanged(ended))
+    stale = TurnView("a", "running", "", "t1", "2026-11-30T10:00:00.000Z")
+    assert state.apply(ev.TurnChanged(stale)) == store.NOTHING
+    earlier = TurnView("a", "completed", "", "t0", "2026-11-30T09:00:00.000Z")
+    assert state.apply(ev.TurnChanged(earlier)) == store.NOTHING
+    later = TurnView("a", "running", "", "t2", "2026-11-30T10:05:00.000Z")
+    assert store.CHECKLIST in state.apply(ev.TurnChanged(later))
+    assert state.turn("a") == later
