@@ -22,6 +22,7 @@ from nib_desktop.state.types import (
 )
 
 TODO_WRITE = "TodoWrite"
+UNCHANGED = "Checklist written again, unchanged"
 STATUS_GLYPHS = {"pending": "○", "in_progress": "◐", "completed": "✓", "cancelled": "✕"}
 
 
@@ -91,7 +92,7 @@ class LineMaker:
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         return tuple(
-            Line(line.kind, shown_text(line.text), line.is_error, line.warning)
+            Line(line.kind, shown_text(line.text), line.is_error, line.warning, message.seq)
             for line in self._lines(message)
         )
 
@@ -101,7 +102,7 @@ class LineMaker:
             return [Line("summary", f"Context compacted: {count} messages summarised")]
         self._since_summary += 1
         if message.todo is not None:
-            return [todo_line(message.todo)]
+            return [todo_line(message.todo.diff, message.todo.items)]
         if message.role == "tool":
             if message.tool_call_id in self._todo_calls and message.is_error:
                 return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
@@ -118,17 +119,15 @@ class LineMaker:
         return lines
 
 
-def todo_line(commit: m.TodoCommit) -> Line:
-    """A committed checklist write in one line: its first list, or what changed."""
-    diff = commit.diff
-    first = (
-        not diff.completed_removed
-        and not diff.dropped_unfinished
-        and (len(diff.added) == commit.items)
-    )
-    if first and commit.items:
-        return Line("todo", f"Checklist: {_steps(commit.items)}")
+def todo_line(diff: m.TodoDiff, items: int) -> Line:
+    """A committed checklist revision of `items` items in one line: a whole new list, or
+    what changed against the one before."""
+    fresh = len(diff.added) == items and not diff.completed_removed
+    if items and fresh and not diff.dropped_unfinished:
+        return Line("todo", f"Checklist: {_steps(items)}")
     text, warning = diff_line(diff)
+    if not items and text == UNCHANGED:
+        text = "Checklist empty"
     return Line("todo", text, warning=warning)
 
 
@@ -145,10 +144,10 @@ def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
         parts.append(f"dropped unfinished: {dropped}")
     if diff.reordered:
         parts.append("reordered")
-    return " · ".join(parts) or "Checklist written again, unchanged", bool(diff.dropped_unfinished)
+    return " · ".join(parts) or UNCHANGED, bool(diff.dropped_unfinished)
 
 
-def turn_end(t: m.Turn) -> Line | None:
+def turn_end(t: TurnView) -> Line | None:
     """The transcript's line for a turn that ended other than by finishing: stopped,
     failed with its error, or interrupted by a host restart. None while it runs or when
     it completed (its last message says so)."""
@@ -157,21 +156,20 @@ def turn_end(t: m.Turn) -> Line | None:
     if t.state == "failed" and t.error == HOST_RESTARTED:
         return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
     if t.state == "failed":
-        return Line("turn_end", f"✕ Turn failed: {shown_text(t.error or 'no reason given')}",
-                    is_error=True)  # fmt: skip
+        return Line("turn_end", f"✕ Turn failed: {t.error or 'no reason given'}", is_error=True)
     return None
 
 
 def transcript(
     messages: tuple[m.Message, ...],
-    turns: tuple[m.Turn, ...],
+    turns: tuple[TurnView, ...],
     next_turn: str | None = None,
     maker: LineMaker | None = None,
 ) -> tuple[Line, ...]:
     """A page of a session's messages as lines, each ended turn's line after its last
     message. `next_turn`: the turn of the message after the page (already held), whose
     end is told after that message instead. `maker`: one that later messages continue."""
-    ends = {t.id: line for t in turns if (line := turn_end(t)) is not None}
+    ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
     maker = maker or LineMaker()
     lines: list[Line] = []
     previous: str | None = None
@@ -212,7 +210,7 @@ def _result_line(message: m.Message) -> str:
 
 
 def revision(r: m.TodoRevision) -> Revision:
-    line = todo_line(m.TodoCommit(revision=r.revision, items=len(r.items), diff=r.diff))
+    line = todo_line(r.diff, len(r.items))
     return Revision(
         revision=r.revision,
         turn_id=r.turn_id or "",

@@ -100,14 +100,14 @@ class Intents:
 
     async def create_session(self, mode: str = "agent") -> m.Session:
         params = m.CreateSessionParams.model_validate({"mode": mode})
-        return self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+        return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
         """Attach the session `remote_session_id` of the host at `endpoint`, or with ""
         create one there; the host names it after the remote session and its host."""
         remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id or None)
         params = m.CreateSessionParams(remote=remote)
-        return self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
+        return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def list_remote_sessions(self, endpoint: str) -> None:
         if not endpoint:
@@ -136,13 +136,15 @@ class Intents:
         if shown is None:
             return None
         params = m.ForkParams(session_id=shown)
-        return self._open(await self._host.call(rpc.SESSIONS_FORK, params))
+        return await self._open(await self._host.call(rpc.SESSIONS_FORK, params))
 
     async def delete_session(self, session_id: str) -> None:
         await self._host.call(rpc.SESSIONS_DELETE, m.SessionRef(session_id=session_id))
 
     async def select_session(self, session_id: str) -> None:
+        """Show the session; done once it is loaded."""
         self._state.apply(ev.SessionShown(session_id))
+        await self._loader.settled()
 
     def show_adjacent(self, step: int) -> None:
         """Show the session `step` rows below (negative: above) the one shown, in the
@@ -180,7 +182,9 @@ class Intents:
     async def retry(self) -> None:
         await self._host.start()
 
-    def _open(self, session: m.Session) -> m.Session:
+    async def _open(self, session: m.Session) -> m.Session:
+        """A session made here, shown; done once it is loaded."""
         self._state.apply(ev.SessionChanged(convert.session(session)))
         self._state.apply(ev.SessionShown(session.id))
+        await self._loader.settled()
         return session

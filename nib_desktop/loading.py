@@ -13,7 +13,9 @@ It listens to the state (never to a view) and applies what the host answers as e
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 from host.protocol import methods as rpc
 from host.protocol import models as m
@@ -24,6 +26,7 @@ from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import TurnView
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ class Loader:
         self._feed = feed
         self._run = run
         self._recovered: set[str] = set()  # local sessions whose checklist was fetched
-        self._linked: dict[str, str] = {}  # the remote state each session was last seen in
+        self._showing: asyncio.Future[Any] | None = None  # the shown session's load
         self._older_loading = False
         self._history_busy = False  # a newest-page load is on its way
         self._history_again = False  # ...and another write came meanwhile
@@ -47,21 +50,10 @@ class Loader:
         if isinstance(event, ev.SessionsListed):
             return  # `reload` loads the shown session itself, before "ready"
         state = self._state
-        shown = state.shown
-        relinked = False
-        if store.SESSIONS in change and change.session_id is not None:
-            session = state.session(change.session_id)
-            if session is not None and session.remote:
-                was = self._linked.get(session.session_id)
-                self._linked[session.session_id] = session.remote_state
-                relinked = (
-                    was is not None and was != "connected" and session.remote_state == "connected"
-                )
-                relinked = relinked and shown is not None and shown.session_id == change.session_id
-        if (
-            isinstance(event, ev.SessionShown | ev.SessionDeleted) and store.CURRENT in change
-        ) or relinked:
-            self._run(self.show_current(), "show the session")
+        moved = isinstance(event, ev.SessionShown | ev.SessionDeleted) and store.CURRENT in change
+        relinked = store.LINKED in change and change.session_id == state.current
+        if moved or relinked:
+            self._showing = self._run(self.show_current(), "show the session")
         if (isinstance(event, ev.HistoryOpened) and store.HISTORY in change) or (
             isinstance(event, ev.SnapshotArrived)
             and state.history.session_id is not None
@@ -69,12 +61,17 @@ class Loader:
         ):
             self._run(self.load_history(older=False), "load the checklist history")
 
+    async def settled(self) -> None:
+        """Once the shown session's load (if one is on its way) is done; its failure is
+        the notice, not raised here."""
+        while self._showing is not None and not self._showing.done():
+            await asyncio.wait([self._showing])
+
     async def reload(self) -> None:
         """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
         listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
         self._recovered.clear()
         sessions = tuple(convert.session(s) for s in listing.sessions)
-        self._linked = {s.session_id: s.remote_state for s in sessions if s.remote}
         self._state.apply(ev.SessionsListed(sessions))
         await self.show_current()
         await self.load_tools()
@@ -104,13 +101,13 @@ class Loader:
         listing = await self._host.call(rpc.MESSAGES_LIST, page)
         if self._state.current != sid:
             return  # another session is shown now
-        lines = convert.transcript(listing.messages, turns.turns, maker=self._feed.reset())
-        first = listing.messages[0] if listing.messages else None
+        messages = listing.messages
+        lines = convert.transcript(messages, self._turns(turns), maker=self._feed.reset())
+        first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
-            ev.TranscriptLoaded(
-                sid, lines, listing.has_more, first.seq if first else 0, _turn_of(first)
-            )
-        )
+            ev.TranscriptPage(sid, lines, listing.has_more, first.seq if first else 0,
+                              _turn_of(first), newest_seq=last.seq if last else 0)
+        )  # fmt: skip
 
     async def load_older_messages(self) -> None:
         """The page of the shown transcript before the oldest message loaded."""
@@ -132,13 +129,21 @@ class Loader:
             self._older_loading = False
         if self._state.transcript.session_id != held.session_id or not listing.messages:
             return
-        lines = convert.transcript(listing.messages, turns.turns, held.oldest_turn or None)
+        lines = convert.transcript(listing.messages, self._turns(turns), held.oldest_turn or None)
         first = listing.messages[0]
-        self._state.apply(
-            ev.OlderLinesLoaded(
-                held.session_id, lines, listing.has_more, first.seq, _turn_of(first)
-            )
+        page = ev.TranscriptPage(
+            held.session_id, lines, listing.has_more, first.seq, _turn_of(first), older=True
         )
+        self._state.apply(page)
+
+    def _turns(self, listing: m.TurnList) -> tuple[TurnView, ...]:
+        """A session's turns as answered, the newest as the state holds it: a notification
+        that overtook the answer (the turn stopped meanwhile) wins."""
+        views = tuple(convert.turn(t) for t in listing.turns)
+        if not views:
+            return views
+        held = self._state.turn(views[0].session_id)
+        return tuple(held if held.turn_id == v.turn_id else v for v in views)
 
     async def load_history(self, older: bool = False) -> None:
         """A page of the open History view's revisions: the newest, or with `older` the

@@ -47,8 +47,9 @@ class Router:
         self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 
     def turns_changed(self, turn: m.Turn) -> None:
-        self._state.apply(ev.TurnChanged(convert.turn(turn)))
-        line = convert.turn_end(turn)
+        view = convert.turn(turn)
+        self._state.apply(ev.TurnChanged(view))
+        line = convert.turn_end(view)
         if line is not None:
             self._state.apply(ev.LinesAppended(turn.session_id, (line,)))
 

@@ -36,10 +36,14 @@ class Runner:
         self._state = state
         self._tasks: set[asyncio.Future[Any]] = set()
 
-    def __call__(self, work: Coroutine[Any, Any, object], what: str = "do that") -> None:
+    def __call__(
+        self, work: Coroutine[Any, Any, object], what: str = "do that"
+    ) -> asyncio.Future[Any]:
+        """Start `work`; the task, for whoever wants to know when it is done."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(lambda done: self._finished(done, what))
+        return task
 
     def _finished(self, task: asyncio.Future[Any], what: str) -> None:
         self._tasks.discard(task)

@@ -63,23 +63,17 @@ class TurnChanged:
 
 
 @dataclass(frozen=True)
-class TranscriptLoaded:
-    """The newest page of a session's transcript, replacing what is held."""
+class TranscriptPage:
+    """A page of a session's transcript: the newest (replacing what is held) or, with
+    `older`, the one before the oldest held."""
 
     session_id: str
     lines: tuple[Line, ...]
     has_more: bool
-    oldest_seq: int
-    oldest_turn: str = ""  # the turn of the oldest message loaded
-
-
-@dataclass(frozen=True)
-class OlderLinesLoaded:
-    session_id: str
-    lines: tuple[Line, ...]
-    has_more: bool
-    oldest_seq: int
-    oldest_turn: str = ""  # the turn of the oldest message loaded
+    oldest_seq: int  # the page's oldest message
+    oldest_turn: str = ""  # and its turn
+    older: bool = False
+    newest_seq: int = 0  # the page's newest message: lines appended meanwhile after it stay
 
 
 @dataclass(frozen=True)
@@ -164,8 +158,7 @@ Event = (
     | SessionShown
     | SnapshotArrived
     | TurnChanged
-    | TranscriptLoaded
-    | OlderLinesLoaded
+    | TranscriptPage
     | LinesAppended
     | ApprovalRequested
     | ApprovalResolved

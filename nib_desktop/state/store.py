@@ -38,6 +38,7 @@ DRAFTS = "drafts"
 REMOTE_CHOICES = "remote_choices"
 HISTORY = "history"
 PREFS = "prefs"
+LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,12 @@ class AppState:
     dock_expanded: bool = False
     reduced_motion: bool = False
     _listeners: list[Listener] = field(default_factory=list, repr=False)
+    _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
 
     # --- reading ------------------------------------------------------------------------
 
     def session(self, session_id: str | None) -> Session | None:
-        return next((s for s in self.sessions if s.session_id == session_id), None)
+        return self._by_id.get(session_id or "")
 
     @property
     def shown(self) -> Session | None:
@@ -154,16 +156,16 @@ class AppState:
                     return NOTHING
                 self.turns[turn.session_id] = turn
                 return Change(frozenset({CHECKLIST}), turn.session_id)
-            case ev.TranscriptLoaded(session_id, lines, has_more, oldest, turn):
-                if session_id != self.current:
-                    return NOTHING
-                self.transcript = Transcript(session_id, lines, has_more, oldest, turn, True)
-                return Change(frozenset({TRANSCRIPT}))
-            case ev.OlderLinesLoaded(session_id, lines, has_more, oldest, turn):
+            case ev.TranscriptPage(session_id, lines, has_more, oldest, turn, older, newest):
                 held = self.transcript
-                if session_id != held.session_id:
+                if session_id != self.current or (older and not held.loaded):
                     return NOTHING
-                self.transcript = Transcript(session_id, lines + held.lines, has_more, oldest, turn)
+                if older:
+                    lines = lines + held.lines
+                elif held.session_id == session_id and not held.loaded:
+                    # appended while the page was on its way: what came after it stays
+                    lines = lines + tuple(x for x in held.lines if x.seq > newest)
+                self.transcript = Transcript(session_id, lines, has_more, oldest, turn, True)
                 return Change(frozenset({TRANSCRIPT}))
             case ev.LinesAppended(session_id, lines):
                 held = self.transcript
@@ -227,10 +229,14 @@ class AppState:
 
     # --- the cases with more than a line to them -----------------------------------------
 
+    def _set_sessions(self, sessions: tuple[Session, ...]) -> None:
+        self.sessions = tuple(sorted(sessions, key=lambda s: s.order, reverse=True))
+        self._by_id = {s.session_id: s for s in self.sessions}
+
     def _listed(self, sessions: tuple[Session, ...]) -> Change:
-        self.sessions = _ordered(sessions)
+        self._set_sessions(sessions)
         self.approvals = ()  # the calls that waited ended with their host
-        self.snapshots.clear()  # every one may be stale: fetched again when shown
+        # the snapshots held stay: revisions only grow, and a newer one replaces them
         current = self.current if self.session(self.current) else None
         if current is None and self.sessions:
             current = self.sessions[0].session_id
@@ -245,18 +251,21 @@ class AppState:
         before = self.session(session.session_id)
         if before == session:
             return NOTHING
-        self.sessions = _ordered((*others, session))
+        self._set_sessions((*others, session))
         aspects = {SESSIONS}
         if session.session_id == self.current:
             aspects.add(CURRENT)
         if before is not None and before.checklist_note != session.checklist_note:
             aspects.add(CHECKLIST)
+        linked_now = session.remote_state == "connected"
+        if before is not None and before.remote_state != "connected" and linked_now:
+            aspects.add(LINKED)
         return Change(frozenset(aspects), session.session_id)
 
     def _deleted(self, session_id: str) -> Change:
         if self.session(session_id) is None:
             return NOTHING
-        self.sessions = tuple(s for s in self.sessions if s.session_id != session_id)
+        self._set_sessions(tuple(s for s in self.sessions if s.session_id != session_id))
         self.snapshots.pop(session_id, None)
         self.turns.pop(session_id, None)
         self.drafts.pop(session_id, None)
@@ -300,7 +309,3 @@ class AppState:
             has_more = has_more or held.has_more
         self.history = replace(held, revisions=revisions, has_more=has_more)
         return Change(frozenset({HISTORY}))
-
-
-def _ordered(sessions: tuple[Session, ...]) -> tuple[Session, ...]:
-    return tuple(sorted(sessions, key=lambda s: s.order, reverse=True))

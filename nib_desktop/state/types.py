@@ -103,6 +103,7 @@ class Line:
     text: str
     is_error: bool = False
     warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
+    seq: int = 0  # the message it tells (0: a turn's end)
 
 
 @dataclass(frozen=True)

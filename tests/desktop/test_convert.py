@@ -124,3 +124,8 @@ def test_a_compaction_is_one_transcript_line() -> None:
     rows += maker.lines(message(5, "summary", "what happened"))
     assert rows[-1].kind == "summary"
     assert rows[-1].text == "Context compacted: 4 messages summarised"
+
+
+def test_an_empty_first_write_reads_empty() -> None:
+    lines = [x for msg in todo_write("e", commit(1, 0)) for x in LineMaker().lines(msg)]
+    assert [x.text for x in lines] == ["Checklist empty"]

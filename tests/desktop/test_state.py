@@ -71,13 +71,22 @@ def test_deleting_the_shown_session_shows_the_newest_other_and_forgets_its_data(
 def test_lines_belong_to_the_transcript_shown() -> None:
     state = AppState()
     state.apply(ev.SessionsListed((session("a"),)))
-    state.apply(ev.LinesAppended("a", (Line("user", "early"),)))  # before the page: dropped
-    state.apply(ev.TranscriptLoaded("a", (Line("user", "one"),), True, 5, "t1"))
+    # while the first page loads, what is appended shows; the page replaces what it holds
+    # (up to its newest message) and keeps what came after it
+    state.apply(ev.LinesAppended("a", (Line("user", "one", seq=5),)))
+    state.apply(ev.LinesAppended("a", (Line("assistant", "late", seq=6),)))
+    assert not state.transcript.loaded
+    state.apply(ev.TranscriptPage("a", (Line("user", "zero"),), False, 1, "t0", older=True))
+    assert [x.text for x in state.transcript.lines] == ["one", "late"]  # nothing older yet
+    state.apply(ev.TranscriptPage("a", (Line("user", "one", seq=5),), True, 5, "t1",
+                                  newest_seq=5))  # fmt: skip
+    assert [x.text for x in state.transcript.lines] == ["one", "late"]
     state.apply(ev.LinesAppended("a", (Line("assistant", "two"),)))
     state.apply(ev.LinesAppended("other", (Line("assistant", "elsewhere"),)))
-    state.apply(ev.OlderLinesLoaded("a", (Line("user", "zero"),), False, 1, "t0"))
-    assert [x.text for x in state.transcript.lines] == ["zero", "one", "two"]
+    state.apply(ev.TranscriptPage("a", (Line("user", "zero"),), False, 1, "t0", older=True))
+    assert [x.text for x in state.transcript.lines] == ["zero", "one", "late", "two"]
     assert (state.transcript.has_more, state.transcript.oldest_seq) == (False, 1)
+    assert state.transcript.loaded  # still: an older page keeps what was loaded
 
 
 def revision(n: int, turn: str = "t1") -> Revision:
@@ -135,3 +144,23 @@ def test_a_stale_turn_answer_cannot_undo_a_newer_notification() -> None:
     later = TurnView("a", "running", "", "t2", "2026-11-30T10:05:00.000Z")
     assert store.CHECKLIST in state.apply(ev.TurnChanged(later))
     assert state.turn("a") == later
+
+
+def test_a_remote_host_linked_again_is_told_once() -> None:
+    state = AppState()
+    down = Session("r", "R", "agent", remote=True, remote_state="unreachable")
+    state.apply(ev.SessionsListed((down,)))
+    up = Session("r", "R", "agent", remote=True, remote_state="connected")
+    assert store.LINKED in state.apply(ev.SessionChanged(up))
+    renamed = Session("r", "R2", "agent", remote=True, remote_state="connected")
+    assert store.LINKED not in state.apply(ev.SessionChanged(renamed))
+
+
+def test_a_listing_keeps_the_checklists_held() -> None:
+    """After a reconnect the dock does not blink empty: what is held stays until a newer
+    revision arrives."""
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a"),)))
+    state.apply(ev.SnapshotArrived(snap(4, "completed")))
+    state.apply(ev.SessionsListed((session("a"),)))
+    assert state.snapshot("a") == snap(4, "completed")

@@ -26,7 +26,7 @@ def configure(gui: Gui) -> None:
 
 def tools_ready(gui: Gui) -> bool:
     rows = gui.tools.model.rows()
-    return bool(rows) and rows[0].sourceState == "ready"
+    return bool(rows) and rows[0].state == "ready"
 
 
 def transcript(gui: Gui) -> list[str]:

@@ -36,7 +36,7 @@ def shown(gui: Gui) -> str:
 
 
 def session_ids(gui: Gui) -> list[str]:
-    return [row.sessionId for row in gui.sessions.model.rows()]
+    return [row.session_id for row in gui.sessions.model.rows()]
 
 
 def test_typing_right_after_the_first_frame_lands_in_the_input(gui) -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from nib_desktop.state.types import Item, Session, Snapshot, TurnView
+from nib_desktop.state.types import Item, Line, Session, Snapshot, TurnView
 from ui.views.dock import DockView
 from ui.views.rows import (
     SessionListModel,
-    SessionRow,
     TodoListModel,
     TranscriptModel,
-    TranscriptRow,
 )
 
 
@@ -19,16 +17,23 @@ def test_session_and_transcript_models(qtmodeltester) -> None:
     sessions = SessionListModel()
     sessions.set_rows(
         [
-            SessionRow("a", "A", "agent", False, True, "", ""),
-            SessionRow("b", "B", "plan", True, False, "a", "connected"),
+            Session("a", "A", "agent", running_turn="t1"),
+            Session("b", "B", "plan", parent_id="a", remote=True, remote_state="connected"),
         ]
     )
     qtmodeltester.check(sessions)
     transcript = TranscriptModel()
-    transcript.set_rows(
-        [TranscriptRow("user", "hi", False, False), TranscriptRow("tool_result", "x", True, False)]
-    )
+    transcript.set_rows([Line("user", "hi"), Line("tool_result", "x", is_error=True)])
     qtmodeltester.check(transcript)
+    # the roles read the state's values under QML's names
+    role = {bytes(v).decode(): k for k, v in sessions.roleNames().items()}
+    first = sessions.index(0)
+    assert sessions.data(first, role["sessionId"]) == "a" and sessions.data(first, role["running"])
+    assert sessions.data(sessions.index(1), role["remoteState"]) == "connected"
+    assert transcript.data(
+        transcript.index(1),
+        {bytes(v).decode(): k for k, v in transcript.roleNames().items()}["isError"],
+    )
 
 
 def shown_dock(session_id: str = "a") -> tuple[AppState, DockView]:

@@ -89,7 +89,7 @@ def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
         await until(lambda: gui.state.turn(session.id).state == "failed", 20.0)
         await until(lambda: transcript_texts(gui)[-1].startswith("✕ Turn failed: "))
         row = gui.transcript.model.rows()[-1]
-        assert row.isError and len(row.text) > len("✕ Turn failed: ") + 5
+        assert row.is_error and len(row.text) > len("✕ Turn failed: ") + 5
         assert not gui.sessions.property("currentRunning")
         assert gui.item("sendButton").property("text") == "Send"
 

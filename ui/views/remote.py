@@ -13,7 +13,7 @@ from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
-from ui.views.rows import RemoteChoiceModel, RemoteChoiceRow, qml_uncreatable
+from ui.views.rows import RemoteChoiceModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -39,8 +39,7 @@ class RemoteView(QObject):
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.REMOTE_CHOICES in change:
-            rows = [RemoteChoiceRow(c.choice_id, c.title) for c in self._state.remote_choices]
-            self.model.set_rows(rows)
+            self.model.set_rows(list(self._state.remote_choices))
             self.choicesChanged.emit()
 
     def _choices(self) -> RemoteChoiceModel:

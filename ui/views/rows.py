@@ -23,10 +23,13 @@ Index = QModelIndex | PersistentIndex
 
 
 class RowModel(QAbstractListModel):
-    """A list of frozen rows; each role reads one attribute. `set_rows` emits the least
+    """A list of frozen rows; each role reads one attribute: `ROLES` names the roles QML
+    sees, each the row's attribute of the same name, or the one `ATTRIBUTES` gives (the
+    state's own values are shown as they are, no copy). `set_rows` emits the least
     change it can: dataChanged for rows that differ when the length is the same."""
 
     ROLES: tuple[str, ...] = ()
+    ATTRIBUTES: dict[str, str] = {}  # noqa: RUF012 - read only, per class
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -34,6 +37,8 @@ class RowModel(QAbstractListModel):
         self._role_ids = {
             Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(self.ROLES)
         }
+        self._attributes = {role: self.ATTRIBUTES.get(name, name)
+                            for role, name in self._role_ids.items()}  # fmt: skip
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
@@ -47,7 +52,7 @@ class RowModel(QAbstractListModel):
         row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             role = Qt.ItemDataRole.UserRole + 1
-        name = self._role_ids.get(role)
+        name = self._attributes.get(role)
         return getattr(row, name) if name is not None else None
 
     def rows(self) -> list[Any]:
@@ -90,35 +95,23 @@ class RowModel(QAbstractListModel):
             self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]))
 
 
-@dataclass(frozen=True)
-class SessionRow:
-    sessionId: str
-    title: str
-    mode: str
-    remote: bool
-    running: bool
-    parentId: str
-    remoteState: str
-
-
 @QmlElement
 @qml_uncreatable("made by the views")
 class SessionListModel(RowModel):
+    """Rows: the state's `Session`s."""
+
     ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState")
-
-
-@dataclass(frozen=True)
-class TranscriptRow:
-    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
-    text: str
-    isError: bool
-    warning: bool
+    ATTRIBUTES = {"sessionId": "session_id", "parentId": "parent_id",  # noqa: RUF012
+                  "remoteState": "remote_state"}  # fmt: skip
 
 
 @QmlElement
 @qml_uncreatable("made by the views")
 class TranscriptModel(RowModel):
+    """Rows: the state's transcript `Line`s."""
+
     ROLES = ("kind", "text", "isError", "warning")
+    ATTRIBUTES = {"isError": "is_error"}  # noqa: RUF012
 
 
 @dataclass(frozen=True)
@@ -157,31 +150,19 @@ class HistoryModel(RowModel):
     ROLES = ("revision", "time", "summary", "warning", "turnLabel", "accessibleName")
 
 
-@dataclass(frozen=True)
-class ToolSourceRow:
-    name: str
-    kind: str  # "MCP server" or "plugin"
-    sourceState: str  # starting, ready, failed, disabled (plugins: ready or failed)
-    error: str
-    tools: str  # the tool names, comma separated
-    accessibleName: str
-
-
 @QmlElement
 @qml_uncreatable("made by the views")
 class ToolSourceModel(RowModel):
+    """Rows: the state's `ToolSource`s."""
+
     ROLES = ("name", "kind", "sourceState", "error", "tools", "accessibleName")
-
-
-@dataclass(frozen=True)
-class RemoteChoiceRow:
-    choiceId: str  # the session's id on that host
-    title: str
+    ATTRIBUTES = {"sourceState": "state", "accessibleName": "accessible_name"}  # noqa: RUF012
 
 
 @QmlElement
 @qml_uncreatable("made by the views")
 class RemoteChoiceModel(RowModel):
-    """The sessions a remote host has, to pick one to attach."""
+    """The sessions a remote host has, to pick one to attach. Rows: `RemoteChoice`s."""
 
     ROLES = ("choiceId", "title")
+    ATTRIBUTES = {"choiceId": "choice_id"}  # noqa: RUF012

@@ -11,15 +11,10 @@ from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Session
-from ui.views.rows import SessionListModel, SessionRow, qml_uncreatable
+from ui.views.rows import SessionListModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
-
-
-def row(s: Session) -> SessionRow:
-    return SessionRow(s.session_id, s.title, s.mode, s.remote, s.running, s.parent_id,
-                      s.remote_state)  # fmt: skip
 
 
 @QmlElement
@@ -38,7 +33,7 @@ class SessionsView(QObject):
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.SESSIONS in change:
-            self.model.set_rows([row(s) for s in self._state.sessions])
+            self.model.set_rows(list(self._state.sessions))
             self.listChanged.emit()
         if store.CURRENT in change or store.SESSIONS in change:
             before, self._shown = self._shown, self._state.shown

@@ -9,7 +9,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
-from ui.views.rows import ToolSourceModel, ToolSourceRow, qml_uncreatable
+from ui.views.rows import ToolSourceModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -31,8 +31,7 @@ class ToolsView(QObject):
         if store.TOOLS not in change:
             return
         sources = self._state.tools
-        self.model.set_rows([ToolSourceRow(s.name, s.kind, s.state, s.error, s.tools,
-                                           s.accessible_name) for s in sources])  # fmt: skip
+        self.model.set_rows(list(sources))
         failed = sum(1 for s in sources if s.state == "failed")
         if failed != self._failed:
             self._failed = failed

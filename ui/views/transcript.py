@@ -11,15 +11,10 @@ from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import Line
-from ui.views.rows import TranscriptModel, TranscriptRow, qml_uncreatable
+from ui.views.rows import TranscriptModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
-
-
-def rows(lines: tuple[Line, ...]) -> list[TranscriptRow]:
-    return [TranscriptRow(x.kind, x.text, x.is_error, x.warning) for x in lines]
 
 
 @QmlElement
@@ -39,11 +34,11 @@ class TranscriptView(QObject):
             return
         lines = self._state.transcript.lines
         if isinstance(event, ev.LinesAppended):
-            self.model.append_rows(rows(event.lines))  # the view keeps its place
-        elif isinstance(event, ev.OlderLinesLoaded):
-            self.model.replace_keeping_tail(rows(lines))
+            self.model.append_rows(list(event.lines))  # the view keeps its place
+        elif isinstance(event, ev.TranscriptPage) and event.older:
+            self.model.replace_keeping_tail(list(lines))
         else:
-            self.model.set_rows(rows(lines))
+            self.model.set_rows(list(lines))
         if self._state.transcript.has_more != self._more:
             self._more = self._state.transcript.has_more
             self.moreChanged.emit()
