@@ -161,8 +161,12 @@ class Gui:
         self.run(self.main.shutdown())
         self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here
         self.window.close()
+        self.release()
+
+    def release(self) -> None:
+        """The QML goes before the views it binds to, as in the app."""
         shiboken6.delete(self.engine)
-        # the window's deferred deletions run now, while the views it binds to still exist
+        # the window's deferred deletions run now, while the views still exist
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     # --- finding items --------------------------------------------------------------

@@ -71,6 +71,8 @@ def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
         raise AssertionError(f"the X11 keyboard tests hung: {exc.stdout!r}") from None
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
+    # no binding of the window ever read a view that was gone (teardown order included)
+    assert "TypeError" not in proc.stdout + proc.stderr, proc.stderr[-2000:]
 
 
 @pytest.mark.timeout(180)
