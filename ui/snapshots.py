@@ -142,3 +142,51 @@ def accessible_name(index: int, total: int, item: Item, ended: str = "") -> str:
     word = ended or STATUS_WORDS[item.status]
     text = item.active_form if item.status == "in_progress" and item.active_form else item.content
     return f"Step {index + 1} of {total}, {word}: {text}"
+
+
+@dataclass(frozen=True)
+class TodoRow:
+    """One row of the dock's list, under QML's role names."""
+
+    content: str
+    status: str
+    glyph: str
+    activeForm: str
+    number: int
+    accessibleName: str
+    interrupted: bool  # in progress, but its turn ended
+    endedWord: str  # then how: "stopped", "interrupted", "failed"
+    sweeping: bool
+
+
+def todo_rows(snapshot: Snapshot | None, turn: TurnView, live: bool) -> list[TodoRow]:
+    """The dock's rows: a step in progress sweeps while its turn runs, and says how the
+    turn ended when it no longer does. A past revision (`live` False) is only shown."""
+    items = snapshot.items if snapshot is not None else ()
+    running = turn.running and live
+    word = ended_word(turn)
+    rows = []
+    for index, item in enumerate(items):
+        in_progress = item.status == "in_progress"
+        ended = word if in_progress and not running and live else ""
+        rows.append(TodoRow(
+            content=item.content, status=item.status, glyph=STATUS_GLYPHS[item.status],
+            activeForm=item.active_form or "", number=index + 1,
+            accessibleName=accessible_name(index, len(items), item, ended),
+            interrupted=ended != "", endedWord=ended, sweeping=in_progress and running,
+        ))  # fmt: skip
+    return rows
+
+
+def completed_between(before: Snapshot | None, after: Snapshot | None) -> list[str]:
+    """What to announce of the steps that became completed between two snapshots of one
+    session: each in words, or their number when more than three."""
+    if before is None or after is None or before.session_id != after.session_id:
+        return []
+    done_before = {i.content for i in before.items if i.status == "completed"}
+    newly = [(index, item) for index, item in enumerate(after.items)
+             if item.status == "completed" and item.content not in done_before]  # fmt: skip
+    if len(newly) > 3:
+        return [f"Completed {len(newly)} steps"]
+    total = len(after.items)
+    return [f"Completed step {i + 1} of {total}: {item.content}" for i, item in newly]

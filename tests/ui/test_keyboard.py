@@ -285,6 +285,7 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
 
     # the test's loop goes on after the window closes (the app would quit here)
     QGuiApplication.setQuitOnLastWindowClosed(False)
+
     def close() -> None:  # the window closed itself: the rest of the teardown
         gui.run(gui.main.shutdown())
         gui.release()

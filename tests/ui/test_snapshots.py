@@ -74,3 +74,27 @@ def test_the_headline_tells_how_the_turn_ended() -> None:
     # nothing in progress after a stop: the next pending step is where it stands
     paused = Snapshot("s", 5, (Item("A", "completed"), Item("C", "pending")))
     assert headline(paused, TurnView("s", "cancelled")).text == "Stopped at 1 / 2 · C"
+
+
+def test_rows_of_a_live_list_and_of_a_past_revision() -> None:
+    from ui.snapshots import TodoRow, TurnView, todo_rows
+
+    snap = Snapshot("s", 3, (Item("A", "completed"), Item("B", "in_progress", "Doing B")))
+    running = todo_rows(snap, TurnView("s", "running"), live=True)
+    assert [(r.sweeping, r.interrupted) for r in running] == [(False, False), (True, False)]
+    stopped = todo_rows(snap, TurnView("s", "cancelled"), live=True)[1]
+    assert stopped == TodoRow("B", "in_progress", "◐", "Doing B", 2,
+                              "Step 2 of 2, stopped: Doing B", True, "stopped", False)  # fmt: skip
+    past = todo_rows(snap, TurnView("s", "running"), live=False)[1]  # read-only: nothing moves
+    assert not past.sweeping and not past.interrupted and past.endedWord == ""
+
+
+def test_completed_steps_are_announced_each_or_counted() -> None:
+    from ui.snapshots import completed_between
+
+    before = snap(1, "pending", "pending", "pending", "pending", "pending")
+    one = snap(2, "completed", "pending", "pending", "pending", "pending")
+    assert completed_between(before, one) == ["Completed step 1 of 5: step 0"]
+    assert completed_between(before, snap(3, *["completed"] * 5)) == ["Completed 5 steps"]
+    assert completed_between(None, one) == []
+    assert completed_between(snap(1, "pending", session="b"), one) == []

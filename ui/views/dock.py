@@ -13,19 +13,18 @@ from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
 from ui.snapshots import (
-    STATUS_GLYPHS,
     Headline,
     Progress,
     Snapshot,
-    accessible_name,
+    completed_between,
     current_step,
-    ended_word,
     focus_index,
     headline,
     progress,
     running_index,
+    todo_rows,
 )
-from ui.views.rows import TodoListModel, TodoRow, qml_uncreatable
+from ui.views.rows import TodoListModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -67,9 +66,9 @@ class DockView(QObject):
         unavailable = bool(shown and shown.checklist_note)
         live = None if unavailable or session is None else state.snapshot(session)
         if announce:
-            self._announce_completed(self._live, live)
-        was_running = self._running
-        self._live = live
+            for text in completed_between(self._live, live):
+                self.announcement.emit(text)
+        was_running, self._live = self._running, live
         viewed = state.history.viewed
         snapshot = live
         if viewed is not None and session is not None:
@@ -77,41 +76,13 @@ class DockView(QObject):
         self._snapshot = snapshot
         turn = state.turn(session)
         self._running = turn.running and viewed is None
-        word = ended_word(turn)
         self._headline = headline(snapshot, turn) if snapshot is not None else None
         if viewed is not None and snapshot is not None:
             self._headline = Headline(current_step(snapshot), "idle", False)
-        rows: list[TodoRow] = []
-        items = snapshot.items if snapshot is not None else ()
-        for index, item in enumerate(items):
-            in_progress = item.status == "in_progress"
-            interrupted = in_progress and not self._running and viewed is None
-            ended = word if interrupted else ""
-            rows.append(TodoRow(
-                content=item.content, status=item.status, glyph=STATUS_GLYPHS[item.status],
-                activeForm=item.active_form or "", number=index + 1,
-                accessibleName=accessible_name(index, len(items), item, ended),
-                interrupted=interrupted, endedWord=ended,
-                sweeping=in_progress and self._running,
-            ))  # fmt: skip
-        self.model.set_rows(rows)
+        self.model.set_rows(todo_rows(snapshot, turn, live=viewed is None))
         self.changed.emit()
         if announce and was_running and not turn.running and self._headline is not None:
             self.announcement.emit(self._headline.text)
-
-    def _announce_completed(self, before: Snapshot | None, after: Snapshot | None) -> None:
-        """Steps that became completed between two snapshots of the session shown."""
-        if before is None or after is None or before.session_id != after.session_id:
-            return
-        done_before = {i.content for i in before.items if i.status == "completed"}
-        newly = [(index, item) for index, item in enumerate(after.items)
-                 if item.status == "completed" and item.content not in done_before]  # fmt: skip
-        if len(newly) > 3:
-            self.announcement.emit(f"Completed {len(newly)} steps")
-            return
-        for index, item in newly:
-            total = len(after.items)
-            self.announcement.emit(f"Completed step {index + 1} of {total}: {item.content}")
 
     # --- what QML reads -------------------------------------------------------------
 

@@ -114,22 +114,11 @@ class TranscriptModel(RowModel):
     ATTRIBUTES = {"isError": "is_error"}  # noqa: RUF012
 
 
-@dataclass(frozen=True)
-class TodoRow:
-    content: str
-    status: str
-    glyph: str
-    activeForm: str
-    number: int
-    accessibleName: str
-    interrupted: bool  # in progress, but its turn ended
-    endedWord: str  # then how: "stopped", "interrupted", "failed"
-    sweeping: bool
-
-
 @QmlElement
 @qml_uncreatable("made by the views")
 class TodoListModel(RowModel):
+    """Rows: `ui.snapshots.TodoRow`s."""
+
     ROLES = ("content", "status", "glyph", "activeForm", "number", "accessibleName",
              "interrupted", "endedWord", "sweeping")  # fmt: skip
 
