@@ -27,6 +27,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # thread, which the frame waits below do not follow
 os.environ.setdefault("QSG_RENDER_LOOP", "basic")
 
+import shiboken6
 from PySide6.QtCore import QEventLoop, QTimer, QUrl
 from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
@@ -209,6 +210,7 @@ def main() -> int:
         )
     print(f"  turn stopped             {ended_cpu:5.2f} %  {ended_frames:4d} frames (target 0)")
     window.close()
+    shiboken6.delete(engine)  # the QML goes before the views it binds to, as in the app
     return 0
 
 
