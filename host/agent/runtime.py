@@ -38,6 +38,7 @@ from host.agent.providers.base import (
     TextDelta,
     ToolCallRequest,
     ToolMessage,
+    Usage,
     UserMessage,
 )
 from host.config import Settings, SettingsError, load_settings, redact
@@ -198,12 +199,18 @@ class AgentRuntime:
     @staticmethod
     async def _step(
         provider: Provider, request: ModelRequest, text: list[str], calls: list[ToolCallRequest]
-    ) -> None:
+    ) -> int | None:
+        """One model step into `text` and `calls`; the prompt tokens the endpoint counted
+        for it, when it says."""
+        reported = None
         async for event in provider.stream(request):
             if isinstance(event, TextDelta):
                 text.append(event.text)
+            elif isinstance(event, Usage):
+                reported = event.prompt_tokens
             else:
                 calls.append(event)
+        return reported
 
     async def _compact(
         self, ctx: ExecutionContext, provider: Provider, history: list[ChatMessage], window: int
@@ -301,17 +308,16 @@ class AgentRuntime:
             text: list[str] = []
             calls: list[ToolCallRequest] = []
             try:
-                await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
-                                 text, calls)  # fmt: skip
+                reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
+                                            specs), text, calls)  # fmt: skip
             except ContextTooLong:
                 if budget is None or text or calls:
                     raise
                 await self._compact(ctx, provider, history, budget.window)
                 estimated = budget.counter.conversation(history, specs)
-                await self._step(provider, ModelRequest(ctx.path, tuple(history), specs),
-                                 text, calls)  # fmt: skip
-            reported = getattr(provider, "last_prompt_tokens", None)
-            if budget and isinstance(reported, int):
+                reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
+                                            specs), text, calls)  # fmt: skip
+            if budget and reported is not None:  # this turn's own count: calibrates its budget
                 budget.counter.calibrate(estimated, reported)
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
             # may come in two chunks; a lone half becomes U+FFFD)

@@ -31,6 +31,7 @@ class Call:
 class Reply:
     text: str = ""
     calls: tuple[Call, ...] = ()
+    prompt_tokens: int | None = None  # reported as the answer's usage when given
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,13 @@ class FakeOpenAI:
             handler.end_headers()
             for event in self._stream_events(step):
                 handler.wfile.write(event)
+            if step.prompt_tokens is not None:  # as servers do: usage on a last, empty chunk
+                usage = {"prompt_tokens": step.prompt_tokens, "completion_tokens": 1,
+                         "total_tokens": step.prompt_tokens + 1}  # fmt: skip
+                payload = {"id": "chatcmpl-test", "object": "chat.completion.chunk",
+                           "created": 0, "model": "test", "choices": [],
+                           "usage": usage}  # fmt: skip
+                handler.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
             handler.wfile.write(b"data: [DONE]\n\n")
             handler.wfile.flush()
             handler.close_connection = True
@@ -176,6 +184,9 @@ class FakeOpenAI:
                 }
             ],
         }
+        if step.prompt_tokens is not None:
+            payload["usage"] = {"prompt_tokens": step.prompt_tokens, "completion_tokens": 1,
+                                "total_tokens": step.prompt_tokens + 1}  # fmt: skip
         self._send(handler, 200, "application/json", json.dumps(payload).encode())
 
     def _stream_events(self, step: Reply) -> Iterator[bytes]:

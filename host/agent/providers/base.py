@@ -1,6 +1,7 @@
 """What a provider is: given one typed model request (the execution path, the
 conversation and the offered tools), a stream of text deltas and complete tool calls for
-one model step. Providers translate these types to their endpoint's wire format; nothing
+one model step (and, where the endpoint reports it, the step's prompt token count).
+Providers translate these types to their endpoint's wire format; nothing
 outside a provider sees that format."""
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ class ToolCallRequest:
     arguments: str
 
 
-ModelEvent = TextDelta | ToolCallRequest
+@dataclass(frozen=True)
+class Usage:
+    """The prompt tokens the endpoint counted for this step's request, when it says: part
+    of the step's own stream, so two sessions' turns on one provider never mix theirs."""
+
+    prompt_tokens: int
+
+
+ModelEvent = TextDelta | ToolCallRequest | Usage
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from host.agent.providers.base import (
     TextDelta,
     ToolCallRequest,
     ToolMessage,
+    Usage,
     UserMessage,
 )
 from host.config import Settings
@@ -45,9 +46,6 @@ class _PartialCall:
 
 class OpenAIProvider:
     min_steps = 0  # a real model's steps are bounded by NIB_MAX_STEPS alone
-    # the prompt tokens the endpoint reported for the last request, when it reports them
-    # (whole answers always; streams when the server adds usage to its last chunk)
-    last_prompt_tokens: int | None = None
 
     def __init__(self, settings: Settings) -> None:
         if not settings.openai_base_url:
@@ -73,7 +71,8 @@ class OpenAIProvider:
         await self._client.close()
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        self.last_prompt_tokens = None
+        """The step's events; a `Usage` when the endpoint reports it (whole answers
+        always, streams when the server adds usage to its last chunk)."""
         kwargs: dict[str, Any] = {
             "model": self._model,
             "messages": [wire_message(message) for message in request.messages],
@@ -117,7 +116,7 @@ class OpenAIProvider:
             async for chunk in stream:
                 usage = getattr(chunk, "usage", None)
                 if usage is not None and getattr(usage, "prompt_tokens", None):
-                    self.last_prompt_tokens = int(usage.prompt_tokens)
+                    yield Usage(int(usage.prompt_tokens))
                 if not chunk.choices:
                     continue
                 delta = chunk.choices[0].delta
@@ -139,12 +138,12 @@ class OpenAIProvider:
     async def _whole(self, kwargs: dict[str, Any]) -> list[ModelEvent]:
         response = await self._client.chat.completions.create(**kwargs)
         usage = getattr(response, "usage", None)
-        if usage is not None and getattr(usage, "prompt_tokens", None):
-            self.last_prompt_tokens = int(usage.prompt_tokens)
-        if not response.choices:
-            return []
-        message = response.choices[0].message
         events: list[ModelEvent] = []
+        if usage is not None and getattr(usage, "prompt_tokens", None):
+            events.append(Usage(int(usage.prompt_tokens)))
+        if not response.choices:
+            return events
+        message = response.choices[0].message
         if message.content:
             events.append(TextDelta(message.content))
         for index, call in enumerate(message.tool_calls or ()):
