@@ -75,9 +75,6 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
     except ValueError:
         raise SettingsError(f"NIB_REQUEST_TIMEOUT_S must be a number, not {timeout!r}") from None
     default = Settings()
-    key = values.get("NIB_OPENAI_API_KEY") or None
-    if key and len(key) >= 6:
-        SECRETS.add(key)  # the log's filter hides it from here on
     return Settings(
         provider=values.get("NIB_PROVIDER", default.provider).strip().lower() or default.provider,
         openai_base_url=values.get("NIB_OPENAI_BASE_URL") or None,
@@ -93,27 +90,42 @@ def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = Non
 
 
 _USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
-SECRETS: set[str] = set()  # every API key settings were loaded with
+MIN_SECRET = 6  # shorter "keys" (a local server's "x") would blank ordinary words
 
 
-def redact(text: str, settings: Settings | None = None) -> str:
-    """`text` without credentials: the user:password part of any URL, and the configured
-    API keys wherever an endpoint echoed them."""
-    text = _USERINFO.sub("***@", text)
-    keys = set(SECRETS)
-    if settings is not None and settings.openai_api_key and len(settings.openai_api_key) >= 6:
-        keys.add(settings.openai_api_key)
-    for key in keys:
-        text = text.replace(key, "***")
-    return text
+class Secrets:
+    """The credentials one host has loaded from its settings, hidden from every log record
+    and every error it stores or sends. Owned by the host process and handed to what
+    loads settings: nothing global, so one host (or test) never sees another's keys."""
+
+    def __init__(self) -> None:
+        self._keys: set[str] = set()
+
+    def remember(self, settings: Settings) -> Settings:
+        key = settings.openai_api_key
+        if key and len(key) >= MIN_SECRET:
+            self._keys.add(key)
+        return settings
+
+    def redact(self, text: str) -> str:
+        """`text` without credentials: the user:password part of any URL, and the API
+        keys remembered, wherever an endpoint echoed them."""
+        text = _USERINFO.sub("***@", text)
+        for key in self._keys:
+            text = text.replace(key, "***")
+        return text
 
 
 class RedactingFilter(logging.Filter):
     """Credentials out of every log record (libraries log request URLs)."""
 
+    def __init__(self, secrets: Secrets) -> None:
+        super().__init__()
+        self._secrets = secrets
+
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        clean = redact(message)
+        clean = self._secrets.redact(message)
         if clean != message:
             record.msg, record.args = clean, None
         return True

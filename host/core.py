@@ -10,6 +10,7 @@ from typing import Any
 import apsw
 
 from host.agent.runtime import AgentRuntime
+from host.config import Secrets
 from host.events import Publisher
 from host.protocol import methods as rpc
 from host.protocol import models as m
@@ -21,13 +22,17 @@ from host.todos.service import TodoService
 
 
 class HostCore:
-    def __init__(self, data_dir: Path, db: apsw.Connection | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, db: apsw.Connection | None = None, secrets: Secrets | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.db = db if db is not None else open_database(data_dir)
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
         self.todos = TodoService(self.db, self.publisher)
-        self.runtime = AgentRuntime(data_dir, self.sessions, self.todos, self.publisher)
+        self.runtime = AgentRuntime(
+            data_dir, self.sessions, self.todos, self.publisher, secrets or Secrets()
+        )
         self.remotes = RemoteSessions(self.sessions, self.publisher)
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None

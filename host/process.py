@@ -22,7 +22,7 @@ from pathlib import Path
 
 import apsw
 
-from host.config import RedactingFilter, load_settings
+from host.config import RedactingFilter, Secrets, load_settings
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
 from host.protocol.appinfo import TOKEN_ENV, default_data_dir
@@ -77,11 +77,11 @@ def private_folder(data_dir: Path) -> None:
                     path.chmod(0o600)
 
 
-def setup_logging(level: str, data_dir: Path) -> None:
+def setup_logging(level: str, data_dir: Path, keys: Secrets) -> None:
     root = logging.getLogger()
     root.setLevel(level.upper())
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    secrets = RedactingFilter()
+    secrets = RedactingFilter(keys)
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(fmt)
     stderr.addFilter(secrets)
@@ -115,8 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(EXIT_IN_USE, str(exc))
     except OSError as exc:
         return fail(EXIT_STORAGE, f"cannot lock {data_dir}: {exc.strerror}")
+    secrets = Secrets()
     try:
-        core = HostCore(data_dir)
+        core = HostCore(data_dir, secrets=secrets)
     except SchemaTooNew as exc:
         return fail(EXIT_SCHEMA_TOO_NEW, str(exc))
     except StorageError as exc:
@@ -124,9 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except apsw.Error as exc:  # the first writes after opening (ending old turns)
         reason = environment_problem(exc) or f"SQLite reported {type(exc).__name__}: {exc}"
         return fail(EXIT_STORAGE, f"cannot use {data_dir / DB_FILENAME}: {reason}")
-    setup_logging(args.log_level, data_dir)
-    with contextlib.suppress(Exception):  # registers the key for the log's filter
-        load_settings(data_dir)
+    setup_logging(args.log_level, data_dir, secrets)
+    with contextlib.suppress(Exception):  # the key is hidden from the log from the start
+        secrets.remember(load_settings(data_dir))
     # every exception nobody caught reaches host.log with its traceback
     sys.excepthook = lambda kind, value, tb: log.critical(
         "uncaught exception", exc_info=(kind, value, tb)

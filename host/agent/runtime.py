@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,7 @@ from host.agent.providers.base import (
     Usage,
     UserMessage,
 )
-from host.config import Settings, SettingsError, load_settings, redact
+from host.config import Secrets, Settings, SettingsError, load_settings
 from host.events import Publisher
 from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
 from host.protocol import errors
@@ -66,6 +67,15 @@ class StepLimitReached(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class TurnRun:
+    """What a running turn was started with: its settings (read once) and its provider;
+    a delegated Task and an MCP server's sampling in it use the same."""
+
+    settings: Settings
+    provider: Provider
+
+
 class AgentRuntime:
     def __init__(
         self,
@@ -73,8 +83,10 @@ class AgentRuntime:
         sessions: SessionService,
         todos: TodoService,
         publisher: Publisher | None = None,
+        secrets: Secrets | None = None,
     ) -> None:
         self._data_dir = data_dir
+        self._secrets = secrets or Secrets()
         self._sessions = sessions
         self._todos = todos
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -85,7 +97,7 @@ class AgentRuntime:
         # on first use: at host start that is once the host is ready)
         self._publisher = publisher or Publisher()
         self._external: ExternalTools | None = None
-        self._providers: dict[str, Provider] = {}
+        self._runs: dict[str, TurnRun] = {}  # the running turns' settings and provider
         # One provider per distinct settings, kept across turns: building an HTTP client
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
@@ -135,13 +147,10 @@ class AgentRuntime:
         if self._external is not None:
             await self._external.close()
 
-    def _redacted(self, text: str) -> str:
-        """An error for the user and the database, without the endpoint's credentials."""
-        try:
-            settings = load_settings(self._data_dir)
-        except SettingsError:
-            settings = Settings()
-        return redact(text, settings)
+    def _settings(self) -> Settings:
+        """Settings read from the environment and settings.json, once per turn or
+        compaction; the key is hidden from logs and errors from then on."""
+        return self._secrets.remember(load_settings(self._data_dir))
 
     def _provider(self, settings: Settings) -> Provider:
         provider = self._cache.get(settings)
@@ -155,9 +164,9 @@ class AgentRuntime:
         ctx = ExecutionContext(session.id, turn.id, PATH_BY_MODE[session.mode])
         state, error = "completed", None
         try:
-            settings = load_settings(self._data_dir)
+            settings = self._settings()
             provider = self._provider(settings)
-            self._providers[turn.id] = provider
+            self._runs[turn.id] = TurnRun(settings, provider)
             tools = AGENT_TOOLS if session.mode == "agent" else ()
             if session.mode == "agent":
                 await self.external.prepare()
@@ -173,13 +182,14 @@ class AgentRuntime:
             state, error = "cancelled", None
             # a request in flight may hold its HTTP connection open: the provider is closed
             # (the next turn makes a new one), so the endpoint sees the call end now
-            used = self._providers.get(turn.id)
+            run = self._runs.get(turn.id)
+            used = run.provider if run is not None else None
             if used is not None and self._providers_shared(used) == 1:
                 for key in [k for k, v in self._cache.items() if v is used]:
                     del self._cache[key]
                 await _close_quietly(used)
         except (ProviderError, SettingsError, StepLimitReached) as exc:
-            state, error = "failed", self._redacted(str(exc))
+            state, error = "failed", self._secrets.redact(str(exc))
         except apsw.Error as exc:
             reason = environment_problem(exc)
             if reason is None:
@@ -189,12 +199,12 @@ class AgentRuntime:
             log.exception("turn %s failed", turn.id)
             state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"
         finally:
-            self._providers.pop(turn.id, None)
+            self._runs.pop(turn.id, None)
             self._sessions.end_turn(session.id, turn.id, state, error)
 
     def _providers_shared(self, provider: Provider) -> int:
         """How many running turns use `provider`."""
-        return sum(1 for used in self._providers.values() if used is provider)
+        return sum(1 for run in self._runs.values() if run.provider is provider)
 
     @staticmethod
     async def _step(
@@ -245,14 +255,15 @@ class AgentRuntime:
         older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)]
         if not older:
             return m.CompactResult(summarised_messages=0)
-        settings = load_settings(self._data_dir)
+        settings = self._settings()
         provider = self._provider(settings)
         path = PATH_BY_MODE[session.mode]
         text = render(history[1:], int(context_window(settings) * CHARS_PER_TOKEN * 0.5))
         try:
             summary = await ask(provider, path, prompts.COMPACT, text)
         except ProviderError as exc:
-            raise errors.InternalError(f"compaction failed: {self._redacted(str(exc))}") from None
+            reason = self._secrets.redact(str(exc))
+            raise errors.InternalError(f"compaction failed: {reason}") from None
         if not summary:
             raise errors.InternalError("compaction failed: the model gave an empty summary")
         self._sessions.append_message(session.id, None, "summary", summary)
@@ -267,21 +278,22 @@ class AgentRuntime:
         """A model call an MCP server asked for during one of the turn's calls, on the MCP
         path: offered no tools, and any tool call the model makes anyway goes through the
         registry on that path (TodoWrite refuses it) and its refusal back to the model."""
-        provider = self._providers.get(ctx.turn_id)
-        if provider is None:
+        run = self._runs.get(ctx.turn_id)
+        if run is None:
             raise ProviderError("sampling is only answered during a running turn")
+        provider = run.provider
         history: list[ChatMessage] = [SystemMessage(system or prompts.SAMPLING)]
         for role, text in messages:
             history.append(UserMessage(text) if role == "user" else AssistantMessage(text))
         return await self._loop(ctx, provider, history, (), SAMPLING_STEPS, record=False)
 
     async def _run_delegated(self, ctx: ExecutionContext, text: str) -> str:
-        provider = self._providers.get(ctx.turn_id)
-        if provider is None:
+        run = self._runs.get(ctx.turn_id)
+        if run is None:
             raise ProviderError("Task can only run inside a running turn")
         history: list[ChatMessage] = [SystemMessage(prompts.DELEGATED), UserMessage(text)]
-        settings = load_settings(self._data_dir)
-        return await self._loop(ctx, provider, history, (), settings.max_steps, record=False)
+        return await self._loop(ctx, run.provider, history, (), run.settings.max_steps,
+                                record=False)  # fmt: skip
 
     async def _loop(
         self,
