@@ -7,8 +7,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import apsw
-
 from host.agent.runtime import AgentRuntime
 from host.config import Secrets
 from host.events import Publisher
@@ -17,13 +15,13 @@ from host.protocol import models as m
 from host.remote.links import RemoteSessions
 from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
-from host.store.db import open_database
+from host.store.db import Database, open_database
 from host.todos.service import TodoService
 
 
 class HostCore:
     def __init__(
-        self, data_dir: Path, db: apsw.Connection | None = None, secrets: Secrets | None = None
+        self, data_dir: Path, db: Database | None = None, secrets: Secrets | None = None
     ) -> None:
         self.data_dir = data_dir
         self.db = db if db is not None else open_database(data_dir)
@@ -34,6 +32,7 @@ class HostCore:
             data_dir, self.sessions, self.todos, self.publisher, secrets or Secrets()
         )
         self.remotes = RemoteSessions(self.sessions, self.publisher)
+        self.sessions.show_remote_with(self.remotes)  # remote sessions as their hosts tell
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
 

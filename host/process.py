@@ -20,8 +20,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import apsw
-
 from host.config import RedactingFilter, Secrets, load_settings
 from host.core import HostCore
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
@@ -29,7 +27,7 @@ from host.protocol.appinfo import TOKEN_ENV, default_data_dir
 from host.protocol.models import ReadyLine
 from host.server import ListenError, RpcServer
 from host.store.db import DB_FILENAME, SchemaTooNew, StorageError
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure
 from host.store.lock import FolderInUse, FolderLock
 
 EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
@@ -122,8 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(EXIT_SCHEMA_TOO_NEW, str(exc))
     except StorageError as exc:
         return fail(EXIT_STORAGE, str(exc))
-    except apsw.Error as exc:  # the first writes after opening (ending old turns)
-        reason = environment_problem(exc) or f"SQLite reported {type(exc).__name__}: {exc}"
+    except StorageFailure as exc:  # the first writes after opening (ending old turns)
+        reason = exc.reason or f"SQLite reported {exc}"
         return fail(EXIT_STORAGE, f"cannot use {data_dir / DB_FILENAME}: {reason}")
     setup_logging(args.log_level, data_dir, secrets)
     with contextlib.suppress(Exception):  # the key is hidden from the log from the start

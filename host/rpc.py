@@ -12,7 +12,6 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import apsw
 from pydantic import ValidationError
 
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors
@@ -29,7 +28,7 @@ from host.protocol.endpoint import (
 )
 from host.protocol.framing import MAX_FRAME_BYTES, FrameDecoder, FramingError, encode_message
 from host.protocol.methods import HELLO, METHODS, Method
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure
 
 log = logging.getLogger(__name__)
 
@@ -245,9 +244,10 @@ class ServerConnection:
 def _as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:
     if isinstance(exc, errors.RpcError):
         return exc
-    reason = environment_problem(exc) if isinstance(exc, apsw.Error) else None
-    if reason is not None:  # rolled back with its transaction
-        log.error("%s failed in storage: %s", method.name, exc)
-        return errors.InternalError(f"{method.name} failed: {reason}; nothing was written")
+    storage = exc if isinstance(exc, StorageFailure) else None
+    if storage is not None and storage.reason is not None:  # rolled back with its transaction
+        log.error("%s failed in storage: %s", method.name, exc.__cause__ or exc)
+        return errors.InternalError(f"{method.name} failed: {storage.reason}; nothing was written")
     log.exception("%s failed", method.name, exc_info=exc)
-    return errors.InternalError(f"{method.name} failed: {type(exc).__name__}")
+    kind = storage.kind if storage is not None else type(exc).__name__
+    return errors.InternalError(f"{method.name} failed: {kind}")

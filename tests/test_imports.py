@@ -99,6 +99,8 @@ def problems(imp: Import, package: str, root: Path) -> list[str]:
     if allowed and _under(imp.name, "nib_desktop") and not _under(imp.name, allowed):
         out.append(f"{where} imports {imp.name}, but of the desktop only {allowed}")
     module = module_of(imp.path, root)
+    if package == "host" and _under(imp.name, "apsw") and not _under(module, "host.store"):
+        out.append(f"{where} imports apsw: only the store does (StorageFailure above it)")
     if package == "nib_desktop" and _under(imp.name, "ui") and module not in SHELL:
         out.append(f"{where} imports {imp.name}: the Main role never imports a view")
     if package == "host" and _under(imp.name, "host"):
@@ -204,6 +206,8 @@ def test_the_cycle_check_finds_a_planted_circle() -> None:
          "nib_desktop/bad.py:1 imports host.process, but of the host only host.protocol"),
         ("host", "host/store/bad.py", "from ..sessions import service\n",
          "host/store/bad.py:1 imports host.sessions: host.store may not depend on host.sessions"),
+        ("host", "host/sessions/bad.py", "import apsw\n",
+         "host/sessions/bad.py:1 imports apsw: only the store does (StorageFailure above it)"),
         ("host", "host/todos/bad.py", "from host.tools import registry\n",
          "host/todos/bad.py:1 imports host.tools: host.todos may not depend on host.tools"),
         ("host/protocol", "host/protocol/bad.py", "from PySide6.QtCore import QObject\n",

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import apsw
-
 from host.agent import prompts
 from host.agent.compaction import (
     CHARS_PER_TOKEN,
@@ -49,7 +47,7 @@ from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.text import valid_text
 from host.sessions.service import SessionService
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure
 from host.todos.service import TodoService
 from host.tools import task, todo_write
 from host.tools.registry import ToolRegistry
@@ -190,11 +188,10 @@ class AgentRuntime:
                 await _close_quietly(used)
         except (ProviderError, SettingsError, StepLimitReached) as exc:
             state, error = "failed", self._secrets.redact(str(exc))
-        except apsw.Error as exc:
-            reason = environment_problem(exc)
-            if reason is None:
+        except StorageFailure as exc:
+            if exc.reason is None:
                 log.exception("turn %s failed in storage", turn.id)
-            state, error = "failed", f"storage: {reason or type(exc).__name__}"
+            state, error = "failed", f"storage: {exc.reason or exc.kind}"
         except Exception as exc:
             log.exception("turn %s failed", turn.id)
             state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"

@@ -369,7 +369,6 @@ class RemoteSessions:
         self._hosts: dict[str, RemoteHost] = {}
         self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
         self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
-        sessions.decorate = self.decorate
 
     def start(self) -> None:
         """Link to every host a stored remote session names (in the running loop)."""
@@ -391,7 +390,7 @@ class RemoteSessions:
 
     # --- what the session service shows -------------------------------------------------
 
-    def decorate(self, session: m.Session) -> m.Session:
+    def overlay(self, session: m.Session) -> m.Session:
         """A remote session as its host last told: how it is reached, its running turn
         and (with "todos") its checklist revision."""
         if session.remote is None:

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from typing import Any
-
-import apsw
+from typing import Any, Protocol
 
 from host.clock import new_id, now_iso
 from host.events import Publisher
@@ -18,8 +15,8 @@ from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import LIST_ITEM, shorten, valid_text
-from host.store.db import immediate, running_turn
-from host.store.errors import environment_problem
+from host.store.db import Database, immediate, running_turn
+from host.store.errors import StorageFailure
 
 _SESSION_COLUMNS = f"""
     s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
@@ -96,16 +93,32 @@ def title_from(text: str) -> str:
     return shorten(item.group(1) if item else line, TITLE_LENGTH).rstrip(":")
 
 
+class RemoteOverlay(Protocol):
+    """What the remote links know of a remote session beyond its stored row: how its host
+    is reached, its running turn there and (with "todos") its checklist revision."""
+
+    def overlay(self, session: m.Session) -> m.Session: ...
+
+
+class _StoredOnly:
+    def overlay(self, session: m.Session) -> m.Session:
+        return session
+
+
 class SessionService:
-    def __init__(self, db: apsw.Connection, publisher: Publisher) -> None:
+    def __init__(self, db: Database, publisher: Publisher) -> None:
         self._db = db
         self._publisher = publisher
         # Turns that ended while their end could not be written (a full disk, a failing
         # file): ended for everyone in memory, written with the next write that works,
         # and ended as "host restarted" by the next start if the host stops first.
         self._unrecorded: dict[str, tuple[str, str | None, str]] = {}
-        # what a remote session's host last said (host.remote.links), over the stored row
-        self.decorate: Callable[[m.Session], m.Session] = lambda session: session
+        self._remote: RemoteOverlay = _StoredOnly()
+
+    def show_remote_with(self, remote: RemoteOverlay) -> None:
+        """Where a remote session's live state comes from (the host's assembly passes its
+        remote links once; until then a remote session is its stored row)."""
+        self._remote = remote
 
     # --- sessions ---------------------------------------------------------------------
 
@@ -126,7 +139,7 @@ class SessionService:
 
     def _ended_in_memory(self, session: m.Session) -> m.Session:
         if session.origin == "remote":
-            return self.decorate(session)
+            return self._remote.overlay(session)
         if session.running_turn_id in self._unrecorded:
             return session.model_copy(update={"running_turn_id": None})
         return session
@@ -280,8 +293,8 @@ class SessionService:
                 self._touch(session_id, now)
                 turn = self.get_turn(session_id, turn_id)
                 session = self.get(session_id)
-        except apsw.Error as exc:
-            reason = environment_problem(exc) or f"a storage error ({type(exc).__name__})"
+        except StorageFailure as exc:
+            reason = exc.reason or f"a storage error ({exc.kind})"
             log.error("the end of turn %s could not be written: %s", turn_id, exc)
             if state == "completed":
                 state = "failed"
@@ -305,7 +318,7 @@ class SessionService:
         state, error, finished = self._unrecorded[turn_id]
         try:
             return self.get_turn(session_id, turn_id), self.get(session_id)
-        except apsw.Error:
+        except StorageFailure:
             turn = m.Turn.model_validate(
                 {"id": turn_id, "sessionId": session_id, "state": state, "error": error,
                  "startedAt": finished, "finishedAt": finished}

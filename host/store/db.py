@@ -1,16 +1,19 @@
-"""Opening the database: pragmas on every connection and typed storage errors."""
+"""Opening the database (pragmas on every connection, typed storage errors) and using it:
+`Database` is the only way the rest of the host reaches SQLite, and every apsw error it
+meets leaves it as a `StorageFailure`."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import apsw
 
 from host.protocol import SCHEMA_VERSION
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure, environment_problem
 from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
 
 DB_FILENAME = "nib.sqlite3"
@@ -24,6 +27,61 @@ class StorageError(Exception):
 
 class SchemaTooNew(StorageError):
     """The file was written by a newer host; it is left untouched."""
+
+
+Bindings = Sequence[Any] | Mapping[str, Any]
+
+
+class Rows:
+    """A statement's rows, read as they are asked for (a page can stop early)."""
+
+    def __init__(self, cursor: apsw.Cursor) -> None:
+        self._cursor = cursor
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        try:
+            return next(self._cursor)
+        except apsw.Error as exc:
+            raise StorageFailure(exc) from exc
+
+    def fetchone(self) -> Any:
+        return next(self, None)
+
+    def fetchall(self) -> list[Any]:
+        return list(self)
+
+
+class Database:
+    """One connection as the services use it."""
+
+    def __init__(self, connection: apsw.Connection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, bindings: Bindings = ()) -> Rows:
+        try:
+            return Rows(self._connection.execute(sql, bindings))
+        except apsw.Error as exc:
+            raise StorageFailure(exc) from exc
+
+    def executemany(self, sql: str, rows: Iterable[Bindings]) -> None:
+        try:
+            for _ in self._connection.executemany(sql, rows):
+                pass
+        except apsw.Error as exc:
+            raise StorageFailure(exc) from exc
+
+    def changes(self) -> int:
+        return int(self._connection.changes())
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self._connection.in_transaction)
+
+    def close(self) -> None:
+        self._connection.close()
 
 
 def connect(path: Path) -> apsw.Connection:
@@ -42,7 +100,7 @@ def open_database(
     data_dir: Path,
     migrations: tuple[Migration, ...] = MIGRATIONS,
     target: int = SCHEMA_VERSION,
-) -> apsw.Connection:
+) -> Database:
     """Open (creating if needed) and migrate the database in `data_dir`.
 
     Raises SchemaTooNew for a file newer than `target` before anything is written to it,
@@ -72,7 +130,7 @@ def open_database(
         connection = connect(path)
         check_integrity(connection, path)
         migrate(connection, migrations, target)
-        return connection
+        return Database(connection)
     except apsw.Error as exc:
         reason = environment_problem(exc)
         if reason is None:
@@ -116,7 +174,7 @@ def running_turn(sessions_alias: str) -> str:
 
 
 @contextlib.contextmanager
-def immediate(connection: apsw.Connection) -> Iterator[None]:
+def immediate(connection: Database) -> Iterator[None]:
     """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on any
     exception, which is then re-raised."""
     connection.execute("BEGIN IMMEDIATE")

@@ -3,7 +3,8 @@
 An environment error (a full disk, a read-only file, a lock held elsewhere, a damaged
 file, an I/O failure) gets one readable sentence for the user; anything else raised by
 SQLite is a bug in the host, to be logged with its traceback and answered as an internal
-error. Every layer that meets an apsw error asks `environment_problem`.
+error. Nothing above the store sees apsw: the store's `Database` raises `StorageFailure`,
+which carries that classification.
 """
 
 from __future__ import annotations
@@ -29,3 +30,14 @@ def environment_problem(exc: BaseException) -> str | None:
         if isinstance(exc, kind):
             return reason
     return None
+
+
+class StorageFailure(Exception):
+    """SQLite failed while the host used the database (the transaction, if any, rolled
+    back). `reason`: one readable sentence when the environment is at fault, None when it
+    is a bug, whose traceback (chained) belongs in the log; `kind`: SQLite's error class."""
+
+    def __init__(self, exc: apsw.Error) -> None:
+        self.reason = environment_problem(exc)
+        self.kind = type(exc).__name__
+        super().__init__(self.reason or f"{self.kind}: {exc}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import apsw
 from pydantic import TypeAdapter
 
 from host.clock import now_iso
@@ -20,7 +19,7 @@ from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.todo_diff import diff_items
-from host.store.db import immediate, running_turn
+from host.store.db import Database, immediate, running_turn
 from host.todos.schema import TodoWriteArgs
 
 HISTORY_KEPT = 1_000  # revisions per session
@@ -38,7 +37,7 @@ class TodoRefused(Exception):
 
 
 class TodoService:
-    def __init__(self, db: apsw.Connection, publisher: Publisher) -> None:
+    def __init__(self, db: Database, publisher: Publisher) -> None:
         self._db = db
         self._publisher = publisher
 

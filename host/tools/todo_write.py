@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import logging
 
-import apsw
-
 from host.execution_path import ExecutionContext
 from host.protocol import models as m
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure
 from host.todos.schema import TODO_WRITE_DESCRIPTION, TodoWriteArgs
 from host.todos.service import TodoRefused, TodoService
 from host.tools.registry import Tool, ToolFailed, ToolResult
@@ -23,8 +21,8 @@ def todo_write_tool(todos: TodoService) -> Tool:
             written = todos.write(ctx, args)
         except TodoRefused as exc:
             raise ToolFailed(f"TodoWrite refused: {exc}") from None
-        except apsw.Error as exc:  # rolled back: nothing was written
-            reason = environment_problem(exc)
+        except StorageFailure as exc:  # rolled back: nothing was written
+            reason = exc.reason
             if reason is None:  # a bug: its traceback goes to the log, not to the model
                 log.exception("TodoWrite failed in storage")
                 reason = "an internal error (see the host log)"

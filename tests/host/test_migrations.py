@@ -7,6 +7,7 @@ import apsw
 import pytest
 
 from host.store import db as store
+from host.store.errors import StorageFailure
 from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
 
 
@@ -142,7 +143,7 @@ def test_v22_to_v23_keeps_every_message_and_allows_summaries(tmp_path) -> None:
             " VALUES (?, 's', ?, 'user', ?, 'x')",
             (f"m{seq}", seq, f"hello {seq}"),
         )
-    with pytest.raises(apsw.ConstraintError):
+    with pytest.raises(StorageFailure, match="ConstraintError"):
         connection.execute(
             "INSERT INTO messages (id, session_id, seq, role, content, created_at)"
             " VALUES ('m3', 's', 3, 'summary', 'x', 'x')"

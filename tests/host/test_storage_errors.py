@@ -13,7 +13,7 @@ from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.rpc import _as_rpc_error
-from host.store.errors import environment_problem
+from host.store.errors import StorageFailure, environment_problem
 
 
 @pytest.mark.parametrize(
@@ -40,9 +40,10 @@ def test_other_sqlite_errors_are_bugs(kind) -> None:
 def test_a_full_disk_during_a_request_reads_as_such(core: HostCore) -> None:
     pages = core.db.execute("PRAGMA page_count").fetchone()[0]
     core.db.execute(f"PRAGMA max_page_count = {int(pages)}")
-    with pytest.raises(apsw.FullError) as caught:
+    with pytest.raises(StorageFailure) as caught:
         for _ in range(200):  # fill the last free pages
             core.sessions.create(m.CreateSessionParams(title="x" * 400))
+    assert caught.value.kind == "FullError" and isinstance(caught.value.__cause__, apsw.FullError)
     error = _as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
     assert error.message == "sessions.create failed: the disk is full; nothing was written"
     assert not core.db.in_transaction
@@ -53,8 +54,9 @@ def test_a_storage_bug_is_logged_with_its_traceback(core: HostCore, caplog) -> N
         "CREATE TEMP TRIGGER boom BEFORE INSERT ON sessions"
         " BEGIN SELECT RAISE(ABORT, 'a bug in a statement'); END"
     )
-    with pytest.raises(apsw.ConstraintError) as caught:
+    with pytest.raises(StorageFailure) as caught:
         core.sessions.create(m.CreateSessionParams())
+    assert caught.value.reason is None  # a bug, not the environment
     with caplog.at_level(logging.ERROR, logger="host.rpc"):
         error = _as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
     assert isinstance(error, errors.InternalError)
@@ -70,7 +72,6 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
     (failed, the reason in words) for every client, and once space returns the next turn
     runs and the first turn's end is written."""
     import asyncio
-    import contextlib
 
     monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "30")
     session = core.sessions.create(m.CreateSessionParams())
@@ -85,9 +86,11 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
         core.db.execute("CREATE TABLE filler (x BLOB)")
         pages = core.db.execute("PRAGMA page_count").fetchone()[0]
         core.db.execute(f"PRAGMA max_page_count = {int(pages)}")  # the disk is now full
-        with contextlib.suppress(apsw.FullError):  # and not a free byte is left in it
+        try:  # and not a free byte is left in it
             for _ in range(100_000):
                 core.db.execute("INSERT INTO filler VALUES (randomblob(200))")
+        except StorageFailure as full:
+            assert full.reason == "the disk is full"
         while not any(t.id == first.id and t.state != "running" for t in turn_notes()):
             await asyncio.sleep(0.005)
         ended = next(t for t in turn_notes() if t.id == first.id and t.state != "running")
