@@ -299,7 +299,7 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
             idle.append(s)
         for s in idle:
             s.close()
-        started = time.monotonic()
+        deadline = time.monotonic() + 10  # a bound on the wait, not a speed to meet
         while True:
             client = None
             try:
@@ -309,10 +309,10 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
             except (OSError, AssertionError, TimeoutError):
                 if client is not None:
                     client.close()
-                assert time.monotonic() - started < 5, "no client served after descriptors freed"
+                if time.monotonic() > deadline:
+                    raise TimeoutError("no client served after descriptors were freed") from None
                 time.sleep(0.1)
         assert client.call("sessions.list", {}) == {"sessions": []}
-        assert time.monotonic() - started < 3
         assert os.path.exists(socket_path)
         client.close()
     finally:

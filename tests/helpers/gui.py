@@ -120,29 +120,27 @@ class Gui:
     ) -> None:
         await self.act(lambda: QTest.keyClick(self.window, key, modifier))
 
-    async def frames_within(self, ms: int) -> int:
-        """How many frames the window swaps in `ms` milliseconds."""
-        count = 0
+    def animating(self) -> list[str]:
+        """Everything in the window that would draw frames on its own: a sweep whose clock
+        runs, a busy indicator that spins, any running QML animation. [] when the window
+        is still (read from the items' state, not by waiting and counting frames)."""
+        from ui.sweep import SweepText
 
-        def bump() -> None:
-            nonlocal count
-            count += 1
-
-        self.window.frameSwapped.connect(bump)
-        try:
-            await asyncio.sleep(ms / 1000)
-        finally:
-            self.window.frameSwapped.disconnect(bump)
-        return count
-
-    async def settles(self, quiet_ms: int = 1000, timeout: float = 8.0) -> bool:
-        """True once the window draws no frame for `quiet_ms` (longer than the sweep's
-        rest), False if it keeps drawing until `timeout`."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if await self.frames_within(quiet_ms) == 0:
-                return True
-        return False
+        found = []
+        for item in walk(self.window.contentItem()):
+            if not item.isVisible():
+                continue
+            name = item.metaObject().className()
+            if isinstance(item, SweepText) and item.property("running"):
+                found.append(f"the sweep {item.objectName()!r}")
+            elif "BusyIndicator" in name and item.property("running"):
+                found.append(f"a busy indicator ({item.objectName() or name})")
+            found += [
+                f"an animation in {item.objectName() or name}"
+                for child in item.children()
+                if "Animation" in child.metaObject().className() and child.property("running")
+            ]
+        return found
 
     async def open_remote_dialog(self) -> Any:
         """The attach dialog, opened as the New menu's item does (it is made on first use)."""

@@ -1,20 +1,20 @@
-"""A real OpenSSH server on 127.0.0.1 on a free high port, with throwaway host and client
-keys, for the RACP-over-ssh tests. It needs root (sshd's privilege separation) and the
-openssh-server package, which the test set-up installs when run as root; otherwise the
-tests that use it are skipped with the reason."""
+"""A real OpenSSH server on 127.0.0.1, with throwaway host and client keys, for the
+RACP-over-ssh tests. The test holds the listening socket itself (bound to port 0, so no
+other program can take the port between choosing and listening) and hands each accepted
+connection to `sshd -i`, OpenSSH's inetd mode: one sshd per connection. It needs root
+(sshd's privilege separation) and the openssh-server package, which the test set-up
+installs when run as root; otherwise the tests that use it are skipped with the reason."""
 
 from __future__ import annotations
 
 import contextlib
 import getpass
 import os
-import select
 import shutil
 import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,12 +49,6 @@ def remote_command(data_dir: Path, **env: str) -> str:
     return f"env {settings} {sys.executable} -m host --stdio --data-dir {data_dir}".strip()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _keygen(path: Path) -> None:
     subprocess.run(
         ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)],
@@ -63,29 +57,39 @@ def _keygen(path: Path) -> None:
     )
 
 
-def _wait_listening(process: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    """Until sshd says it listens (its -e log on stderr), then the rest goes to `log`."""
-    assert process.stderr is not None
-    stream = process.stderr
-    deadline = time.monotonic() + timeout
-    seen = b""
-    while b"Server listening" not in seen:
-        remaining = deadline - time.monotonic()
-        readable, _, _ = select.select([stream], [], [], max(0.0, remaining))
-        if not readable:
-            raise RuntimeError(f"sshd did not listen in time: {seen.decode(errors='replace')}")
-        chunk = os.read(stream.fileno(), 4096)
-        if not chunk:
-            raise RuntimeError(f"sshd exited: {seen.decode(errors='replace')}")
-        seen += chunk
+class _Inetd:
+    """Accepts on `listener` and runs one `sshd -i` per connection until closed."""
 
-    def drain() -> None:
-        with stream, log.open("ab") as out:
-            out.write(seen)
-            for line in stream:
-                out.write(line)
+    def __init__(self, listener: socket.socket, config: Path, log: Path) -> None:
+        self._listener = listener
+        self._command = [SSHD, "-i", "-e", "-f", str(config)]
+        self._log = log
+        self._children: list[subprocess.Popen[bytes]] = []
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
 
-    threading.Thread(target=drain, daemon=True).start()
+    def _serve(self) -> None:
+        with self._log.open("ab") as log:
+            while True:
+                try:
+                    conn, _ = self._listener.accept()
+                except OSError:  # closed: the server is done
+                    return
+                with conn:
+                    child = subprocess.Popen(self._command, stdin=conn, stdout=conn, stderr=log)
+                self._children.append(child)
+
+    def close(self) -> None:
+        self._listener.close()
+        self._thread.join(10)
+        for child in self._children:
+            child.terminate()
+        for child in self._children:
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(10)
 
 
 @contextlib.contextmanager
@@ -100,28 +104,26 @@ def running_sshd(folder: Path) -> Iterator[SshServer]:
     _keygen(client_key)
     authorized = folder / "authorized_keys"
     authorized.write_text(client_key.with_suffix(".pub").read_text())
-    port = _free_port()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))  # held from here on: the port cannot be taken
+    listener.listen(16)
+    port = int(listener.getsockname()[1])
     known = folder / "known_hosts"
     known.write_text(f"[127.0.0.1]:{port} {host_key.with_suffix('.pub').read_text()}")
     config = folder / "sshd_config"
     config.write_text(
-        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {host_key}\n"
-        f"PidFile {folder / 'sshd.pid'}\nAuthorizedKeysFile {authorized}\n"
+        f"HostKey {host_key}\nAuthorizedKeysFile {authorized}\n"
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
         "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
         "StrictModes no\nUsePAM no\nPrintMotd no\n"
     )
     Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # privilege separation
-    process = subprocess.Popen(
-        [SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
-    )
+    check = subprocess.run([SSHD, "-t", "-f", str(config)], capture_output=True, text=True)
+    if check.returncode != 0:
+        listener.close()
+        raise RuntimeError(f"sshd refused its configuration: {check.stderr.strip()}")
+    server = _Inetd(listener, config, folder / "sshd.log")
     try:
-        _wait_listening(process, folder / "sshd.log", 15.0)
         yield SshServer(port, getpass.getuser(), folder, client_key, known)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        server.close()

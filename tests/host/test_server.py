@@ -62,9 +62,9 @@ def test_a_silent_connection_is_closed_at_the_handshake_deadline(tmp_path) -> No
     async def body(server: RpcServer, path: str) -> None:
         reader, writer = await asyncio.open_unix_connection(path)
         writer.write(b"Content-Le")  # a partial header, then nothing (slowloris)
-        started = asyncio.get_running_loop().time()
+        # closed by the server with nothing said (without the deadline, the read would
+        # wait past `closed`'s own bound and fail)
         assert await closed(reader) == b""
-        assert asyncio.get_running_loop().time() - started < 2.0
         await until(lambda: server.connection_count == 0)
         writer.close()
 

@@ -14,6 +14,7 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.rpc import _as_rpc_error
 from host.store.errors import StorageFailure, environment_problem
+from tests.helpers.waiting import until
 
 
 @pytest.mark.parametrize(
@@ -81,8 +82,7 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
 
     async def scenario() -> None:
         first = core.runtime.start(m.StartTurnParams(session_id=session.id, text="a. b. c."))
-        while not any(name == rpc.TODOS_CHANGED.name for name, _ in notes):
-            await asyncio.sleep(0.005)
+        await until(lambda: any(name == rpc.TODOS_CHANGED.name for name, _ in notes))
         core.db.execute("CREATE TABLE filler (x BLOB)")
         pages = core.db.execute("PRAGMA page_count").fetchone()[0]
         core.db.execute(f"PRAGMA max_page_count = {int(pages)}")  # the disk is now full
@@ -91,16 +91,14 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
                 core.db.execute("INSERT INTO filler VALUES (randomblob(200))")
         except StorageFailure as full:
             assert full.reason == "the disk is full"
-        while not any(t.id == first.id and t.state != "running" for t in turn_notes()):
-            await asyncio.sleep(0.005)
+        await until(lambda: any(t.id == first.id and t.state != "running" for t in turn_notes()))
         ended = next(t for t in turn_notes() if t.id == first.id and t.state != "running")
         assert ended.state == "failed" and "the disk is full" in (ended.error or "")
         assert core.sessions.get(session.id).running_turn_id is None
         assert core.sessions.get_turn(session.id, first.id).state == "failed"
         core.db.execute("PRAGMA max_page_count = 1073741823")  # space again
         second = core.runtime.start(m.StartTurnParams(session_id=session.id, text="d. e. f."))
-        while core.sessions.get_turn(session.id, second.id).state == "running":
-            await asyncio.sleep(0.005)
+        await until(lambda: core.sessions.get_turn(session.id, second.id).state != "running")
         assert core.sessions.get_turn(session.id, second.id).state == "completed"
 
     asyncio.run(scenario())

@@ -246,12 +246,12 @@ def test_reduced_motion_is_a_static_highlight(gui) -> None:
         sweep = gui.visible_items("sweepText")[0]
         assert sweep.property("sweeping") is False
         assert sweep.property("color").name().lower() == "#0b63ce"  # the accent
-        assert await gui.settles()
+        assert gui.animating() == []
 
     gui.run(body())
 
 
-def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui) -> None:
+def test_nothing_moves_and_the_step_reads_stopped_after_a_stop(gui) -> None:
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)
@@ -260,6 +260,7 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         gui.expand(True)
         await gui.frame()
         assert len(gui.visible_items("sweepText")) == 1
+        assert gui.animating() == ["the sweep 'sweepText'"]  # the check sees a sweep
         await gui.click(gui.item("stopButton"))
         await until(lambda: not gui.dock.property("running"), what="the turn to stop")
         await gui.frame()
@@ -280,7 +281,7 @@ def test_no_frames_and_no_sweep_when_no_turn_runs_and_interrupted_after_stop(gui
         assert gui.visible_items("headerSweep") == []
         gui.item("composerInput").setFocus(False)
         await gui.frame()
-        assert await gui.settles()
+        assert gui.animating() == []
 
     gui.run(body())
 

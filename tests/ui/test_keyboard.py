@@ -197,7 +197,7 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
         os.kill(pid, signal.SIGSTOP)
         try:
             await gui.key(Qt.Key.Key_N, CTRL)
-            await until(lambda: gui.notice.property("text") != "", 5.0, "the notice")
+            await until(lambda: gui.notice.property("text") != "", 15.0, "the notice")
         finally:
             os.kill(pid, signal.SIGCONT)
         notice = gui.notice.property("text")
@@ -206,7 +206,7 @@ def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
         bar = gui.item("noticeBar")
         assert bar.isVisible() and gui.item("noticeText").property("text") == notice
         # the host carries it out late: the session shows up, as the notice said it might
-        await until(lambda: len(session_ids(gui)) == 1, 5.0)
+        await until(lambda: len(session_ids(gui)) == 1, 15.0)
 
     gui.run(body())
 
