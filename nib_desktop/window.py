@@ -9,13 +9,12 @@ and the connection made.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickWindow
 
@@ -23,7 +22,7 @@ import ui.qml_types  # noqa: F401 - registers the view-model types under `import
 from nib_desktop import paths
 from nib_desktop.boot import create_app
 from nib_desktop.graphics import choose_scene_graph
-from nib_desktop.state import events as ev
+from nib_desktop.prefs import restore_prefs, restore_state
 from nib_desktop.state.intents import Intent
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
@@ -68,37 +67,6 @@ def load_window(engine: QQmlApplicationEngine, views: AppViews) -> QQuickWindow:
     if not roots or not isinstance(roots[0], QQuickWindow):
         raise RuntimeError("the main window's QML failed to load")
     return roots[0]
-
-
-def reduced_motion_default() -> bool:
-    return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
-
-
-def restore_prefs(state: AppState) -> None:
-    """The dock's expanded state and the reduced-motion preference (`ui/reducedMotion`
-    in QSettings, or NIB_REDUCED_MOTION=1)."""
-    settings = QSettings()
-    state.apply(ev.DockExpanded(bool(settings.value("dock/expanded", False, type=bool))))
-    reduced = settings.value("ui/reducedMotion", False, type=bool)
-    state.apply(ev.ReducedMotionSet(bool(reduced) or reduced_motion_default()))
-
-
-def restore_state(window: QQuickWindow, state: AppState) -> Callable[[], None]:
-    """Window geometry lives in QSettings beside the preferences; returns the function
-    that saves them."""
-    settings = QSettings()
-    geometry = settings.value("window/geometry")
-    if isinstance(geometry, list) and len(geometry) == 4:
-        x, y, w, h = (int(v) for v in geometry)
-        window.setGeometry(x, y, max(w, window.minimumWidth()), max(h, window.minimumHeight()))
-
-    def save() -> None:
-        g = window.geometry()
-        settings.setValue("window/geometry", [g.x(), g.y(), g.width(), g.height()])
-        settings.setValue("dock/expanded", state.dock_expanded)
-        settings.sync()
-
-    return save
 
 
 def bring_forward(window: QQuickWindow) -> None:

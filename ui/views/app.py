@@ -12,9 +12,10 @@ from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState
 from ui.views.approvals import ApprovalsView
 from ui.views.composer import ComposerView
+from ui.views.connection import ConnectionView
 from ui.views.dock import DockView
 from ui.views.history import HistoryView
-from ui.views.notices import ConnectionView, NoticeView
+from ui.views.notices import NoticeView
 from ui.views.remote import RemoteView
 from ui.views.rows import qml_uncreatable
 from ui.views.sessions import SessionsView

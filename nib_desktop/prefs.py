@@ -1,0 +1,44 @@
+"""What the window keeps between runs in QSettings: its geometry, the dock's expanded
+state and the reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTION=1)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QSettings
+from PySide6.QtQuick import QQuickWindow
+
+from nib_desktop.state import events as ev
+from nib_desktop.state.store import AppState
+
+
+def reduced_motion_default() -> bool:
+    return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
+
+
+def restore_prefs(state: AppState) -> None:
+    """The dock's expanded state and the reduced-motion preference (`ui/reducedMotion`
+    in QSettings, or NIB_REDUCED_MOTION=1)."""
+    settings = QSettings()
+    state.apply(ev.DockExpanded(bool(settings.value("dock/expanded", False, type=bool))))
+    reduced = settings.value("ui/reducedMotion", False, type=bool)
+    state.apply(ev.ReducedMotionSet(bool(reduced) or reduced_motion_default()))
+
+
+def restore_state(window: QQuickWindow, state: AppState) -> Callable[[], None]:
+    """Window geometry lives in QSettings beside the preferences; returns the function
+    that saves them."""
+    settings = QSettings()
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, list) and len(geometry) == 4:
+        x, y, w, h = (int(v) for v in geometry)
+        window.setGeometry(x, y, max(w, window.minimumWidth()), max(h, window.minimumHeight()))
+
+    def save() -> None:
+        g = window.geometry()
+        settings.setValue("window/geometry", [g.x(), g.y(), g.width(), g.height()])
+        settings.setValue("dock/expanded", state.dock_expanded)
+        settings.sync()
+
+    return save
