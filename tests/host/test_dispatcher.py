@@ -14,6 +14,7 @@ from host.core import HostCore
 from host.protocol.framing import FrameDecoder, encode_frame, encode_message
 from host.protocol.methods import METHODS
 from host.rpc import Dispatcher, ServerConnection
+from tests.helpers.budget import examples
 
 TOKEN = "tok"
 
@@ -77,8 +78,7 @@ messages = st.fixed_dictionaries(
 )
 
 
-@pytest.mark.timeout(300)
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@examples(1_000, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @pytest.mark.timeout(300)
 @given(st.lists(messages, max_size=4), st.booleans())
 def test_dispatcher_answers_every_message_well_formed(module_core, batch, hello) -> None:
@@ -93,7 +93,6 @@ def test_dispatcher_answers_every_message_well_formed(module_core, batch, hello)
         assert_well_formed(answer)
 
 
-@pytest.mark.timeout(300)
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @pytest.mark.timeout(300)
 @given(st.binary(max_size=500), st.booleans())

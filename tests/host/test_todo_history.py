@@ -15,6 +15,7 @@ from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.todo_diff import diff_items
 from host.todos import service as todo_service
+from tests.helpers.budget import examples
 from tests.host.test_todo_service import session_with_turn, write
 
 
@@ -60,6 +61,7 @@ STATUS = st.sampled_from(["pending", "in_progress", "completed", "cancelled"])
 LISTS = st.lists(st.tuples(st.sampled_from("abcdef"), STATUS), max_size=8)
 
 
+@examples(2_000)  # lists of up to 8 of six letters: a small space
 @given(LISTS, LISTS)
 def test_applying_the_diff_to_the_old_list_gives_the_new(old_pairs, new_pairs) -> None:
     old, new = items(*old_pairs), items(*new_pairs)
