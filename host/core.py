@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.agent.runtime import AgentRuntime
 from host.config import Secrets
 from host.events import Publisher
+from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.remote.links import RemoteSessions
@@ -17,6 +18,19 @@ from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
 from host.todos.service import TodoService
+
+if TYPE_CHECKING:
+    from host.acp.agents import Agents
+
+
+def _folder(cwd: str) -> str:
+    """A session's working folder (section 15): an absolute path to an existing folder."""
+    path = Path(cwd)
+    if not path.is_absolute():
+        raise errors.InvalidParams(f"cwd must be an absolute path, not {cwd!r}")
+    if not path.is_dir():
+        raise errors.InvalidParams(f"cwd {cwd!r} is not an existing folder")
+    return str(path)
 
 
 class HostCore:
@@ -31,10 +45,21 @@ class HostCore:
         self.runtime = AgentRuntime(
             data_dir, self.sessions, self.todos, self.publisher, secrets or Secrets()
         )
+        self.runtime.agents_from(self._agents)
         self.remotes = RemoteSessions(self.sessions, self.publisher)
         self.sessions.show_remote_with(self.remotes)  # remote sessions as their hosts tell
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
+        self._acp: Agents | None = None
+
+    def _agents(self) -> Agents:
+        """The external ACP agents of section 15 (the SDK is loaded on first use)."""
+        if self._acp is None:
+            from host.acp.agents import Agents
+
+            self._acp = Agents(self.data_dir, self.sessions, self.todos, self.publisher,
+                               lambda: self.runtime.external.approvals)  # fmt: skip
+        return self._acp
 
     def dispatcher(self) -> Dispatcher:
         s, remote = self.sessions, self._remote_or
@@ -59,6 +84,7 @@ class HostCore:
             rpc.APPROVALS_RESPOND: lambda p: self.remotes.respond(
                 p, self.runtime.external.approvals.respond
             ),
+            rpc.AGENTS_LIST: lambda _p: self._agents().listing(),
         }
         return Dispatcher(handlers)
 
@@ -74,6 +100,16 @@ class HostCore:
         return handler
 
     def _create(self, params: m.CreateSessionParams) -> m.Session | Awaitable[m.Session]:
+        if params.cwd is not None:
+            params = params.model_copy(update={"cwd": _folder(params.cwd)})
+        if params.agent != m.NIB_AGENT:
+            if params.mode != "agent" or params.remote is not None:
+                raise errors.InvalidParams(
+                    f"a session on the agent {params.agent!r} must be a local agent-mode session"
+                )
+            self._agents().check(params.agent)
+            if params.cwd is None:
+                params = params.model_copy(update={"cwd": str(Path.home())})
         if params.remote is None:
             return self.sessions.create(params)
         return self.remotes.create(params)

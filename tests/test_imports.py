@@ -41,8 +41,9 @@ HOST_RANKS = {
     "host.sessions": 3, "host.todos": 3,
     "host.tools": 4,
     "host.agent": 5,
+    "host.acp": 6,
 }  # fmt: skip
-TOP_RANK = 6
+TOP_RANK = 7
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from host.agent import prompts
 from host.agent.compaction import (
@@ -74,6 +75,15 @@ class TurnRun:
     provider: Provider
 
 
+class ExternalAgents(Protocol):
+    """Where turns of sessions on external agents run (contract section 15): the
+    assembly hands the runtime a maker for it, called on first use."""
+
+    async def run(self, session: m.Session, turn: m.Turn, text: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 class AgentRuntime:
     def __init__(
         self,
@@ -99,6 +109,19 @@ class AgentRuntime:
         # One provider per distinct settings, kept across turns: building an HTTP client
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
+        self._agents: ExternalAgents | None = None
+        self._make_agents: Callable[[], ExternalAgents] | None = None
+
+    def agents_from(self, make: Callable[[], ExternalAgents]) -> None:
+        self._make_agents = make
+
+    @property
+    def agents(self) -> ExternalAgents:
+        if self._agents is None:
+            if self._make_agents is None:
+                raise errors.InvalidParams("this host runs no external agents")
+            self._agents = self._make_agents()
+        return self._agents
 
     @property
     def external(self) -> ExternalTools:
@@ -111,9 +134,14 @@ class AgentRuntime:
         return self._external
 
     def start(self, params: m.StartTurnParams) -> m.Turn:
+        if self._sessions.require_local(params.session_id).agent != m.NIB_AGENT:
+            self.agents  # noqa: B018  (made before the turn begins: a failure begins none)
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
-        task_ = asyncio.ensure_future(self._run(session, turn))
+        if session.agent != m.NIB_AGENT:
+            task_ = asyncio.ensure_future(self.agents.run(session, turn, params.text))
+        else:
+            task_ = asyncio.ensure_future(self._run(session, turn))
         self._tasks[turn.id] = task_
         task_.add_done_callback(lambda _t: self._tasks.pop(turn.id, None))
         return turn
@@ -144,6 +172,8 @@ class AgentRuntime:
         self._cache.clear()
         if self._external is not None:
             await self._external.close()
+        if self._agents is not None:
+            await self._agents.close()
 
     def _settings(self) -> Settings:
         """Settings read from the environment and settings.json, once per turn or
@@ -245,6 +275,10 @@ class AgentRuntime:
     async def compact_session(self, params: m.SessionRef) -> m.CompactResult:
         """`sessions.compact`: summarise the session's conversation now."""
         session = self._sessions.require_local(params.session_id)
+        if session.agent != m.NIB_AGENT:
+            raise errors.InvalidParams(
+                f"this session runs on the agent {session.agent!r}, which keeps its own context"
+            )
         if session.running_turn_id is not None:
             raise errors.TurnRunning("a turn is running in this session; compact after it")
         history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]

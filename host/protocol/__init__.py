@@ -5,4 +5,4 @@ codes, the framing and the JSON-RPC endpoint. Nothing here imports Qt GUI module
 """
 
 PROTOCOL_VERSION = 1
-SCHEMA_VERSION = 24
+SCHEMA_VERSION = 25

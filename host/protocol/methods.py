@@ -44,6 +44,7 @@ TOOLS_LIST = Method("tools.list", m.Empty, m.ToolsList)
 APPROVALS_RESPOND = Method("approvals.respond", m.ApprovalRespondParams, m.OkResult)
 # the project's: the sessions a remote host has, to choose one to attach
 REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionList)
+AGENTS_LIST = Method("agents.list", m.Empty, m.AgentsList)  # section 15
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -65,6 +66,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         REMOTE_SESSIONS,
         TOOLS_LIST,
         APPROVALS_RESPOND,
+        AGENTS_LIST,
     )
 }
 
@@ -76,6 +78,7 @@ MESSAGES_APPENDED = Notification("messages.appended", m.MessageAppended)
 APPROVALS_REQUESTED = Notification("approvals.requested", m.ApprovalRequested)
 APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
+AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
     note.name: note  # type: ignore[misc]
@@ -88,5 +91,6 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         APPROVALS_REQUESTED,
         APPROVALS_RESOLVED,
         TOOLS_CHANGED,
+        AGENTS_CHANGED,
     )
 }

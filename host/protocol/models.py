@@ -20,6 +20,7 @@ TurnState = Literal["running", "completed", "failed", "cancelled"]
 Role = Literal["user", "assistant", "tool", "summary"]
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+NIB_AGENT = "nib"  # the host's own agent runtime (section 15); no configured agent has it
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
 
 
@@ -72,6 +73,10 @@ class Session(Wire):
     todo_revision: int
     todo_updated_at: str | None
     running_turn_id: str | None
+    # section 15: the host's own runtime ("nib") or a configured ACP agent, and the
+    # folder an agent's session works in (absent from hosts that predate it)
+    agent: str = NIB_AGENT
+    cwd: str | None = None
 
 
 class TodoItem(Wire):
@@ -137,10 +142,15 @@ class TodoCommit(Wire):
     diff: TodoDiff
 
 
+MessageKind = Literal["thought", "plan"]
+
+
 class Message(Wire):
     """One transcript entry. `toolCalls` is set on assistant messages that call tools;
     `toolCallId` and `isError` on tool results; `todo` on the result of a committed
-    checklist write."""
+    checklist write. `kind` (the project's, section 15) marks an external agent's
+    thought ("thought", an assistant message shown folded) and a plan it sent ("plan",
+    a tool-role entry: with `todo` when it was stored, else why it was not)."""
 
     id: str
     session_id: str
@@ -153,6 +163,7 @@ class Message(Wire):
     is_error: bool = False
     created_at: str
     todo: TodoCommit | None = None
+    kind: MessageKind | None = None
 
 
 # --- params and results -------------------------------------------------------------
@@ -201,10 +212,16 @@ class RemoteTarget(Wire):
         return value
 
 
+AgentName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Folder = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+
+
 class CreateSessionParams(Wire):
     title: Title | None = None
     mode: Mode = "agent"
     remote: RemoteTarget | None = None
+    agent: AgentName = NIB_AGENT  # section 15
+    cwd: Folder | None = None
 
 
 class SessionList(Wire):
@@ -346,3 +363,27 @@ class ApprovalRequested(Wire):
 class ApprovalResolved(Wire):
     approval_id: str
     decision: Literal["allow_once", "allow_session", "deny", "cancelled"]
+
+
+# --- section 15: external ACP agents -------------------------------------------------
+
+AgentState = Literal["idle", "starting", "ready", "failed"]
+
+
+class AgentInfo(Wire):
+    """What the agent said of itself in its `initialize` answer."""
+
+    name: str
+    version: str
+
+
+class AgentEntry(Wire):
+    name: str
+    command: str
+    state: AgentState
+    error: str | None
+    agent_info: AgentInfo | None
+
+
+class AgentsList(Wire):
+    agents: tuple[AgentEntry, ...]

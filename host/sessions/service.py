@@ -21,14 +21,13 @@ from host.store.errors import StorageFailure
 _SESSION_COLUMNS = f"""
     s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
     s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
-    {running_turn("s")}
+    {running_turn("s")}, s.agent, s.cwd
 """
 
 
 def _session(row: Any) -> m.Session:
-    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run) = (
-        row
-    )
+    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run,
+     agent, cwd) = row  # fmt: skip
     remote = (
         m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
     )
@@ -44,6 +43,8 @@ def _session(row: Any) -> m.Session:
         todo_revision=rev,
         todo_updated_at=todo_at,
         running_turn_id=run,
+        agent=agent,
+        cwd=cwd,
     )
 
 
@@ -55,7 +56,7 @@ def _turn(row: Any) -> m.Turn:
 
 
 def _message(row: Any) -> m.Message:
-    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo = row
+    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo, kind = row
     tool_calls = tuple(m.ToolCall(**call) for call in json.loads(calls)) if calls else ()
     commit = m.TodoCommit.model_validate_json(todo) if todo else None
     return m.Message(
@@ -70,6 +71,7 @@ def _message(row: Any) -> m.Message:
         is_error=bool(is_error),
         created_at=created,
         todo=commit,
+        kind=kind,
     )
 
 
@@ -77,7 +79,7 @@ _TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
 PAGE_BYTES = 4 * 1024 * 1024  # a messages.list page, well under the 8 MiB frame
 _MESSAGE_COLUMNS = (
     "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error,"
-    " created_at, todo"
+    " created_at, todo, kind"
 )
 
 log = logging.getLogger(__name__)
@@ -152,7 +154,7 @@ class SessionService:
         with immediate(self._db):
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, remote_endpoint, remote_session_id,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, agent, cwd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     params.title or DEFAULT_TITLE,
@@ -162,6 +164,8 @@ class SessionService:
                     remote.remote_session_id if remote else None,
                     now,
                     now,
+                    params.agent,
+                    params.cwd,
                 ),
             )
             session = self.get(sid)
@@ -169,26 +173,28 @@ class SessionService:
         return session
 
     def fork(self, params: m.ForkParams) -> m.Session:
-        """A new local session with the same mode and a copy of the transcript; its
-        checklist starts empty at revision 0 (ADR 0312)."""
+        """A new local session with the same mode, agent and folder and a copy of the
+        transcript; its checklist starts empty at revision 0 (ADR 0312), and an external
+        agent's fork opens a new agent-side session on its first turn (section 15)."""
         sid, now = new_id(), now_iso()
         with immediate(self._db):
             parent = self.get(params.session_id)
             if parent.origin == "remote":
                 raise errors.RemoteSession("a remote session cannot be forked by this host")
             self._db.execute(
-                "INSERT INTO sessions (id, title, mode, origin, parent_id, created_at, updated_at)"
-                " VALUES (?, ?, ?, 'local', ?, ?, ?)",
-                (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now),
-            )
+                "INSERT INTO sessions (id, title, mode, origin, parent_id, created_at, updated_at,"
+                " agent, cwd) VALUES (?, ?, ?, 'local', ?, ?, ?, ?, ?)",
+                (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now,
+                 parent.agent, parent.cwd),
+            )  # fmt: skip
             copied = self._db.execute(
                 "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at,"
-                " todo FROM messages WHERE session_id = ? ORDER BY seq",
+                " todo, kind FROM messages WHERE session_id = ? ORDER BY seq",
                 (parent.id,),
             ).fetchall()
             self._db.executemany(
                 f"INSERT INTO messages ({_MESSAGE_COLUMNS})"
-                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(new_id(), sid, *row) for row in copied],
             )
             session = self.get(sid)
@@ -348,10 +354,11 @@ class SessionService:
         tool_call_id: str | None = None,
         is_error: bool = False,
         todo: m.TodoCommit | None = None,
+        kind: m.MessageKind | None = None,
     ) -> m.Message:
         with immediate(self._db):
             message = self._insert_message(
-                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo
+                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo, kind
             )
         self._publisher.publish(
             rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
@@ -403,6 +410,7 @@ class SessionService:
         tool_call_id: str | None = None,
         is_error: bool = False,
         todo: m.TodoCommit | None = None,
+        kind: m.MessageKind | None = None,
     ) -> m.Message:
         mid, now = new_id(), now_iso()
         content = valid_text(content)  # nothing stored can make a later read fail
@@ -410,7 +418,7 @@ class SessionService:
         self._db.execute(
             f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
-            " ?, ?, ?, ?, ?, ?, ?)",
+            " ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 mid,
                 session_id,
@@ -423,12 +431,29 @@ class SessionService:
                 is_error,
                 now,
                 todo.model_dump_json(by_alias=True) if todo else None,
+                kind,
             ),
         )
         row = self._db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (mid,)
         ).fetchone()
         return _message(row)
+
+    # --- external agents (section 15) -------------------------------------------------
+
+    def agent_session(self, session_id: str) -> str | None:
+        """The agent-side session this session continues, if one was opened."""
+        row = self._db.execute(
+            "SELECT agent_session_id FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return str(row[0]) if row is not None and row[0] is not None else None
+
+    def set_agent_session(self, session_id: str, agent_session_id: str) -> None:
+        with immediate(self._db):
+            self._db.execute(
+                "UPDATE sessions SET agent_session_id = ? WHERE id = ?",
+                (agent_session_id, session_id),
+            )
 
     def _has_messages(self, session_id: str) -> bool:
         row = self._db.execute(

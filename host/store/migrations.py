@@ -141,12 +141,27 @@ def _todo_commits(connection: apsw.Connection) -> None:
     connection.execute("ALTER TABLE messages ADD COLUMN todo TEXT")
 
 
+def _agents(connection: apsw.Connection) -> None:
+    """Section 15: a session's agent ("nib" or a configured ACP agent), its working
+    folder and the agent-side session it continues; an agent's thought or plan entry
+    in the transcript says which it is."""
+    connection.execute(
+        """
+        ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'nib';
+        ALTER TABLE sessions ADD COLUMN cwd TEXT;
+        ALTER TABLE sessions ADD COLUMN agent_session_id TEXT;
+        ALTER TABLE messages ADD COLUMN kind TEXT;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
     Migration(22, "checklist history: every committed revision", _todo_history),
     Migration(23, "compaction summaries: messages may have the role 'summary'", _summaries),
     Migration(24, "a checklist write's transcript entry carries its commit", _todo_commits),
+    Migration(25, "sessions on external ACP agents: agent, cwd, agent-side session", _agents),
 )
 
 

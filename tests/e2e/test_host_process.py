@@ -26,7 +26,7 @@ def test_ready_line_names_socket_pid_and_versions(host) -> None:
         "socket": host.socket_path,
         "pid": host.proc.pid,
         "protocolVersion": 1,
-        "schemaVersion": 24,
+        "schemaVersion": 25,
     }
 
 
@@ -58,7 +58,7 @@ def _digest(path: Path) -> str:
 def test_newer_schema_is_refused_untouched(tmp_path, socket_path) -> None:
     db = open_database(tmp_path)
     db.execute("PRAGMA journal_mode = DELETE")
-    db.execute("PRAGMA user_version = 25")
+    db.execute("PRAGMA user_version = 26")
     db.close()
     path = tmp_path / DB_FILENAME
     before, mtime = _digest(path), path.stat().st_mtime_ns

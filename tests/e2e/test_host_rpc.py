@@ -26,7 +26,7 @@ def error_of(reply: dict) -> int:
 def test_hello_answers_versions(host) -> None:
     client = host.connect(hello=False)
     result = client.hello()
-    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 24
+    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 25
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
     assert result["capabilities"] == ["todos"]  # contract section 14
 
@@ -195,9 +195,10 @@ def test_session_shape_and_new_session_snapshot(host) -> None:
     session = client.call("sessions.create", {"title": "  Hello  "})
     assert set(session) == {
         "id", "title", "mode", "origin", "remote", "parentId", "createdAt", "updatedAt",
-        "todoRevision", "todoUpdatedAt", "runningTurnId",
+        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd",
     }  # fmt: skip
     assert session["title"] == "Hello" and session["mode"] == "agent"
+    assert (session["agent"], session["cwd"]) == ("nib", None)
     assert session["origin"] == "local" and session["remote"] is None
     assert session["todoRevision"] == 0 and session["todoUpdatedAt"] is None
     assert ISO.match(session["createdAt"]) and ISO.match(session["updatedAt"])

@@ -1,0 +1,564 @@
+"""The configured ACP agents (contract section 15): one process per agent, started on
+the first turn that needs it and again after it exits, several sessions on each.
+
+The SDK's `ClientSideConnection` speaks the protocol over `LineTransport`; this module
+decides what the host does with it: which agent-side session a Nib session continues
+(`session/load` after a restart where the agent can, else a new one with the unfinished
+checklist at the head of the first prompt), how a prompt's end becomes the turn's end,
+how permission requests become approvals, and what makes an agent be disconnected."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acp import RequestError, text_block
+from acp.client.connection import ClientSideConnection
+from acp.schema import (
+    AcpMcpServer,
+    AllowedOutcome,
+    ClientCapabilities,
+    DeniedOutcome,
+    EnvVariable,
+    HttpMcpServer,
+    Implementation,
+    McpServerStdio,
+    PermissionOption,
+    RequestPermissionResponse,
+    SseMcpServer,
+    ToolCallUpdate,
+)
+
+from host.acp.config import AgentConfig, load_agents
+from host.acp.recorder import Recorder, late_plan
+from host.acp.transport import AgentBroken, LineTransport
+from host.events import Publisher
+from host.execution_path import ExecutionContext, ExecutionPath
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.protocol.appinfo import app_version
+from host.protocol.framing import MAX_FRAME_BYTES
+from host.protocol.text import shorten
+from host.sessions.service import SessionService
+from host.store.errors import StorageFailure
+from host.todos.service import TodoService
+
+if TYPE_CHECKING:
+    from host.tools.approvals import Approvals
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+CANCEL_GRACE_S = 5.0  # after session/cancel, how long the prompt's own answer is awaited
+STOP_GRACE_S = 2.0  # after stdin closes, before SIGTERM, and again before SIGKILL
+AUTH_REQUIRED = -32000
+# the minimal base an agent's configured env goes over: never the host's token, the
+# remote token or the model key (contract section 15)
+BASE_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
+STOP_WORDS = {
+    "max_tokens": "the agent reached its token limit",
+    "max_turn_requests": "the agent reached its limit of model requests for one turn",
+    "refusal": "the agent refused to go on",
+}
+INSTALL_HINTS = {
+    "claude-agent-acp": "npm install -g @agentclientprotocol/claude-agent-acp",
+    "codex-acp": "npm install -g @zed-industries/codex-acp",
+    "gemini": "npm install -g @google/gemini-cli",
+    "goose": "see https://block.github.io/goose/docs/getting-started/installation",
+}
+
+
+class AgentFailure(Exception):
+    """The turn cannot go on, for the reason in words."""
+
+
+def agent_env(configured: dict[str, str]) -> dict[str, str]:
+    env = {key: os.environ[key] for key in BASE_ENV if key in os.environ}
+    env.update(configured)
+    return env
+
+
+def _not_installed(config: AgentConfig) -> str:
+    words = " ".join((config.command, *(config.entry.args if config.entry else ())))
+    hint = next((h for key, h in INSTALL_HINTS.items() if key in words), None)
+    how = f"install it ({hint})" if hint else "install it"
+    return (f"{config.command!r} was not found: {how}, or set the agent's \"command\" in "
+            "settings.json to where it is")  # fmt: skip
+
+
+class AgentProcess:
+    """One configured agent's process and its connection."""
+
+    def __init__(self, config: AgentConfig, agents: Agents) -> None:
+        self.config = config
+        self._agents = agents
+        self.state: m.AgentState = "idle"
+        self.error: str | None = None
+        self.info: m.AgentInfo | None = None
+        self.load_session = False
+        self.auth_methods: list[str] = []
+        self.conn: ClientSideConnection | None = None
+        self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr: deque[str] = deque(maxlen=20)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()
+        self._broken: str | None = None
+        self._stopping = False
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def entry(self) -> m.AgentEntry:
+        return m.AgentEntry(name=self.name, command=self.config.command, state=self.state,
+                            error=self.error, agent_info=self.info)  # fmt: skip
+
+    def _set(self, state: m.AgentState, error: str | None = None) -> None:
+        if (state, error) != (self.state, self.error):
+            self.state, self.error = state, error
+            self._agents.changed()
+
+    # --- start and stop ------------------------------------------------------------------
+
+    async def ensure_started(self) -> ClientSideConnection:
+        async with self._lock:
+            if self.conn is not None and self.state == "ready":
+                return self.conn
+            entry = self.config.entry
+            if entry is None:
+                raise AgentFailure(f"{self.name}: {self.config.problem}")
+            self._set("starting")
+            self._broken, self._stopping = None, False
+            self._stderr.clear()
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    entry.command, *entry.args, stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                    env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_FRAME_BYTES + 1,
+                    start_new_session=True,
+                )  # fmt: skip
+            except FileNotFoundError:
+                raise self._failed(_not_installed(self.config)) from None
+            except OSError as exc:
+                raise self._failed(f"{entry.command!r} could not be started: {exc}") from None
+            assert process.stdout is not None and process.stdin is not None
+            self._process = process
+            transport = LineTransport(process.stdout, process.stdin, self._update, self._break)
+            conn = ClientSideConnection(_Client(self), transport)  # type: ignore[arg-type]
+            self._watch(self._read_stderr(process))
+            self._watch(self._wait_exit(process))
+            try:
+                answer = await asyncio.wait_for(
+                    conn.initialize(
+                        protocol_version=PROTOCOL_VERSION,
+                        client_capabilities=ClientCapabilities(),
+                        client_info=Implementation(name="nib-desktop", title="Nib Desktop",
+                                                   version=app_version()),
+                    ),
+                    entry.timeout,
+                )  # fmt: skip
+            except TimeoutError:
+                await self._kill(process)
+                why = f"it did not answer initialize within {entry.timeout:g} s"
+                raise self._failed(why) from None
+            except (ConnectionError, RequestError) as exc:
+                await self._kill(process)
+                raise self._failed(await self.gone_reason(exc)) from None
+            info = answer.agent_info
+            self.info = m.AgentInfo(name=info.name, version=info.version) if info else None
+            caps = answer.agent_capabilities
+            self.load_session = bool(caps is not None and caps.load_session)
+            self.auth_methods = [method.name for method in answer.auth_methods or ()]
+            self.conn = conn
+            self._set("ready")
+            return conn
+
+    def _failed(self, why: str) -> AgentFailure:
+        self.conn = None
+        self._set("failed", why)
+        return AgentFailure(why)
+
+    def _watch(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _read_stderr(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stderr is not None
+        while True:
+            try:
+                line = await process.stderr.readline()
+            except ValueError:  # a line over the stream's limit: skip what was read
+                continue
+            if not line:
+                return
+            text = line.decode("utf-8", "replace").strip()
+            if text:
+                self._stderr.append(shorten(text, 500))
+                log.debug("agent %s: %s", self.name, text)
+
+    async def _wait_exit(self, process: asyncio.subprocess.Process) -> None:
+        code = await process.wait()
+        if process is not self._process:
+            return
+        self.owned.clear()
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            await conn.close()
+        if self._stopping and self._broken is None:
+            self._set("idle")
+        elif self.state != "failed":
+            self._set("failed", await self.gone_reason(None, code))
+
+    async def gone_reason(self, exc: BaseException | None, code: int | None = None) -> str:
+        """Why the agent cannot be talked to: what it broke, else its last standard-error
+        line and exit status."""
+        if self._broken is not None:
+            return f"disconnected: {self._broken}"
+        process = self._process
+        if process is not None and code is None:
+            with contextlib.suppress(TimeoutError):
+                code = await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+        if isinstance(exc, RequestError):
+            return f"it answered an error: {exc}"
+        last = self._stderr[-1] if self._stderr else None
+        if code is None:
+            return f"it closed its connection{f': {last}' if last else ''}"
+        status = f"exit status {code}" if code >= 0 else f"signal {-code}"
+        return f"it exited ({status}){f': {last}' if last else ''}"
+
+    def _break(self, why: str) -> None:
+        """The agent sent what the host will not read: say so and disconnect it."""
+        if self._broken is None:
+            self._broken = why
+            log.warning("agent %s disconnected: %s", self.name, why)
+            self._set("failed", f"disconnected: {why}")
+            if self._process is not None:
+                self._watch(self._kill(self._process))
+
+    async def _kill(self, process: asyncio.subprocess.Process) -> None:
+        """Ask the agent to exit (its input closes), then its whole process group."""
+        self._stopping = True
+        if process.stdin is not None and not process.stdin.is_closing():
+            process.stdin.close()
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE_S)
+                return
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, sig)
+        await process.wait()
+
+    async def stop(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            await self._kill(self._process)
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks))
+
+    # --- from the agent ----------------------------------------------------------------
+
+    def _update(self, params: Any) -> None:
+        if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
+            raise AgentBroken("it sent a session/update without an update")
+        session_id = self.owned.get(str(params.get("sessionId")))
+        if session_id is None:
+            raise AgentBroken("it sent updates for a session it does not own")
+        update = params["update"]
+        recorder = self._agents.running(session_id)
+        try:
+            if recorder is not None:
+                recorder.update(update)
+            elif update.get("sessionUpdate") in ("plan", "plan_update"):
+                late_plan(self._agents.sessions, session_id)
+        except StorageFailure:
+            log.exception("an update of agent %s could not be stored", self.name)
+
+    async def permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> RequestPermissionResponse:
+        cancelled = RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        nib_session = self.owned.get(session_id)
+        if nib_session is None:
+            self._break("it asked permission for a session it does not own")
+            return cancelled
+        recorder = self._agents.running(nib_session)
+        if recorder is None or recorder.loading:
+            self._break("it asked permission when no turn of that session was running")
+            return cancelled
+        title = tool_call.title or tool_call.kind or "a tool"
+        raw = "" if tool_call.raw_input is None else _text(tool_call.raw_input)
+        ask = asyncio.ensure_future(self._agents.approvals().ask(recorder.ctx, title, raw))
+        recorder.permissions.add(ask)
+        try:
+            await asyncio.wait({ask})
+        finally:
+            recorder.permissions.discard(ask)
+            ask.cancel()
+        if ask.cancelled() or ask.exception() is not None:
+            return cancelled
+        option = choose(options, ask.result())
+        if option is None:
+            return cancelled
+        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected",
+                                                                option_id=option))  # fmt: skip
+
+
+# a decision -> the option kinds that carry it, the closest first
+_OPTIONS = {
+    "allow_once": ("allow_once", "allow_always"),
+    "allow_session": ("allow_always", "allow_once"),
+    "deny": ("reject_once", "reject_always"),
+}
+
+
+def choose(options: list[PermissionOption], decision: str) -> str | None:
+    """The agent's option for the user's decision (section 15), or None when it offered
+    none of that kind (a refusal is then a cancelled request)."""
+    for kind in _OPTIONS.get(decision, ()):
+        for option in options:
+            if option.kind == kind:
+                return option.option_id
+    return None
+
+
+class _Client:
+    """What the SDK calls for the agent's requests (updates come through the transport)."""
+
+    def __init__(self, process: AgentProcess) -> None:
+        self._process = process
+
+    async def request_permission(
+        self,
+        options: list[PermissionOption],
+        session_id: str,
+        tool_call: ToolCallUpdate,
+        **_kwargs: Any,
+    ) -> RequestPermissionResponse:
+        return await self._process.permission(session_id, tool_call, options)
+
+    async def session_update(self, session_id: str, update: Any, **_kwargs: Any) -> None:
+        """Never reached: `LineTransport` hands updates to the process in order."""
+
+    def on_connect(self, _conn: Any) -> None:
+        pass
+
+
+class Agents:
+    """Every configured agent, the running turns of their sessions, and `agents.list`."""
+
+    def __init__(
+        self,
+        data_dir: Path | None,
+        sessions: SessionService,
+        todos: TodoService,
+        publisher: Publisher,
+        approvals: Callable[[], Approvals],
+    ) -> None:
+        self._data_dir = data_dir
+        self.sessions = sessions
+        self._todos = todos
+        self._publisher = publisher
+        self.approvals = approvals
+        self._processes: dict[str, AgentProcess] = {}
+        self._running: dict[str, Recorder] = {}  # Nib session id -> its turn's recorder
+        self._stopping: set[asyncio.Future[None]] = set()  # agents removed from settings
+        self._reload()
+
+    def _reload(self) -> None:
+        """Settings are read again whenever agents are listed or a turn starts; a changed
+        command is used the next time the agent starts."""
+        configs = load_agents(self._data_dir)
+        names = {config.name for config in configs}
+        for name in [n for n in self._processes if n not in names]:
+            gone = self._processes.pop(name)
+            if gone.conn is not None:
+                self._stopping.add(asyncio.ensure_future(gone.stop()))
+        for config in configs:
+            known = self._processes.get(config.name)
+            if known is None:
+                self._processes[config.name] = AgentProcess(config, self)
+            else:
+                known.config = config
+
+    def listing(self) -> m.AgentsList:
+        self._reload()
+        return m.AgentsList(agents=tuple(p.entry() for p in self._processes.values()))
+
+    def changed(self) -> None:
+        self._publisher.publish(rpc.AGENTS_CHANGED, self.listing())
+
+    def check(self, name: str) -> None:
+        """-32602 for an agent a session cannot be created on."""
+        self._reload()
+        process = self._processes.get(name)
+        if process is None:
+            known = ", ".join(sorted(self._processes)) or "none is configured"
+            raise errors.InvalidParams(
+                f"unknown agent {name!r} (configured in settings.json: {known})"
+            )
+        if process.config.entry is None:
+            raise errors.InvalidParams(f"agent {name!r} cannot be used: {process.config.problem}")
+
+    def running(self, session_id: str) -> Recorder | None:
+        return self._running.get(session_id)
+
+    async def close(self) -> None:
+        processes = list(self._processes.values())
+        if processes:
+            await asyncio.gather(*(process.stop() for process in processes))
+        if self._stopping:
+            await asyncio.wait(self._stopping)
+
+    # --- a turn ------------------------------------------------------------------------
+
+    async def run(self, session: m.Session, turn: m.Turn, text: str) -> None:
+        """The turn on the session's agent, ended here whatever happens."""
+        ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
+        recorder = Recorder(self.sessions, self._todos, ctx)
+        self._running[session.id] = recorder
+        state, error = "completed", None
+        try:
+            state, error = await self._prompt(session, recorder, text)
+        except asyncio.CancelledError:
+            state, error = "cancelled", None
+        except AgentFailure as exc:
+            state, error = "failed", f"{session.agent}: {exc}"
+        except StorageFailure as exc:
+            if exc.reason is None:
+                log.exception("turn %s failed in storage", turn.id)
+            state, error = "failed", f"storage: {exc.reason or exc.kind}"
+        except Exception as exc:
+            log.exception("turn %s on agent %s failed", turn.id, session.agent)
+            state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        finally:
+            recorder.close()
+            self._running.pop(session.id, None)
+            self.sessions.end_turn(session.id, turn.id, state, error)
+
+    async def _prompt(
+        self, session: m.Session, recorder: Recorder, text: str
+    ) -> tuple[str, str | None]:
+        self._reload()
+        process = self._processes.get(session.agent)
+        if process is None:
+            raise AgentFailure("this agent is no longer configured in settings.json")
+        conn = await process.ensure_started()
+        try:
+            agent_session, fresh = await self._open(process, conn, session, recorder)
+            if fresh:
+                from host.agent.runtime import checklist_context
+
+                unfinished = checklist_context(self._todos.snapshot(session.id))
+                if unfinished is not None:
+                    text = f"{unfinished}\n\n{text}"
+            prompt = asyncio.ensure_future(
+                conn.prompt(session_id=agent_session, prompt=[text_block(text)])
+            )
+            try:
+                await asyncio.wait({prompt})
+            except asyncio.CancelledError:
+                await self._cancel(conn, agent_session, recorder, prompt)
+                raise
+            answer = prompt.result()
+        except (ConnectionError, RequestError) as exc:
+            raise AgentFailure(await process.gone_reason(exc)) from None
+        stop = answer.stop_reason
+        if stop == "end_turn":
+            return "completed", None
+        if stop == "cancelled":
+            return "cancelled", None
+        return "failed", f"{session.agent}: {STOP_WORDS.get(stop, f'it stopped ({stop})')}"
+
+    async def _cancel(
+        self,
+        conn: ClientSideConnection,
+        agent_session: str,
+        recorder: Recorder,
+        prompt: asyncio.Future[Any],
+    ) -> None:
+        """Stop: `session/cancel`, every waiting approval answered as cancelled, and the
+        prompt's own answer awaited a little (the agent's last updates come before it)."""
+        for task in list(recorder.permissions):
+            task.cancel()
+        with contextlib.suppress(ConnectionError, RequestError):
+            await conn.cancel(session_id=agent_session)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.wait({prompt}), CANCEL_GRACE_S)
+        prompt.cancel()
+
+    async def _open(
+        self,
+        process: AgentProcess,
+        conn: ClientSideConnection,
+        session: m.Session,
+        recorder: Recorder,
+    ) -> tuple[str, bool]:
+        """The agent-side session this turn prompts, and whether it is new (its first
+        prompt then carries the unfinished checklist)."""
+        stored = self.sessions.agent_session(session.id)
+        if stored is not None and stored in process.owned:
+            return stored, False
+        cwd = session.cwd or str(Path.home())
+        servers = self._mcp_servers()
+        if stored is not None and process.load_session:
+            process.owned[stored] = session.id
+            recorder.loading = True  # its replay of the history is not stored again
+            try:
+                await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
+                return stored, False
+            except RequestError as exc:
+                log.info("agent %s could not load session %s: %s", process.name, stored, exc)
+                process.owned.pop(stored, None)
+            finally:
+                recorder.loading = False
+        try:
+            answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
+        except RequestError as exc:
+            if exc.code == AUTH_REQUIRED:
+                raise AgentFailure(self._auth_words(process)) from None
+            raise
+        process.owned[answer.session_id] = session.id
+        self.sessions.set_agent_session(session.id, answer.session_id)
+        return answer.session_id, True
+
+    @staticmethod
+    def _auth_words(process: AgentProcess) -> str:
+        methods = ", ".join(f"“{name}”" for name in process.auth_methods)
+        if not methods:
+            return "authentication required: sign in to the agent, then send again"
+        return ("authentication required: sign in with one of the agent's methods "
+                f"({methods}), e.g. by running it once in a terminal, then send again")  # fmt: skip
+
+    def _mcp_servers(self) -> list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]:
+        """The stdio MCP servers of section 13, for the agent to start itself."""
+        from host.tools.mcp_config import StdioEntry, load_servers
+
+        servers: list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio] = []
+        for server in load_servers(self._data_dir):
+            entry = server.entry
+            if isinstance(entry, StdioEntry) and not entry.disabled:
+                env = [EnvVariable(name=k, value=v) for k, v in entry.env.items()]
+                servers.append(McpServerStdio(name=server.name, command=entry.command,
+                                              args=list(entry.args), env=env))  # fmt: skip
+        return servers
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)

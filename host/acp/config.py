@@ -1,0 +1,73 @@
+"""The `agents` of `DIR/settings.json` (contract section 15), in the form editors use for
+ACP agent servers: `{"name": {"command", "args", "env"}}`, and, as this host adds,
+`"timeout"`: the seconds the agent has to answer `initialize` (default 30). Other keys
+are ignored; a wrong value is that agent's error, shown where agents are listed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from host.config import SETTINGS_FILENAME
+from host.protocol.models import NIB_AGENT
+
+DEFAULT_START_TIMEOUT_S = 30.0
+
+
+class AgentCommand(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    command: str = Field(min_length=1)
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = Field(default_factory=dict)
+    timeout: float = Field(DEFAULT_START_TIMEOUT_S, gt=0, le=600)
+
+    def __hash__(self) -> int:
+        return hash((self.command, self.args, tuple(sorted(self.env.items())), self.timeout))
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """One configured agent: its command, or `problem` why it cannot be used."""
+
+    name: str
+    entry: AgentCommand | None
+    problem: str | None = None
+
+    @property
+    def command(self) -> str:
+        return self.entry.command if self.entry is not None else ""
+
+
+def load_agents(data_dir: Path | None) -> list[AgentConfig]:
+    """The configured agents in the file's order. A settings file that cannot be read
+    configures none (its problem is the tools' to show)."""
+    if data_dir is None:
+        return []
+    try:
+        loaded = json.loads((data_dir / SETTINGS_FILENAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    agents = loaded.get("agents") if isinstance(loaded, dict) else None
+    if not isinstance(agents, dict):
+        return []
+    return [_config(str(name), raw) for name, raw in agents.items()]
+
+
+def _config(name: str, raw: Any) -> AgentConfig:
+    if name.strip() == NIB_AGENT:
+        return AgentConfig(name, None, f'the name "{NIB_AGENT}" is the host\'s own agent')
+    if not name.strip() or len(name) > 100:
+        return AgentConfig(name, None, "an agent's name must have 1 to 100 characters")
+    if not isinstance(raw, dict):
+        return AgentConfig(name, None, "its settings must be an object")
+    try:
+        return AgentConfig(name, AgentCommand.model_validate(raw))
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        return AgentConfig(name, None, f"{where}: {first['msg']}")

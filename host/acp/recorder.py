@@ -1,0 +1,236 @@
+"""One external agent's turn as it is told: the agent's `session/update` notifications
+(contract section 15) become transcript entries and checklist revisions.
+
+- Message text is stored as assistant messages as it arrives: whole lines at least every
+  FLUSH_S, and everything at each boundary (a tool call, a plan, a thought, the end).
+- Thoughts are assistant messages of kind "thought" (shown folded).
+- A tool call is an assistant message calling it (its title and raw input), and its
+  result a tool message once it completes or fails.
+- A plan for plan id "main" is a TodoWrite on the agent path: the same transaction,
+  revision, history and `todos.changed` as the builtin tool. Any other plan id (a
+  sub-agent's) and a plan that cannot be stored are told in the transcript only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from host.execution_path import ExecutionContext
+from host.protocol import models as m
+from host.protocol.text import shorten
+from host.sessions.service import SessionService
+from host.store.errors import StorageFailure
+from host.todos.schema import TodoWriteArgs
+from host.todos.service import TodoRefused, TodoService
+from host.tools.registry import describe_validation
+from host.tools.todo_write import result_text
+
+from .transport import AgentBroken
+
+log = logging.getLogger(__name__)
+
+MAIN_PLAN = "main"
+FLUSH_S = 0.25  # streamed text reaches the transcript at least this often, in whole lines
+MAX_PLAN_ENTRIES = 2_000  # beyond this a plan is not a mistake but a flood: disconnect
+MAX_RESULT = 2_000  # characters of a tool's output kept in the transcript
+
+
+class Recorder:
+    """Tells one running turn's updates to the transcript and the checklist."""
+
+    def __init__(self, sessions: SessionService, todos: TodoService, ctx: ExecutionContext) -> None:
+        self._sessions = sessions
+        self._todos = todos
+        self.ctx = ctx
+        self.loading = False  # a session/load replays history: not this turn's to store
+        self.permissions: set[asyncio.Task[str]] = set()  # the turn's waiting approvals
+        self.plans = 0  # plans that wrote the checklist
+        self._text: list[str] = []
+        self._text_kind: m.MessageKind | None = None  # None: message text
+        self._timer: asyncio.TimerHandle | None = None
+        self._calls: dict[str, bool] = {}  # tool call id -> its result was stored
+
+    # --- the agent's updates -----------------------------------------------------------
+
+    def update(self, update: dict[str, Any]) -> None:
+        if self.loading:
+            return
+        kind = update.get("sessionUpdate")
+        if kind == "agent_message_chunk":
+            self._chunk(None, update.get("content"))
+        elif kind == "agent_thought_chunk":
+            self._chunk("thought", update.get("content"))
+        elif kind in ("tool_call", "tool_call_update"):
+            self._tool(update)
+        elif kind == "plan":
+            self.plan(MAIN_PLAN, update.get("entries"))
+        elif kind == "plan_update":
+            plan = update.get("plan")
+            if isinstance(plan, dict) and plan.get("type") == "items":
+                self.plan(str(plan.get("planId", "")), plan.get("entries"))
+            elif isinstance(plan, dict):
+                self._note(f"A plan as {plan.get('type', 'an unknown form')} arrived; only a"
+                           " list of steps can be the checklist", is_error=True)  # fmt: skip
+        # other updates (commands, modes, usage, the user's own message) are not stored
+
+    def _chunk(self, kind: m.MessageKind | None, content: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "text":
+            return
+        text = content.get("text")
+        if not isinstance(text, str) or not text:
+            return
+        if kind != self._text_kind:
+            self.flush()
+            self._text_kind = kind
+        self._text.append(text)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
+
+    def _flush_lines(self) -> None:
+        """Whole lines of the text so far (thoughts wait for their end: they are folded)."""
+        self._timer = None
+        if self._text_kind is not None:
+            return
+        text = "".join(self._text)
+        cut = text.rfind("\n")
+        if cut < 0:
+            if self._text:
+                self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
+            return
+        self._text = [text[cut + 1 :]] if text[cut + 1 :] else []
+        self._store_text(text[:cut], None)
+        if self._text:
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
+
+    def flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        text, self._text = "".join(self._text), []
+        self._store_text(text, self._text_kind)
+
+    def _store_text(self, text: str, kind: m.MessageKind | None) -> None:
+        if text.strip():
+            self._append("assistant", text.strip("\n"), kind=kind)
+
+    def _tool(self, update: dict[str, Any]) -> None:
+        call_id = str(update.get("toolCallId") or "")
+        if not call_id:
+            return
+        self.flush()
+        if call_id not in self._calls:
+            title = shorten(str(update.get("title") or update.get("kind") or "tool"), 200)
+            raw = update.get("rawInput")
+            arguments = "" if raw is None else _json(raw)
+            call = m.ToolCall(id=call_id, name=title, arguments=shorten(arguments, 4000))
+            self._append("assistant", "", tool_calls=(call,))
+            self._calls[call_id] = False
+        status = update.get("status")
+        if status in ("completed", "failed") and not self._calls[call_id]:
+            self._calls[call_id] = True
+            output = _output(update) or status
+            self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
+                         is_error=status == "failed")  # fmt: skip
+
+    def plan(self, plan_id: str, entries: Any) -> None:
+        self.flush()
+        if not isinstance(entries, list):
+            raise AgentBroken("it sent a plan without a list of entries")
+        if len(entries) > MAX_PLAN_ENTRIES:
+            self._note(f"A plan of {len(entries)} steps arrived and was not stored (at most "
+                       "200 steps)", is_error=True)  # fmt: skip
+            raise AgentBroken(f"it sent a plan of {len(entries)} entries")
+        if plan_id != MAIN_PLAN:
+            steps = ", ".join(shorten(str(e.get("content", "")), 60) for e in entries[:5]
+                              if isinstance(e, dict))  # fmt: skip
+            more = f" and {len(entries) - 5} more" if len(entries) > 5 else ""
+            self._note(f"Sub-agent plan {shorten(plan_id, 40)!r} ({len(entries)} steps, not the"
+                       f" session's checklist): {steps}{more}")  # fmt: skip
+            return
+        self._write(entries)
+
+    def _write(self, entries: list[Any]) -> None:
+        todos = [
+            {"content": e.get("content"), "status": e.get("status")}
+            if isinstance(e, dict) else e
+            for e in entries
+        ]  # fmt: skip
+        try:
+            args = TodoWriteArgs.model_validate({"todos": todos})
+            written = self._todos.write(self.ctx, args)
+        except ValidationError as exc:
+            self._refused(describe_validation(exc))
+            return
+        except TodoRefused as exc:
+            self._refused(str(exc))
+            return
+        except StorageFailure as exc:
+            if exc.reason is None:
+                log.exception("a plan could not be stored")
+            self._refused(f"nothing was written: {exc.reason or 'an internal error'}")
+            return
+        self.plans += 1
+        commit = m.TodoCommit(revision=written.snapshot.revision,
+                              items=len(written.snapshot.items), diff=written.diff)  # fmt: skip
+        self._append("tool", result_text(written.snapshot, written.diff), todo=commit,
+                     kind="plan")  # fmt: skip
+
+    def _refused(self, why: str) -> None:
+        self._note(f"The agent's plan was not stored: {why}", is_error=True)
+
+    def _note(self, text: str, is_error: bool = False) -> None:
+        self._append("tool", text, is_error=is_error, kind="plan")
+
+    def _append(self, role: str, content: str, **fields: Any) -> None:
+        self._sessions.append_message(self.ctx.session_id, self.ctx.turn_id, role, content,
+                                      **fields)  # fmt: skip
+
+    def close(self) -> None:
+        """The turn ends: what is buffered is stored; waiting approvals are cancelled."""
+        try:
+            self.flush()
+        except StorageFailure:
+            log.exception("the end of an agent's message could not be stored")
+        for task in self.permissions:
+            task.cancel()
+
+
+def late_plan(sessions: SessionService, session_id: str) -> None:
+    """A plan for a session with no running turn: told, not stored."""
+    sessions.append_message(session_id, None, "tool", "A plan arrived after the turn ended"
+                            " and was not stored", is_error=True, kind="plan")  # fmt: skip
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _output(update: dict[str, Any]) -> str:
+    """A tool call's output as text: its text content, else its raw output."""
+    parts: list[str] = []
+    for item in update.get("content") or ():
+        if not isinstance(item, dict):
+            continue
+        inner = item.get("content")
+        if (
+            item.get("type") == "content"
+            and isinstance(inner, dict)
+            and inner.get("type") == "text"
+        ):
+            parts.append(str(inner.get("text", "")))
+        elif item.get("type") == "diff":
+            parts.append(f"edited {item.get('path', 'a file')}")
+    if parts:
+        return "\n".join(parts)
+    raw = update.get("rawOutput")
+    return _json(raw) if raw is not None else ""

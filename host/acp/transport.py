@@ -1,0 +1,84 @@
+"""The agent's standard input and output as the SDK's message transport, bounded:
+newline-delimited JSON-RPC (ACP's stdio framing) where one message may have at most
+MAX_FRAME_BYTES, and a line that is not a JSON object ends the connection rather than
+being skipped. `session/update` notifications are handed, in the order they arrive, to
+the host before anything after them (a prompt's answer included) reaches the SDK."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from host.protocol.framing import MAX_FRAME_BYTES
+
+SESSION_UPDATE = "session/update"
+
+
+class AgentBroken(Exception):
+    """The agent sent what this host will not read; the message says what, in words."""
+
+
+class LineTransport:
+    """The SDK's `Transport` over an agent process's pipes."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        on_update: Callable[[Any], None],
+        on_broken: Callable[[str], None],
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._on_update = on_update
+        self._on_broken = on_broken
+        self._lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        async with self._lock:
+            self._writer.write(line)
+            await self._writer.drain()
+
+    async def receive(self) -> dict[str, Any] | None:
+        while True:
+            try:
+                line = await self._reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as exc:
+                if not exc.partial.strip():
+                    return None  # the agent closed its output
+                line = exc.partial
+            except asyncio.LimitOverrunError:
+                self._broken(f"it sent a message over {MAX_FRAME_BYTES // (1024 * 1024)} MiB")
+            except (ConnectionError, ValueError) as exc:
+                self._broken(f"its output could not be read: {exc}")
+            if not line.strip():
+                continue
+            message = self._parse(line)
+            if message.get("method") == SESSION_UPDATE and "id" not in message:
+                try:
+                    self._on_update(message.get("params"))
+                except AgentBroken as exc:
+                    self._broken(str(exc))
+                continue
+            return message
+
+    def _parse(self, line: bytes) -> dict[str, Any]:
+        try:
+            message: Any = json.loads(line)
+        except ValueError:
+            sample = line[:80].decode("utf-8", "replace").strip()
+            self._broken(f"it sent a line that is not JSON: {sample!r}")
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            self._broken("it sent JSON that is not a JSON-RPC 2.0 message")
+        return dict(message)
+
+    def _broken(self, why: str) -> Any:
+        self._on_broken(why)
+        raise AgentBroken(why)
+
+    async def close(self) -> None:
+        if not self._writer.is_closing():
+            self._writer.close()

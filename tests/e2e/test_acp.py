@@ -1,0 +1,339 @@
+"""Sessions on an external ACP agent (contract section 15) through the real host process
+and socket, the agent a real process on the official SDK (tests/helpers/acp_agent.py),
+scripted by each prompt's first word."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.host_process import (
+    HostProcess,
+    RpcClient,
+    RpcErrorReply,
+    host_env,
+    running_host,
+)
+
+AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
+
+
+def settings(data_dir: Path, *flags: str, env: dict[str, str] | None = None,
+             timeout: float | None = None, **more: Any) -> Path:  # fmt: skip
+    """settings.json with the scripted agent as "scripted"; its state file's path."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    state = data_dir.parent / f"{data_dir.name}-agent-state.jsonl"
+    entry: dict[str, Any] = {"command": sys.executable,
+                             "args": [str(AGENT), "--state", str(state), *flags],
+                             "env": env or {}}  # fmt: skip
+    if timeout is not None:
+        entry["timeout"] = timeout
+    (data_dir / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}, **more}))
+    return state
+
+
+@contextlib.contextmanager
+def agent_host(
+    tmp_path: Path, *flags: str, **kwargs: Any
+) -> Iterator[tuple[HostProcess, RpcClient]]:
+    data = tmp_path / "data"
+    if not (data / "settings.json").exists():
+        settings(data, *flags, **kwargs)
+    env = host_env(NIB_RACP_TOKEN="racp-secret-token", NIB_OPENAI_API_KEY="sk-model-key-123")
+    with running_host(data, str(tmp_path / "h.sock"), env) as host:
+        yield host, host.connect()
+
+
+def new_session(client: RpcClient, **params: Any) -> dict[str, Any]:
+    session: dict[str, Any] = client.call("sessions.create", {"agent": "scripted", **params})
+    return session
+
+
+def turn(client: RpcClient, session_id: str, text: str, timeout: float = 30.0) -> dict[str, Any]:
+    started = client.call("turns.start", {"sessionId": session_id, "text": text})
+    return client.wait_turn_end(started["id"], timeout)
+
+
+def messages(client: RpcClient, session_id: str) -> list[dict[str, Any]]:
+    listed: list[dict[str, Any]] = client.call("messages.list", {"sessionId": session_id})[
+        "messages"
+    ]
+    return listed
+
+
+def texts(client: RpcClient, session_id: str) -> list[str]:
+    return [m["content"] for m in messages(client, session_id)]
+
+
+def agent_state(client: RpcClient) -> dict[str, Any]:
+    listed: dict[str, Any] = client.call("agents.list", {})["agents"][0]
+    return listed
+
+
+def test_agents_list_and_session_create(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        listed = agent_state(client)
+        assert listed == {"name": "scripted", "command": sys.executable, "state": "idle",
+                          "error": None, "agentInfo": None}  # fmt: skip
+        session = new_session(client, cwd=str(tmp_path))
+        assert (session["agent"], session["cwd"], session["mode"]) == (
+            "scripted",
+            str(tmp_path),
+            "agent",
+        )
+        assert new_session(client)["cwd"] == str(Path.home())
+        nib = client.call("sessions.create", {})
+        assert (nib["agent"], nib["cwd"]) == ("nib", None)
+        for bad, words in [
+            ({"agent": "nobody"}, "unknown agent 'nobody'"),
+            ({"agent": "scripted", "mode": "plan"}, "local agent-mode session"),
+            ({"agent": "scripted", "remote": {"endpoint": "unix:/tmp/x.sock"}}, "local agent"),
+            ({"agent": "scripted", "cwd": "relative/dir"}, "absolute path"),
+            ({"agent": "scripted", "cwd": str(tmp_path / "missing")}, "not an existing folder"),
+        ]:
+            with pytest.raises(RpcErrorReply) as error:
+                client.call("sessions.create", bad)
+            assert error.value.code == -32602 and words in str(error.value), bad
+        assert len(client.call("sessions.list", {})["sessions"]) == 3
+
+
+def test_a_plan_is_the_checklist_with_history(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        session = new_session(client)
+        sid = session["id"]
+        ended = turn(client, sid, "plan three steps")
+        assert ended["state"] == "completed", ended
+        changes = [n["params"] for n in client.notifications if n["method"] == "todos.changed"]
+        assert [c["revision"] for c in changes] == [1, 2, 3, 4]
+        assert [i["status"] for i in changes[1]["items"]] == ["completed", "in_progress", "pending"]
+        snapshot = client.call("todos.get", {"sessionId": sid})
+        assert snapshot["revision"] == 4
+        assert [(i["content"], i["status"], i["activeForm"]) for i in snapshot["items"]] == [
+            (f"Step {n}", "completed", None) for n in (1, 2, 3)
+        ]
+        history = client.call("todos.history", {"sessionId": sid})["revisions"]
+        assert [r["revision"] for r in history] == [4, 3, 2, 1]
+        assert history[0]["diff"]["statusChanged"] == [
+            {"content": "Step 3", "from": "in_progress", "to": "completed"}
+        ]
+        listed = messages(client, sid)
+        plans = [m for m in listed if m["kind"] == "plan"]
+        assert [p["todo"]["revision"] for p in plans] == [1, 2, 3, 4]
+        assert listed[-1]["role"] == "assistant" and listed[-1]["content"] == "All steps done."
+        state = agent_state(client)
+        assert state["state"] == "ready"
+        assert state["agentInfo"] == {"name": "scripted-agent", "version": "1.2.3"}
+        assert any(n["method"] == "agents.changed" for n in client.notifications)
+
+
+def test_text_thoughts_tool_calls_and_other_plans_in_the_transcript(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "stream")["state"] == "completed"
+        assert texts(client, sid)[1:] == ["Hello world", "second line"]
+        assert turn(client, sid, "think")["state"] == "completed"
+        thought = [m for m in messages(client, sid) if m["kind"] == "thought"]
+        assert [t["content"] for t in thought] == ["Let me think."]
+        assert turn(client, sid, "tool")["state"] == "completed"
+        call, result = messages(client, sid)[-2:]
+        assert call["toolCalls"] == [
+            {"id": "t1", "name": "Read notes.txt", "arguments": '{"path": "notes.txt"}'}
+        ]
+        assert (result["role"], result["toolCallId"], result["content"]) == (
+            "tool",
+            "t1",
+            "3 lines",
+        )
+        client.notifications.clear()
+        assert turn(client, sid, "subplan")["state"] == "completed"
+        assert turn(client, sid, "badplan")["state"] == "completed"
+        assert not [n for n in client.notifications if n["method"] == "todos.changed"]
+        sub, bad = [m for m in messages(client, sid) if m["kind"] == "plan"]
+        assert "Sub-agent plan 'helper'" in sub["content"] and not sub["isError"]
+        assert bad["isError"] and "not stored" in bad["content"]
+        assert "at most one item may be in_progress" in bad["content"]
+        assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
+
+
+def test_permissions_are_approvals(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        for decision, option in [("allow_once", "yes"), ("deny", "no"),
+                                 ("allow_session", "always")]:  # fmt: skip
+            started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+            asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+            params = asked["params"]
+            assert (params["tool"], params["turnId"]) == ("Write notes.txt", started["id"])
+            assert json.loads(params["arguments"]) == {"path": "notes.txt", "text": "hi"}
+            client.call("approvals.respond", {"approvalId": params["approvalId"],
+                                              "decision": decision})  # fmt: skip
+            assert client.wait_turn_end(started["id"])["state"] == "completed"
+            assert texts(client, sid)[-1] == f"permission: {option}"
+
+
+def test_stop_cancels_the_agent_and_its_approval(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "wait"})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+        cancelled = client.call("turns.cancel", {"sessionId": sid, "turnId": started["id"]})
+        assert cancelled["state"] == "cancelled"
+        assert client.call("todos.get", {"sessionId": sid})["revision"] == 1
+        started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        client.call("turns.cancel", {"sessionId": sid, "turnId": started["id"]})
+        resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
+        assert resolved["params"] == {"approvalId": asked["params"]["approvalId"],
+                                      "decision": "cancelled"}  # fmt: skip
+        with pytest.raises(RpcErrorReply):
+            client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                              "decision": "allow_once"})  # fmt: skip
+        assert turn(client, sid, "echo still here")["state"] == "completed"
+
+
+@pytest.mark.parametrize("loads", [True, False], ids=["session-load", "re-injected"])
+def test_a_host_restart_hands_the_list_back(tmp_path: Path, loads: bool) -> None:
+    flags = () if loads else ("--no-load",)
+    with agent_host(tmp_path, *flags) as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "wait"})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+    with agent_host(tmp_path, *flags) as (_host, client):
+        turns = client.call("turns.list", {"sessionId": sid})["turns"]
+        # the host's stop cancelled the turn; the list stays unfinished
+        assert (turns[0]["id"], turns[0]["state"]) == (started["id"], "cancelled")
+        assert turn(client, sid, "echo go on")["state"] == "completed"
+        answer = texts(client, sid)[-1]
+        state = (tmp_path / "data-agent-state.jsonl").read_text().splitlines()
+        if loads:  # the agent continues its own session: the list is not repeated
+            assert answer == "echo: echo go on" and len(state) == 1
+        else:  # a new agent-side session, the unfinished checklist at its head
+            assert len(state) == 2
+            assert "1. [in_progress] Step 1" in answer and "2. [pending] Step 2" in answer
+            assert answer.endswith("\n\necho go on")
+        assert not any("replayed history" in text for text in texts(client, sid))
+
+
+def test_failures_in_words_and_the_agent_started_again(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "exit")
+        assert ended["state"] == "failed"
+        assert ended["error"] == (
+            "scripted: it exited (exit status 3): fatal: the scripted agent gave up"
+        )
+        client.wait_notification(lambda n: n["method"] == "agents.changed"
+                                 and n["params"]["agents"][0]["state"] == "failed")  # fmt: skip
+        assert turn(client, sid, "echo again")["state"] == "completed"
+        assert texts(client, sid)[-1] == "echo: echo again"
+        ended = turn(client, sid, "maxtokens")
+        assert (ended["state"], ended["error"]) == (
+            "failed",
+            "scripted: the agent reached its token limit",
+        )
+        ended = turn(client, sid, "fail")
+        assert ended["state"] == "failed" and "it answered an error" in ended["error"]
+
+
+def test_not_installed_unauthenticated_and_silent_agents(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"agents": {
+        "claude": {"command": "claude-agent-acp-not-here",
+                   "args": ["@agentclientprotocol/claude-agent-acp"]},
+        "auth": {"command": sys.executable, "args": [str(AGENT), "--auth"]},
+        "silent": {"command": sys.executable, "args": [str(AGENT), "--silent-init"],
+                   "timeout": 1},
+    }}))  # fmt: skip
+    with agent_host(tmp_path) as (_host, client):
+        errors = {}
+        for name in ("claude", "auth", "silent"):
+            sid = client.call("sessions.create", {"agent": name})["id"]
+            ended = turn(client, sid, "plan")
+            assert ended["state"] == "failed"
+            errors[name] = ended["error"]
+        assert errors["claude"].startswith("claude: 'claude-agent-acp-not-here' was not found")
+        assert "npm install -g @agentclientprotocol/claude-agent-acp" in errors["claude"]
+        assert "authentication required" in errors["auth"]
+        assert "“Log in with Scripted”" in errors["auth"]
+        assert errors["silent"] == "silent: it did not answer initialize within 1 s"
+        states = {a["name"]: a["state"] for a in client.call("agents.list", {})["agents"]}
+        assert states == {"claude": "failed", "auth": "ready", "silent": "failed"}
+
+
+def test_the_agent_gets_a_minimal_environment(tmp_path: Path) -> None:
+    with agent_host(tmp_path, env={"AGENT_SETTING": "on"}) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "env")["state"] == "completed"
+        names = json.loads(texts(client, sid)[-1].removeprefix("env: "))
+        assert "AGENT_SETTING" in names and "PATH" in names
+        assert not [n for n in names if n.startswith("NIB_")], names
+
+
+def test_new_sessions_get_the_folder_and_stdio_mcp_servers(tmp_path: Path) -> None:
+    servers = {"files": {"command": "some-mcp-server", "args": ["--root", "."]},
+               "off": {"command": "x", "disabled": True},
+               "web": {"url": "http://127.0.0.1:9/mcp"}}  # fmt: skip
+    state = settings(tmp_path / "data", mcpServers=servers)
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client, cwd=str(tmp_path))["id"]
+        assert turn(client, sid, "echo hi")["state"] == "completed"
+        opened = json.loads(state.read_text().splitlines()[0])
+        assert (opened["cwd"], opened["mcp"]) == (str(tmp_path), ["files"])
+        fork = client.call("sessions.fork", {"sessionId": sid})
+        assert (fork["agent"], fork["cwd"], fork["todoRevision"]) == ("scripted", str(tmp_path), 0)
+        assert turn(client, fork["id"], "echo in the fork")["state"] == "completed"
+        assert len(state.read_text().splitlines()) == 2  # a new agent-side session
+        with pytest.raises(RpcErrorReply) as error:
+            client.call("sessions.compact", {"sessionId": sid})
+        assert error.value.code == -32602
+
+
+@pytest.mark.parametrize(
+    ("script", "why"),
+    [
+        ("garbage", "disconnected: it sent a line that is not JSON: 'this is not json'"),
+        ("huge", "disconnected: it sent a message over 8 MiB"),
+        ("foreign", "disconnected: it sent updates for a session it does not own"),
+        ("flood", "disconnected: it sent a plan of 5000 entries"),
+    ],
+)
+def test_a_misbehaving_agent_is_disconnected_and_nothing_stored_changes(
+    tmp_path: Path, script: str, why: str
+) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "plan")["state"] == "completed"
+        other = client.call("sessions.create", {})["id"]
+        before = client.call("todos.get", {"sessionId": sid})
+        ended = turn(client, sid, script)
+        assert (ended["state"], ended["error"]) == ("failed", f"scripted: {why}")
+        assert client.call("todos.get", {"sessionId": sid}) == before
+        assert agent_state(client)["error"] == why
+        assert turn(client, other, "1. One step")["state"] == "completed"
+        assert turn(client, sid, "echo back")["state"] == "completed"
+
+
+def test_a_permission_request_after_the_turn_disconnects(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "late")["state"] == "completed"
+        note = client.wait_notification(
+            lambda n: (
+                n["method"] == "agents.changed" and n["params"]["agents"][0]["state"] == "failed"
+            )
+        )
+        assert note["params"]["agents"][0]["error"] == (
+            "disconnected: it asked permission when no turn of that session was running"
+        )
+        assert not [n for n in client.notifications if n["method"] == "approvals.requested"]
+        assert turn(client, sid, "latesay")["state"] == "completed"
+        client.wait_notification(lambda n: n["method"] == "messages.appended"
+                                 and n["params"]["message"]["kind"] == "plan")  # fmt: skip
+        assert client.call("todos.get", {"sessionId": sid})["revision"] == 0

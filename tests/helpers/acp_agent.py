@@ -1,0 +1,224 @@
+"""A deterministic ACP agent on the SDK, for the tests: each prompt's first word says
+what it does (see `Scripted.prompt`). Run as `python acp_agent.py [--no-load]
+[--silent-init] [--auth] [--state FILE]`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import acp
+from acp.schema import (
+    AgentCapabilities,
+    AgentPlanContentUpdate,
+    AgentPlanUpdate,
+    AuthMethodAgent,
+    InitializeResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PermissionOption,
+    PlanEntry,
+    PlanUpdateItems,
+    PromptResponse,
+    ToolCallStart,
+    ToolCallUpdate,
+)
+
+ARGS = sys.argv[1:]
+
+
+def _entries(n: int, done: int) -> list[PlanEntry]:
+    return [
+        PlanEntry(content=f"Step {i + 1}", priority="medium",
+                  status="completed" if i < done else "in_progress" if i == done else "pending")
+        for i in range(n)
+    ]  # fmt: skip
+
+
+async def _raw(data: bytes) -> None:
+    """Bytes straight to standard output, past the SDK (which made it non-blocking)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(1, view) :]
+        except BlockingIOError:
+            await asyncio.sleep(0.01)
+
+
+class Scripted:
+    def __init__(self) -> None:
+        self.conn: Any = None
+        self.cancelled: dict[str, asyncio.Event] = {}
+        self.state = Path(ARGS[ARGS.index("--state") + 1]) if "--state" in ARGS else None
+        self._late: set[asyncio.Task[None]] = set()
+
+    def on_connect(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+        if "--silent-init" in ARGS:
+            await asyncio.Event().wait()
+        return InitializeResponse(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities(load_session="--no-load" not in ARGS),
+            auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
+            agent_info=acp.schema.Implementation(name="scripted-agent", version="1.2.3"),
+        )
+
+    async def new_session(self, cwd: str, mcp_servers: Any = None, **_: Any) -> NewSessionResponse:
+        if "--auth" in ARGS:
+            raise acp.RequestError.auth_required()
+        sid = f"s{os.getpid()}-{len(self.cancelled)}"
+        self.cancelled[sid] = asyncio.Event()
+        if self.state is not None:
+            with self.state.open("a") as f:
+                names = [server.name for server in mcp_servers or ()]
+                f.write(json.dumps({"session": sid, "cwd": cwd, "mcp": names}) + "\n")
+        return NewSessionResponse(session_id=sid)
+
+    async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
+        known = self.state.read_text().splitlines() if self.state and self.state.exists() else []
+        if not any(json.loads(line)["session"] == session_id for line in known):
+            raise acp.RequestError.resource_not_found(session_id)
+        self.cancelled[session_id] = asyncio.Event()
+        await self._say(session_id, "(replayed history: must not be stored again)")
+        return LoadSessionResponse()
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        self.cancelled.setdefault(session_id, asyncio.Event()).set()
+
+    async def _say(self, sid: str, text: str) -> None:
+        await self.conn.session_update(sid, acp.update_agent_message_text(text))
+
+    async def _plan(self, sid: str, n: int, done: int) -> None:
+        await self.conn.session_update(
+            sid, AgentPlanUpdate(session_update="plan", entries=_entries(n, done))
+        )
+
+    async def prompt(self, prompt: list[Any], session_id: str, **_: Any) -> PromptResponse:
+        text = "".join(getattr(block, "text", "") for block in prompt)
+        last = text.strip().splitlines()[-1] if text.strip() else ""
+        command = last.split()[0] if last.split() else ""  # the user's line follows any context
+        sid = session_id
+        self.cancelled[sid] = asyncio.Event()
+        pace = float(os.environ.get("PACE_S", "0"))
+        if command == "plan":
+            n = 3
+            for done in range(n + 1):
+                await self._plan(sid, n, done)
+                if pace:
+                    await asyncio.sleep(pace)
+            await self._say(sid, "All steps done.\n")
+        elif command == "think":
+            await self.conn.session_update(sid, acp.update_agent_thought_text("Let me think."))
+            await self._say(sid, "Thought about it.")
+        elif command == "tool":
+            await self.conn.session_update(sid, ToolCallStart(
+                session_update="tool_call", tool_call_id="t1", title="Read notes.txt",
+                status="in_progress", raw_input={"path": "notes.txt"}))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.update_tool_call(
+                    "t1", status="completed", content=[acp.tool_content(acp.text_block("3 lines"))]
+                ),
+            )
+        elif command == "ask":
+            answer = await self.conn.request_permission(
+                options=[
+                    PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
+                    PermissionOption(option_id="always", name="Always", kind="allow_always"),
+                    PermissionOption(option_id="no", name="Reject", kind="reject_once"),
+                ],
+                session_id=sid,
+                tool_call=ToolCallUpdate(tool_call_id="w1", title="Write notes.txt",
+                                         raw_input={"path": "notes.txt", "text": "hi"}),
+            )  # fmt: skip
+            outcome = answer.outcome
+            chosen = getattr(outcome, "option_id", None) or outcome.outcome
+            await self._say(sid, f"permission: {chosen}")
+            if chosen == "cancelled":
+                return PromptResponse(stop_reason="cancelled")
+        elif command == "wait":
+            await self._plan(sid, 2, 0)
+            await self.cancelled[sid].wait()
+            return PromptResponse(stop_reason="cancelled")
+        elif command == "garbage":
+            await _raw(b"this is not json\n")
+            await asyncio.Event().wait()
+        elif command == "huge":
+            await _raw(b'{"jsonrpc":"2.0","method":"x","params":"' + b"a" * (9 << 20) + b'"}\n')
+            await asyncio.Event().wait()
+        elif command == "foreign":
+            await self.conn.session_update("not-mine", acp.update_agent_message_text("hi"))
+            await asyncio.Event().wait()
+        elif command == "flood":
+            entries = [PlanEntry(content=f"S{i}", priority="low", status="pending")
+                       for i in range(5000)]  # fmt: skip
+            await self.conn.session_update(
+                sid, AgentPlanUpdate(session_update="plan", entries=entries)
+            )
+            await asyncio.Event().wait()
+        elif command == "late":
+            task = asyncio.ensure_future(self._late_ask(sid))
+            self._late.add(task)
+        elif command == "latesay":
+            task = asyncio.ensure_future(self._late_plan(sid))
+            self._late.add(task)
+        elif command == "subplan":
+            await self.conn.session_update(
+                sid,
+                AgentPlanContentUpdate(
+                    session_update="plan_update",
+                    plan=PlanUpdateItems(
+                        type="items",
+                        plan_id="helper",
+                        entries=[
+                            PlanEntry(content="Look around", priority="low", status="pending")
+                        ],
+                    ),
+                ),
+            )
+        elif command == "badplan":
+            entries = [PlanEntry(content=f"S{i}", priority="low", status="in_progress")
+                       for i in range(2)]  # fmt: skip
+            await self.conn.session_update(
+                sid, AgentPlanUpdate(session_update="plan", entries=entries)
+            )
+        elif command == "env":
+            await self._say(sid, "env: " + json.dumps(sorted(os.environ)))
+        elif command == "exit":
+            sys.stderr.write("warming up\nfatal: the scripted agent gave up\n")
+            sys.stderr.flush()
+            os._exit(3)
+        elif command == "maxtokens":
+            return PromptResponse(stop_reason="max_tokens")
+        elif command == "fail":
+            raise acp.RequestError.internal_error({"details": "the scripted model is down"})
+        elif command == "stream":
+            for part in ("Hel", "lo ", "wor", "ld\nsecond ", "line"):
+                await self._say(sid, part)
+                if part.startswith("ld"):  # the first line is in the transcript meanwhile
+                    await asyncio.sleep(0.6)
+        else:
+            await self._say(sid, "echo: " + text)
+        return PromptResponse(stop_reason="end_turn")
+
+    async def _late_ask(self, sid: str) -> None:
+        await asyncio.sleep(0.3)
+        await self.conn.request_permission(
+            options=[PermissionOption(option_id="yes", name="Allow", kind="allow_once")],
+            session_id=sid,
+            tool_call=ToolCallUpdate(tool_call_id="x", title="Late"),
+        )
+
+    async def _late_plan(self, sid: str) -> None:
+        await asyncio.sleep(0.3)
+        await self._plan(sid, 2, 0)
+
+
+if __name__ == "__main__":
+    asyncio.run(acp.run_agent(Scripted()))  # type: ignore[arg-type]
