@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -40,6 +41,14 @@ MAX_PLAN_ENTRIES = 2_000  # beyond this a plan is not a mistake but a flood: dis
 MAX_RESULT = 2_000  # characters of a tool's output kept in the transcript
 
 
+@dataclass
+class _Call:
+    title: str = ""
+    arguments: str = ""
+    told: bool = False
+    finished: bool = False
+
+
 class Recorder:
     """Tells one running turn's updates to the transcript and the checklist."""
 
@@ -53,7 +62,7 @@ class Recorder:
         self._text: list[str] = []
         self._text_kind: m.MessageKind | None = None  # None: message text
         self._timer: asyncio.TimerHandle | None = None
-        self._calls: dict[str, bool] = {}  # tool call id -> its result was stored
+        self._calls: dict[str, _Call] = {}
 
     # --- the agent's updates -----------------------------------------------------------
 
@@ -119,23 +128,35 @@ class Recorder:
             self._append("assistant", text.strip("\n"), kind=kind)
 
     def _tool(self, update: dict[str, Any]) -> None:
+        """A tool call is told once it says what it does (its input) or starts running,
+        whichever comes first (agents often announce a call before its input), and its
+        result once it completes or fails."""
         call_id = str(update.get("toolCallId") or "")
         if not call_id:
             return
-        self.flush()
-        if call_id not in self._calls:
-            title = shorten(str(update.get("title") or update.get("kind") or "tool"), 200)
-            raw = update.get("rawInput")
-            arguments = "" if raw is None else _json(raw)
-            call = m.ToolCall(id=call_id, name=title, arguments=shorten(arguments, 4000))
-            self._append("assistant", "", tool_calls=(call,))
-            self._calls[call_id] = False
+        call = self._calls.setdefault(call_id, _Call())
+        if update.get("title"):
+            call.title = shorten(str(update["title"]), 200)
+        elif update.get("kind") and not call.title:
+            call.title = str(update["kind"])
+        if update.get("rawInput") not in (None, {}, ""):
+            call.arguments = shorten(_json(update["rawInput"]), 4000)
         status = update.get("status")
-        if status in ("completed", "failed") and not self._calls[call_id]:
-            self._calls[call_id] = True
+        if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
+            self._tell(call_id, call)
+        if status in ("completed", "failed") and not call.finished:
+            if not call.told:
+                self._tell(call_id, call)
+            call.finished = True
             output = _output(update) or status
             self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
                          is_error=status == "failed")  # fmt: skip
+
+    def _tell(self, call_id: str, call: _Call) -> None:
+        self.flush()
+        call.told = True
+        told = m.ToolCall(id=call_id, name=call.title or "tool", arguments=call.arguments)
+        self._append("assistant", "", tool_calls=(told,))
 
     def plan(self, plan_id: str, entries: Any) -> None:
         self.flush()
@@ -191,8 +212,12 @@ class Recorder:
                                       **fields)  # fmt: skip
 
     def close(self) -> None:
-        """The turn ends: what is buffered is stored; waiting approvals are cancelled."""
+        """The turn ends: what is buffered is stored (calls never told included); waiting
+        approvals are cancelled."""
         try:
+            for call_id, call in self._calls.items():
+                if not call.told:
+                    self._tell(call_id, call)
             self.flush()
         except StorageFailure:
             log.exception("the end of an agent's message could not be stored")
@@ -233,4 +258,9 @@ def _output(update: dict[str, Any]) -> str:
     if parts:
         return "\n".join(parts)
     raw = update.get("rawOutput")
+    if isinstance(raw, dict):  # a command's output under the names agents use, else none
+        for key in ("formatted_output", "aggregated_output", "output", "stdout"):
+            if isinstance(raw.get(key), str) and raw[key].strip():
+                return str(raw[key])
+        return ""
     return _json(raw) if raw is not None else ""

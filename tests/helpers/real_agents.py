@@ -1,0 +1,77 @@
+"""Real ACP agents for the tests, installed by the test set-up with the machine's npm into
+`.cache/acp-agents` (never committed), at pinned versions: claude-agent-acp after 0.49.0
+needs Node 22. Tests that need them are skipped, with the reason, where npm is missing
+or cannot reach its registry. Each agent runs offline against `ScriptedModels`."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / ".cache" / "acp-agents"
+PACKAGES = {
+    "@zed-industries/codex-acp": "0.16.0",
+    "@agentclientprotocol/claude-agent-acp": "0.49.0",
+}
+INSTALL_TIMEOUT_S = 600
+
+
+def installed() -> Path:
+    """The folder of the agents' executables, installing them on first use."""
+    bin_dir = CACHE / "node_modules" / ".bin"
+    stamp = CACHE / "installed.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == PACKAGES:
+        return bin_dir
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: the real ACP agents cannot be fetched")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists() and json.loads(stamp.read_text()) == PACKAGES:
+            return bin_dir
+        specs = [f"{name}@{version}" for name, version in PACKAGES.items()]
+        try:
+            done = subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--prefix", str(CACHE), *specs],
+                capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"npm did not install the ACP agents within {INSTALL_TIMEOUT_S} s")
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            pytest.skip(f"npm could not install the ACP agents (offline?): {last}")
+        stamp.write_text(json.dumps(PACKAGES))
+    return bin_dir
+
+
+def codex(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
+    """A settings entry for Codex against the scripted Responses endpoint."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        'model = "gpt-5.1-codex"\nmodel_provider = "fake"\napproval_policy = "on-request"\n'
+        '[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "{models_url}/v1"\nwire_api = "responses"\nrequires_openai_auth = false\n'
+    )
+    return {"command": str(bin_dir / "codex-acp"), "env": {"CODEX_HOME": str(home)}}
+
+
+def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
+    """A settings entry for Claude Code against the scripted Messages endpoint."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {
+        "ANTHROPIC_BASE_URL": models_url,
+        "ANTHROPIC_API_KEY": "sk-ant-offline-dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "CLAUDE_CODE_ENABLE_TASKS": "0",  # TodoWrite rather than TaskCreate
+        "HOME": str(home),
+        "IS_SANDBOX": "1",  # runs as root here
+    }
+    return {"command": str(bin_dir / "claude-agent-acp"), "env": env}
