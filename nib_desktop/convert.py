@@ -5,12 +5,14 @@ safe to display here, once."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
 from nib_desktop.state.types import (
     HOST_RESTARTED,
+    AgentChoice,
     Approval,
     Item,
     Line,
@@ -52,6 +54,37 @@ def session(s: m.Session) -> Session:
         remote_note=remote_note(remote) if remote else "",
         checklist_note=checklist_note(remote) if remote else "",
         order=(s.updated_at, s.created_at),
+        agent=shown_text(s.agent) if s.agent != m.NIB_AGENT else "",
+        folder=shown_text(folder_label(s.cwd)) if s.cwd else "",
+    )
+
+
+def folder_label(path: str) -> str:
+    """A folder as a person reads it: under the home folder as "~/…"."""
+    home = str(Path.home())
+    if path == home:
+        return "~"
+    if path.startswith(home.rstrip("/") + "/"):
+        return "~/" + path[len(home.rstrip("/")) + 1 :]
+    return path
+
+
+def folder_path(typed: str) -> str:
+    """A folder as typed ("~/src", "/srv/app") as the absolute path the host checks."""
+    return str(Path(typed.strip()).expanduser())
+
+
+def agents(listing: m.AgentsList) -> tuple[AgentChoice, ...]:
+    return tuple(
+        AgentChoice(
+            name=shown_text(a.name),
+            state=a.state,
+            error=shown_text(shorten(a.error or "", 300)),
+            version=shown_text(f"{a.agent_info.name} {a.agent_info.version}")
+            if a.agent_info
+            else "",
+        )
+        for a in listing.agents
     )
 
 
@@ -103,6 +136,11 @@ class LineMaker:
         self._since_summary += 1
         if message.todo is not None:
             return [todo_line(message.todo.diff, message.todo.items)]
+        if message.kind == "thought":  # an external agent's: shown folded
+            return [Line("thought", message.content)]
+        if message.kind == "plan":  # an agent's plan that did not write the checklist
+            mark = "✕ " if message.is_error else ""
+            return [Line("todo", mark + shorten(message.content, 400), message.is_error)]
         if message.role == "tool":
             if message.tool_call_id in self._todo_calls and message.is_error:
                 return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
@@ -238,7 +276,7 @@ def approval(a: m.ApprovalRequested) -> Approval:
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
-                "disabled": "disabled"}  # fmt: skip
+                "disabled": "disabled", "idle": "not started"}  # fmt: skip
 
 
 def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:
@@ -253,11 +291,13 @@ def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:
     return tuple(rows)
 
 
-def _source(name: str, kind: str, state: str, error: str | None, tools: str) -> ToolSource:
+def _source(
+    name: str, kind: str, state: str, error: str | None, tools: str, label: str = "tools"
+) -> ToolSource:
     words = f"{kind} {name}, {_STATE_WORDS.get(state, state)}"
     if error:
         words += f": {error}"
     elif tools:
-        words += f", tools: {tools}"
+        words += f", {label}: {tools}"
     return ToolSource(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
                       shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip

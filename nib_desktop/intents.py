@@ -70,8 +70,8 @@ class Intents:
 
     def _work(self, intent: it.Intent) -> tuple[Coroutine[Any, Any, object], str]:
         match intent:
-            case it.CreateSession(mode):
-                return self.create_session(mode), "create a session"
+            case it.CreateSession(mode, agent, folder):
+                return self.create_session(mode, agent, folder), "create a session"
             case it.AttachRemote(endpoint, remote_session_id):
                 return self.attach_remote(endpoint, remote_session_id), "attach the remote session"
             case it.ListRemoteSessions(endpoint):
@@ -98,8 +98,15 @@ class Intents:
 
     # --- the intents that ask the host ------------------------------------------------
 
-    async def create_session(self, mode: str = "agent") -> m.Session:
-        params = m.CreateSessionParams.model_validate({"mode": mode})
+    async def create_session(
+        self, mode: str = "agent", agent: str = "", folder: str = ""
+    ) -> m.Session:
+        fields: dict[str, str] = {"mode": mode}
+        if agent:
+            fields["agent"] = agent
+        if folder.strip():
+            fields["cwd"] = convert.folder_path(folder)
+        params = m.CreateSessionParams.model_validate(fields)
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:

@@ -88,3 +88,6 @@ class Router:
 
     def tools_changed(self, listing: m.ToolsList) -> None:
         self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))
+
+    def agents_changed(self, listing: m.AgentsList) -> None:
+        self._state.apply(ev.AgentsListed(convert.agents(listing)))

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from nib_desktop.state.types import HOST_RESTARTED, Item, Revision, Snapshot, Status, TurnView
+from nib_desktop.state.types import (
+    HOST_RESTARTED,
+    Item,
+    Revision,
+    Session,
+    Snapshot,
+    Status,
+    TurnView,
+)
 
 __all__ = ["HOST_RESTARTED", "Item", "Revision", "Snapshot", "TurnView"]
 
@@ -190,3 +198,18 @@ def completed_between(before: Snapshot | None, after: Snapshot | None) -> list[s
         return [f"Completed {len(newly)} steps"]
     total = len(after.items)
     return [f"Completed step {i + 1} of {total}: {item.content}" for i, item in newly]
+
+
+ENDED = ("completed", "failed", "cancelled", "unreachable")
+
+
+def checklist_note(session: Session, snapshot: Snapshot | None, turn: TurnView) -> str:
+    """Why the dock shows no checklist for `session`, or "": a remote host that does not
+    share it, or an external agent that sent no plan in a turn that ended (some agents
+    never do): said, rather than an empty dock."""
+    if session.checklist_note:
+        return session.checklist_note
+    never_planned = snapshot is None or snapshot.revision == 0
+    if session.agent and never_planned and turn.state in ENDED:
+        return f"{session.agent} shares no checklist: it sent no plan in this session."
+    return ""

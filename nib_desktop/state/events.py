@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nib_desktop.state.types import (
+    AgentChoice,
     Approval,
     ConnectionState,
     Line,
@@ -98,6 +99,11 @@ class ToolsListed:
 
 
 @dataclass(frozen=True)
+class AgentsListed:
+    agents: tuple[AgentChoice, ...]
+
+
+@dataclass(frozen=True)
 class NoticeShown:
     text: str  # "" takes the notice away
 
@@ -163,6 +169,7 @@ Event = (
     | ApprovalRequested
     | ApprovalResolved
     | ToolsListed
+    | AgentsListed
     | NoticeShown
     | DraftSaved
     | RemoteChoicesListed

@@ -13,6 +13,8 @@ COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
 @dataclass(frozen=True)
 class CreateSession:
     mode: str = "agent"
+    agent: str = ""  # a configured ACP agent ("": the host's own runtime)
+    folder: str = ""  # its working folder ("": the host's default, the home folder)
 
 
 @dataclass(frozen=True)

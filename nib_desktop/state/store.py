@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from nib_desktop.state import events as ev
 from nib_desktop.state.types import (
+    AgentChoice,
     Approval,
     ConnectionState,
     Line,
@@ -33,6 +34,7 @@ CHECKLIST = "checklist"  # a session's snapshot or turn (`Change.session_id`)
 TRANSCRIPT = "transcript"
 APPROVALS = "approvals"
 TOOLS = "tools"
+AGENTS = "agents"  # the configured ACP agents
 NOTICE = "notice"
 DRAFTS = "drafts"
 REMOTE_CHOICES = "remote_choices"
@@ -90,6 +92,7 @@ class AppState:
     transcript: Transcript = Transcript()
     approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
     tools: tuple[ToolSource, ...] = ()
+    agents: tuple[AgentChoice, ...] = ()
     notice: str = ""
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
     remote_choices: tuple[RemoteChoice, ...] = ()
@@ -187,6 +190,11 @@ class AppState:
                     return NOTHING
                 self.tools = sources
                 return Change(frozenset({TOOLS}))
+            case ev.AgentsListed(agents):
+                if agents == self.agents:
+                    return NOTHING
+                self.agents = agents
+                return Change(frozenset({AGENTS}))
             case ev.NoticeShown(text):
                 self.notice = text
                 return Change(frozenset({NOTICE}))

@@ -84,6 +84,8 @@ class Session:
     remote_note: str = ""  # e.g. "on dev@box · unreachable: Connection refused"
     checklist_note: str = ""  # why this session has no checklist to show ("": it has one)
     order: tuple[str, str] = ("", "")  # (updated, created): newest first in the list
+    agent: str = ""  # the external ACP agent it runs on ("": the host's own runtime)
+    folder: str = ""  # its working folder as shown ("~/src/app"), "" when it has none
 
     @property
     def running(self) -> bool:
@@ -126,6 +128,16 @@ class ToolSource:
     error: str
     tools: str  # the tool names, comma separated
     accessible_name: str
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """One configured ACP agent: what the New menu offers and the Tools view lists."""
+
+    name: str
+    state: str  # idle, starting, ready, failed
+    error: str
+    version: str  # "codex-acp 0.16.0" once it answered initialize, else ""
 
 
 @dataclass(frozen=True)

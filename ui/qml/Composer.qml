@@ -273,9 +273,20 @@ Rectangle {
             Layout.margins: 8
             spacing: 8
             Label {
-                text: qsTr("Mode: %1").arg(composer.app.sessions.currentMode)
+                objectName: "sessionKind"
+                // an external agent's session names the agent and its folder
+                text: composer.app.sessions.currentAgent !== ""
+                      ? qsTr("%1 · %2").arg(composer.app.sessions.currentAgent).arg(composer.app.sessions.currentFolder)
+                      : qsTr("Mode: %1").arg(composer.app.sessions.currentMode)
+                textFormat: Text.PlainText
+                elide: Text.ElideMiddle
+                Layout.maximumWidth: 320
                 color: composer.theme.muted
                 font.pixelSize: 12
+                Accessible.role: Accessible.StaticText
+                Accessible.name: composer.app.sessions.currentAgent !== ""
+                                 ? qsTr("Agent %1, in %2").arg(composer.app.sessions.currentAgent).arg(composer.app.sessions.currentFolder)
+                                 : text
             }
             Label {
                 objectName: "remoteNote"

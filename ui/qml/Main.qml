@@ -70,6 +70,19 @@ ApplicationWindow {
         }
     }
     Loader {
+        id: agentDialogLoader
+        active: false
+        sourceComponent: Component {
+            AgentDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
+        }
+    }
+    function newAgentSession(agent: string): void {
+        agentDialogLoader.active = true
+        const dialog = agentDialogLoader.item as AgentDialog
+        dialog.agent = agent
+        dialog.open()
+    }
+    Loader {
         id: remoteDialogLoader
         active: false
         sourceComponent: Component {
@@ -124,6 +137,13 @@ ApplicationWindow {
         onActivated: window.app.sessions.create("agent")
     }
     Shortcut {
+        id: newMenuShortcut
+        objectName: "newMenuShortcut"
+        // every kind of session, the configured ACP agents included, by keyboard
+        sequence: "Ctrl+Shift+N"
+        onActivated: sidebar.openNewMenu()
+    }
+    Shortcut {
         id: forkShortcut
         sequence: "Ctrl+Shift+D"
         enabled: window.app.sessions.currentId !== "" && !window.app.sessions.currentRemote
@@ -170,6 +190,7 @@ ApplicationWindow {
     // the keys as this platform writes them, for tooltips
     readonly property var keys: ({
         "new": newShortcut.nativeText,
+        "newMenu": newMenuShortcut.nativeText,
         "fork": forkShortcut.nativeText,
         "delete": deleteShortcut.nativeText,
         "previous": previousShortcut.nativeText,
@@ -223,6 +244,7 @@ ApplicationWindow {
             onDeleteAsked: window.confirmDelete()
             onToolsAsked: window.openDialog(toolsDialogLoader)
             onRemoteAsked: window.openDialog(remoteDialogLoader)
+            onAgentAsked: (agent) => window.newAgentSession(agent)
         }
 
         Rectangle {

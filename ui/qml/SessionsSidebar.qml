@@ -22,8 +22,15 @@ Rectangle {
     signal deleteAsked()
     signal toolsAsked()
     signal remoteAsked()
+    signal agentAsked(agent: string)
 
     color: theme.sidebar
+
+    // the New menu, its first entry current: Up, Down and Return choose
+    function openNewMenu(): void {
+        newMenu.open()
+        newMenu.currentIndex = 0
+    }
 
     ColumnLayout {
         anchors.fill: parent
@@ -53,7 +60,8 @@ Rectangle {
                 text: qsTr("New")
                 focusPolicy: Qt.NoFocus
                 ToolTip.visible: hovered
-                ToolTip.text: qsTr("New agent session (%1); other kinds in the menu").arg(sidebar.keys["new"])
+                ToolTip.text: qsTr("New agent session (%1); other kinds and agents in the menu (%2)")
+                              .arg(sidebar.keys["new"]).arg(sidebar.keys["newMenu"])
                 Accessible.name: qsTr("New session")
                 onClicked: newMenu.open()
                 Menu {
@@ -63,7 +71,22 @@ Rectangle {
                     MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.app.sessions.create("plan") }
                     MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.app.sessions.create("goal") }
                     MenuSeparator {}
-                    MenuItem { text: qsTr("Remote session…"); onTriggered: sidebar.remoteAsked() }
+                    // a dialog opens once the menu has closed (and given the focus back),
+                    // so the dialog keeps the focus it takes
+                    MenuItem { text: qsTr("Remote session…"); onTriggered: Qt.callLater(sidebar.remoteAsked) }
+                    MenuSeparator { visible: sidebar.app.sessions.agentCount > 0 }
+                    // one entry per ACP agent configured in settings.json
+                    Instantiator {
+                        model: sidebar.app.sessions.agents
+                        delegate: MenuItem {
+                            required property string name
+                            objectName: "newAgentSession"
+                            text: qsTr("%1 session…").arg(name)
+                            onTriggered: Qt.callLater(sidebar.agentAsked, name)
+                        }
+                        onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
+                        onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
+                    }
                 }
             }
         }
@@ -98,6 +121,8 @@ Rectangle {
                 required property bool remote
                 required property string remoteState
                 required property bool running
+                required property string agent
+                required property string folder
 
                 objectName: "sessionRow"
                 width: sessionList.width
@@ -108,6 +133,7 @@ Rectangle {
                 onClicked: sidebar.app.sessions.show(sessionId)
                 Accessible.role: Accessible.ListItem
                 Accessible.name: title + (mode !== "agent" ? ", " + mode : "") + (remote ? ", remote" + (remoteState !== "connected" ? " " + remoteState : "") : "")
+                                 + (agent !== "" ? ", " + agent + " in " + folder : "")
                                  + (running ? ", running" : "") + (highlighted ? ", shown" : "")
 
                 background: Rectangle {
@@ -127,13 +153,28 @@ Rectangle {
                         radius: 4
                         color: sidebar.theme.accent
                     }
-                    Text {
-                        objectName: "sessionTitle"
+                    ColumnLayout {
                         Layout.fillWidth: true
-                        text: entry.title
-                        textFormat: Text.PlainText
-                        elide: Text.ElideRight
-                        color: sidebar.theme.text
+                        spacing: 0
+                        Text {
+                            objectName: "sessionTitle"
+                            Layout.fillWidth: true
+                            text: entry.title
+                            textFormat: Text.PlainText
+                            elide: Text.ElideRight
+                            color: sidebar.theme.text
+                        }
+                        // an external agent's session: which agent, in which folder
+                        Text {
+                            objectName: "sessionAgent"
+                            Layout.fillWidth: true
+                            visible: entry.agent !== ""
+                            text: entry.agent + " · " + entry.folder
+                            textFormat: Text.PlainText
+                            elide: Text.ElideMiddle
+                            color: sidebar.theme.muted
+                            font.pixelSize: 11
+                        }
                     }
                     Text {
                         objectName: "sessionMode"

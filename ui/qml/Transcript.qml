@@ -159,7 +159,11 @@ Item {
             required property bool warning
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
-                                            || kind === "turn_end" || kind === "summary"
+                                            || kind === "turn_end" || kind === "summary" || thought
+            // an agent's thought: kept, folded to its first line until clicked
+            readonly property bool thought: kind === "thought"
+            property bool unfolded: false
+            readonly property string firstLine: text.split("\n")[0]
             width: list.width
             implicitHeight: bubble.implicitHeight
 
@@ -177,8 +181,12 @@ Item {
                     objectName: "transcriptText"
                     anchors.fill: parent
                     anchors.margins: entry.compact ? 2 : 8
-                    text: entry.text
+                    text: entry.thought && !entry.unfolded
+                          ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
+                                                 .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
+                          : entry.text
                     textFormat: TextEdit.PlainText
+                    font.italic: entry.thought
                     readOnly: true
                     selectByMouse: true
                     activeFocusOnTab: false
@@ -190,8 +198,13 @@ Item {
                          : entry.compact ? transcript.theme.muted : transcript.theme.text
                     font.pixelSize: entry.compact ? 13 : 14
                     Accessible.role: Accessible.StaticText
-                    Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ") : "")
+                    Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ")
+                                      : entry.thought ? qsTr("Agent's thought: ") : "")
                                      + entry.text
+                    TapHandler {
+                        enabled: entry.thought
+                        onTapped: entry.unfolded = !entry.unfolded
+                    }
                 }
             }
         }

@@ -16,6 +16,7 @@ from ui.snapshots import (
     Headline,
     Progress,
     Snapshot,
+    checklist_note,
     completed_between,
     current_step,
     focus_index,
@@ -47,6 +48,7 @@ class DockView(QObject):
         self._live: Snapshot | None = None
         self._headline: Headline | None = None
         self._running = False
+        self._note = ""  # why the shown session has no checklist to show
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.PREFS in change:
@@ -63,7 +65,9 @@ class DockView(QObject):
     def _refresh(self, announce: bool) -> None:
         state = self._state
         session, shown = state.current, state.shown
-        unavailable = bool(shown and shown.checklist_note)
+        held = state.snapshot(session) if session is not None else None
+        self._note = checklist_note(shown, held, state.turn(session)) if shown else ""
+        unavailable = bool(self._note)
         live = None if unavailable or session is None else state.snapshot(session)
         if announce:
             for text in completed_between(self._live, live):
@@ -90,8 +94,7 @@ class DockView(QObject):
         return progress(self._snapshot) if self._snapshot else Progress(0, 0)
 
     def _unavailable(self) -> str:
-        shown = self._state.shown
-        return shown.checklist_note if shown else ""
+        return self._note
 
     def _shown(self) -> bool:
         has_items = self._snapshot is not None and len(self._snapshot.items) > 0

@@ -100,7 +100,8 @@ class RowModel(QAbstractListModel):
 class SessionListModel(RowModel):
     """Rows: the state's `Session`s."""
 
-    ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState")
+    ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState",
+             "agent", "folder")  # fmt: skip
     ATTRIBUTES = {"sessionId": "session_id", "parentId": "parent_id",  # noqa: RUF012
                   "remoteState": "remote_state"}  # fmt: skip
 
@@ -146,6 +147,15 @@ class ToolSourceModel(RowModel):
 
     ROLES = ("name", "kind", "sourceState", "error", "tools", "accessibleName")
     ATTRIBUTES = {"sourceState": "state", "accessibleName": "accessible_name"}  # noqa: RUF012
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class AgentChoiceModel(RowModel):
+    """The configured ACP agents, for the New menu. Rows: `AgentChoice`s."""
+
+    ROLES = ("name", "agentState", "error")
+    ATTRIBUTES = {"agentState": "state"}  # noqa: RUF012
 
 
 @QmlElement

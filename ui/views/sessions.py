@@ -11,7 +11,7 @@ from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Session
-from ui.views.rows import SessionListModel, qml_uncreatable
+from ui.views.rows import AgentChoiceModel, SessionListModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -23,15 +23,20 @@ class SessionsView(QObject):
     listChanged = Signal()  # a row was added, removed or changed
     currentChanged = Signal()  # the shown session or its row changed
     currentIdChanged = Signal()  # another session is shown (not only a new title)
+    agentsChanged = Signal()  # the configured ACP agents or their states
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._state, self._ask = state, ask
         state.subscribe(self._changed)
         self.model = SessionListModel(self)
+        self.agent_model = AgentChoiceModel(self)
         self._shown: Session | None = None
 
     def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.AGENTS in change:
+            self.agent_model.set_rows(list(self._state.agents))
+            self.agentsChanged.emit()
         if store.SESSIONS in change:
             self.model.set_rows(list(self._state.sessions))
             self.listChanged.emit()
@@ -78,7 +83,25 @@ class SessionsView(QObject):
     def _rows(self) -> SessionListModel:
         return self.model
 
+    def _agents(self) -> AgentChoiceModel:
+        return self.agent_model
+
+    def _agent_count(self) -> int:
+        return len(self._state.agents)
+
+    def _agent(self) -> str:
+        shown = self._get()
+        return shown.agent if shown else ""
+
+    def _folder(self) -> str:
+        shown = self._get()
+        return shown.folder if shown else ""
+
     rows = Property(SessionListModel, _rows, constant=True)
+    agents = Property(AgentChoiceModel, _agents, constant=True)
+    agentCount = Property(int, _agent_count, notify=agentsChanged)
+    currentAgent = Property(str, _agent, notify=currentChanged)  # "": the host's own agent
+    currentFolder = Property(str, _folder, notify=currentChanged)
     currentId = Property(str, _id, notify=currentIdChanged)
     currentTitle = Property(str, _title, notify=currentChanged)
     currentMode = Property(str, _mode, notify=currentChanged)
@@ -91,6 +114,12 @@ class SessionsView(QObject):
     @Slot(str)
     def create(self, mode: str) -> None:
         self._ask(it.CreateSession(mode))
+
+    @Slot(str, str)
+    def createOn(self, agent: str, folder: str) -> None:
+        """A session on the configured ACP agent `agent`, working in `folder` ("~/src";
+        "" for the home folder)."""
+        self._ask(it.CreateSession("agent", agent, folder))
 
     @Slot(str)
     def show(self, session_id: str) -> None:

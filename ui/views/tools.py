@@ -1,4 +1,4 @@
-"""The Tools view: every MCP server and plugin with its state."""
+"""The Tools view: every ACP agent, MCP server and plugin with its state."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import AgentChoice, ToolSource
 from ui.views.rows import ToolSourceModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
@@ -28,9 +29,9 @@ class ToolsView(QObject):
         self._failed = 0
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        if store.TOOLS not in change:
+        if store.TOOLS not in change and store.AGENTS not in change:
             return
-        sources = self._state.tools
+        sources = agent_sources(self._state.agents) + self._state.tools
         self.model.set_rows(list(sources))
         failed = sum(1 for s in sources if s.state == "failed")
         if failed != self._failed:
@@ -44,4 +45,21 @@ class ToolsView(QObject):
         return self._failed
 
     sources = Property(ToolSourceModel, _sources, constant=True)
-    failed = Property(int, _failed_count, notify=failedChanged)  # servers and plugins
+    failed = Property(int, _failed_count, notify=failedChanged)  # agents, servers, plugins
+
+
+_AGENT_STATES = {"idle": "not started", "starting": "starting…"}
+
+
+def agent_sources(agents: tuple[AgentChoice, ...]) -> tuple[ToolSource, ...]:
+    """The agents as the Tools view lists them, before the MCP servers and plugins."""
+    rows = []
+    for agent in agents:
+        words = f"ACP agent {agent.name}, {_AGENT_STATES.get(agent.state, agent.state)}"
+        if agent.error:
+            words += f": {agent.error}"
+        elif agent.version:
+            words += f", {agent.version}"
+        rows.append(ToolSource(agent.name, "ACP agent", agent.state, agent.error,
+                               agent.version, words))  # fmt: skip
+    return tuple(rows)

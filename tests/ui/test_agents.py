@@ -1,0 +1,116 @@
+"""Sessions on external ACP agents in the real window (contract section 15): the scripted
+agent on the SDK (tests/helpers/acp_agent.py) behind the real host; every step a real
+key event."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
+NAME = "Scripted Agent"
+ALT = Qt.KeyboardModifier.AltModifier
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+def configure(gui: Gui) -> None:
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"PACE_S": "0.05"}}
+    (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {NAME: entry}}))
+
+
+def transcript(gui: Gui) -> list[str]:
+    return [row.text for row in gui.transcript.model.rows()]
+
+
+async def send(gui: Gui, text: str) -> None:
+    gui.item("composerInput").setProperty("text", text)
+    await gui.key(Qt.Key.Key_Return)
+    await until(lambda: gui.sessions.property("currentRunning"), 10, "the turn")
+
+
+async def turn_end(gui: Gui) -> None:
+    await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
+    await gui.frame()
+
+
+def test_a_new_agent_session_by_keyboard_and_its_plan_in_the_dock(gui: Gui, tmp_path: Path) -> None:
+    configure(gui)
+    work = tmp_path / "work"
+    work.mkdir()
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)  # the New menu, its first entry current
+        for _ in range(4):  # Plan, Goal, Remote…, then the agent (separators skipped)
+            await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "agentDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        assert dialog.property("title") == f"New {NAME} session"
+        field = gui.item("folderField")
+        assert field.hasActiveFocus() and field.property("text") == "~"
+        field.setProperty("text", str(work))
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
+        assert gui.sessions.property("currentFolder") == str(work)
+        assert gui.item("sessionKind").property("text") == f"{NAME} · {work}"
+        assert gui.visible_items("sessionAgent")[0].property("text") == f"{NAME} · {work}"
+        await until(lambda: gui.item("composerInput").hasActiveFocus(), what="the input")
+
+        await send(gui, "plan three steps")
+        await turn_end(gui)
+        assert (gui.dock.property("completed"), gui.dock.property("total")) == (3, 3)
+        assert gui.dock.property("revision") == 4
+        assert [row.content for row in gui.dock.model.rows()] == ["Step 1", "Step 2", "Step 3"]
+        lines = transcript(gui)
+        assert "Checklist: 3 steps" in lines and lines[-1] == "All steps done."
+
+        await send(gui, "ask")  # a permission request is the composer's approval row
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        assert gui.item("approvalTitle").property("text") == "Allow Write notes.txt to run?"
+        await gui.key(Qt.Key.Key_Y, ALT)
+        await turn_end(gui)
+        assert transcript(gui)[-1] == "permission: yes"
+
+        await gui.key(Qt.Key.Key_T, CTRL_SHIFT)  # the Tools view lists the agent
+        rows = gui.tools.model.rows()
+        assert (rows[0].name, rows[0].kind, rows[0].state) == (NAME, "ACP agent", "ready")
+        assert rows[0].tools == "scripted-agent 1.2.3"
+
+    gui.run(body(), timeout=60)
+
+
+def test_an_agent_that_shares_no_checklist_says_so(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, "")
+        assert gui.sessions.property("currentFolder") == "~"
+        assert not gui.dock.property("shown")  # nothing to say before its first turn
+        await send(gui, "think about it")
+        await turn_end(gui)
+        assert gui.dock.property("shown") and gui.dock.property("unavailable")
+        assert gui.dock.property("unavailableText") == (
+            f"{NAME} shares no checklist: it sent no plan in this session."
+        )
+        lines = [row for row in gui.transcript.model.rows() if row.kind == "thought"]
+        assert [row.text for row in lines] == ["Let me think."]
+        await send(gui, "exit")  # an agent that dies: the turn's end in words
+        await turn_end(gui)
+        assert transcript(gui)[-1] == (
+            f"✕ Turn failed: {NAME}: it exited (exit status 3): fatal: the scripted agent gave up"
+        )
+
+    gui.run(body(), timeout=60)
