@@ -62,6 +62,7 @@ class Recorder:
         self._text: list[str] = []
         self._text_kind: m.MessageKind | None = None  # None: message text
         self._timer: asyncio.TimerHandle | None = None
+        self._message_id: Any = None  # the agent's id of the message being told, if it has one
         self._calls: dict[str, _Call] = {}
 
     # --- the agent's updates -----------------------------------------------------------
@@ -70,10 +71,11 @@ class Recorder:
         if self.loading:
             return
         kind = update.get("sessionUpdate")
-        if kind == "agent_message_chunk":
-            self._chunk(None, update.get("content"))
-        elif kind == "agent_thought_chunk":
-            self._chunk("thought", update.get("content"))
+        if kind in ("agent_message_chunk", "agent_thought_chunk"):
+            if update.get("messageId") != self._message_id:  # another message begins
+                self.flush()
+                self._message_id = update.get("messageId")
+            self._chunk("thought" if kind == "agent_thought_chunk" else None, update.get("content"))
         elif kind in ("tool_call", "tool_call_update"):
             self._tool(update)
         elif kind == "plan":

@@ -56,7 +56,7 @@ def codex(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
     """A settings entry for Codex against the scripted Responses endpoint."""
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text(
-        'model = "gpt-5.1-codex"\nmodel_provider = "fake"\napproval_policy = "on-request"\n'
+        'model = "gpt-5.2-codex"\nmodel_provider = "fake"\napproval_policy = "on-request"\n'
         '[model_providers.fake]\nname = "fake"\n'
         f'base_url = "{models_url}/v1"\nwire_api = "responses"\nrequires_openai_auth = false\n'
     )

@@ -1,0 +1,61 @@
+"""Codex and Claude Code in the real window: a three-step plan through to the dock, and
+a permission request answered by keyboard reaching the agent. The agents are real
+(installed by the test set-up), their models scripted on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.e2e.test_real_agents import AGENTS, plan_call, risky_call
+from tests.helpers import real_agents
+from tests.helpers.fake_models import Reply, ScriptedModels
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+ALT = Qt.KeyboardModifier.AltModifier
+
+
+@pytest.mark.parametrize("agent", ["codex", "claude"])
+def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
+    gui: Gui, tmp_path: Path, agent: str
+) -> None:
+    bin_dir = real_agents.installed()
+    work = tmp_path / "work"
+    work.mkdir()
+    with ScriptedModels() as models:
+        entry = AGENTS[agent](bin_dir, tmp_path / f"{agent}-home", models.url)
+        gui.data_dir.mkdir(parents=True, exist_ok=True)
+        (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {agent: entry}}))
+        models.script = [
+            Reply(calls=(plan_call(agent, "in_progress", "pending", "pending"),)),
+            Reply(calls=(plan_call(agent, "completed", "in_progress", "pending"),)),
+            Reply(calls=(risky_call(agent, work),)),
+            Reply(calls=(plan_call(agent, "completed", "completed", "completed"),)),
+            Reply("All three steps are done."),
+        ]
+
+        async def body() -> None:
+            await gui.start()
+            await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent")
+            await gui.actions.create_session("agent", agent, str(work))
+            gui.item("composerInput").setProperty("text", "Do three steps")
+            await gui.key(Qt.Key.Key_Return)
+            await until(lambda: gui.approvals.property("approvalId") != "", 60, "the approval")
+            await gui.frame()
+            assert (gui.dock.property("completed"), gui.dock.property("total")) == (1, 3)
+            assert gui.dock.property("running")
+            await gui.key(Qt.Key.Key_Y, ALT)
+            await until(lambda: not gui.sessions.property("currentRunning"), 60, "the end")
+            await gui.frame()
+            assert (work / "made.txt").exists()  # the answer reached the agent
+            assert (gui.dock.property("completed"), gui.dock.property("total")) == (3, 3)
+            assert gui.dock.property("revision") == 3
+            lines = [row.text for row in gui.transcript.model.rows()]
+            assert lines[-1] == "All three steps are done."
+            assert "Checklist: 3 steps" in lines
+
+        gui.run(body(), timeout=90)
