@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,13 @@ class Scripted:
                 if pace:
                     await asyncio.sleep(pace)
             await self._say(sid, "All steps done.\n")
+        elif command == "bench":  # n plan updates, each one's send time to a file
+            n, times = int(last.split()[1]), []
+            for done in range(n):
+                times.append(time.time())
+                await self._plan(sid, n, done)
+                await asyncio.sleep(0.02)
+            Path(os.environ["BENCH_TIMES"]).write_text(json.dumps(times))
         elif command == "think":
             await self.conn.session_update(sid, acp.update_agent_thought_text("Let me think."))
             await self._say(sid, "Thought about it.")

@@ -54,6 +54,7 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.script: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
+        self.sent_at: list[float] = []  # when each streamed answer was fully written
         # a model's context window, in characters of the request's messages: a request
         # over it is answered HTTP 400 context_length_exceeded, as OpenAI does
         self.window_chars: int | None = None
@@ -159,6 +160,7 @@ class FakeOpenAI:
                 handler.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
             handler.wfile.write(b"data: [DONE]\n\n")
             handler.wfile.flush()
+            self.sent_at.append(time.time())
             handler.close_connection = True
             return
         message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
