@@ -140,13 +140,16 @@ class AgentProcess:
             self._set("starting")
             self._broken, self._stopping = None, False
             self._stderr.clear()
-            try:
+            try:  # stopped meanwhile, asyncio ends the process it was starting
                 process = await asyncio.create_subprocess_exec(
                     entry.command, *entry.args, stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                     env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_FRAME_BYTES + 1,
                     start_new_session=True,
                 )  # fmt: skip
+            except asyncio.CancelledError:
+                self._set("idle")
+                raise
             except FileNotFoundError:
                 raise self._failed(_not_installed(self.config)) from None
             except OSError as exc:
@@ -174,6 +177,10 @@ class AgentProcess:
             except (ConnectionError, RequestError) as exc:
                 await self._kill(process)
                 raise self._failed(await self.gone_reason(exc)) from None
+            except asyncio.CancelledError:  # the turn was stopped while the agent started
+                await asyncio.shield(self._kill(process))
+                self._set("idle")
+                raise
             info = answer.agent_info
             self.info = m.AgentInfo(name=info.name, version=info.version) if info else None
             caps = answer.agent_capabilities

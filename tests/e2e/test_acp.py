@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -337,3 +339,26 @@ def test_a_permission_request_after_the_turn_disconnects(tmp_path: Path) -> None
         client.wait_notification(lambda n: n["method"] == "messages.appended"
                                  and n["params"]["message"]["kind"] == "plan")  # fmt: skip
         assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def test_stop_while_the_agent_starts_leaves_no_process(tmp_path: Path) -> None:
+    with agent_host(tmp_path, "--silent-init") as (host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "plan"})
+        client.wait_notification(lambda n: n["method"] == "agents.changed"
+                                 and n["params"]["agents"][0]["state"] == "starting")  # fmt: skip
+        deadline = time.monotonic() + 10  # the agent's process runs, waiting to answer
+        while not children(host.proc.pid) and time.monotonic() < deadline:
+            select.select([], [], [], 0.01)
+        assert children(host.proc.pid)
+        stopped = client.call("turns.cancel", {"sessionId": sid, "turnId": started["id"]})
+        assert stopped["state"] == "cancelled"
+        assert agent_state(client)["state"] == "idle"
+        assert children(host.proc.pid) == []
