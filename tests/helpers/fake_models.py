@@ -110,6 +110,31 @@ class ScriptedModels:
                 if path.endswith("count_tokens"):
                     self._send(200, b'{"input_tokens": 100}')
                     return
+                if path.endswith(":countTokens"):
+                    self._send(200, b'{"totalTokens": 100}')
+                    return
+                if path.endswith(":generateContent"):  # Gemini's whole answer (side questions)
+                    reply = models._next(body)
+                    answer = gemini_chunk(reply if isinstance(reply, Reply) else Reply(DONE))
+                    self._send(200, json.dumps(answer).encode())
+                    return
+                if path.endswith(":streamGenerateContent"):
+                    reply = models._next(body)
+                    if isinstance(reply, Hold):
+                        if not reply.wait(self.connection):
+                            self.close_connection = True
+                            return
+                        reply = reply.then
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(
+                        b"data: " + json.dumps(gemini_chunk(reply)).encode() + b"\r\n\r\n"
+                    )
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if not path.endswith(("/responses", "/messages")):
                     self._send(404, b'{"error": {"message": "unknown path"}}')
                     return
@@ -285,3 +310,24 @@ def messages_events(reply: Reply, n: int) -> Iterator[tuple[str, dict[str, Any]]
         },
     )
     yield "message_stop", {"type": "message_stop"}
+
+
+def gemini_chunk(reply: Reply) -> dict[str, Any]:
+    """One reply as the Gemini API answers it (a whole answer, or one streamed chunk)."""
+    parts: list[dict[str, Any]] = []
+    if reply.text:
+        parts.append({"text": reply.text})
+    for call in reply.calls:
+        args = call.arguments if isinstance(call.arguments, dict) else json.loads(call.arguments)
+        parts.append({"functionCall": {"name": call.name, "args": args}})
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": 100,
+            "candidatesTokenCount": 10,
+            "totalTokenCount": 110,
+        },
+        "modelVersion": "gemini-2.5-pro",
+    }

@@ -19,6 +19,7 @@ CACHE = ROOT / ".cache" / "acp-agents"
 PACKAGES = {
     "@zed-industries/codex-acp": "0.16.0",
     "@agentclientprotocol/claude-agent-acp": "0.49.0",
+    "@google/gemini-cli": "0.61.0",
 }
 INSTALL_TIMEOUT_S = 600
 
@@ -61,6 +62,15 @@ def codex(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
         f'base_url = "{models_url}/v1"\nwire_api = "responses"\nrequires_openai_auth = false\n'
     )
     return {"command": str(bin_dir / "codex-acp"), "env": {"CODEX_HOME": str(home)}}
+
+
+def gemini(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
+    """A settings entry for Gemini CLI against the scripted Gemini endpoint."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"GOOGLE_GEMINI_BASE_URL": models_url, "GEMINI_API_KEY": "offline-dummy-key",
+           "HOME": str(home), "GEMINI_CLI_NO_RELAUNCH": "true"}  # fmt: skip
+    return {"command": str(bin_dir / "gemini"), "args": ["--acp", "-m", "gemini-2.5-pro"],
+            "env": env, "timeout": 60}  # fmt: skip
 
 
 def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
