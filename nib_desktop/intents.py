@@ -9,13 +9,15 @@ background for the views (`nib_desktop.runner`).
 from __future__ import annotations
 
 from collections.abc import Coroutine
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shown_text
-from nib_desktop import convert
+from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
 from nib_desktop.rpc_client import describe
@@ -36,7 +38,15 @@ def endpoint_problem(endpoint: str) -> str:
 
 
 class Intents:
-    def __init__(self, host: HostLink, state: AppState, loader: Loader, run: Runner) -> None:
+    def __init__(
+        self,
+        host: HostLink,
+        state: AppState,
+        loader: Loader,
+        run: Runner,
+        data_dir: Path | None = None,
+    ) -> None:
+        self._data_dir = data_dir
         self._host = host
         self._state = state
         self._loader = loader
@@ -53,6 +63,8 @@ class Intents:
                 self._state.apply(ev.NoticeShown(""))
             case it.ExpandDock(expanded):
                 self._state.apply(ev.DockExpanded(expanded))
+            case it.SetDesktopPref(name, on):
+                self.set_desktop_pref(name, on)
             case it.ViewRevision(revision):
                 self._state.apply(ev.RevisionViewed(revision))
             case it.CloseHistory():
@@ -95,6 +107,18 @@ class Intents:
             case it.LoadOlderRevisions():
                 return self._loader.load_history(older=True), "load older revisions"
         raise TypeError(f"not an intent for the host: {intent!r}")
+
+    def set_desktop_pref(self, name: str, on: bool) -> None:
+        """Kept in settings.json first; shown only once kept (a failure is the notice)."""
+        if self._data_dir is None:
+            return
+        prefs = replace(self._state.desktop, **{name: on})
+        try:
+            desktop_prefs.save(self._data_dir, prefs)
+        except desktop_prefs.PrefsError as exc:
+            self._state.apply(ev.NoticeShown(f"Could not change the setting: {exc}"))
+            return
+        self._state.apply(ev.DesktopPrefsSet(prefs))
 
     # --- the intents that ask the host ------------------------------------------------
 

@@ -38,7 +38,8 @@ class MainRole:
         )
         self.run = Runner(state)
         self.loader = Loader(self.connection, state, feed, self.run)
-        self.intents = Intents(self.connection, state, self.loader, self.run)
+        self.intents = Intents(self.connection, state, self.loader, self.run,
+                               supervisor.data_dir)  # fmt: skip
 
     async def start(self) -> bool:
         return await self.connection.start()

@@ -120,6 +120,13 @@ def run(
     asyncio.set_event_loop(loop)
     main_role = MainRole(supervisor, state)
     ask.target = main_role.intents.ask
+    from nib_desktop import desktop_prefs
+    from nib_desktop.desktop_bus import bus_address
+    from nib_desktop.outside import Outside
+    from nib_desktop.state import events as ev
+
+    state.apply(ev.DesktopPrefsSet(desktop_prefs.load(supervisor.data_dir)))
+    outside = Outside(state, window, main_role.intents.ask)
     code = 0
     with loop:
         if script is not None:
@@ -128,11 +135,13 @@ def run(
             app.aboutToQuit.connect(restore_state(window, state))
 
             async def connect() -> None:
+                await outside.start(bus_address())
                 if await main_role.start():
                     log.debug("host %d ready at monotonic %.6f", supervisor.pid, time.monotonic())
 
             loop.create_task(connect())
             loop.run_forever()
+        loop.run_until_complete(outside.close())
         loop.run_until_complete(main_role.shutdown())
     # The QML goes before the objects it binds to.
     window.setProperty("closeConfirmed", True)

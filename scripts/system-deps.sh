@@ -2,7 +2,7 @@
 # for the OpenGL tests under Xvfb with Mesa, and OpenSSH (client and server) for the
 # remote-session tests. Installed only when missing, and only where we may (root with
 # apt-get); elsewhere a note says what to install.
-NIB_DEBIAN_PACKAGES="xvfb xauth libgl1-mesa-dri libegl1 libxkbcommon-x11-0 libxcb-cursor0 \
+NIB_DEBIAN_PACKAGES="dbus xvfb xauth libgl1-mesa-dri libegl1 libxkbcommon-x11-0 libxcb-cursor0 \
 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 \
 fonts-dejavu-core openssh-client openssh-server"
 if command -v dpkg >/dev/null 2>&1; then

@@ -10,6 +10,7 @@ from nib_desktop.state.types import (
     AgentChoice,
     Approval,
     ConnectionState,
+    DesktopPrefs,
     Line,
     RemoteChoice,
     Revision,
@@ -99,6 +100,18 @@ class ToolsListed:
 
 
 @dataclass(frozen=True)
+class DesktopPrefsSet:
+    prefs: DesktopPrefs
+
+
+@dataclass(frozen=True)
+class WindowActivated:
+    """The window became the active one (the user is looking) or stopped being it."""
+
+    active: bool
+
+
+@dataclass(frozen=True)
 class AgentsListed:
     agents: tuple[AgentChoice, ...]
 
@@ -170,6 +183,8 @@ Event = (
     | ApprovalResolved
     | ToolsListed
     | AgentsListed
+    | WindowActivated
+    | DesktopPrefsSet
     | NoticeShown
     | DraftSaved
     | RemoteChoicesListed

@@ -11,6 +11,14 @@ COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
 
 
 @dataclass(frozen=True)
+class SetDesktopPref:
+    """One of what the app shows outside its window turned on or off (settings.json)."""
+
+    name: str  # a field of `DesktopPrefs`
+    on: bool
+
+
+@dataclass(frozen=True)
 class CreateSession:
     mode: str = "agent"
     agent: str = ""  # a configured ACP agent ("": the host's own runtime)
@@ -130,6 +138,7 @@ Intent = (
     | LoadOlderRevisions
     | ViewRevision
     | ExpandDock
+    | SetDesktopPref
 )
 
 Ask = Callable[[Intent], None]

@@ -17,6 +17,7 @@ from nib_desktop.state.types import (
     AgentChoice,
     Approval,
     ConnectionState,
+    DesktopPrefs,
     Line,
     RemoteChoice,
     Revision,
@@ -40,6 +41,7 @@ DRAFTS = "drafts"
 REMOTE_CHOICES = "remote_choices"
 HISTORY = "history"
 PREFS = "prefs"
+ATTENTION = "attention"  # what waits for the user: unseen ends, the window's activity
 LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
 
 
@@ -100,6 +102,10 @@ class AppState:
     history: History = History()
     dock_expanded: bool = False
     reduced_motion: bool = False
+    window_active: bool = True
+    desktop: DesktopPrefs = field(default_factory=DesktopPrefs)
+    # sessions whose turn ended while the user was not looking at them
+    unseen: frozenset[str] = frozenset()
     _listeners: list[Listener] = field(default_factory=list, repr=False)
     _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
 
@@ -158,7 +164,12 @@ class AppState:
                 if held_turn == turn or (held_turn is not None and turn.older_than(held_turn)):
                     return NOTHING
                 self.turns[turn.session_id] = turn
-                return Change(frozenset({CHECKLIST}), turn.session_id)
+                aspects = {CHECKLIST}
+                looked = turn.session_id == self.current and self.window_active
+                if held_turn is not None and held_turn.running and not turn.running and not looked:
+                    self.unseen |= {turn.session_id}
+                    aspects.add(ATTENTION)
+                return Change(frozenset(aspects), turn.session_id)
             case ev.TranscriptPage(session_id, lines, has_more, oldest, turn, older, newest):
                 held = self.transcript
                 if session_id != self.current or (older and not held.loaded):
@@ -190,6 +201,17 @@ class AppState:
                     return NOTHING
                 self.tools = sources
                 return Change(frozenset({TOOLS}))
+            case ev.DesktopPrefsSet(prefs):
+                if prefs == self.desktop:
+                    return NOTHING
+                self.desktop = prefs
+                return Change(frozenset({ATTENTION, PREFS}))
+            case ev.WindowActivated(active):
+                if active == self.window_active:
+                    return NOTHING
+                self.window_active = active
+                self.unseen -= {self.current or ""} if active else frozenset()
+                return Change(frozenset({ATTENTION}))
             case ev.AgentsListed(agents):
                 if agents == self.agents:
                     return NOTHING
@@ -278,8 +300,9 @@ class AppState:
         self.turns.pop(session_id, None)
         self.drafts.pop(session_id, None)
         self.approvals = tuple(a for a in self.approvals if a.session_id != session_id)
+        self.unseen -= {session_id}
         if session_id != self.current:
-            return Change(frozenset({SESSIONS, APPROVALS}))
+            return Change(frozenset({SESSIONS, APPROVALS, ATTENTION}))
         following = self.sessions[0].session_id if self.sessions else None
         change = self._show(following)
         return Change(change.aspects | {SESSIONS, APPROVALS}, following)
@@ -289,7 +312,9 @@ class AppState:
         # lines appended while its first page loads are kept; the page then replaces them
         self.transcript = Transcript(session_id)
         history = self._close_history()
-        aspects = {CURRENT, TRANSCRIPT, CHECKLIST, APPROVALS} | history.aspects
+        aspects = {CURRENT, TRANSCRIPT, CHECKLIST, APPROVALS, ATTENTION} | history.aspects
+        if self.window_active:
+            self.unseen -= {session_id or ""}
         return Change(frozenset(aspects), session_id)
 
     def _close_history(self) -> Change:

@@ -131,6 +131,18 @@ class ToolSource:
 
 
 @dataclass(frozen=True)
+class DesktopPrefs:
+    """What the app shows outside its window (`"desktop"` in settings.json); all on by
+    default. Notifications and the attention request only while the window is inactive."""
+
+    title_progress: bool = True
+    badge: bool = True
+    launcher_progress: bool = True
+    notifications: bool = True
+    attention: bool = True
+
+
+@dataclass(frozen=True)
 class AgentChoice:
     """One configured ACP agent: what the New menu offers and the Tools view lists."""
 

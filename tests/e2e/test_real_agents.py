@@ -16,6 +16,9 @@ from tests.helpers import real_agents
 from tests.helpers.fake_models import Call, Hold, Reply, ScriptedModels
 from tests.helpers.host_process import HostProcess, RpcClient, host_env, running_host
 
+# a real agent's start and each model round trip are slow on a loaded machine
+pytestmark = pytest.mark.timeout(180)
+
 Entry = Callable[[Path, Path, str], dict[str, Any]]
 AGENTS: dict[str, Entry] = {"codex": real_agents.codex, "claude": real_agents.claude,
                             "gemini": real_agents.gemini}  # fmt: skip
@@ -124,7 +127,9 @@ def test_stop_reaches_the_agent(tmp_path: Path, bin_dir: Path, agent: str) -> No
         with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
             sid = client.call("sessions.create", {"agent": agent, "cwd": str(tmp_path)})["id"]
             turn_id = start(client, sid, "Two steps, slowly")
-            assert hold.started.wait(60)
+            assert hold.started.wait(60), [
+                (r.get("model"), len(r.get("tools") or []), str(r)[:200]) for r in models.requests
+            ]
             stopped = client.call("turns.cancel", {"sessionId": sid, "turnId": turn_id})
             assert stopped["state"] == "cancelled"
             assert hold.dropped.wait(20), "the agent kept its model request after Stop"

@@ -47,6 +47,11 @@ class Gui:
         self.main = MainRole(self.supervisor, self.state)
         asker.target = self.main.intents.ask
         self.actions = self.main.intents
+        # progress outside the window; on a session bus when a test gives one
+        from nib_desktop.outside import Outside
+
+        self.outside = Outside(self.state, self.window, self.main.intents.ask)
+        self.bus_address: str | None = None
         # the views, by area
         self.sessions = self.views.sessions_view
         self.composer = self.views.composer_view
@@ -77,6 +82,7 @@ class Gui:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
     async def start(self) -> None:
+        await self.outside.start(self.bus_address)
         assert await self.main.start(), self.state.connection_error
         await next_frame(self.window)
         # window shortcuts answer only in the active window; offscreen it is active at
@@ -156,6 +162,7 @@ class Gui:
         return dialog
 
     def close(self) -> None:
+        self.run(self.outside.close())
         self.run(self.main.shutdown())
         self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here
         self.window.close()

@@ -22,6 +22,7 @@ PACKAGES = {
     "@google/gemini-cli": "0.61.0",
 }
 INSTALL_TIMEOUT_S = 600
+START_TIMEOUT_S = 120  # a loaded machine starts Node agents slowly
 
 
 def installed() -> Path:
@@ -61,7 +62,8 @@ def codex(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
         '[model_providers.fake]\nname = "fake"\n'
         f'base_url = "{models_url}/v1"\nwire_api = "responses"\nrequires_openai_auth = false\n'
     )
-    return {"command": str(bin_dir / "codex-acp"), "env": {"CODEX_HOME": str(home)}}
+    return {"command": str(bin_dir / "codex-acp"), "env": {"CODEX_HOME": str(home)},
+            "timeout": START_TIMEOUT_S}  # fmt: skip
 
 
 def gemini(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def gemini(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
     env = {"GOOGLE_GEMINI_BASE_URL": models_url, "GEMINI_API_KEY": "offline-dummy-key",
            "HOME": str(home), "GEMINI_CLI_NO_RELAUNCH": "true"}  # fmt: skip
     return {"command": str(bin_dir / "gemini"), "args": ["--acp", "-m", "gemini-2.5-pro"],
-            "env": env, "timeout": 60}  # fmt: skip
+            "env": env, "timeout": START_TIMEOUT_S}  # fmt: skip
 
 
 def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
@@ -84,4 +86,5 @@ def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
         "HOME": str(home),
         "IS_SANDBOX": "1",  # runs as root here
     }
-    return {"command": str(bin_dir / "claude-agent-acp"), "env": env}
+    return {"command": str(bin_dir / "claude-agent-acp"), "env": env,
+            "timeout": START_TIMEOUT_S}  # fmt: skip

@@ -30,13 +30,19 @@ def transcript(gui: Gui) -> list[str]:
 
 
 async def send(gui: Gui, text: str) -> None:
+    """Send `text`; return once its turn began (it may have ended already)."""
+    before = gui.state.turn(gui.state.current).turn_id
     gui.item("composerInput").setProperty("text", text)
     await gui.key(Qt.Key.Key_Return)
-    await until(lambda: gui.sessions.property("currentRunning"), 10, "the turn")
+    await until(lambda: gui.state.turn(gui.state.current).turn_id != before, 10, "the turn")
 
 
 async def turn_end(gui: Gui) -> None:
-    await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
+    def ended() -> bool:
+        turn = gui.state.turn(gui.state.current)
+        return turn.state not in ("idle", "running") and not gui.sessions.property("currentRunning")
+
+    await until(ended, 30, "the turn's end")
     await gui.frame()
 
 

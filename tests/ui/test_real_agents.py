@@ -19,6 +19,7 @@ from tests.helpers.waiting import until
 ALT = Qt.KeyboardModifier.AltModifier
 
 
+@pytest.mark.timeout(180)  # a real agent's start is slow on a loaded machine
 @pytest.mark.parametrize("agent", ["codex", "claude"])
 def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
     gui: Gui, tmp_path: Path, agent: str
@@ -58,9 +59,10 @@ def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
             assert lines[-1] == "All three steps are done."
             assert "Checklist: 3 steps" in lines
 
-        gui.run(body(), timeout=90)
+        gui.run(body(), timeout=170)
 
 
+@pytest.mark.timeout(180)
 def test_gemini_shares_no_checklist_and_the_dock_says_so(gui: Gui, tmp_path: Path) -> None:
     bin_dir = real_agents.installed()
     with ScriptedModels() as models:
@@ -75,8 +77,9 @@ def test_gemini_shares_no_checklist_and_the_dock_says_so(gui: Gui, tmp_path: Pat
             await gui.actions.create_session("agent", "Gemini CLI", str(tmp_path))
             gui.item("composerInput").setProperty("text", "Say hello")
             await gui.key(Qt.Key.Key_Return)
-            await until(lambda: gui.sessions.property("currentRunning"), 10, "the turn")
-            await until(lambda: not gui.sessions.property("currentRunning"), 60, "the end")
+            await until(lambda: gui.state.turn(gui.state.current).state == "completed", 60,
+                        "the end")  # fmt: skip
+            await until(lambda: not gui.sessions.property("currentRunning"), 10, "the row")
             await gui.frame()
             assert gui.dock.property("shown") and gui.dock.property("unavailable")
             assert gui.dock.property("unavailableText") == (
@@ -85,4 +88,4 @@ def test_gemini_shares_no_checklist_and_the_dock_says_so(gui: Gui, tmp_path: Pat
             lines = [row.text for row in gui.transcript.model.rows()]
             assert lines[-1] == "Hello from the scripted Gemini."
 
-        gui.run(body(), timeout=90)
+        gui.run(body(), timeout=170)

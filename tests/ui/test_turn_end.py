@@ -90,7 +90,8 @@ def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
         await until(lambda: transcript_texts(gui)[-1].startswith("✕ Turn failed: "))
         row = gui.transcript.model.rows()[-1]
         assert row.is_error and len(row.text) > len("✕ Turn failed: ") + 5
-        assert not gui.sessions.property("currentRunning")
+        # the session's row says so with its own notification, right after the turn's
+        await until(lambda: not gui.sessions.property("currentRunning"), 10, "the row")
         assert gui.item("sendButton").property("text") == "Send"
 
     gui.run(body())

@@ -70,6 +70,13 @@ ApplicationWindow {
         }
     }
     Loader {
+        id: settingsDialogLoader
+        active: false
+        sourceComponent: Component {
+            SettingsDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
+        }
+    }
+    Loader {
         id: agentDialogLoader
         active: false
         sourceComponent: Component {
@@ -104,7 +111,7 @@ ApplicationWindow {
     minimumWidth: 640
     minimumHeight: 420
     visible: true
-    title: app.sessions.currentTitle ? app.sessions.currentTitle + " — Nib Desktop" : "Nib Desktop"
+    title: app.sessions.windowTitle
     color: theme.window
 
     // The controls (buttons, fields, menus, dialogs) take their colours from the theme,
@@ -179,6 +186,12 @@ ApplicationWindow {
         onActivated: window.openDialog(toolsDialogLoader)
     }
     Shortcut {
+        id: settingsShortcut
+        objectName: "settingsShortcut"
+        sequence: "Ctrl+,"
+        onActivated: window.openDialog(settingsDialogLoader)
+    }
+    Shortcut {
         sequence: "F6"
         onActivated: window.cycleFocus(1)
     }
@@ -195,7 +208,8 @@ ApplicationWindow {
         "delete": deleteShortcut.nativeText,
         "previous": previousShortcut.nativeText,
         "next": nextShortcut.nativeText,
-        "tools": toolsShortcut.nativeText
+        "tools": toolsShortcut.nativeText,
+        "settings": settingsShortcut.nativeText
     })
 
     // Completed steps and turn ends, said politely to assistive technology; a tool call
@@ -245,6 +259,7 @@ ApplicationWindow {
             onToolsAsked: window.openDialog(toolsDialogLoader)
             onRemoteAsked: window.openDialog(remoteDialogLoader)
             onAgentAsked: (agent) => window.newAgentSession(agent)
+            onSettingsAsked: window.openDialog(settingsDialogLoader)
         }
 
         Rectangle {

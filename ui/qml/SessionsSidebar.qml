@@ -23,6 +23,7 @@ Rectangle {
     signal toolsAsked()
     signal remoteAsked()
     signal agentAsked(agent: string)
+    signal settingsAsked()
 
     color: theme.sidebar
 
@@ -218,6 +219,16 @@ Rectangle {
                 ToolTip.text: qsTr("A copy of this session to try another way (%1)").arg(sidebar.keys["fork"])
                 Accessible.name: qsTr("Fork the session")
                 onClicked: sidebar.app.sessions.fork()
+            }
+            Item { Layout.fillWidth: true }
+            Button {
+                objectName: "settingsButton"
+                text: qsTr("Settings")
+                focusPolicy: Qt.NoFocus
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("What shows outside the window (%1)").arg(sidebar.keys["settings"])
+                Accessible.name: qsTr("Settings")
+                onClicked: sidebar.settingsAsked()
             }
             Button {
                 objectName: "deleteButton"

@@ -19,6 +19,7 @@ from ui.views.notices import NoticeView
 from ui.views.remote import RemoteView
 from ui.views.rows import qml_uncreatable
 from ui.views.sessions import SessionsView
+from ui.views.settings import SettingsView
 from ui.views.tools import ToolsView
 from ui.views.transcript import TranscriptView
 
@@ -47,6 +48,7 @@ class AppViews(QObject):
         self.connection_view = ConnectionView(state, ask, self)
         self.notice_view = NoticeView(state, ask, self)
         self.remote_view = RemoteView(state, ask, endpoint_problem, self)
+        self.settings_view = SettingsView(state, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -78,6 +80,9 @@ class AppViews(QObject):
     def _get_remote(self) -> RemoteView:
         return self.remote_view
 
+    def _get_settings(self) -> SettingsView:
+        return self.settings_view
+
     sessions = Property(SessionsView, _get_sessions, constant=True)
     composer = Property(ComposerView, _get_composer, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
@@ -88,3 +93,4 @@ class AppViews(QObject):
     connection = Property(ConnectionView, _get_connection, constant=True)
     notice = Property(NoticeView, _get_notice, constant=True)
     remote = Property(RemoteView, _get_remote, constant=True)
+    settings = Property(SettingsView, _get_settings, constant=True)

@@ -9,6 +9,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
+from nib_desktop.state.outside import window_title
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Session
 from ui.views.rows import AgentChoiceModel, SessionListModel, qml_uncreatable
@@ -24,6 +25,7 @@ class SessionsView(QObject):
     currentChanged = Signal()  # the shown session or its row changed
     currentIdChanged = Signal()  # another session is shown (not only a new title)
     agentsChanged = Signal()  # the configured ACP agents or their states
+    windowTitleChanged = Signal()
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -32,8 +34,13 @@ class SessionsView(QObject):
         self.model = SessionListModel(self)
         self.agent_model = AgentChoiceModel(self)
         self._shown: Session | None = None
+        self._title_text = window_title(state)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
+        title = window_title(self._state)
+        if title != self._title_text:
+            self._title_text = title
+            self.windowTitleChanged.emit()
         if store.AGENTS in change:
             self.agent_model.set_rows(list(self._state.agents))
             self.agentsChanged.emit()
@@ -97,7 +104,12 @@ class SessionsView(QObject):
         shown = self._get()
         return shown.folder if shown else ""
 
+    def _window_title(self) -> str:
+        return self._title_text
+
     rows = Property(SessionListModel, _rows, constant=True)
+    # "(3/5) Title — Nib" while its turn runs, "● Title — Nib" while an approval waits
+    windowTitle = Property(str, _window_title, notify=windowTitleChanged)
     agents = Property(AgentChoiceModel, _agents, constant=True)
     agentCount = Property(int, _agent_count, notify=agentsChanged)
     currentAgent = Property(str, _agent, notify=currentChanged)  # "": the host's own agent

@@ -1,0 +1,75 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Nib
+import ".."
+
+// What the app shows outside its window, each on or off (kept in settings.json).
+// Space toggles the focused box, Tab moves on, Escape or Return closes.
+Dialog {
+    id: settingsDialog
+
+    required property AppViews app
+    required property Theme theme
+    objectName: "settingsDialog"
+    title: qsTr("Settings")
+    width: Math.max(280, Math.min(460, parent.width - 40))
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    modal: true
+    focus: true
+    standardButtons: Dialog.Close
+    onOpened: titleBox.forceActiveFocus()
+
+    component Choice: CheckBox {
+        required property string key
+        Layout.fillWidth: true
+        Accessible.name: text
+        Keys.onReturnPressed: settingsDialog.close()
+        Keys.onEnterPressed: settingsDialog.close()
+        onToggled: settingsDialog.app.settings.set(key, checked)
+    }
+
+    ColumnLayout {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        spacing: 2
+        Label {
+            text: qsTr("Outside the window")
+            font.bold: true
+            color: settingsDialog.theme.text
+        }
+        Choice {
+            id: titleBox
+            objectName: "titleProgressBox"
+            key: "titleProgress"
+            text: qsTr("Progress in the window title")
+            checked: settingsDialog.app.settings.titleProgress
+        }
+        Choice {
+            objectName: "badgeBox"
+            key: "badge"
+            text: qsTr("Badge: sessions waiting for you")
+            checked: settingsDialog.app.settings.badge
+        }
+        Choice {
+            objectName: "launcherProgressBox"
+            key: "launcherProgress"
+            text: qsTr("Checklist progress on the launcher")
+            checked: settingsDialog.app.settings.launcherProgress
+        }
+        Choice {
+            objectName: "notificationsBox"
+            key: "notifications"
+            text: qsTr("Desktop notifications while the window is in the background")
+            checked: settingsDialog.app.settings.notifications
+        }
+        Choice {
+            objectName: "attentionBox"
+            key: "attention"
+            text: qsTr("Ask for attention when a tool call waits")
+            checked: settingsDialog.app.settings.attention
+        }
+    }
+}
