@@ -211,6 +211,8 @@ Rectangle {
             Layout.fillWidth: true
             Button {
                 objectName: "forkButton"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Fork")
                 focusPolicy: Qt.NoFocus
@@ -220,9 +222,10 @@ Rectangle {
                 Accessible.name: qsTr("Fork the session")
                 onClicked: sidebar.app.sessions.fork()
             }
-            Item { Layout.fillWidth: true }
             Button {
                 objectName: "settingsButton"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 text: qsTr("Settings")
                 focusPolicy: Qt.NoFocus
                 ToolTip.visible: hovered
@@ -232,6 +235,8 @@ Rectangle {
             }
             Button {
                 objectName: "deleteButton"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Delete")
                 focusPolicy: Qt.NoFocus

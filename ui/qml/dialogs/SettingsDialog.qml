@@ -25,6 +25,10 @@ Dialog {
     component Choice: CheckBox {
         required property string key
         Layout.fillWidth: true
+        // the box drawn in the theme's colours (a visible edge on both palettes)
+        palette.base: settingsDialog.theme.surface
+        palette.mid: settingsDialog.theme.muted
+        palette.dark: settingsDialog.theme.muted
         Accessible.name: text
         Keys.onReturnPressed: settingsDialog.close()
         Keys.onEnterPressed: settingsDialog.close()
