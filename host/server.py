@@ -183,6 +183,8 @@ class RpcServer:
                 await asyncio.sleep(0)  # the other clients' turn
         except (ConnectionError, OSError):
             pass
+        except asyncio.CancelledError:  # the host stops: a connection's end, not an error
+            pass
         finally:
             timer.cancel()
             connection.shut()

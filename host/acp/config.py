@@ -5,14 +5,13 @@ are ignored; a wrong value is that agent's error, shown where agents are listed.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from host.config import SETTINGS_FILENAME
+from host.config import SettingsError, read_settings_file
 from host.protocol.models import NIB_AGENT
 
 DEFAULT_START_TIMEOUT_S = 30.0
@@ -49,10 +48,10 @@ def load_agents(data_dir: Path | None) -> list[AgentConfig]:
     if data_dir is None:
         return []
     try:
-        loaded = json.loads((data_dir / SETTINGS_FILENAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        loaded = read_settings_file(data_dir)
+    except SettingsError:
         return []
-    agents = loaded.get("agents") if isinstance(loaded, dict) else None
+    agents = loaded.get("agents") if loaded is not None else None
     if not isinstance(agents, dict):
         return []
     return [_config(str(name), raw) for name, raw in agents.items()]

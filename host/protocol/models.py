@@ -20,6 +20,10 @@ TurnState = Literal["running", "completed", "failed", "cancelled"]
 Role = Literal["user", "assistant", "tool", "summary"]
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+# Integers on the wire are JSON integers only (not true, not "3", not 3.0), and within
+# what SQLite stores: a bound past them is an invalid parameter, not an internal error.
+MAX_WIRE_INT = 2**62
+Position = Annotated[int, Field(strict=True, ge=1, le=MAX_WIRE_INT)]
 NIB_AGENT = "nib"  # the host's own agent runtime (section 15); no configured agent has it
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
 
@@ -262,8 +266,8 @@ class TurnRef(Wire):
 
 class TodoHistoryParams(Wire):
     session_id: Id
-    before_revision: int | None = None
-    limit: Annotated[int, Field(ge=1, le=100)] = 50
+    before_revision: Position | None = None
+    limit: Annotated[int, Field(strict=True, ge=1, le=100)] = 50
 
 
 class TodoHistory(Wire):
@@ -273,7 +277,7 @@ class TodoHistory(Wire):
 
 class TurnListParams(Wire):
     session_id: Id
-    limit: Annotated[int, Field(ge=1, le=100)] = 20
+    limit: Annotated[int, Field(strict=True, ge=1, le=100)] = 20
 
 
 class TurnList(Wire):
@@ -285,8 +289,8 @@ class MessageListParams(Wire):
     newest when absent), in transcript order; a page also stops at about 4 MiB."""
 
     session_id: Id
-    before_seq: Annotated[int, Field(ge=1)] | None = None
-    limit: Annotated[int, Field(ge=1, le=1000)] = 1000
+    before_seq: Position | None = None
+    limit: Annotated[int, Field(strict=True, ge=1, le=1000)] = 1000
 
 
 class MessageList(Wire):

@@ -233,15 +233,22 @@ class SessionService:
         state, error, finished = ended
         return turn.model_copy(update={"state": state, "error": error, "finished_at": finished})
 
-    def _record_unrecorded(self) -> None:
-        """Write the turn ends that could not be written before (inside a transaction)."""
-        for turn_id, (state, error, finished) in list(self._unrecorded.items()):
+    def _record_unrecorded(self) -> tuple[str, ...]:
+        """Write the turn ends that could not be written before (inside a transaction);
+        the turns written, to forget once it commits (a rollback keeps them in memory)."""
+        written = tuple(self._unrecorded)
+        for turn_id in written:
+            state, error, finished = self._unrecorded[turn_id]
             self._db.execute(
                 "UPDATE turns SET state = ?, error = ?, finished_at = ?"
                 " WHERE id = ? AND state = 'running'",
                 (state, error, finished, turn_id),
             )
-        self._unrecorded.clear()
+        return written
+
+    def _recorded(self, written: tuple[str, ...]) -> None:
+        for turn_id in written:
+            self._unrecorded.pop(turn_id, None)
 
     def turns(self, session_id: str, limit: int) -> tuple[m.Turn, ...]:
         """The session's newest turns, newest first."""
@@ -257,7 +264,7 @@ class SessionService:
         """Create the session's running turn and store the user's message with it."""
         tid, now = new_id(), now_iso()
         with immediate(self._db):
-            self._record_unrecorded()
+            written = self._record_unrecorded()
             session = self.require_local(session_id)
             if session.running_turn_id is not None:
                 raise errors.TurnRunning(
@@ -275,6 +282,7 @@ class SessionService:
             message = self._insert_message(session_id, tid, "user", text)
             turn = self.get_turn(session_id, tid)
             session = self.get(session_id)
+        self._recorded(written)
         self._publisher.publish(rpc.TURNS_CHANGED, turn)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)
         self._publisher.publish(

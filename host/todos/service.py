@@ -23,6 +23,7 @@ from host.store.db import Database, immediate, running_turn
 from host.todos.schema import TodoWriteArgs
 
 HISTORY_KEPT = 1_000  # revisions per session
+PAGE_BYTES = 4 * 1024 * 1024  # a todos.history page, well under the 8 MiB frame
 _ITEMS = TypeAdapter(tuple[m.TodoItem, ...])
 
 
@@ -112,8 +113,10 @@ class TodoService:
             (params.session_id, before, params.limit + 1),
         ).fetchall()
         lists = [_ITEMS.validate_json(str(row[3])) for row in rows]
-        revisions = tuple(
-            m.TodoRevision(
+        revisions: list[m.TodoRevision] = []
+        size = 0
+        for i, (revision, turn_id, created_at, _items) in enumerate(rows[: params.limit]):
+            entry = m.TodoRevision(
                 session_id=params.session_id,
                 revision=revision,
                 turn_id=turn_id,
@@ -121,9 +124,11 @@ class TodoService:
                 items=lists[i],
                 diff=diff_items(lists[i + 1] if i + 1 < len(lists) else (), lists[i]),
             )
-            for i, (revision, turn_id, created_at, _items) in enumerate(rows[: params.limit])
-        )
-        return m.TodoHistory(revisions=revisions, has_more=len(rows) > params.limit)
+            size += len(entry.model_dump_json(by_alias=True).encode())
+            if revisions and size > PAGE_BYTES:  # a page ends at about PAGE_BYTES too
+                return m.TodoHistory(revisions=tuple(revisions), has_more=True)
+            revisions.append(entry)
+        return m.TodoHistory(revisions=tuple(revisions), has_more=len(rows) > params.limit)
 
     def _latest_items(self, session_id: str) -> tuple[m.TodoItem, ...]:
         row = self._db.execute(

@@ -9,7 +9,6 @@ where the server is listed, and never stops the host.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from host.config import SETTINGS_FILENAME
+from host.config import SETTINGS_FILENAME, SettingsError, read_settings_file
 
 DEFAULT_CALL_TIMEOUT_S = 60.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -70,14 +69,11 @@ def load_servers(data_dir: Path | None) -> list[ServerEntry]:
     """The configured servers, in the file's order; unusable entries carry their problem."""
     if data_dir is None:
         return []
-    path = data_dir / SETTINGS_FILENAME
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return []
-    except (OSError, ValueError) as exc:
-        return [ServerEntry("settings.json", "settings", None, f"{path} is not readable: {exc}")]
-    servers = loaded.get("mcpServers") if isinstance(loaded, dict) else None
+        loaded = read_settings_file(data_dir)
+    except SettingsError as exc:
+        return [ServerEntry(SETTINGS_FILENAME, "settings", None, str(exc))]
+    servers = loaded.get("mcpServers") if loaded is not None else None
     if servers is None:
         return []
     if not isinstance(servers, dict):

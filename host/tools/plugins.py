@@ -25,6 +25,14 @@ schema, and runs on the plugin execution path: a builtin tool it calls through
 `ctx.call_builtin` (TodoWrite, say) sees that path and refuses what the path may not do.
 A plugin that fails to import or to register is reported in `tools.list` with the reason
 and skipped; it never stops the host.
+
+**Plugins are trusted code.** A plugin runs inside the host process with the host's
+rights: it can read the database, the settings (and any key in them) and the user's
+files, and nothing stops it from reaching past its execution path (a plugin could call a
+builtin on the agent path through Python's internals). The path rules keep honest plugins
+and models from mistakes, not a hostile plugin from the host: install only plugins you
+would run as yourself. Untrusted tools belong in an MCP server, a separate process whose
+calls each wait for the user's approval.
 """
 
 from __future__ import annotations

@@ -341,3 +341,13 @@ def test_an_unwritable_shared_memory_file_is_refused_not_a_crash(tmp_path, socke
         assert len(err.decode().strip().splitlines()) == 1
     finally:
         subprocess.run(["chattr", "-i", str(shm)], capture_output=True)
+
+
+def test_a_clean_stop_with_clients_connected_logs_no_error(tmp_path, socket_path) -> None:
+    with running_host(tmp_path / "data", socket_path) as host:
+        clients = [host.connect() for _ in range(3)]
+        clients[0].call("sessions.create", {})
+        host.proc.terminate()
+        assert host.wait() == 0
+    log = (tmp_path / "data" / "host.log").read_text()
+    assert " ERROR " not in log and "Traceback" not in log, log

@@ -163,6 +163,25 @@ def test_invalid_params_carry_validation_details(host) -> None:
     assert ("mode",) in locs and ("extra",) in locs
 
 
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("todos.history", {"beforeRevision": 2**63}),
+        ("messages.list", {"beforeSeq": 2**63}),
+        ("todos.history", {"beforeRevision": True}),
+        ("messages.list", {"limit": "3"}),
+        ("turns.list", {"limit": 3.0}),
+    ],
+)
+def test_integers_are_strict_and_bounded(host, method: str, params: dict) -> None:
+    """Out of range or not a JSON integer: -32602, never an internal error."""
+    client = host.connect()
+    sid = client.call("sessions.create", {})["id"]
+    reply = client.request(method, {"sessionId": sid, **params})
+    assert error_of(reply) == -32602, reply
+    assert client.call("sessions.list", {})["sessions"]  # the connection goes on
+
+
 def test_headers_in_any_order_and_case(host) -> None:
     client = host.connect()
     body = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "sessions.list"}).encode()

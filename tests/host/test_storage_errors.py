@@ -134,3 +134,36 @@ def test_a_turn_whose_end_cannot_be_written_still_ends(core: HostCore, notes) ->
     asyncio.run(next_turn())
     stored = core.db.execute("SELECT state FROM turns WHERE id = ?", (turn.id,)).fetchone()
     assert stored[0] == "failed"
+
+
+def test_a_turn_started_while_the_disk_is_still_full_does_not_wedge_the_session(
+    core: HostCore,
+) -> None:
+    """A turn's end could not be written; a turns.start fails while the disk is still
+    full; once space returns the old turn is still ended and a new one starts."""
+    import asyncio
+
+    session = core.sessions.create(m.CreateSessionParams())
+    turn, _ = core.sessions.begin_turn(session.id, "hello")
+    core.db.execute(
+        "CREATE TEMP TRIGGER no_end BEFORE UPDATE OF state ON turns"
+        " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+    )
+    core.sessions.end_turn(session.id, turn.id, "completed", None)
+    core.db.execute("DROP TRIGGER no_end")  # the end can be written now, the new turn not
+    core.db.execute(
+        "CREATE TEMP TRIGGER full BEFORE INSERT ON turns"
+        " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+    )
+    with pytest.raises(StorageFailure):
+        core.sessions.begin_turn(session.id, "while full")
+    core.db.execute("DROP TRIGGER full")
+    assert core.sessions.get(session.id).running_turn_id is None  # still ended
+
+    async def next_turn() -> None:
+        second, _ = core.sessions.begin_turn(session.id, "again")
+        assert second.state == "running"
+
+    asyncio.run(next_turn())
+    stored = core.db.execute("SELECT state FROM turns WHERE id = ?", (turn.id,)).fetchone()
+    assert stored[0] == "failed"

@@ -211,3 +211,23 @@ def test_the_tool_result_is_short_text(core, before, after, expected) -> None:
     write(core, ctx, todos(before))
     content, is_error = write(core, ctx, todos(after))
     assert not is_error and content == expected
+
+
+def test_a_page_of_history_stays_under_the_frame_limit(core) -> None:
+    """12 revisions of 200 items of 500 characters of 4 bytes each (inside section 7's
+    limits): a page of 12 stops at about 4 MiB; the rest is on the next pages."""
+    session, ctx = agent(core)
+    for n in range(12):
+        text = "\U0001f600" * 497
+        write(core, ctx, [{"content": f"{i:03d}{text}", "status": "pending" if i > n else
+                           "completed"} for i in range(200)])  # fmt: skip
+    page = history(core, session.id, limit=12)
+    encoded = len(page.model_dump_json(by_alias=True).encode())
+    assert 1 <= len(page.revisions) < 12 and page.has_more
+    assert encoded < 8 * 1024 * 1024
+    rest = history(core, session.id, before_revision=page.revisions[-1].revision, limit=100)
+    got = [r.revision for r in page.revisions] + [r.revision for r in rest.revisions]
+    while rest.has_more:
+        rest = history(core, session.id, before_revision=got[-1], limit=100)
+        got += [r.revision for r in rest.revisions]
+    assert got == list(range(12, 0, -1))
