@@ -110,6 +110,7 @@ class AgentRuntime:
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
         self._agents: ExternalAgents | None = None
+        self._compacting: set[str] = set()  # sessions whose compaction waits for its summary
         self._make_agents: Callable[[], ExternalAgents] | None = None
 
     def agents_from(self, make: Callable[[], ExternalAgents]) -> None:
@@ -134,6 +135,8 @@ class AgentRuntime:
         return self._external
 
     def start(self, params: m.StartTurnParams) -> m.Turn:
+        if params.session_id in self._compacting:  # one operation at a time per session
+            raise errors.TurnRunning("this session is being compacted; send once that is done")
         if self._sessions.require_local(params.session_id).agent != m.NIB_AGENT:
             self.agents  # noqa: B018  (made before the turn begins: a failure begins none)
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
@@ -253,12 +256,18 @@ class AgentRuntime:
         self, ctx: ExecutionContext, provider: Provider, history: list[ChatMessage], window: int
     ) -> int:
         """Replace everything after the system prompt by a stored summary, the committed
-        checklist and a request to go on; the number of messages summarised."""
-        older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)
+        checklist, the user's newest request (never summarised: it is what the turn is
+        for) and, when the turn had gone on after it, a request to go on; the number of
+        messages summarised."""
+        last = max((i for i, msg in enumerate(history) if isinstance(msg, UserMessage)),
+                   default=len(history))  # fmt: skip
+        request, tail = history[last : last + 1], history[last + 1 :]
+        rest = history[1:last] + tail  # everything but the system prompt and the request
+        older = [msg for msg in rest if not isinstance(msg, SystemMessage)
                  or msg.content.startswith(prompts.SUMMARY_HEADING)]  # fmt: skip
         if not older:
             raise ProviderError("the request does not fit the model's context window")
-        text = render(history[1:], int(window * CHARS_PER_TOKEN * 0.5))
+        text = render(rest, int(window * CHARS_PER_TOKEN * 0.5))
         summary = await ask(provider, ctx.path, prompts.COMPACT, text)
         if not summary:
             raise ProviderError("the model gave an empty summary when asked to compact")
@@ -267,7 +276,9 @@ class AgentRuntime:
         checklist = checklist_context(self._todos.snapshot(ctx.session_id), always=True)
         if checklist is not None:
             compacted.append(SystemMessage(checklist))
-        compacted.append(UserMessage(prompts.CONTINUE))
+        compacted += request
+        if tail or not request:
+            compacted.append(UserMessage(prompts.CONTINUE))
         history[:] = compacted
         log.info("turn %s: compacted %d messages", ctx.turn_id, len(older))
         return len(older)
@@ -281,6 +292,15 @@ class AgentRuntime:
             )
         if session.running_turn_id is not None:
             raise errors.TurnRunning("a turn is running in this session; compact after it")
+        if session.id in self._compacting:
+            raise errors.TurnRunning("this session is being compacted already")
+        self._compacting.add(session.id)
+        try:
+            return await self._compact_now(session)
+        finally:
+            self._compacting.discard(session.id)
+
+    async def _compact_now(self, session: m.Session) -> m.CompactResult:
         history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
         history += chat_history(self._sessions.messages(session.id))
         older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)]
@@ -448,6 +468,7 @@ def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
     calls without results, which models refuse: those are answered as interrupted."""
     history: list[ChatMessage] = []
     pending: list[str] = []
+    requests: dict[str, UserMessage] = {}  # each turn's request, by turn
 
     def close_pending() -> None:
         history.extend(ToolMessage(cid, "interrupted", is_error=True) for cid in pending)
@@ -458,6 +479,8 @@ def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
             history.clear()
             pending.clear()
             history.append(summary_message(message.content))
+            if message.turn_id in requests:  # but the request of its turn, kept whole
+                history.append(requests[message.turn_id])
             continue
         if message.role == "tool":
             if message.tool_call_id in pending:
@@ -467,6 +490,8 @@ def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
         close_pending()
         if message.role == "user":
             history.append(UserMessage(message.content))
+            if message.turn_id is not None:
+                requests[message.turn_id] = UserMessage(message.content)
         else:
             calls = tuple(ToolCallRequest(c.id, c.name, c.arguments) for c in message.tool_calls)
             history.append(AssistantMessage(message.content, calls))

@@ -88,17 +88,35 @@ def test_a_long_turn_fits_a_small_window(tmp_path, socket_path, fake_openai) -> 
 def test_a_context_length_error_compacts_once_and_retries(
     tmp_path, socket_path, fake_openai
 ) -> None:
+    fake_openai.script += [Reply("First answer."), Reply("Answered after compacting.")]
+    with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "hello"})
+        client.wait_turn_end(turn["id"])
+        fake_openai.force_context_errors = 1
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "again"})
+        ended = client.wait_turn_end(turn["id"])
+        assert ended["state"] == "completed", ended["error"]
+        assert len(fake_openai.refused) == 1 and len(fake_openai.compactions) == 1
+        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        roles = [m["role"] for m in messages]
+        assert roles == ["user", "assistant", "user", "summary", "assistant"]
+        assert fake_openai.requests[-1]["messages"][-1] == {"role": "user", "content": "again"}
+
+
+def test_a_request_that_alone_does_not_fit_fails_in_words(
+    tmp_path, socket_path, fake_openai
+) -> None:
     fake_openai.force_context_errors = 1
-    fake_openai.script += [Reply("Answered after compacting.")]
     with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:
         client = host.connect()
         session = client.call("sessions.create", {})
         turn = client.call("turns.start", {"sessionId": session["id"], "text": "hello"})
         ended = client.wait_turn_end(turn["id"])
-        assert ended["state"] == "completed", ended["error"]
-        assert len(fake_openai.refused) == 1 and len(fake_openai.compactions) == 1
-        messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
-        assert [m["role"] for m in messages] == ["user", "summary", "assistant"]
+        assert ended["state"] == "failed"
+        assert "does not fit the model's context window" in ended["error"]
+        assert fake_openai.compactions == []  # nothing to summarise: the request stays
 
 
 def test_a_restarted_host_continues_from_the_summary(tmp_path, socket_path, fake_openai) -> None:
@@ -149,3 +167,60 @@ def test_sessions_compact_refusals(tmp_path, socket_path, fake_openai) -> None:
             raise AssertionError("compacting a remote session was accepted")
         except RpcErrorReply as error:
             assert error.code == -32011
+
+
+def test_the_newest_request_is_never_summarised(tmp_path, socket_path, fake_openai) -> None:
+    """A compaction at the start of a turn keeps that turn's request whole (it is what
+    the turn is for), after the summary; and so does every later request of the session."""
+    first = "First request: " + "a list of many things to do. " * 40
+    second = "SECOND REQUEST: forty new items, " + "each to be done. " * 80
+    fake_openai.script += [Reply("First done."), Reply("Second done."), Reply("Third done.")]
+    env = compaction_env(fake_openai, NIB_CONTEXT_TOKENS="1000")
+    with running_host(tmp_path, socket_path, env) as host:
+        client = host.connect()
+        sid = client.call("sessions.create", {"mode": "plan"})["id"]
+        for text in (first, second):
+            turn = client.call("turns.start", {"sessionId": sid, "text": text})
+            assert client.wait_turn_end(turn["id"], timeout=30)["state"] == "completed"
+        assert len(fake_openai.compactions) == 1  # at the start of the second turn
+        summarised = json.dumps(fake_openai.compactions[0]["messages"])
+        assert "First request" in summarised and "SECOND REQUEST" not in summarised
+        after = fake_openai.requests[1]["messages"]
+        assert after[-1] == {"role": "user", "content": second}
+        turn = client.call("turns.start", {"sessionId": sid, "text": "third"})
+        assert client.wait_turn_end(turn["id"], timeout=30)["state"] == "completed"
+        again = json.dumps(fake_openai.requests[-1]["messages"])
+        assert "SECOND REQUEST" in again and "First request" not in again
+
+
+def test_one_compaction_at_a_time_and_no_turn_meanwhile(tmp_path, socket_path, fake_openai) -> None:
+    from tests.helpers.fake_openai import Hang
+
+    fake_openai.script += [Reply("Hi."), Reply("After.")]
+    with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:
+        client, other = host.connect(), host.connect()
+        sid = client.call("sessions.create", {})["id"]
+        turn = client.call("turns.start", {"sessionId": sid, "text": "hello"})
+        client.wait_turn_end(turn["id"])
+        hold = fake_openai.compaction_hold = Hang()
+        client.send({"jsonrpc": "2.0", "id": 900, "method": "sessions.compact",
+                     "params": {"sessionId": sid}})  # fmt: skip
+        assert hold.started.wait(10)
+        for method, params in [("turns.start", {"sessionId": sid, "text": "meanwhile"}),
+                               ("sessions.compact", {"sessionId": sid})]:  # fmt: skip
+            try:
+                other.call(method, params)
+            except RpcErrorReply as refused:
+                assert refused.code == -32020
+            else:
+                raise AssertionError(f"{method} was accepted during a compaction")
+        fake_openai.compaction_hold = None
+        hold.release.set()
+        answer = client.receive(30)
+        while answer is not None and answer.get("id") != 900:  # notifications meanwhile
+            answer = client.receive(30)
+        assert answer is not None
+        messages = other.call("messages.list", {"sessionId": sid})["messages"]
+        assert [m["role"] for m in messages].count("summary") <= 1
+        turn = other.call("turns.start", {"sessionId": sid, "text": "after"})
+        assert other.wait_turn_end(turn["id"])["state"] == "completed"

@@ -61,6 +61,7 @@ class FakeOpenAI:
         self.force_context_errors = 0  # answer the next N requests as too long
         self.refused: list[int] = []  # sizes of the requests refused as too long
         self.compactions: list[dict[str, Any]] = []  # summarising requests, answered apart
+        self.compaction_hold: Hang | None = None
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         self.disconnected = threading.Event()
@@ -97,6 +98,8 @@ class FakeOpenAI:
             "You are compacting"
         ):
             self.compactions.append(body)
+            if self.compaction_hold is not None:  # a summary that takes its time
+                return self.compaction_hold
             return Reply(f"Summary {len(self.compactions)}: the user wants the long task done;"
                          " where it stands is in the checklist.")  # fmt: skip
         self.requests.append(body)
