@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
+from host.protocol.framing import MAX_FRAME_BYTES
 from host.rpc import Dispatcher, ServerConnection
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,12 @@ class RpcServer:
         await self._serve(reader, writer)
 
     def broadcast(self, name: str, params: m.Wire) -> None:
+        """Every notification within the one outbound budget (the frame limit, as for
+        answers): one that would exceed it goes as `host.stale`, naming it."""
         frame = encode_notification(name, params)
+        if len(frame) > MAX_FRAME_BYTES:
+            log.warning("%s of %.1f MiB sent as host.stale", name, len(frame) / 2**20)
+            frame = encode_notification("host.stale", m.Stale(notification=name))
         for connection in list(self._connections):
             connection.notify_frame(frame)
 

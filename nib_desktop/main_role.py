@@ -38,6 +38,7 @@ class MainRole:
         )
         self.run = Runner(state)
         self.loader = Loader(self.connection, state, feed, self.run)
+        self.router.on_stale = self._reload_all
         self.intents = Intents(self.connection, state, self.loader, self.run,
                                supervisor.data_dir)  # fmt: skip
 
@@ -47,6 +48,10 @@ class MainRole:
     async def shutdown(self) -> None:
         self.run.cancel_all()
         await self.connection.shutdown()
+
+    def _reload_all(self) -> None:
+        """The host said a notification was too large to send: load it all again."""
+        self.run(self.loader.reload(), "load the sessions again")
 
     async def _reload(self) -> None:
         await self.loader.reload()

@@ -33,6 +33,9 @@ class Router:
     def __init__(self, state: AppState, feed: LineFeed) -> None:
         self._state = state
         self._feed = feed
+        # what to do when the host says a notification was too large to send (the Main
+        # role: load everything again)
+        self.on_stale: Callable[[], None] = lambda: None
         self._routes: dict[str, Callable[[Any], None]] = {}
         for name in rpc.NOTIFICATIONS:
             handler = getattr(self, name.replace(".", "_"), None)
@@ -42,6 +45,9 @@ class Router:
 
     def route(self, name: str, params: m.Wire) -> None:
         self._routes[name](params)
+
+    def host_stale(self, _params: m.Stale) -> None:
+        self.on_stale()
 
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
         self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))

@@ -79,6 +79,7 @@ APPROVALS_REQUESTED = Notification("approvals.requested", m.ApprovalRequested)
 APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
+HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
     note.name: note  # type: ignore[misc]
@@ -92,5 +93,6 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         APPROVALS_RESOLVED,
         TOOLS_CHANGED,
         AGENTS_CHANGED,
+        HOST_STALE,
     )
 }

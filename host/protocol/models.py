@@ -364,6 +364,13 @@ class ApprovalRequested(Wire):
     arguments: str  # as the model wrote them: shown as plain text
 
 
+class Stale(Wire):
+    """The project's `host.stale`: a notification that would have outgrown the frame
+    limit was not sent; what it told changed, and is fetched again."""
+
+    notification: str
+
+
 class ApprovalResolved(Wire):
     approval_id: str
     decision: Literal["allow_once", "allow_session", "deny", "cancelled"]

@@ -42,6 +42,13 @@ CONNECT_WAIT_S = 9.0  # what an attach waits for a host it has not reached yet
 IDLE_CLOSE_S = 60.0  # a host no session is attached to (after listing its sessions)
 CALL_S = 30.0
 TODOS = "todos"
+# What a remote may push, bounded as local writes are (a remote is untrusted input):
+MAX_REVISION = 2**31 - 1  # a checklist revision (the window's integers)
+MAX_ITEMS, MAX_TEXT = 200, 500  # section 7's limits on a forwarded checklist
+MAX_ID = 200  # ids and timestamps
+MAX_MESSAGE = 1024 * 1024  # characters of one forwarded transcript message
+MAX_REMOTE_APPROVALS = 100  # approvals one remote host may have waiting here
+MAX_ERROR = 2000  # characters of a remote turn's error
 
 
 @dataclass
@@ -259,6 +266,10 @@ class RemoteHost:
             before = page.messages[0].seq
         for message in missed:
             self._forward_message(remote_id, message)
+        problem = _unbounded(session)
+        if problem is not None:  # its row stays as last told (or as stored here)
+            log.warning("%s sent its session %s; not used", self.parsed.label(), problem)
+            return
         # turns that ended (or started and ended) while the link was down
         recent = m.TurnListParams(session_id=remote_id, limit=5)
         turns = await connection.call(rpc.TURNS_LIST, recent)
@@ -275,7 +286,8 @@ class RemoteHost:
                 self._forward_turn(remote_id, running)
         if TODOS in connection.capabilities:
             snapshot = await connection.call(rpc.TODOS_GET, m.SessionRef(session_id=remote_id))
-            self._forward_todos(remote_id, snapshot)
+            if _unbounded(snapshot) is None:
+                self._forward_todos(remote_id, snapshot)
 
     # --- notifications from the remote ------------------------------------------------
 
@@ -292,6 +304,10 @@ class RemoteHost:
                 self._handle(name, params)
 
     def _handle(self, name: str, params: m.Wire) -> None:
+        problem = _unbounded(params)
+        if problem is not None:
+            log.warning("%s sent %s %s; not forwarded", self.parsed.label(), name, problem)
+            return
         if isinstance(params, m.MessageAppended):
             self._forward_message(params.session_id, params.message)
         elif isinstance(params, m.Turn):
@@ -308,6 +324,11 @@ class RemoteHost:
                     self._owner.publish_session(local_id)
         elif isinstance(params, m.ApprovalRequested) and params.session_id in self.locals:
             # a remote turn's tool call waits for the user: asked here, answered there
+            waiting = sum(1 for h in self._owner.remote_approvals.values() if h is self)
+            if waiting >= MAX_REMOTE_APPROVALS:
+                log.warning("%s has %d approvals waiting; another is refused",
+                            self.parsed.label(), waiting)  # fmt: skip
+                return
             self._owner.remote_approvals[params.approval_id] = self
             for local_id in self.locals[params.session_id]:
                 self._owner.publish(
@@ -323,6 +344,11 @@ class RemoteHost:
         mirror = self.mirrors.get(remote_id)
         if mirror is None:
             return
+        if len(message.content) > MAX_MESSAGE:
+            cut = len(message.content)
+            message = message.model_copy(
+                update={"content": message.content[:MAX_MESSAGE] + f"… ({cut} characters in all)"}
+            )
         if mirror.last_seq is not None and message.seq <= mirror.last_seq:
             return  # already forwarded (caught up, then notified)
         mirror.last_seq = message.seq
@@ -358,6 +384,38 @@ class RemoteHost:
         for local_id in self.locals.get(remote_id, ()):
             local = snapshot.model_copy(update={"session_id": local_id})
             self._owner.publish(rpc.TODOS_CHANGED, local)
+
+
+def _unbounded(params: m.Wire) -> str | None:
+    """What makes a remote's notification unusable here (beyond what a local write may
+    be, or the window's integers), in words; None when it is within bounds."""
+    if isinstance(params, m.TodoSnapshot):
+        if not 0 <= params.revision <= MAX_REVISION:
+            return f"with revision {params.revision}, out of range"
+        if len(params.items) > MAX_ITEMS:
+            return f"with {len(params.items)} items (at most {MAX_ITEMS})"
+        for item in params.items:
+            if not item.content.strip() or len(item.content) > MAX_TEXT:
+                return f"with an item of {len(item.content)} characters (1 to {MAX_TEXT})"
+            if item.active_form is not None and len(item.active_form) > MAX_TEXT:
+                return f"with an activeForm of {len(item.active_form)} characters"
+    elif isinstance(params, m.Session):
+        if not 0 <= params.todo_revision <= MAX_REVISION:
+            return f"with revision {params.todo_revision}, out of range"
+        fields = (params.id, params.created_at, params.updated_at, params.todo_updated_at or "",
+                  params.running_turn_id or "", params.parent_id or "")  # fmt: skip
+        if len(params.title) > MAX_TEXT or any(len(f) > MAX_ID for f in fields):
+            return "with a field over its size"
+    elif isinstance(params, m.Turn):
+        if len(params.error or "") > MAX_ERROR or any(
+            len(f) > MAX_ID for f in (params.id, params.started_at, params.finished_at or "")
+        ):
+            return "with a field over its size"
+    elif isinstance(params, m.ApprovalRequested) and (
+        len(params.arguments) > MAX_MESSAGE or len(params.tool) > MAX_TEXT
+    ):
+        return "with a field over its size"
+    return None
 
 
 class RemoteSessions:
@@ -518,6 +576,9 @@ class RemoteSessions:
                 )
         remote_params = params.model_copy(update={"session_id": remote_id})
         result = await host.call(method, remote_params)
+        problem = _unbounded(result)
+        if problem is not None:  # answered as the host would have refused to write it
+            raise errors.RemoteUnreachable(f"{host.parsed.label()} answered {problem}")
         return _localised(result, session_id)
 
     # ---------------------------------------------------------------------------------

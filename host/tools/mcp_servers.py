@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult, CreateMessageRequestParams, Tool
 
 log = logging.getLogger(__name__)
+MAX_LISTED = 1000  # tools of one server in tools.list
 
 PREFIX = "mcp__"
 PREPARE_S = 10.0  # how long a turn waits for servers still starting
@@ -88,11 +89,19 @@ class McpServer:
         return self.config.entry.approval if self.config.entry is not None else "ask"
 
     def info(self) -> m.ServerInfo:
+        """As listed: at most MAX_LISTED tools, names and descriptions shortened (a server
+        cannot make tools.list or tools.changed outgrow a frame)."""
         tools = tuple(
-            m.ToolInfo(name=tool.name, description=shorten(tool.description or "", 300))
-            for tool in self.tools
+            m.ToolInfo(
+                name=shorten(tool.name, 200), description=shorten(tool.description or "", 300)
+            )
+            for tool in self.tools[:MAX_LISTED]
         )
-        return m.ServerInfo(name=self.name, state=self.state, error=self.error, tools=tools)
+        error = self.error
+        if len(self.tools) > MAX_LISTED and error is None:
+            error = f"{len(self.tools)} tools: the first {MAX_LISTED} are listed"
+        return m.ServerInfo(name=shorten(self.name, 200), state=self.state, error=error,
+                            tools=tools)  # fmt: skip
 
     # --- lifetime ---------------------------------------------------------------------
 

@@ -135,3 +135,32 @@ def test_nothing_is_kept_after_connections_close(tmp_path) -> None:
         await until(lambda: server.connection_count == 0)
 
     serve(tmp_path, Limits(), body)
+
+
+def test_a_notification_over_the_frame_limit_goes_as_host_stale(tmp_path) -> None:
+    """One outbound budget: a notification that would outgrow the frame a client reads
+    is replaced by `host.stale` naming it; the client fetches again."""
+    import json
+
+    from host.core import HostCore
+    from host.protocol import models as m
+    from host.protocol.framing import FrameDecoder
+    from host.server import RpcServer
+
+    core = HostCore(tmp_path)
+    server = RpcServer("token", core.dispatcher())
+    sent: list[bytes] = []
+
+    class Recorder:
+        def notify_frame(self, frame: bytes) -> None:
+            sent.append(frame)
+
+    server._connections.add(Recorder())  # type: ignore[arg-type]
+    huge = m.SessionDeleted(session_id="x" * (9 * 1024 * 1024))
+    server.broadcast("sessions.deleted", huge)
+    server.broadcast("sessions.deleted", m.SessionDeleted(session_id="small"))
+    bodies = [json.loads(b) for frame in sent for b in FrameDecoder().feed(frame)]
+    assert bodies[0] == {"jsonrpc": "2.0", "method": "host.stale",
+                         "params": {"notification": "sessions.deleted"}}  # fmt: skip
+    assert bodies[1]["params"] == {"sessionId": "small"}
+    core.close()
