@@ -16,6 +16,8 @@ import contextlib
 import logging
 import os
 import shlex
+import socket
+import struct
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -104,6 +106,10 @@ class RacpConnection:
             raise RemoteDown(self._describe_os_error(exc)) from None
         self._read_task = asyncio.ensure_future(self._read(reader))
         token = os.environ.get(RACP_TOKEN_ENV, "")
+        stranger = self._peer_stranger() if token else None
+        if stranger is not None:  # the token proves who we are to our own host only
+            self._end(None)
+            raise RemoteDown(stranger)
         hello = m.HelloParams(
             token=token, protocol_version=PROTOCOL_VERSION, client=f"nib-host {app_version()}"
         )
@@ -150,6 +156,22 @@ class RacpConnection:
         self._teardown("closed by this host")
 
     # ---------------------------------------------------------------------------------
+
+    def _peer_stranger(self) -> str | None:
+        """Why the process at a `unix:` socket must not be given the token (it runs as
+        another user than this host's, per the kernel's SO_PEERCRED), or None."""
+        if self.endpoint.kind != "unix" or self._writer is None:
+            return None
+        sock = self._writer.get_extra_info("socket")
+        try:
+            raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        except (AttributeError, OSError):
+            return None  # no such check on this system
+        _pid, uid, _gid = struct.unpack("3i", raw)
+        if uid in (os.getuid(), 0):
+            return None
+        return (f"the process at {self.endpoint.path} runs as another user (uid {uid}): "
+                f"{RACP_TOKEN_ENV} is given only to a host of your own")  # fmt: skip
 
     async def _connect(self) -> asyncio.StreamReader:
         if self.endpoint.kind == "unix":

@@ -464,3 +464,58 @@ def test_stop_on_a_linked_remote_session_stops_the_turn_there(short: Path) -> No
         there = remote_hello(remote).call("turns.list", {"sessionId": remote_id})["turns"][0]
         assert there["id"] == turn["id"] and there["state"] == "cancelled"
         assert client.call("sessions.get", {"sessionId": session["id"]})["runningTurnId"] is None
+
+
+LISTENER = """
+import os, socket, sys
+path, out = sys.argv[1], sys.argv[2]
+server = socket.socket(socket.AF_UNIX)
+server.bind(path)
+os.chmod(path, 0o777)
+server.listen(1)
+print("listening", flush=True)
+conn, _ = server.accept()
+conn.settimeout(5)
+got = b""
+try:
+    while True:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+except OSError:
+    pass
+open(out, "wb").write(got)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a listener as another user")
+def test_the_racp_token_is_never_given_to_another_users_socket(short: Path) -> None:
+    import subprocess
+
+    os.chmod(short, 0o711)  # the other user may pass through to its own folder
+    folder = short / "strangers"
+    folder.mkdir()
+    os.chmod(folder, 0o777)
+    path, out = folder / "h.sock", folder / "got"
+    python = "/usr/bin/python3"  # one another user may run (not a venv under /root)
+    if not os.access(python, os.X_OK):
+        pytest.skip("no system python3 to run the other user's listener")
+    listener = subprocess.Popen(
+        [python, "-c", LISTENER, str(path), str(out)], stdout=subprocess.PIPE,
+        text=True, preexec_fn=lambda: os.setuid(65534),
+    )  # fmt: skip
+    try:
+        assert listener.stdout is not None and listener.stdout.readline() == "listening\n"
+        with local_host(short) as local:
+            client = local.connect()
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call("sessions.create", {"remote": {"endpoint": f"unix:{path}"}})
+            assert "runs as another user (uid 65534)" in refused.value.error["message"]
+        listener.wait(10)
+        assert REMOTE_TOKEN.encode() not in out.read_bytes()
+    finally:
+        listener.kill()
+        listener.wait(10)
+        if listener.stdout is not None:
+            listener.stdout.close()
