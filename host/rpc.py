@@ -103,6 +103,9 @@ class ServerConnection:
             self._send(frame)
 
     def shut(self) -> None:
+        # a partial frame's buffer goes now, not when the garbage collector next finds
+        # this connection's reference cycles (which it may not do for a long while)
+        self._decoder.release()
         if not self.closed:
             self.closed = True
             for task in self._tasks:

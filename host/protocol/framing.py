@@ -41,6 +41,11 @@ class FrameDecoder:
         self.max_frame = max_frame
         self._broken: FramingError | None = None
 
+    def release(self) -> None:
+        """Free what is buffered (the connection is gone)."""
+        self._buffer = bytearray()
+        self._expected = None
+
     def feed(self, data: bytes) -> list[bytes]:
         if self._broken is not None:
             raise self._broken

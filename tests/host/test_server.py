@@ -164,3 +164,27 @@ def test_a_notification_over_the_frame_limit_goes_as_host_stale(tmp_path) -> Non
                          "params": {"notification": "sessions.deleted"}}  # fmt: skip
     assert bodies[1]["params"] == {"sessionId": "small"}
     core.close()
+
+
+def test_a_closed_connection_lets_go_of_its_partial_frame(tmp_path) -> None:
+    """An authenticated client announces an 8 MiB frame and sends most of it, then goes:
+    the buffer is freed when the connection shuts, not whenever the garbage collector
+    gets to the connection's reference cycles."""
+    import json
+
+    from host.core import HostCore
+    from host.protocol.framing import encode_message
+    from host.rpc import ServerConnection
+
+    core = HostCore(tmp_path)
+    sent: list[bytes] = []
+    connection = ServerConnection("token", core.dispatcher(), sent.append, lambda: None)
+    hello = {"token": "token", "protocolVersion": 1, "client": "test"}
+    connection.feed(encode_message({"jsonrpc": "2.0", "id": 1, "method": "host.hello",
+                                    "params": hello}))  # fmt: skip
+    assert connection.authenticated and "result" in json.loads(sent[0].split(b"\r\n\r\n")[1])
+    connection.feed(b"Content-Length: 8388608\r\n\r\n" + b"x" * (8 * 1024 * 1024 - 1))
+    assert len(connection._decoder._buffer) > 8_000_000
+    connection.shut()
+    assert len(connection._decoder._buffer) == 0
+    core.close()
