@@ -38,6 +38,7 @@ R = TypeVar("R", bound=m.Wire)
 
 FIRST_RETRY_S = 0.5
 MAX_RETRY_S = 30.0
+HEALTHY_S = 30.0  # a link that lasted this long resets the back-off
 CONNECT_WAIT_S = 9.0  # what an attach waits for a host it has not reached yet
 IDLE_CLOSE_S = 60.0  # a host no session is attached to (after listing its sessions)
 CALL_S = 30.0
@@ -60,6 +61,16 @@ class Mirror:
     revision: int | None = None  # the newest checklist revision forwarded
     running_turn_id: str | None = None
     seen_turns: set[str] = field(default_factory=set)
+
+
+def after_loss(delay: float, lasted: float) -> tuple[float, float]:
+    """After a link that lasted `lasted` seconds was lost: how long to wait before the
+    next attempt, and the back-off after that. Only a healthy link (HEALTHY_S or more)
+    resets the back-off: a peer that breaks each link right after its handshake is not
+    reconnected ever faster."""
+    if lasted >= HEALTHY_S:
+        return 0.0, FIRST_RETRY_S
+    return delay, min(delay * 2, MAX_RETRY_S)
 
 
 class RemoteHost:
@@ -205,11 +216,14 @@ class RemoteHost:
             self._set_state("connected", None)
             self._attempt_done()
             log.info("connected to %s (capabilities %s)", self.parsed.label(), self.capabilities)
-            delay = FIRST_RETRY_S
+            connected_at = loop.time()
             reason = await lost
             self.connection = None
             log.warning("lost %s: %s", self.parsed.label(), reason)
             self._set_state("unreachable", reason)
+            pause, delay = after_loss(delay, loop.time() - connected_at)
+            if pause:
+                await self._pause(pause)
 
     async def _pause(self, delay: float) -> None:
         self._wake.clear()

@@ -81,3 +81,14 @@ def test_a_remote_may_keep_a_bounded_number_of_approvals_waiting(core: HostCore,
     asked = [p for name, p in notes if name == rpc.APPROVALS_REQUESTED.name]
     assert len(asked) == links.MAX_REMOTE_APPROVALS
     assert len(core.remotes.remote_approvals) == links.MAX_REMOTE_APPROVALS
+
+
+def test_only_a_healthy_link_resets_the_back_off() -> None:
+    """A remote that breaks every link right after the handshake is retried ever more
+    slowly (0.5, 1, 2 … 30 s), not about once a second; a link that lasted resets it."""
+    delay, waits = links.FIRST_RETRY_S, []
+    for _ in range(8):
+        pause, delay = links.after_loss(delay, lasted=0.05)
+        waits.append(pause)
+    assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+    assert links.after_loss(30.0, lasted=links.HEALTHY_S) == (0.0, links.FIRST_RETRY_S)
