@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DENIED = "The user denied this call; do not retry it unless they ask for it."
+SAMPLES_PER_CALL = 5  # model calls an MCP server may ask for in one tool call unasked
+SAMPLES_PER_TURN = 20  # and in one turn
+SAMPLING_TOOL = "more model calls for MCP servers"
+
+
+class SamplingRefused(Exception):
+    """The user declined a model call an MCP server asked for."""
 
 
 class ExternalTools:
@@ -50,7 +57,10 @@ class ExternalTools:
         self._registry = registry
         self._builtins = builtins
         self.approvals = Approvals(publisher)
-        self.mcp: McpServers = McpServers(load_servers(data_dir), self._changed, sampler)
+        self._sampler = sampler
+        self._call_samples: dict[str, int] = {}  # turn id -> model calls of its current call
+        self._turn_samples: dict[str, int] = {}  # turn id -> model calls in the whole turn
+        self.mcp: McpServers = McpServers(load_servers(data_dir), self._changed, self._sample)
         self.plugins: list[Plugin] = []
         self._plugin_tools: dict[str, PluginTool] = {}
         self._started = False
@@ -102,7 +112,23 @@ class ExternalTools:
     def owns(self, name: str) -> bool:
         return name in self._plugin_tools or self.mcp.find(name) is not None
 
+    async def _sample(
+        self, ctx: ExecutionContext, messages: list[tuple[str, str]], system: str | None
+    ) -> str:
+        """A model call an MCP server asked for: each costs the user, so past
+        SAMPLES_PER_CALL in one tool call or SAMPLES_PER_TURN in one turn the user is asked
+        (as for a tool call: once, for the session, or refused)."""
+        call = self._call_samples[ctx.turn_id] = self._call_samples.get(ctx.turn_id, 0) + 1
+        turn = self._turn_samples[ctx.turn_id] = self._turn_samples.get(ctx.turn_id, 0) + 1
+        if call > SAMPLES_PER_CALL or turn > SAMPLES_PER_TURN:
+            words = (f"an MCP server asks for model call {call} of this tool call ({turn} in "
+                     "this turn); each is a request to your model")  # fmt: skip
+            if await self.approvals.ask(ctx, SAMPLING_TOOL, words) == "deny":
+                raise SamplingRefused("the user declined further model calls for this call")
+        return await self._sampler(ctx, messages, system)
+
     async def execute(self, ctx: ExecutionContext, name: str, arguments: str) -> ToolResult:
+        self._call_samples[ctx.turn_id] = 0
         try:
             parsed = json.loads(arguments.strip() or "{}")
         except ValueError as exc:

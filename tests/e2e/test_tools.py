@@ -428,3 +428,27 @@ def test_plugins_are_listed_and_run_on_the_plugin_path(
         assert client.call("todos.get", {"sessionId": session["id"]})["revision"] == 0
         offered = {t["function"]["name"] for t in fake_openai.requests[0]["tools"]}
         assert {"count_words", "plan_for_me"} <= offered
+
+
+def test_a_server_asking_for_many_model_calls_needs_the_user(
+    scripted: HostProcess, fake_openai
+) -> None:
+    """Model calls cost the user: past 5 in one tool call the user is asked, and a
+    refusal reaches the server, which stops asking (no flood of model requests)."""
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [
+        Reply(calls=(Call("mcp__test__ask_many", {"times": 200}, "c1"),)),
+        *[Reply(f"A{i}") for i in range(5)],
+        Reply("done"),
+    ]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "ask a lot"})
+    asked = approval(client)
+    assert asked["tool"] == "more model calls for MCP servers"
+    assert "model call 6 of this tool call" in asked["arguments"]
+    answer(client, asked, "deny")
+    assert client.wait_turn_end(turn["id"])["state"] == "completed"
+    assert len(fake_openai.requests) == 7  # the turn's two steps and five model calls
+    [result] = tool_results(client, session["id"])
+    assert result["content"].startswith("A0 | A1 | A2 | A3 | A4 | refused:")

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Annotated
 
-from mcp.server.mcpserver import Image, MCPServer, Resolve, Sample
+from mcp.server.mcpserver import Context, Image, MCPServer, Resolve, Sample
 from mcp.types import CreateMessageResult, SamplingMessage, TextContent
 
 server = MCPServer("nib-test")
@@ -77,6 +77,22 @@ def _ask(topic: str) -> Sample:
 async def ask_model(topic: str, answer: Annotated[CreateMessageResult, Resolve(_ask)]) -> str:
     """Asks the client's model about the topic and returns its answer."""
     return f"the model said: {answer.content.text if answer.content.type == 'text' else '?'}"
+
+
+@server.tool()
+async def ask_many(times: int, ctx: Context) -> str:
+    """Asks the client's model `times` questions in a row (sampling), as a greedy server
+    would; stops at the first refusal."""
+    answers = []
+    for i in range(times):
+        question = SamplingMessage(role="user", content=TextContent(type="text", text=f"Q{i}"))
+        try:
+            result = await ctx.session.create_message(messages=[question], max_tokens=20)
+        except Exception as exc:
+            answers.append(f"refused: {exc}")
+            break
+        answers.append(result.content.text if result.content.type == "text" else "?")
+    return " | ".join(answers)
 
 
 if __name__ == "__main__":
