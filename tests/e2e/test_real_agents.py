@@ -108,14 +108,14 @@ def test_a_permission_request_is_an_approval(
         with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
             sid = client.call("sessions.create", {"agent": agent, "cwd": str(work)})["id"]
             turn_id = start(client, sid, "Make a file")
-            asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 60)
+            asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 120)
             assert asked["params"]["turnId"] == turn_id
             assert "made" in asked["params"]["tool"] + asked["params"]["arguments"]
             client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
                                               "decision": decision})  # fmt: skip
             # Codex's only refusal is "abort", which ends its turn
             ends = "cancelled" if (agent, decision) == ("codex", "deny") else "completed"
-            assert client.wait_turn_end(turn_id, 60)["state"] == ends
+            assert client.wait_turn_end(turn_id, 120)["state"] == ends
             assert (work / "made.txt").exists() == (decision == "allow_once")
 
 
@@ -148,7 +148,7 @@ def test_a_restart_of_nib_hands_the_unfinished_list_back(
                          Reply("Pausing here.")]  # fmt: skip
         with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
             sid = client.call("sessions.create", {"agent": agent, "cwd": str(tmp_path)})["id"]
-            assert client.wait_turn_end(start(client, sid, "Three steps"), 60)["state"] == (
+            assert client.wait_turn_end(start(client, sid, "Three steps"), 120)["state"] == (
                 "completed"
             )
         asked = len(models.requests)
@@ -169,7 +169,7 @@ def test_gemini_runs_turns_and_shares_no_plan(tmp_path: Path, bin_dir: Path) -> 
         models.script = [Reply("Hello from the scripted Gemini.")]
         with agent_host(tmp_path, bin_dir, "gemini", models) as (_host, client):
             sid = client.call("sessions.create", {"agent": "gemini", "cwd": str(tmp_path)})["id"]
-            ended = client.wait_turn_end(start(client, sid, "Say hello"), 60)
+            ended = client.wait_turn_end(start(client, sid, "Say hello"), 120)
             assert ended["state"] == "completed", ended
             listed = client.call("messages.list", {"sessionId": sid})["messages"]
             assert listed[-1]["content"] == "Hello from the scripted Gemini."

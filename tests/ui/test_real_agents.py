@@ -45,12 +45,12 @@ def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
             await gui.actions.create_session("agent", agent, str(work))
             gui.item("composerInput").setProperty("text", "Do three steps")
             await gui.key(Qt.Key.Key_Return)
-            await until(lambda: gui.approvals.property("approvalId") != "", 60, "the approval")
+            await until(lambda: gui.approvals.property("approvalId") != "", 120, "the approval")
             await gui.frame()
             assert (gui.dock.property("completed"), gui.dock.property("total")) == (1, 3)
             assert gui.dock.property("running")
             await gui.key(Qt.Key.Key_Y, ALT)
-            await until(lambda: not gui.sessions.property("currentRunning"), 60, "the end")
+            await until(lambda: not gui.sessions.property("currentRunning"), 120, "the end")
             await gui.frame()
             assert (work / "made.txt").exists()  # the answer reached the agent
             assert (gui.dock.property("completed"), gui.dock.property("total")) == (3, 3)
@@ -77,7 +77,7 @@ def test_gemini_shares_no_checklist_and_the_dock_says_so(gui: Gui, tmp_path: Pat
             await gui.actions.create_session("agent", "Gemini CLI", str(tmp_path))
             gui.item("composerInput").setProperty("text", "Say hello")
             await gui.key(Qt.Key.Key_Return)
-            await until(lambda: gui.state.turn(gui.state.current).state == "completed", 60,
+            await until(lambda: gui.state.turn(gui.state.current).state == "completed", 120,
                         "the end")  # fmt: skip
             await until(lambda: not gui.sessions.property("currentRunning"), 10, "the row")
             await gui.frame()
