@@ -142,6 +142,8 @@ class ExternalTools:
         if found is None:
             return ToolResult(f"unknown tool {name!r}", is_error=True)
         server, tool = found
+        if not await server.ready_for_call():  # no approval for a server that is not there
+            return ToolResult(server.unavailable(), is_error=True)
         if server.approval != "allow":
             decision = await self.approvals.ask(ctx, name, arguments)
             if decision == "deny":

@@ -54,6 +54,7 @@ START_S = 30.0  # a server that has not listed its tools by then has failed
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 60.0
 MAX_RESULT_CHARS = 100_000  # a tool result the model reads, at most
+STDERR_LINES = 100  # lines of a server's stderr logged a minute
 
 State = Literal["starting", "ready", "failed", "disabled"]
 # Runs a model call a server asked for (sampling) on the MCP path, for the turn whose
@@ -78,6 +79,8 @@ class McpServer:
         self._failures = 0
         self._retry_at = 0.0
         self._stderr_tail = ""
+        self.unusable: dict[str, str] = {}  # tools not offered: why (an invalid schema)
+        self._logged: tuple[float, int, int] = (0.0, 0, 0)  # stderr: minute, lines, dropped
         self._calls: list[ExecutionContext] = []  # the contexts of the calls in flight
 
     @property
@@ -197,6 +200,11 @@ class McpServer:
                         _close_quietly(errlog)  # the server holds its own end now
                     tools = await self._list_tools(client)
                 self.tools, self._client = tools, client
+                self.unusable = {
+                    t.name: why for t in tools if (why := schema_problem(t.input_schema))
+                }
+                for name, why in self.unusable.items():
+                    log.warning("MCP server %s: tool %s is not offered: %s", self.name, name, why)
                 self._failures = 0
                 log.info("MCP server %s is ready with %d tools", self.name, len(tools))
                 self._set("ready", None)
@@ -256,7 +264,7 @@ class McpServer:
                 text = line.decode("utf-8", "replace").strip()
                 if text:
                     self._stderr_tail = text[:500]
-                    log.info("MCP server %s: %s", self.name, text[:2000])
+                    self._log_stderr(text)
         finally:
             transport.close()
 
@@ -274,6 +282,34 @@ class McpServer:
         return _describe(exc)
 
     # --- calls ------------------------------------------------------------------------
+
+    def _log_stderr(self, text: str) -> None:
+        """A server's stderr line to the host log, at most STDERR_LINES a minute (a chatty
+        server cannot rotate the host's own log away)."""
+        minute, lines, dropped = self._logged
+        now = time.monotonic()
+        if now - minute >= 60:
+            if dropped:
+                log.info("MCP server %s: %d more lines on stderr were not logged",
+                         self.name, dropped)  # fmt: skip
+            minute, lines, dropped = now, 0, 0
+        if lines < STDERR_LINES:
+            log.info("MCP server %s: %s", self.name, text[:2000])
+            lines += 1
+        else:
+            dropped += 1
+        self._logged = (minute, lines, dropped)
+
+    async def ready_for_call(self) -> bool:
+        """Whether a call can be made now: a failed server is started again first (so no
+        approval is asked for a tool of a server that is not there)."""
+        if self.state == "failed" and self._task is None:
+            self.start()
+            await self.settle(PREPARE_S)
+        return self._client is not None
+
+    def unavailable(self) -> str:
+        return self._unavailable()
 
     async def call(self, ctx: ExecutionContext, tool: str, arguments: dict[str, Any]) -> ToolResult:
         from mcp.shared.exceptions import MCPError
@@ -381,12 +417,18 @@ class McpServers:
         await asyncio.gather(*(server.settle(timeout) for server in self.servers))
 
     def specs(self) -> list[ToolSpec]:
+        """The ready servers' tools as offered: one name each (a later tool whose name
+        comes out the same once made safe is not offered), valid schemas only."""
         specs = []
+        offered: set[str] = set()
         for server in self.servers:
             if server.state != "ready":
                 continue
             for tool in server.tools:
                 name = qualified(server.key, tool.name)
+                if name in offered or tool.name in server.unusable:
+                    continue
+                offered.add(name)
                 schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
                 specs.append(ToolSpec(name, tool.description or f"{tool.name} on {server.name}",
                                       schema))  # fmt: skip
@@ -404,6 +446,52 @@ class McpServers:
                     return server, tool.name
             return server, name[len(f"{PREFIX}{server.key}__") :]
         return None
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why a tool's input schema cannot be offered to a model (it is not a valid JSON
+    Schema, a `$ref` in it points nowhere, a `pattern` is not a regular expression), or
+    None."""
+    import re
+
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
+    if not isinstance(schema, dict):
+        return "its input schema is not an object"
+    try:
+        validator_for(schema).check_schema(schema)
+    except SchemaError as exc:
+        return f"its input schema is invalid: {exc.message}"
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not _resolves(schema, ref):
+                return f"its input schema refers to {ref!r}, which it does not define"
+            pattern = node.get("pattern")
+            if isinstance(pattern, str):
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    return f"its input schema has a pattern that is not valid: {exc}"
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+def _resolves(schema: dict[str, Any], ref: str) -> bool:
+    if not ref.startswith("#"):
+        return False  # nothing outside the schema is fetched
+    node: Any = schema
+    for part in [p for p in ref[1:].split("/") if p]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 def qualified(server_key: str, tool: str) -> str:

@@ -452,3 +452,20 @@ def test_a_server_asking_for_many_model_calls_needs_the_user(
     assert len(fake_openai.requests) == 7  # the turn's two steps and five model calls
     [result] = tool_results(client, session["id"])
     assert result["content"].startswith("A0 | A1 | A2 | A3 | A4 | refused:")
+
+
+def test_no_approval_is_asked_for_a_tool_of_a_server_that_is_not_there(
+    tmp_path: Path, socket_path: str, fake_openai: FakeOpenAI
+) -> None:
+    write_settings(tmp_path / "data", {"gone": {"command": "no-such-mcp-server-here"}})
+    fake_openai.script = [Reply(calls=(Call("mcp__gone__anything", {}, "c1"),)), Reply("ok")]
+    env = model_env(fake_openai.base_url)
+    with running_host(tmp_path / "data", socket_path, env) as host:
+        client = host.connect()
+        tools_ready(client, {"gone"})
+        session = client.call("sessions.create", {})
+        turn = client.call("turns.start", {"sessionId": session["id"], "text": "use it"})
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+        assert not [n for n in client.notifications if n["method"] == "approvals.requested"]
+        [result] = tool_results(client, session["id"])
+        assert result["isError"] and "the MCP server gone is not running" in result["content"]
