@@ -50,6 +50,7 @@ MAX_ID = 200  # ids and timestamps
 MAX_MESSAGE = 1024 * 1024  # characters of one forwarded transcript message
 MAX_REMOTE_APPROVALS = 100  # approvals one remote host may have waiting here
 MAX_ERROR = 2000  # characters of a remote turn's error
+MAX_QUEUED = 2000  # notifications held while a link catches up
 
 
 @dataclass
@@ -307,6 +308,12 @@ class RemoteHost:
 
     def _receive(self, connection: RacpConnection, name: str, params: m.Wire) -> None:
         if self.connection is not connection:
+            if len(self._queued) >= MAX_QUEUED:  # a remote flooding its own catch-up
+                log.warning("%s sent over %d notifications while catching up; the link is"
+                            " dropped", self.parsed.label(), MAX_QUEUED)  # fmt: skip
+                self._queued.clear()
+                connection.close()
+                return
             self._queued.append((connection, name, params))  # catching up
             return
         self._handle(name, params)

@@ -92,3 +92,26 @@ def test_only_a_healthy_link_resets_the_back_off() -> None:
         waits.append(pause)
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
     assert links.after_loss(30.0, lasted=links.HEALTHY_S) == (0.0, links.FIRST_RETRY_S)
+
+
+def test_a_remote_flooding_its_catch_up_is_dropped(core: HostCore) -> None:
+    """Notifications that arrive while a link catches up are held, but only so many: a
+    remote that floods them loses the link (and is retried with the back-off)."""
+
+    class Link:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    async def scenario() -> None:
+        host, _local = linked(core)
+        link = Link()
+        for i in range(links.MAX_QUEUED):
+            host._receive(link, rpc.TODOS_CHANGED.name, snapshot(i + 1))  # type: ignore[arg-type]
+        assert not link.closed and len(host._queued) == links.MAX_QUEUED
+        host._receive(link, rpc.TODOS_CHANGED.name, snapshot(1))  # type: ignore[arg-type]
+        assert link.closed and host._queued == []
+        host.close()
+
+    asyncio.run(scenario())
