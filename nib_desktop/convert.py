@@ -125,7 +125,8 @@ class LineMaker:
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         return tuple(
-            Line(line.kind, shown_text(line.text), line.is_error, line.warning, message.seq)
+            Line(line.kind, shown_text(bounded(line.text)), line.is_error, line.warning,
+                 message.seq)  # fmt: skip
             for line in self._lines(message)
         )
 
@@ -155,6 +156,17 @@ class LineMaker:
             else:
                 lines.append(Line("tool_call", call_line(call)))
         return lines
+
+
+MAX_LINE = 50_000  # characters of one transcript line the window lays out
+
+
+def bounded(text: str) -> str:
+    """A line the window can lay out at once: a message of megabytes (a remote's, a
+    tool's) keeps its first MAX_LINE characters and says how long it is."""
+    if len(text) <= MAX_LINE:
+        return text
+    return f"{text[:MAX_LINE]}\n… ({len(text):,} characters in all; the rest is not shown)"
 
 
 def todo_line(diff: m.TodoDiff, items: int) -> Line:

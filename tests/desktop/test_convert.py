@@ -129,3 +129,25 @@ def test_a_compaction_is_one_transcript_line() -> None:
 def test_an_empty_first_write_reads_empty() -> None:
     lines = [x for msg in todo_write("e", commit(1, 0)) for x in LineMaker().lines(msg)]
     assert [x.text for x in lines] == ["Checklist empty"]
+
+
+def test_a_huge_message_is_laid_out_bounded_and_says_so() -> None:
+    """A message of megabytes (a remote's, a tool's) is one line of at most 50,000
+    characters plus its length in words: the window never lays out megabytes at once."""
+    from nib_desktop.convert import MAX_LINE
+
+    [line] = LineMaker().lines(message("assistant", "x" * 1_000_000))
+    assert len(line.text) < MAX_LINE + 100
+    assert line.text.endswith("… (1,000,000 characters in all; the rest is not shown)")
+    [short] = LineMaker().lines(message("assistant", "hello"))
+    assert short.text == "hello"
+
+
+def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
+    maker = LineMaker()
+    [thought] = maker.lines(message("assistant", "Let me think.", kind="thought"))
+    assert (thought.kind, thought.text) == ("thought", "Let me think.")
+    [refused] = maker.lines(message("tool", "The agent's plan was not stored: why",
+                                    is_error=True, kind="plan"))  # fmt: skip
+    assert refused.kind == "todo" and refused.is_error
+    assert refused.text == "✕ The agent's plan was not stored: why"
