@@ -61,6 +61,15 @@ class HostCore:
                                lambda: self.runtime.external.approvals)  # fmt: skip
         return self._acp
 
+    def _agents_list(self, _params: m.Empty) -> m.AgentsList:
+        """Before any agent was used, from the settings alone (the SDK stays unloaded:
+        the window asks this at every connect)."""
+        if self._acp is None:
+            from host.acp.config import idle_listing, load_agents
+
+            return idle_listing(load_agents(self.data_dir))
+        return self._acp.listing()
+
     def dispatcher(self) -> Dispatcher:
         s, remote = self.sessions, self._remote_or
         handlers: dict[rpc.Method[Any, Any], Handler] = {
@@ -84,7 +93,7 @@ class HostCore:
             rpc.APPROVALS_RESPOND: lambda p: self.remotes.respond(
                 p, self.runtime.external.approvals.respond
             ),
-            rpc.AGENTS_LIST: lambda _p: self._agents().listing(),
+            rpc.AGENTS_LIST: self._agents_list,
         }
         return Dispatcher(handlers)
 
@@ -107,7 +116,12 @@ class HostCore:
                 raise errors.InvalidParams(
                     f"a session on the agent {params.agent!r} must be a local agent-mode session"
                 )
-            self._agents().check(params.agent)
+            if self._acp is None:  # nothing of the SDK is loaded to check a name
+                from host.acp.config import check_agent, load_agents
+
+                check_agent(load_agents(self.data_dir), params.agent)
+            else:
+                self._acp.check(params.agent)
             if params.cwd is None:
                 params = params.model_copy(update={"cwd": str(Path.home())})
         if params.remote is None:

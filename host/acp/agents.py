@@ -37,12 +37,11 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from host.acp.config import AgentConfig, load_agents
+from host.acp.config import AgentConfig, check_agent, load_agents
 from host.acp.recorder import Recorder, late_plan
 from host.acp.transport import AgentBroken, LineTransport
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
@@ -409,14 +408,7 @@ class Agents:
     def check(self, name: str) -> None:
         """-32602 for an agent a session cannot be created on."""
         self._reload()
-        process = self._processes.get(name)
-        if process is None:
-            known = ", ".join(sorted(self._processes)) or "none is configured"
-            raise errors.InvalidParams(
-                f"unknown agent {name!r} (configured in settings.json: {known})"
-            )
-        if process.config.entry is None:
-            raise errors.InvalidParams(f"agent {name!r} cannot be used: {process.config.problem}")
+        check_agent([p.config for p in self._processes.values()], name)
 
     def running(self, session_id: str) -> Recorder | None:
         return self._running.get(session_id)

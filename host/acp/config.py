@@ -12,6 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from host.config import SettingsError, read_settings_file
+from host.protocol import errors
+from host.protocol import models as m
 from host.protocol.models import NIB_AGENT
 
 DEFAULT_START_TIMEOUT_S = 30.0
@@ -55,6 +57,26 @@ def load_agents(data_dir: Path | None) -> list[AgentConfig]:
     if not isinstance(agents, dict):
         return []
     return [_config(str(name), raw) for name, raw in agents.items()]
+
+
+def idle_listing(configs: list[AgentConfig]) -> m.AgentsList:
+    """`agents.list` before any agent was used (no SDK loaded): each configured agent
+    idle, or failed with why its settings cannot be used."""
+    return m.AgentsList(agents=tuple(
+        m.AgentEntry(name=c.name, command=c.command, state="idle" if c.entry else "failed",
+                     error=c.problem, agent_info=None)
+        for c in configs
+    ))  # fmt: skip
+
+
+def check_agent(configs: list[AgentConfig], name: str) -> None:
+    """-32602 for an agent a session cannot be created on."""
+    found = next((c for c in configs if c.name == name), None)
+    if found is None:
+        known = ", ".join(sorted(c.name for c in configs)) or "none is configured"
+        raise errors.InvalidParams(f"unknown agent {name!r} (configured in settings.json: {known})")
+    if found.entry is None:
+        raise errors.InvalidParams(f"agent {name!r} cannot be used: {found.problem}")
 
 
 def _config(name: str, raw: Any) -> AgentConfig:

@@ -362,3 +362,24 @@ def test_stop_while_the_agent_starts_leaves_no_process(tmp_path: Path) -> None:
         assert stopped["state"] == "cancelled"
         assert agent_state(client)["state"] == "idle"
         assert children(host.proc.pid) == []
+
+
+def test_listing_agents_and_creating_a_session_load_no_sdk(tmp_path: Path) -> None:
+    """The window lists agents at every connect: that, and creating an agent's session,
+    read the settings alone; the SDK (about a second to import) waits for a turn."""
+    import subprocess
+
+    settings(tmp_path / "data")
+    probe = (
+        "import sys, json\n"
+        "from pathlib import Path\n"
+        "from host.core import HostCore\n"
+        "from host.protocol import models as m\n"
+        f"core = HostCore(Path({str(tmp_path / 'data')!r}))\n"
+        "listed = core._agents_list(m.Empty())\n"
+        "core._create(m.CreateSessionParams(agent='scripted'))\n"
+        "print(json.dumps([listed.agents[0].state, 'acp' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    assert json.loads(done.stdout) == ["idle", False]
