@@ -124,9 +124,9 @@ class LineMaker:
         self._since_summary = 0  # messages since the last compaction (or the start)
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
+        seq = message.seq
         return tuple(
-            Line(line.kind, shown_text(bounded(line.text)), line.is_error, line.warning,
-                 message.seq)  # fmt: skip
+            Line(line.kind, shown_text(bounded(line.text)), line.is_error, line.warning, seq)
             for line in self._lines(message)
         )
 

@@ -273,8 +273,10 @@ class McpServer:
             if isinstance(exc, TimeoutError):
                 return f"it did not list its tools within {START_S:.0f} s"
             return f"it did not start: {self._stderr_tail or _describe(exc)}"
-        if exited:  # _Exited is raised only then
+        if exited and _exited_first(exc):  # the process went away by itself
             return f"the server exited: {self._stderr_tail or 'no message on stderr'}"
+        if exited:  # what the SDK refused ended the connection, and so the process
+            return f"it sent what the MCP client cannot read: {_describe(exc)}"
         if self._stderr_tail:
             return self._stderr_tail
         if isinstance(exc, TimeoutError):
@@ -537,6 +539,15 @@ def _block_text(block: Any) -> str:
         resource = block.resource
         return f"[resource: {resource.uri}, {getattr(resource, 'mime_type', None) or 'data'}]"
     return f"[{kind or 'content'}: not shown]"
+
+
+def _exited_first(exc: BaseException) -> bool:
+    """Whether the failure is the process's own end (not an error raised before it)."""
+    if isinstance(exc, _Exited):
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_exited_first(inner) for inner in exc.exceptions)
+    return isinstance(exc, (ConnectionError, EOFError, BrokenPipeError))
 
 
 def _describe(exc: BaseException) -> str:

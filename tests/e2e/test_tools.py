@@ -469,3 +469,17 @@ def test_no_approval_is_asked_for_a_tool_of_a_server_that_is_not_there(
         assert not [n for n in client.notifications if n["method"] == "approvals.requested"]
         [result] = tool_results(client, session["id"])
         assert result["isError"] and "the MCP server gone is not running" in result["content"]
+
+
+def test_a_server_whose_answers_cannot_be_read_is_said_so(tmp_path: Path, socket_path: str) -> None:
+    """Not "the server exited": what it sent could not be read, in the SDK's words."""
+    bad = {"command": sys.executable, "args": ["-m", "tests.helpers.bad_mcp_server"],
+           "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    write_settings(tmp_path / "data", {"bad": bad})
+    with running_host(tmp_path / "data", socket_path, host_env()) as host:
+        client = host.connect()
+        listing = tools_ready(client, {"bad"})
+        [server] = listing["servers"]
+        assert server["state"] == "failed"
+        assert server["error"].startswith("it sent what the MCP client cannot read: ")
+        assert "exited" not in server["error"]
