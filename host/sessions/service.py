@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, Protocol
 
 from host.clock import new_id, now_iso
@@ -88,11 +89,20 @@ DEFAULT_TITLE = "New session"
 TITLE_LENGTH = 60
 
 
+_NEXT_ITEM = re.compile(r"\s+\d{1,3}[.)]\s+\S")  # "… 2. Write" inside one line
+
+
 def title_from(text: str) -> str:
-    """A session's title from its first message: the first non-blank line, shortened."""
+    """A session's title from its first message: the first non-blank line, shortened; of
+    a numbered list (one item a line, or all on one line), its first item."""
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), DEFAULT_TITLE)
     item = LIST_ITEM.match(line)
-    return shorten(item.group(1) if item else line, TITLE_LENGTH).rstrip(":")
+    if item:
+        line = item.group(1)
+        following = _NEXT_ITEM.search(line)
+        if following:
+            line = line[: following.start()]
+    return shorten(line, TITLE_LENGTH).rstrip(":")
 
 
 class RemoteOverlay(Protocol):

@@ -7,7 +7,7 @@ import os
 import signal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtTest import QTest
 
 from nib_desktop.state import events as ev
@@ -302,6 +302,9 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
         dialog = gui.window.findChild(object, "closeDialog")
         await until(lambda: dialog.property("opened"), what="the question")
         assert gui.window.isVisible()
+        words = dialog.findChild(QObject, "closeText").property("text")
+        assert words.startswith("1 turn is still running. Closing Nib Desktop stops it;")
+        assert dialog.property("title") == "Stop the running turn?"
         await gui.key(Qt.Key.Key_Escape)  # keep working
         await until(lambda: not dialog.property("visible"))
         assert gui.window.isVisible() and gui.item("composerInput").hasActiveFocus()

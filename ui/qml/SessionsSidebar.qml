@@ -162,7 +162,8 @@ Rectangle {
                             Layout.fillWidth: true
                             text: entry.title
                             textFormat: Text.PlainText
-                            elide: Text.ElideRight
+                            // the end stays: a fork's "(fork)", a remote's "on host"
+                            elide: Text.ElideMiddle
                             color: sidebar.theme.text
                         }
                         // an external agent's session: which agent, in which folder

@@ -11,7 +11,8 @@ Dialog {
     required property AppViews app
     required property Theme theme
     objectName: "closeDialog"
-    title: qsTr("Stop the running turn?")
+    title: closeDialog.app.sessions.runningCount === 1 ? qsTr("Stop the running turn?")
+                                                       : qsTr("Stop the running turns?")
     width: Math.max(260, Math.min(420, parent.width - 40))
     parent: Overlay.overlay
     anchors.centerIn: parent
@@ -19,10 +20,13 @@ Dialog {
     focus: true
 
     Label {
+        objectName: "closeText"
         width: closeDialog.availableWidth
         focus: true
         text: closeDialog.visible
-              ? qsTr("%n turn(s) still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.", "", closeDialog.app.sessions.runningCount)
+              ? (closeDialog.app.sessions.runningCount === 1
+                 ? qsTr("1 turn is still running. Closing Nib Desktop stops it; its checklist and transcript are kept.")
+                 : qsTr("%1 turns are still running. Closing Nib Desktop stops them; their checklists and transcripts are kept.").arg(closeDialog.app.sessions.runningCount))
               : ""
         wrapMode: Text.Wrap
         Keys.onReturnPressed: closeDialog.accept()
