@@ -35,7 +35,7 @@ def test_active_form(content, expected) -> None:
 def test_the_empty_states_example_gives_exactly_its_three_steps() -> None:
     example = "Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests"
     assert plan_steps(example) == ["Add the setting", "Theme the sidebar", "Write tests"]
-    assert plan_steps("Do it: 1) lint 2) test") == ["Lint", "Test"]
+    assert plan_steps("Do it: 1) lint 2) test") == ["Lint", "Test", "Review the result"]
     # numbers that do not count up from 1 are not a list
     assert inline_items("Bump to version 2. then 4. later") == []
     assert inline_items("Sentence 1. Sentence 2. Sentence 3.") == []
@@ -84,7 +84,7 @@ def test_numbered_and_bulleted_lines_become_steps() -> None:
 
 
 def test_two_listed_items_get_a_review_step() -> None:
-    assert plan_steps("- a\n- b") == ["A", "B"]  # nothing added nobody asked for
+    assert plan_steps("- a\n- b") == ["A", "B", "Review the result"]
 
 
 def test_sentences_become_steps() -> None:

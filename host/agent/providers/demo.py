@@ -239,8 +239,11 @@ def listed_items(text: str) -> list[str]:
 
 def plan_steps(text: str) -> list[str]:
     listed = listed_items(text)
-    if listed:  # the user's own list is the plan: nothing added that nobody asked for
-        return listed[:MAX_LISTED]
+    if listed:
+        steps = listed[:MAX_LISTED]
+        if len(steps) < MIN_STEPS:
+            steps.append("Review the result")
+        return steps
     sentences = [_clean(part) for part in _SENTENCE_END.split(text.strip())]
     sentences = [part for part in sentences if part]
     if MIN_STEPS <= len(sentences) <= MAX_SENTENCES:
