@@ -6,17 +6,15 @@ The settings file holds the same names as the environment, e.g.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SETTINGS_FILENAME = "settings.json"
+from host.protocol import settings_file
 
 
 class SettingsError(Exception):
@@ -57,38 +55,13 @@ def _int(values: Mapping[str, str], name: str, default: int, low: int) -> int:
     return value
 
 
-MAX_SETTINGS_BYTES = 1024 * 1024
-
-
 def read_settings_file(data_dir: Path) -> dict[str, Any] | None:
-    """`DIR/settings.json` as a JSON object, None when there is none. Only a regular file
-    of at most 1 MiB is read (a FIFO would block the host, a huge file slow every turn);
-    anything else is a SettingsError naming the file and the problem."""
-    path = data_dir / SETTINGS_FILENAME
+    """`DIR/settings.json` as a JSON object (None when there is none); a file that cannot
+    be read is a SettingsError naming it and the problem."""
     try:
-        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as f:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise SettingsError(f"{path} is not a regular file")
-            if info.st_size > MAX_SETTINGS_BYTES:
-                raise SettingsError(f"{path} is over 1 MiB ({info.st_size} bytes)")
-            raw = f.read(MAX_SETTINGS_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise SettingsError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        loaded = json.loads(raw.decode("utf-8"))
-    except json.JSONDecodeError as exc:
-        raise SettingsError(
-            f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise SettingsError(f"{path} is not valid JSON: {why}") from None
-    if not isinstance(loaded, dict):
-        raise SettingsError(f"{path} must hold a JSON object")
-    return loaded
+        return settings_file.read_settings_file(data_dir)
+    except settings_file.SettingsFileError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def load_settings(data_dir: Path | None, environ: Mapping[str, str] | None = None) -> Settings:

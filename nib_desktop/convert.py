@@ -288,7 +288,7 @@ def approval(a: m.ApprovalRequested) -> Approval:
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
-                "disabled": "disabled", "idle": "not started"}  # fmt: skip
+                "disabled": "disabled"}  # fmt: skip
 
 
 def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:

@@ -15,9 +15,9 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from host.protocol.settings_file import SETTINGS_FILENAME, SettingsFileError, read_settings_file
 from nib_desktop.state.types import DesktopPrefs
 
-FILENAME = "settings.json"
 SECTION = "desktop"
 KEYS = {
     "titleProgress": "title_progress",
@@ -32,29 +32,18 @@ class PrefsError(Exception):
     """The settings file cannot be read or written; the message says why, in words."""
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(data_dir: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise PrefsError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        loaded = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PrefsError(f"{path} is not valid JSON (line {exc.lineno}): fix it first") from None
-    except ValueError as exc:
-        raise PrefsError(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(loaded, dict):
-        raise PrefsError(f"{path} must hold a JSON object")
-    return loaded
+        return read_settings_file(data_dir) or {}
+    except SettingsFileError as exc:
+        raise PrefsError(str(exc)) from None
 
 
 def load(data_dir: Path) -> DesktopPrefs:
     """The preferences; the defaults where the file or a key is missing or unreadable
     (the Tools view and the host report a broken settings file)."""
     try:
-        section = _read(data_dir / FILENAME).get(SECTION)
+        section = _read(data_dir).get(SECTION)
     except PrefsError:
         return DesktopPrefs()
     if not isinstance(section, dict):
@@ -66,8 +55,8 @@ def load(data_dir: Path) -> DesktopPrefs:
 
 
 def save(data_dir: Path, prefs: DesktopPrefs) -> None:
-    path = data_dir / FILENAME
-    settings = _read(path)
+    path = data_dir / SETTINGS_FILENAME
+    settings = _read(data_dir)
     held = settings.get(SECTION)
     section: dict[str, Any] = held if isinstance(held, dict) else {}
     names = {attr: key for key, attr in KEYS.items()}

@@ -27,7 +27,7 @@ from nib_desktop.desktop_bus import DesktopBus
 from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import store
-from nib_desktop.state.outside import Launcher, counts, launcher
+from nib_desktop.state.outside import SHOWN_OUTSIDE, Launcher, counts, launcher
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import HOST_RESTARTED, Approval, TurnView
 
@@ -116,7 +116,8 @@ class Outside:
     # --- following the state -----------------------------------------------------------
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        self._follow_launcher()
+        if change.aspects & SHOWN_OUTSIDE:
+            self._follow_launcher()
         state = self._state
         prefs = state.desktop
         if isinstance(event, ev.TurnChanged) and store.ATTENTION in change:

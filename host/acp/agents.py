@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -38,7 +37,7 @@ from acp.schema import (
 )
 
 from host.acp.config import AgentConfig, check_agent, load_agents
-from host.acp.recorder import Recorder, late_plan
+from host.acp.recorder import Recorder, as_text, late_plan
 from host.acp.transport import AgentBroken, LineTransport
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
@@ -304,7 +303,7 @@ class AgentProcess:
             self._break("it asked permission when no turn of that session was running")
             return cancelled
         title = tool_call.title or tool_call.kind or "a tool"
-        raw = "" if tool_call.raw_input is None else _text(tool_call.raw_input)
+        raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
         ask = asyncio.ensure_future(self._agents.approvals().ask(recorder.ctx, title, raw))
         recorder.permissions.add(ask)
         try:
@@ -403,7 +402,9 @@ class Agents:
         return m.AgentsList(agents=tuple(p.entry() for p in self._processes.values()))
 
     def changed(self) -> None:
-        self._publisher.publish(rpc.AGENTS_CHANGED, self.listing())
+        """An agent's state changed: told as it stands (the settings are not read again)."""
+        listing = m.AgentsList(agents=tuple(p.entry() for p in self._processes.values()))
+        self._publisher.publish(rpc.AGENTS_CHANGED, listing)
 
     def check(self, name: str) -> None:
         """-32602 for an agent a session cannot be created on."""
@@ -552,12 +553,3 @@ class Agents:
                 servers.append(McpServerStdio(name=server.name, command=entry.command,
                                               args=list(entry.args), env=env))  # fmt: skip
         return servers
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(value)

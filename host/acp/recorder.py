@@ -142,7 +142,7 @@ class Recorder:
         elif update.get("kind") and not call.title:
             call.title = str(update["kind"])
         if update.get("rawInput") not in (None, {}, ""):
-            call.arguments = shorten(_json(update["rawInput"]), 4000)
+            call.arguments = shorten(as_text(update["rawInput"]), 4000)
         status = update.get("status")
         if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
             self._tell(call_id, call)
@@ -233,7 +233,8 @@ def late_plan(sessions: SessionService, session_id: str) -> None:
                             " and was not stored", is_error=True, kind="plan")  # fmt: skip
 
 
-def _json(value: Any) -> str:
+def as_text(value: Any) -> str:
+    """An agent's raw input or output as text: a string as it is, else its JSON."""
     if isinstance(value, str):
         return value
     try:
@@ -265,4 +266,4 @@ def _output(update: dict[str, Any]) -> str:
             if isinstance(raw.get(key), str) and raw[key].strip():
                 return str(raw[key])
         return ""
-    return _json(raw) if raw is not None else ""
+    return as_text(raw) if raw is not None else ""

@@ -137,12 +137,12 @@ class AgentRuntime:
     def start(self, params: m.StartTurnParams) -> m.Turn:
         if params.session_id in self._compacting:  # one operation at a time per session
             raise errors.TurnRunning("this session is being compacted; send once that is done")
-        if self._sessions.require_local(params.session_id).agent != m.NIB_AGENT:
-            self.agents  # noqa: B018  (made before the turn begins: a failure begins none)
+        external = self._sessions.require_local(params.session_id).agent != m.NIB_AGENT
+        agents = self.agents if external else None  # made first: a failure begins no turn
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
-        if session.agent != m.NIB_AGENT:
-            task_ = asyncio.ensure_future(self.agents.run(session, turn, params.text))
+        if agents is not None:
+            task_ = asyncio.ensure_future(agents.run(session, turn, params.text))
         else:
             task_ = asyncio.ensure_future(self._run(session, turn))
         self._tasks[turn.id] = task_

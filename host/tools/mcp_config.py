@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from host.config import SETTINGS_FILENAME, SettingsError, read_settings_file
+from host.config import SettingsError, read_settings_file
+from host.protocol.settings_file import SETTINGS_FILENAME
 
 DEFAULT_CALL_TIMEOUT_S = 60.0
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")

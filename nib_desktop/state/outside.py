@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nib_desktop.state import store
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Snapshot
 
 APP = "Nib"
+# the aspects of a change that can alter the title or the launcher (a transcript line,
+# a draft, the tools cannot)
+SHOWN_OUTSIDE = frozenset({store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS,
+                           store.ATTENTION, store.PREFS})  # fmt: skip
 
 
 def counts(snapshot: Snapshot | None) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
-from nib_desktop.state.outside import window_title
+from nib_desktop.state.outside import SHOWN_OUTSIDE, window_title
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Session
 from ui.views.rows import AgentChoiceModel, SessionListModel, qml_uncreatable
@@ -37,10 +37,11 @@ class SessionsView(QObject):
         self._title_text = window_title(state)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        title = window_title(self._state)
-        if title != self._title_text:
-            self._title_text = title
-            self.windowTitleChanged.emit()
+        if change.aspects & SHOWN_OUTSIDE:
+            title = window_title(self._state)
+            if title != self._title_text:
+                self._title_text = title
+                self.windowTitleChanged.emit()
         if store.AGENTS in change:
             self.agent_model.set_rows(list(self._state.agents))
             self.agentsChanged.emit()

@@ -1,0 +1,48 @@
+"""`DIR/settings.json`, read safely by both processes: the host (its settings, MCP
+servers, agents) and the window (what it shows outside itself). Only a regular file of at
+most 1 MiB is read (a FIFO would block the reader, a huge file slow it each time); any
+problem is a SettingsFileError naming the file and the problem in words."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+SETTINGS_FILENAME = "settings.json"
+MAX_SETTINGS_BYTES = 1024 * 1024
+
+
+class SettingsFileError(Exception):
+    """settings.json cannot be read as a JSON object; the message says why."""
+
+
+def read_settings_file(data_dir: Path) -> dict[str, Any] | None:
+    """The file as a JSON object, None when there is none."""
+    path = data_dir / SETTINGS_FILENAME
+    try:
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise SettingsFileError(f"{path} is not a regular file")
+            if info.st_size > MAX_SETTINGS_BYTES:
+                raise SettingsFileError(f"{path} is over 1 MiB ({info.st_size} bytes)")
+            raw = f.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsFileError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        loaded = json.loads(raw.decode("utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SettingsFileError(
+            f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise SettingsFileError(f"{path} is not valid JSON: {why}") from None
+    if not isinstance(loaded, dict):
+        raise SettingsFileError(f"{path} must hold a JSON object")
+    return loaded
