@@ -89,11 +89,21 @@ def connect(path: Path) -> apsw.Connection:
     connection = apsw.Connection(str(path))
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
     connection.execute("PRAGMA foreign_keys = ON")
+    _own(connection)
     connection.execute("PRAGMA journal_mode = WAL")
     # Every acknowledged checklist revision must survive power loss: in WAL mode FULL
     # syncs the log on each commit (NORMAL could lose the last commits).
     connection.execute("PRAGMA synchronous = FULL")
     return connection
+
+
+def _own(connection: apsw.Connection) -> None:
+    """The host is the file's only user (one host per folder, `host.lock`), so it holds
+    the file exclusively from its first read. In WAL mode that keeps the WAL index in the
+    host's own memory: SQLite then never maps a `-shm` file, and nobody can make a mapped
+    write kill the host (SIGBUS) by making that file immutable or truncating it while the
+    host runs. Set before anything reads the file, as SQLite requires."""
+    connection.execute("PRAGMA locking_mode = EXCLUSIVE")
 
 
 def open_database(
@@ -119,6 +129,7 @@ def open_database(
             str(path), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         try:
+            _own(probe)
             version = read_user_version(probe)
         finally:
             probe.close()
@@ -139,10 +150,10 @@ def open_database(
 
 
 def _check_side_files(path: Path) -> None:
-    """The WAL's side files must be writable: SQLite maps the `-shm` file into memory, and
-    one it cannot write (immutable, on a read-only mount) would kill the host with SIGBUS
-    at the first write. Refused here, in words, instead."""
-    for suffix in ("-shm", "-wal"):
+    """The WAL must be writable: one that is not (immutable, on a read-only mount) is
+    refused here, in words, instead of at the first write. A `-shm` file is never used
+    (see `_own`), whatever its state."""
+    for suffix in ("-wal",):
         side = path.with_name(path.name + suffix)
         if not os.path.lexists(side):
             continue

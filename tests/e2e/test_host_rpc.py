@@ -6,10 +6,9 @@ import json
 import re
 from uuid import UUID
 
-import apsw
 import pytest
 
-from host.store.db import DB_FILENAME
+from tests.helpers.db_copy import database_copy
 from tests.helpers.host_process import RpcErrorReply
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -369,10 +368,10 @@ def test_delete_cascades_in_the_file(host) -> None:
     assert client.call("sessions.delete", {"sessionId": session["id"]}) == {"deleted": True}
     note = client.wait_notification(lambda n: n["method"] == "sessions.deleted")
     assert note["params"] == {"sessionId": session["id"]}
-    db = apsw.Connection(str(host.data_dir / DB_FILENAME))
-    for table in ("session_todo", "turns", "messages"):
-        count = db.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?", (session["id"],))
-        assert count.fetchone()[0] == 0, table
+    with database_copy(host.data_dir) as db:
+        for table in ("session_todo", "turns", "messages"):
+            sql = f"SELECT count(*) FROM {table} WHERE session_id = ?"
+            assert db.execute(sql, (session["id"],)).fetchone()[0] == 0, table
 
 
 def test_first_message_names_the_session(host) -> None:

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import apsw
 import pytest
 
 from host.protocol.framing import encode_message
+from tests.helpers.db_copy import database_copy
 from tests.helpers.host_process import (
     HostProcess,
     RpcClient,
@@ -86,8 +86,7 @@ def wait_state(client: RpcClient, session_id: str, state: str, timeout: float = 
 
 def local_todo_rows(data_dir: Path, session_id: str) -> tuple[int, int]:
     """The local database's checklist rows and revision for a session."""
-    db = apsw.Connection(str(data_dir / "nib.sqlite3"), flags=apsw.SQLITE_OPEN_READONLY)
-    try:
+    with database_copy(data_dir) as db:
         rows = db.execute(
             "SELECT COUNT(*) FROM session_todo WHERE session_id = ?", (session_id,)
         ).fetchone()
@@ -95,8 +94,6 @@ def local_todo_rows(data_dir: Path, session_id: str) -> tuple[int, int]:
             "SELECT todo_revision FROM sessions WHERE id = ?", (session_id,)
         ).fetchone()
         return int(rows[0]), int(rev[0])
-    finally:
-        db.close()
 
 
 def test_a_turn_on_a_new_remote_session_streams_to_the_local_client(short: Path) -> None:

@@ -10,10 +10,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import apsw
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.helpers.db_copy import database_copy
 from tests.helpers.gui import Gui
 from tests.helpers.host_process import HostProcess, host_env, running_host
 from tests.helpers.waiting import until
@@ -60,14 +60,13 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         sweeping = [row for row in gui.items("todoRow") if row.property("sweeping")]
         assert [row.property("content") for row in sweeping] == ["Add the column"]
         # nothing of it lives in the window's host's database
-        db = apsw.Connection(str(gui.data_dir / "nib.sqlite3"), flags=apsw.SQLITE_OPEN_READONLY)
-        rows = db.execute(
-            "SELECT COUNT(*) FROM session_todo WHERE session_id = ?", (session.id,)
-        ).fetchone()
-        revision = db.execute(
-            "SELECT todo_revision FROM sessions WHERE id = ?", (session.id,)
-        ).fetchone()
-        db.close()
+        with database_copy(gui.data_dir) as db:
+            rows = db.execute(
+                "SELECT COUNT(*) FROM session_todo WHERE session_id = ?", (session.id,)
+            ).fetchone()
+            revision = db.execute(
+                "SELECT todo_revision FROM sessions WHERE id = ?", (session.id,)
+            ).fetchone()
         assert (rows[0], revision[0]) == (0, 0)
 
         # the remote host goes away: the window says so, and Stop is refused in words
