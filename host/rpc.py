@@ -24,6 +24,7 @@ from host.protocol.endpoint import (
     error_message,
     parse_message,
     response_message,
+    validate,
     validation_details,
 )
 from host.protocol.framing import MAX_FRAME_BYTES, FrameDecoder, FramingError, encode_message
@@ -136,7 +137,7 @@ class ServerConnection:
             return
         method, handler = entry
         try:
-            params = method.params.model_validate(message.params)
+            params = validate(method.params, message.params)
         except ValidationError as exc:
             self._reply(
                 message.id,
@@ -201,7 +202,7 @@ class ServerConnection:
             self.shut()
             return
         try:
-            HELLO.params.model_validate(message.params)
+            validate(HELLO.params, message.params)
         except ValidationError as exc:
             self._reply(
                 message.id,

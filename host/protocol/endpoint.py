@@ -8,6 +8,7 @@ both sides) only move bytes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import logging
@@ -15,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from host.protocol import errors
 from host.protocol import models as m
@@ -84,6 +86,26 @@ def _clean(data: Any) -> tuple[Any, bool]:
     return root[0], True
 
 
+def _shallow(data: Any) -> bool:
+    """Whether `data` is nested within MAX_NESTING levels: a walk over its containers only."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if not isinstance(value, dict | list):
+            continue
+        if depth >= MAX_NESTING:
+            return False
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
+def _may_hold_surrogates(body: bytes) -> bool:
+    """A lone surrogate can only come from a JSON escape (strict UTF-8 refuses an encoded
+    one): without `\\ud`/`\\uD` in the body every string is valid Unicode already."""
+    return b"\\ud" in body or b"\\uD" in body
+
+
 def parse_message(body: bytes) -> Request | Response:
     """A message from a body, strictly: UTF-8 only, nested at most MAX_NESTING deep, an id
     that is a string (valid Unicode), an integer or null; other strings made valid Unicode
@@ -101,7 +123,10 @@ def parse_message(body: bytes) -> Request | Response:
     raw_id = data.get("id") if isinstance(data, dict) else None
     if isinstance(raw_id, str) and valid_text(raw_id) != raw_id:
         raise BadMessage(errors.InvalidRequest("id is not valid Unicode"))
-    data, shallow = _clean(data)
+    if _may_hold_surrogates(body):
+        data, shallow = _clean(data)
+    else:
+        shallow = _shallow(data)  # the common case: a walk over containers only
     if not shallow:
         raise BadMessage(
             errors.ParseError(f"body is nested deeper than {MAX_NESTING} levels"),
@@ -151,11 +176,46 @@ def encode_notification(method: str, params: m.Wire) -> bytes:
 
 
 MAX_DETAILS = 20  # an error's data stays small whatever the request held
+MAX_LISTED_ERRORS = 1_000
+
+W = TypeVar("W", bound=BaseModel)
+
+
+def validate(model: type[W], data: Any) -> W:
+    """`model` from `data`, every model refusing unknown fields. An object with more
+    members than the model has fields is refused by naming its first unknown ones,
+    before pydantic builds one error per member (400,000 members took it a second)."""
+    if isinstance(data, dict) and len(data) > len(model.model_fields):
+        known = _field_names(model)
+        unknown = [key for key in data if key not in known]
+        if len(unknown) > MAX_DETAILS:
+            named = MAX_DETAILS - 1
+            listed = [
+                InitErrorDetails(type="extra_forbidden", loc=(key[:100],), input=None)
+                for key in unknown[:named]
+            ]
+            more = PydanticCustomError("more", "and {n} more", {"n": len(unknown) - named})
+            listed.append(InitErrorDetails(type=more, loc=(), input=None))
+            raise ValidationError.from_exception_data(model.__name__, listed)
+    return model.model_validate(data)
+
+
+@functools.cache
+def _field_names(model: type[BaseModel]) -> frozenset[str]:
+    names: set[str] = set()
+    for name, field in model.model_fields.items():
+        names.add(name)
+        if field.alias is not None:
+            names.add(field.alias)
+    return frozenset(names)
 
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
     """Validation errors as plain JSON: where, what and why, without the input echoed; at
     most MAX_DETAILS of them, then one entry saying how many more there were."""
+    count = exc.error_count()
+    if count > MAX_LISTED_ERRORS:  # listing them would cost more than the request did
+        return [{"loc": [], "type": "many", "msg": f"{count} errors"}]
     found = exc.errors(include_url=False, include_input=False)
     details: list[dict[str, Any]] = [
         {"loc": [str(part)[:100] for part in err["loc"]], "type": err["type"], "msg": err["msg"]}
@@ -238,7 +298,7 @@ class ClientEndpoint:
                           " notification of the contract")  # fmt: skip
                 return
             try:
-                params = note.params.model_validate(message.params)
+                params = validate(note.params, message.params)
             except ValidationError as exc:
                 self._bad(f"sent a malformed {note.name}: {validation_details(exc)[:3]}")
                 return
@@ -259,7 +319,7 @@ class ClientEndpoint:
             future.set_exception(errors.error_from_wire(message.error))
             return
         try:
-            future.set_result(method.result.model_validate(message.result))
+            future.set_result(validate(method.result, message.result))
         except ValidationError as exc:
             future.set_exception(
                 errors.InternalError(f"malformed {method.name} result", validation_details(exc))

@@ -216,5 +216,5 @@ def test_an_error_for_many_bad_params_stays_small(tmp_path) -> None:
                               "params": params}))  # fmt: skip
     error = wire.messages.pop()["error"]
     assert error["code"] == -32602 and len(json.dumps(error)) < 5_000
-    assert error["data"][-1]["msg"] == "and 49980 more"
+    assert error["data"][-1]["msg"] == "and 49981 more"
     core.close()

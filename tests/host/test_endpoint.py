@@ -59,3 +59,38 @@ def test_a_strict_endpoint_reports_a_frame_that_is_not_the_contract(body: bytes)
     endpoint = ClientEndpoint(lambda _data: None, lambda _n, _p: None, on_bad=bad.append)
     endpoint.feed(encode_frame(body))
     assert len(bad) == 1 and bad[0]
+
+
+def test_an_object_of_many_unknown_members_is_refused_by_naming_a_few() -> None:
+    """400,000 unknown params made pydantic build 400,000 errors (over a second, during
+    which no other client was served): the first unknown names and a count say it."""
+    from pydantic import ValidationError
+
+    from host.protocol import models as m
+    from host.protocol.endpoint import MAX_DETAILS, validate, validation_details
+
+    with pytest.raises(ValidationError) as caught:
+        validate(m.CreateSessionParams, {"title": "t", **{f"k{i}": 1 for i in range(50_000)}})
+    details = validation_details(caught.value)
+    assert caught.value.error_count() == MAX_DETAILS
+    assert [d["loc"] for d in details[:3]] == [["k0"], ["k1"], ["k2"]]
+    assert details[-1] == {"loc": [], "type": "more", "msg": f"and {50_000 - MAX_DETAILS + 1} more"}
+    # a few unknown members among known ones still get pydantic's own words
+    with pytest.raises(ValidationError) as few:
+        validate(m.CreateSessionParams, {"title": "t", "bogus": 1})
+    assert validation_details(few.value)[0]["loc"] == ["bogus"]
+
+
+def test_thousands_of_errors_are_counted_not_listed() -> None:
+    from pydantic import ValidationError
+
+    from host.protocol import models as m
+    from host.protocol.endpoint import validate, validation_details
+
+    items = [{"content": str(i), "status": "bogus"} for i in range(2_000)]
+    snapshot = {"sessionId": "s", "revision": 1, "updatedAt": None, "items": items}
+    with pytest.raises(ValidationError) as caught:
+        validate(m.TodoSnapshot, snapshot)
+    assert validation_details(caught.value) == [
+        {"loc": [], "type": "many", "msg": f"{caught.value.error_count()} errors"}
+    ]
