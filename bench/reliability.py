@@ -305,6 +305,47 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
     return took, rows, rss
 
 
+def app_flood(folder: Path) -> list[tuple[str, float]]:
+    """The real window under floods from the host (`tests.helpers.flood`): the event
+    loop's longest stall for each, and for an idle second first (the floor)."""
+    import asyncio
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtQuickControls2 import QQuickStyle
+
+    from tests.helpers.flood import Ticker, flood_window
+    from tests.helpers.gui import Gui
+
+    app = QGuiApplication.instance()
+    if app is None:
+        QQuickStyle.setStyle("Fusion")
+        app = QGuiApplication([])
+    loop = asyncio.get_event_loop()
+    if not isinstance(loop, qasync.QEventLoop):
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+    figures: list[tuple[str, float]] = []
+    for name, count, size in (("200 x 256 KiB", 200, 256 * 1024), ("10,000 x 512 B", 10_000, 512)):
+        gui = Gui(loop, folder / f"flood-{count}")
+
+        async def run(gui: Gui = gui, count: int = count, size: int = size) -> float:
+            await gui.start()
+            if not figures:
+                await asyncio.sleep(1.0)  # start-up's own work is over
+                idle = Ticker()
+                idle.start()
+                await asyncio.sleep(2.0)
+                idle.stop()
+                figures.append(("nothing (an idle window: the floor)", idle.longest))
+            return await flood_window(gui, folder, count, size)
+
+        figures.append((name, gui.run(run(), 180)))
+        gui.close()
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--connections", type=int, default=10_000)
@@ -362,6 +403,11 @@ def main() -> int:
     took, rows, gui_rss = app_first_page(folder / "long", session_id)
     print(f"  in the app: from start to its first page shown {took * 1e3:.0f} ms ({rows} rows), "
           f"GUI RSS {gui_rss:.1f} MB")  # fmt: skip
+    floods = app_flood(folder)
+    floor = floods[0][1]
+    for name, longest in floods:
+        print(f"  app under a flood of {name}: longest event-loop stall {longest * 1e3:.1f} ms "
+              f"({longest / floor:.2f}x the idle floor; target one frame, 16.7 ms)")  # fmt: skip
     return 0 if alive else 1
 
 

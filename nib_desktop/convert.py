@@ -126,7 +126,7 @@ class LineMaker:
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         seq = message.seq
         return tuple(
-            Line(line.kind, shown_text(bounded(line.text)), line.is_error, line.warning, seq)
+            Line(line.kind, bounded(line.text), line.is_error, line.warning, seq)
             for line in self._lines(message)
         )
 
@@ -162,11 +162,13 @@ MAX_LINE = 50_000  # characters of one transcript line the window lays out
 
 
 def bounded(text: str) -> str:
-    """A line the window can lay out at once: a message of megabytes (a remote's, a
-    tool's) keeps its first MAX_LINE characters and says how long it is."""
+    """A line the window can lay out at once, made safe to show (`shown_text`): a message
+    of megabytes (a remote's, a tool's) keeps its first MAX_LINE characters and says how
+    long it is."""
     if len(text) <= MAX_LINE:
-        return text
-    return f"{text[:MAX_LINE]}\n… ({len(text):,} characters in all; the rest is not shown)"
+        return shown_text(text)
+    shown = shown_text(text[:MAX_LINE])
+    return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
 
 
 def todo_line(diff: m.TodoDiff, items: int) -> Line:

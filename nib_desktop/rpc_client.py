@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalSocket
 
 from host.protocol import PROTOCOL_VERSION
@@ -25,6 +26,9 @@ R = TypeVar("R", bound=m.Wire)
 
 # Work on the GUI thread longer than this is logged: a frozen window is a bug.
 SLOW_GUI_MS = 100.0
+# Frames from the host are handled for about this long at a turn of the event loop
+# (half a frame at 60 Hz), then the loop may draw and take input before the rest.
+FRAME_BUDGET_S = 0.004
 
 
 class RpcClient(QObject):
@@ -35,6 +39,11 @@ class RpcClient(QObject):
         super().__init__(parent)
         self._socket = QLocalSocket(self)
         self._endpoint = ClientEndpoint(self._send, self._notify)
+        self._frames: deque[bytes] = deque()  # read, not yet handled
+        self._drainer = QTimer(self)
+        self._drainer.setSingleShot(True)
+        self._drainer.setInterval(0)
+        self._drainer.timeout.connect(self._drain)
         self._socket.readyRead.connect(self._read)
         self._socket.disconnected.connect(self._lost)
 
@@ -73,6 +82,8 @@ class RpcClient(QObject):
         return await self._endpoint.request(method, params, timeout)
 
     def close(self) -> None:
+        self._frames.clear()  # what that host sent is not for the next connection
+        self._drainer.stop()
         self._socket.abort()
         self._endpoint.close("client closed")
 
@@ -84,20 +95,39 @@ class RpcClient(QObject):
         self.notification.emit(name, params)
 
     def _read(self) -> None:
-        started = time.perf_counter()
+        """Bytes from the host are cut into frames at once (cheap); the frames are handled
+        in order at the loop's next turn, a share of a frame's time at each turn: a flood
+        from the host keeps the window drawing instead of freezing it until it is over."""
         data = bytes(self._socket.readAll().data())
         try:
-            self._endpoint.feed(data)
+            self._frames.extend(self._endpoint.frames(data))
         except FramingError as exc:
             log.error("the host sent an unreadable stream (%s); disconnecting", exc)
+            self._frames.clear()
             self._socket.abort()
-        busy = (time.perf_counter() - started) * 1000
-        if busy > SLOW_GUI_MS:
-            log.warning(
-                "handling %d bytes from the host kept the GUI busy %.0f ms", len(data), busy
-            )
+            return
+        if not self._drainer.isActive():  # else they wait their turn behind the others
+            self._drainer.start()
+
+    def _drain(self) -> None:
+        started = time.perf_counter()
+        while self._frames:
+            body = self._frames.popleft()
+            begun = time.perf_counter()
+            self._endpoint.handle(body)
+            done = time.perf_counter()
+            if (done - begun) * 1000 > SLOW_GUI_MS:
+                log.warning("handling a frame of %d bytes from the host kept the GUI busy"
+                            " %.0f ms", len(body), (done - begun) * 1000)  # fmt: skip
+            if done - started > FRAME_BUDGET_S and self._frames:
+                self._drainer.start()  # the rest after what the loop has waiting
+                return
 
     def _lost(self) -> None:
+        # what the host said before it went is heard first (the answer to host.shutdown)
+        self._drainer.stop()
+        while self._frames:
+            self._endpoint.handle(self._frames.popleft())
         self._endpoint.close("the host closed the connection")
         self.disconnected.emit()
 

@@ -111,6 +111,7 @@ def run(
         instance.listen()
     # Only now: the event loop's and the protocol's modules.
     import asyncio
+    import gc
 
     import qasync
 
@@ -138,6 +139,9 @@ def run(
                 await outside.start(bus_address())
                 if await main_role.start():
                     log.debug("host %d ready at monotonic %.6f", supervisor.pid, time.monotonic())
+                # what start-up made lives as long as the window: the collector's full
+                # passes need not walk it again (a pass is a pause of the whole window)
+                gc.freeze()
 
             loop.create_task(connect())
             loop.run_forever()

@@ -277,6 +277,15 @@ class ClientEndpoint:
         for body in self._decoder.feed(data):
             self._handle(body)
 
+    def frames(self, data: bytes) -> list[bytes]:
+        """The whole frames in `data` (and what came before it), not yet handled: for a
+        caller that spreads their handling over time (`handle` each, in order). Raises
+        FramingError if the stream is unusable."""
+        return self._decoder.feed(data)
+
+    def handle(self, body: bytes) -> None:
+        self._handle(body)
+
     def close(self, reason: str = "connection closed") -> None:
         for _method, future in list(self._pending.values()):
             if not future.done():

@@ -6,6 +6,7 @@ read them. Text in them is already made safe to display.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -106,6 +107,32 @@ class Line:
     is_error: bool = False
     warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
     seq: int = 0  # the message it tells (0: a turn's end)
+
+    @functools.cached_property
+    def preview(self) -> str:
+        """A long line's folded form (its first FOLD_LINES lines, at most FOLD_CHARS
+        characters, then how much more there is); "" for a line short enough to show
+        whole. A message of pages does not fill the window, nor cost a frame to lay out."""
+        return folded(self.text)
+
+
+FOLD_LINES = 10
+FOLD_CHARS = 800
+
+
+def folded(text: str) -> str:
+    if len(text) <= FOLD_CHARS and text.count("\n") < FOLD_LINES:
+        return ""
+    head = text[:FOLD_CHARS]
+    cut = -1
+    for _ in range(FOLD_LINES):
+        cut = head.find("\n", cut + 1)
+        if cut < 0:
+            break
+    if cut >= 0:
+        head = head[:cut]
+    rest = len(text) - len(head)
+    return f"{head}\n… {rest:,} more characters ▸"
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,9 @@ newest page at once, older pages as the user scrolls up; nothing restarts the ho
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
 from host.core import HostCore
 from host.protocol import models as m
 from tests.helpers.gui import Gui
@@ -38,3 +41,39 @@ def test_a_10_mb_transcript_opens_and_pages_in(gui: Gui, tmp_path) -> None:
         assert gui.supervisor.pid == pid and gui.connection.property("state") == "ready"
 
     gui.run(body(), 90)
+
+
+def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> None:
+    """A message of pages neither fills the window nor costs a frame to lay out: its
+    first lines and how much more there is, the whole of it on a click, and back."""
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.types import FOLD_LINES, Line
+
+    long_text = "\n".join(f"line {i}: " + "words " * 12 for i in range(400))
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the session shown")
+        lines = (Line("assistant", "short", seq=1), Line("assistant", long_text, seq=2))
+        gui.state.apply(ev.LinesAppended(session.id, lines))
+        await until(lambda: len(gui.visible_items("transcriptText")) == 2, what="both shown")
+        short, long = gui.visible_items("transcriptText")
+        assert short.property("text") == "short"
+        shown = long.property("text")
+        assert shown.startswith("line 0: ") and len(shown.splitlines()) <= FOLD_LINES + 1
+        assert shown.endswith(
+            f"{len(long_text) - len(shown.rsplit(chr(10), 1)[0]):,} more characters ▸"
+        )
+        height = long.height()
+        await gui.click(long)
+        await until(lambda: long.property("text") == long_text, what="the whole message")
+        await gui.frame()
+        assert long.height() > 10 * height
+        # its last lines are on screen (the transcript follows the newest): click there
+        bottom = long.mapToScene(QPointF(long.width() / 2, long.height() - 10)).toPoint()
+        await gui.act(lambda: QTest.mouseClick(gui.window, Qt.MouseButton.LeftButton,
+                                               Qt.KeyboardModifier.NoModifier, bottom))  # fmt: skip
+        await until(lambda: long.property("text") == shown, what="folded again")
+
+    gui.run(body())

@@ -155,22 +155,27 @@ Item {
             id: entry
             required property string kind
             required property string text
+            required property string preview
             required property bool isError
             required property bool warning
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                             || kind === "turn_end" || kind === "summary" || thought
-            // an agent's thought: kept, folded to its first line until clicked
+            // an agent's thought: kept, folded to its first line until clicked; a long
+            // message: folded to its first lines until clicked
             readonly property bool thought: kind === "thought"
+            readonly property bool long: preview.length > 0
             property bool unfolded: false
-            readonly property string firstLine: text.split("\n")[0]
+            readonly property string firstLine: thought ? text.split("\n", 1)[0] : ""
             width: list.width
             implicitHeight: bubble.implicitHeight
 
             Rectangle {
                 id: bubble
                 anchors.right: entry.kind === "user" ? parent.right : undefined
-                width: entry.compact ? parent.width : Math.min(parent.width * 0.85, body.implicitWidth + 24)
+                // a long message fills the width anyway: not laid out unwrapped to find out
+                width: entry.compact ? parent.width
+                     : entry.long ? parent.width * 0.85 : Math.min(parent.width * 0.85, body.implicitWidth + 24)
                 implicitHeight: body.implicitHeight + (entry.compact ? 4 : 16)
                 radius: 8
                 color: entry.kind === "user" ? transcript.theme.userBubble : "transparent"
@@ -184,7 +189,7 @@ Item {
                     text: entry.thought && !entry.unfolded
                           ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
                                                  .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
-                          : entry.text
+                          : entry.long && !entry.unfolded ? entry.preview : entry.text
                     textFormat: TextEdit.PlainText
                     font.italic: entry.thought
                     readOnly: true
@@ -200,9 +205,9 @@ Item {
                     Accessible.role: Accessible.StaticText
                     Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ")
                                       : entry.thought ? qsTr("Agent's thought: ") : "")
-                                     + entry.text
+                                     + (entry.long && !entry.unfolded ? entry.preview : entry.text)
                     TapHandler {
-                        enabled: entry.thought
+                        enabled: entry.thought || entry.long
                         onTapped: entry.unfolded = !entry.unfolded
                     }
                 }

@@ -111,7 +111,7 @@ class SessionListModel(RowModel):
 class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
-    ROLES = ("kind", "text", "isError", "warning")
+    ROLES = ("kind", "text", "preview", "isError", "warning")
     ATTRIBUTES = {"isError": "is_error"}  # noqa: RUF012
 
 
