@@ -150,6 +150,11 @@ class RacpConnection:
                 f"the remote host did not answer {method.name} within {timeout:.0f} s"
             ) from None
 
+    def drop(self, reason: str) -> None:
+        """End the connection for `reason`, reported as its loss (and as the error of
+        what waits on it)."""
+        self._end(reason)
+
     def close(self) -> None:
         """End the connection without reporting it lost."""
         self._ended = True

@@ -51,6 +51,7 @@ MAX_MESSAGE = 1024 * 1024  # characters of one forwarded transcript message
 MAX_REMOTE_APPROVALS = 100  # approvals one remote host may have waiting here
 MAX_ERROR = 2000  # characters of a remote turn's error
 MAX_QUEUED = 2000  # notifications held while a link catches up
+MAX_QUEUED_BYTES = 16 * 1024 * 1024  # and what they may weigh together (text, roughly)
 
 
 @dataclass
@@ -92,6 +93,7 @@ class RemoteHost:
         self._lost: asyncio.Future[str] | None = None
         self._task: asyncio.Task[None] | None = None
         self._queued: list[tuple[RacpConnection, str, m.Wire]] = []
+        self._queued_bytes = 0
         self._idle: asyncio.TimerHandle | None = None
         self._closed = False
 
@@ -204,7 +206,7 @@ class RemoteHost:
                 await self._catch_up(connection)
             except (RemoteDown, errors.RpcError, TimeoutError) as exc:
                 connection.close()
-                self._queued.clear()
+                self._clear_queue()
                 reason = getattr(exc, "reason", None) or getattr(exc, "message", None) or str(exc)
                 log.info("%s is unreachable: %s", self.parsed.label(), reason)
                 self._set_state("unreachable", reason)
@@ -307,19 +309,33 @@ class RemoteHost:
     # --- notifications from the remote ------------------------------------------------
 
     def _receive(self, connection: RacpConnection, name: str, params: m.Wire) -> None:
-        if self.connection is not connection:
-            if len(self._queued) >= MAX_QUEUED:  # a remote flooding its own catch-up
-                log.warning("%s sent over %d notifications while catching up; the link is"
-                            " dropped", self.parsed.label(), MAX_QUEUED)  # fmt: skip
-                self._queued.clear()
-                connection.close()
-                return
-            self._queued.append((connection, name, params))  # catching up
+        if self.connection is connection:
+            self._handle(name, params)
             return
-        self._handle(name, params)
+        # catching up: held until the link is whole, within a count and a weight; a
+        # remote flooding its own catch-up loses the link, and says why
+        if isinstance(params, m.MessageAppended):  # held as it would be forwarded
+            params = params.model_copy(update={"message": _cut(params.message)})
+        weight = _weight(params)
+        if len(self._queued) >= MAX_QUEUED or self._queued_bytes + weight > MAX_QUEUED_BYTES:
+            reason = (f"sent over {len(self._queued)} notifications"
+                      f" ({self._queued_bytes / 1048576:.0f} MiB) before its catch-up was"
+                      " answered")  # fmt: skip
+            log.warning("%s %s; the link is dropped", self.parsed.label(), reason)
+            self._clear_queue()
+            connection.drop(f"the remote host {reason}")
+            return
+        self._queued.append((connection, name, params))
+        self._queued_bytes += weight
+
+    def _clear_queue(self) -> None:
+        self._queued.clear()
+        self._queued_bytes = 0
 
     def _drain(self, connection: RacpConnection) -> None:
-        queued, self._queued = self._queued, []
+        queued = self._queued
+        self._queued = []
+        self._queued_bytes = 0
         for source, name, params in queued:
             if source is connection:
                 self._handle(name, params)
@@ -365,11 +381,7 @@ class RemoteHost:
         mirror = self.mirrors.get(remote_id)
         if mirror is None:
             return
-        if len(message.content) > MAX_MESSAGE:
-            cut = len(message.content)
-            message = message.model_copy(
-                update={"content": message.content[:MAX_MESSAGE] + f"… ({cut} characters in all)"}
-            )
+        message = _cut(message)
         if mirror.last_seq is not None and message.seq <= mirror.last_seq:
             return  # already forwarded (caught up, then notified)
         mirror.last_seq = message.seq
@@ -405,6 +417,33 @@ class RemoteHost:
         for local_id in self.locals.get(remote_id, ()):
             local = snapshot.model_copy(update={"session_id": local_id})
             self._owner.publish(rpc.TODOS_CHANGED, local)
+
+
+def _cut(message: m.Message) -> m.Message:
+    """A remote's message as it is forwarded: its first MAX_MESSAGE characters."""
+    if len(message.content) <= MAX_MESSAGE:
+        return message
+    whole = len(message.content)
+    content = message.content[:MAX_MESSAGE] + f"… ({whole} characters in all)"
+    return message.model_copy(update={"content": content})
+
+
+def _weight(params: m.Wire) -> int:
+    """Roughly what a notification held in memory weighs: its text, in characters, and
+    256 for the rest of it."""
+    if isinstance(params, m.MessageAppended):
+        message = params.message
+        calls = sum(len(c.arguments) + len(c.name) for c in message.tool_calls)
+        return 256 + len(message.content) + calls
+    if isinstance(params, m.TodoSnapshot):
+        return 256 + sum(len(i.content) + len(i.active_form or "") for i in params.items)
+    if isinstance(params, m.ApprovalRequested):
+        return 256 + len(params.arguments) + len(params.tool)
+    if isinstance(params, m.Session):
+        return 256 + len(params.title) + len(params.updated_at)
+    if isinstance(params, m.Turn):
+        return 256 + len(params.error or "")
+    return 256
 
 
 def _unbounded(params: m.Wire) -> str | None:

@@ -98,20 +98,55 @@ def test_a_remote_flooding_its_catch_up_is_dropped(core: HostCore) -> None:
     """Notifications that arrive while a link catches up are held, but only so many: a
     remote that floods them loses the link (and is retried with the back-off)."""
 
-    class Link:
-        closed = False
-
-        def close(self) -> None:
-            self.closed = True
-
     async def scenario() -> None:
         host, _local = linked(core)
         link = Link()
         for i in range(links.MAX_QUEUED):
             host._receive(link, rpc.TODOS_CHANGED.name, snapshot(i + 1))  # type: ignore[arg-type]
-        assert not link.closed and len(host._queued) == links.MAX_QUEUED
+        assert link.dropped is None and len(host._queued) == links.MAX_QUEUED
         host._receive(link, rpc.TODOS_CHANGED.name, snapshot(1))  # type: ignore[arg-type]
-        assert link.closed and host._queued == []
+        assert link.dropped is not None and "2000 notifications" in link.dropped
+        assert host._queued == []
+        host.close()
+
+    asyncio.run(scenario())
+
+
+class Link:
+    """A connection as the catch-up queue sees it."""
+
+    dropped: str | None = None
+
+    def drop(self, reason: str) -> None:
+        self.dropped = reason
+
+
+def appended(seq: int, characters: int) -> m.MessageAppended:
+    message = m.Message(id=f"m{seq}", session_id="r1", turn_id=None, seq=seq, role="assistant",
+                        content="x" * characters, created_at=NOW)  # fmt: skip
+    return m.MessageAppended(session_id="r1", message=message)
+
+
+def test_what_a_catch_up_holds_is_bounded_in_bytes_too(core: HostCore) -> None:
+    """600 messages of 1 MiB sent while the catch-up answer is held back grew the queue
+    to 646 MB: now it holds at most MAX_QUEUED_BYTES, a message as it would be forwarded
+    (cut to 1 MiB), and the link is dropped with the reason in words."""
+
+    async def scenario() -> None:
+        host, _local = linked(core)
+        link = Link()
+        host._receive(link, rpc.MESSAGES_APPENDED.name, appended(1, 8 << 20))  # type: ignore[arg-type]
+        held = host._queued[0][2]
+        assert isinstance(held, m.MessageAppended)
+        assert len(held.message.content) < links.MAX_MESSAGE + 100
+        sent = 1
+        while link.dropped is None:
+            sent += 1
+            host._receive(link, rpc.MESSAGES_APPENDED.name, appended(sent, 1 << 20))  # type: ignore[arg-type]
+            assert host._queued_bytes <= links.MAX_QUEUED_BYTES
+        assert sent <= links.MAX_QUEUED_BYTES // (1 << 20) + 1
+        assert "before its catch-up was answered" in link.dropped
+        assert host._queued == [] and host._queued_bytes == 0
         host.close()
 
     asyncio.run(scenario())
