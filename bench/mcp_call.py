@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.stats import percentile
+from bench.stats import percentile, rss_mb
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.tools.external import ExternalTools
@@ -32,6 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
           "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
 TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
+# The SDK's stdio reader joins a line's chunks by copying all it holds at each chunk, so a
+# result's cost grows with its square: 16 MB takes about 30 s here, 40 MB passes the
+# call's 60 s timeout.
+LARGE_MB = 16
 
 
 async def direct(calls: int) -> list[float]:
@@ -82,6 +86,36 @@ async def through_host(folder: Path, calls: int) -> list[float]:
     return times
 
 
+async def large_result(folder: Path, megabytes: int) -> tuple[float, float, float, float]:
+    """One call whose result is `megabytes` of text, through the host's tool path in
+    this process: RSS before, and after the next call (MB: the SDK's reader holds its last
+    line and message until the next arrives), the text the model gets (characters), and
+    the event loop's longest stall during the call (seconds)."""
+    from tests.helpers.flood import Ticker
+
+    tools = tools_for(folder, {"test": {**SERVER, "approval": "allow"}})
+    tools.start()
+    await tools.prepare()
+    ctx = ExecutionContext("session", "turn", ExecutionPath.AGENT)
+    try:
+        await tools.execute(ctx, "mcp__test__echo", json.dumps({"text": "warm"}))
+        await asyncio.sleep(1.5)
+        before = rss_mb(os.getpid())
+        ticker = Ticker()
+        ticker.start()
+        result = await tools.execute(ctx, "mcp__test__big", json.dumps({"megabytes": megabytes}))
+        ticker.stop()
+        assert not result.is_error, result
+        shown = len(result.content)
+        del result
+        # the SDK's reader keeps its last line and message until the next one arrives
+        await tools.execute(ctx, "mcp__test__echo", json.dumps({"text": "after"}))
+        await asyncio.sleep(2.0)  # the trim runs at most once a second
+        return before, rss_mb(os.getpid()), shown, ticker.longest
+    finally:
+        await tools.close()
+
+
 async def start_to_listed(folder: Path, name: str, server: dict[str, object]) -> float:
     samples = []
     for run in range(5):
@@ -105,6 +139,11 @@ async def main_async(calls: int) -> None:
     print(f"  direct with the SDK (floor)   p50 {f50:6.3f} ms  p99 {f99:6.3f} ms")
     print(f"  through the host's tool path  p50 {o50:6.3f} ms  p99 {o99:6.3f} ms"
           f"  ({o50 / f50:.2f}x the floor at p50)")  # fmt: skip
+    before, after, shown, stall = await large_result(folder / "large", LARGE_MB)
+    print(f"one call with a {LARGE_MB} MB result over stdio: host RSS {before:.1f} MB before, "
+          f"{after:.1f} MB after the next call ({after - before:+.1f} MB); the model gets "
+          f"{shown:,.0f} characters; the event loop's longest stall {stall * 1e3:.0f} ms"
+          )  # fmt: skip
     print("server start to tools listed (median of 5)")
     for name, server in (("test", SERVER), ("time", TIME)):
         seconds = await start_to_listed(folder, name, server)

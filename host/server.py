@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import logging
 import os
 import stat
 import sys
-import time
 from asyncio import constants as asyncio_constants
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from host.memory import TRIMMER
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
 from host.protocol.framing import MAX_FRAME_BYTES
@@ -55,16 +52,6 @@ class ListenError(Exception):
     pass
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's malloc_trim, where there is one."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim: Callable[[int], int] = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-    return trim
-
-
 class RpcServer:
     def __init__(self, token: str, dispatcher: Dispatcher, limits: Limits | None = None) -> None:
         self._token = token
@@ -73,9 +60,6 @@ class RpcServer:
         self._connections: set[ServerConnection] = set()
         self._server: asyncio.AbstractServer | None = None
         self._path: str | None = None
-        self._trim = _malloc_trim()
-        self._trimmed = 0.0
-        self._trim_pending = False
 
     @property
     def connection_count(self) -> int:
@@ -200,21 +184,7 @@ class RpcServer:
             self._give_back_memory()
 
     def _give_back_memory(self) -> None:
-        """After connections close, ask the C allocator to return freed memory to the
-        system (at most once a second): read buffers are freed, but glibc keeps the pages
-        otherwise, and a flood of connections would leave the host large for good."""
-        if self._trim is None:
-            return
-        now = time.monotonic()
-        if now - self._trimmed < 1.0:
-            if not self._trim_pending:
-                self._trim_pending = True
-                asyncio.get_running_loop().call_later(1.0, self._trim_now)
-            return
-        self._trim_now()
-
-    def _trim_now(self) -> None:
-        self._trim_pending = False
-        self._trimmed = time.monotonic()
-        if self._trim is not None:
-            self._trim(0)
+        """After connections close, the C allocator returns freed memory to the system
+        (read buffers are freed, but glibc keeps the pages otherwise, and a flood of
+        connections would leave the host large for good)."""
+        TRIMMER.give_back()

@@ -29,6 +29,12 @@ def echo(text: str) -> str:
 
 
 @server.tool()
+def big(megabytes: int) -> str:
+    """A result of that many megabytes of text."""
+    return ("0123456789abcdef" * 65536) * megabytes
+
+
+@server.tool()
 async def sleep(seconds: float) -> str:
     """Wait, then say so."""
     print(f"sleeping {seconds} s", file=sys.stderr, flush=True)
