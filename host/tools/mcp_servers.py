@@ -39,6 +39,7 @@ from host.protocol import models as m
 from host.protocol.appinfo import app_version
 from host.protocol.text import shorten
 from host.tools.mcp_config import HttpEntry, ServerEntry, StdioEntry, tool_key
+from host.tools.mcp_stdio import stdio_transport
 from host.tools.registry import ToolResult, ToolSpec
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class McpServer:
         self._failures = 0
         self._retry_at = 0.0
         self._stderr_tail = ""
+        self._broken: str | None = None  # why the transport stopped the server
         self.unusable: dict[str, str] = {}  # tools not offered: why (an invalid schema)
         self._logged: tuple[float, int, int] = (0.0, 0, 0)  # stderr: minute, lines, dropped
         self._calls: list[ExecutionContext] = []  # the contexts of the calls in flight
@@ -154,12 +156,12 @@ class McpServer:
 
     async def _run(self) -> None:
         from mcp import Client
-        from mcp.client.stdio import StdioServerParameters, stdio_client
         from mcp.client.streamable_http import streamable_http_client
         from mcp.types import Implementation
 
         entry = self.config.entry
         assert entry is not None
+        self._broken = None
         gone = asyncio.Event()  # the server process closed its stderr: it has exited
         reader_task: asyncio.Task[None] | None = None
         entered = False  # the process runs and answered the handshake
@@ -170,11 +172,10 @@ class McpServer:
                     errlog = os.fdopen(write_fd, "w")
                     stack.callback(_close_quietly, errlog)
                     reader_task = asyncio.ensure_future(self._read_stderr(read_fd, gone))
-                    params = StdioServerParameters(
-                        command=entry.command, args=list(entry.args), env=dict(entry.env),
-                        cwd=entry.cwd,
+                    transport: Any = stdio_transport(
+                        entry.command, list(entry.args), dict(entry.env), entry.cwd, errlog,
+                        on_broken=self._broke,
                     )  # fmt: skip
-                    transport: Any = stdio_client(params, errlog=errlog)
                 else:
                     assert isinstance(entry, HttpEntry)
                     import httpx2
@@ -268,7 +269,12 @@ class McpServer:
         finally:
             transport.close()
 
+    def _broke(self, why: str) -> None:
+        self._broken = why
+
     def _reason(self, exc: BaseException, entered: bool, exited: bool) -> str:
+        if self._broken is not None:  # the transport stopped it, and said why
+            return self._broken
         if not entered:  # it never ran, or died before the handshake
             if isinstance(exc, TimeoutError):
                 return f"it did not list its tools within {START_S:.0f} s"

@@ -301,6 +301,42 @@ def test_a_crashed_server_is_failed_with_its_last_words_and_restarted(
     assert "MCP server test: boom: crashing on purpose" in log  # its stderr, in the host log
 
 
+def test_a_large_result_is_read_and_one_over_the_limit_stops_the_server(
+    scripted: HostProcess, fake_openai
+) -> None:
+    """A result is read once, whatever its size (the SDK's reader copied all it held at
+    every chunk: 40 MB took over a minute); one message over 16 MiB stops the server,
+    said in words, and the next use starts it again."""
+    client = scripted.connect()
+    tools_ready(client, {"test"})
+    fake_openai.script = [
+        # the server sends its text twice (as text, and as structured content)
+        Reply(calls=(Call("mcp__test__big", {"megabytes": 6}, "c1"),)),
+        Reply("read"),
+        Reply(calls=(Call("mcp__test__big", {"megabytes": 9}, "c2"),)),
+        Reply("too much"),
+        Reply(calls=(Call("mcp__test__echo", {"text": "back"}, "c3"),)),
+        Reply("it is back"),
+    ]
+    session = client.call("sessions.create", {})
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "a big one"})
+    assert client.wait_turn_end(turn["id"], 60)["state"] == "completed"
+    [read] = tool_results(client, session["id"])
+    assert not read["isError"] and read["content"].startswith("0123456789abcdef")
+    assert read["content"].endswith(f"({6 * 1024 * 1024 - 100_000} more characters)")
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "a bigger one"})
+    client.wait_turn_end(turn["id"], 60)
+    over = tool_results(client, session["id"])[-1]
+    assert over["isError"] and "it sent a message over 16 MiB" in over["content"], over
+    note = client.wait_notification(
+        lambda n: n["method"] == "tools.changed" and n["params"]["servers"][0]["state"] == "failed"
+    )
+    assert note["params"]["servers"][0]["error"] == "it sent a message over 16 MiB"
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "again"})
+    client.wait_turn_end(turn["id"], 60)
+    assert tool_results(client, session["id"])[-1]["content"] == "echo: back"
+
+
 SNEAK = {"content": "Sneak", "status": "pending"}
 
 
