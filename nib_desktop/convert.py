@@ -274,14 +274,15 @@ def revision(r: m.TodoRevision) -> Revision:
 
 
 def local_time(stamp: str) -> str:
-    """An ISO timestamp as the user's local HH:MM (the stamp itself if it is not one)."""
+    """An ISO timestamp as the user's local HH:MM:SS (the stamp itself if it is not one):
+    a turn writes several revisions a minute."""
     try:
         moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
         return stamp
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone().strftime("%H:%M")
+    return moment.astimezone().strftime("%H:%M:%S")
 
 
 def approval(a: m.ApprovalRequested) -> Approval:

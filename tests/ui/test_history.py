@@ -3,6 +3,8 @@ turn, one shown read-only, Escape back to the live list, driven by real key even
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 
 from nib_desktop.state.types import Item, Revision
@@ -122,6 +124,42 @@ def test_history_is_not_offered_for_a_remote_session(gui) -> None:
         assert gui.calls["todos.history"] == 0
 
     gui.run(body())
+
+
+def test_history_keys_reach_both_ends_and_move_by_pages(gui, monkeypatch) -> None:
+    """Home, End (loading every older page on the way), PgDn and PgUp in the History view;
+    times to the second."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    steps = "\n".join(f"{i}. Step {i}" for i in range(1, 41))
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded)
+        await gui.actions.start_turn(steps)
+        await until(lambda: gui.state.turn(session.id).state == "completed", 30)
+        newest = gui.state.snapshot(session.id).revision
+        assert newest > 80
+        await gui.key(Qt.Key.Key_H, CTRL)
+        await until(lambda: len(history(gui)) > 0, what="the first page")
+        await gui.frame()
+        assert gui.history.property("hasMore"), "more than one page"
+        listview = gui.item("historyList")
+        assert listview.hasActiveFocus() and listview.property("currentIndex") == 0
+        await gui.key(Qt.Key.Key_End)
+        await until(lambda: history(gui)[listview.property("currentIndex")].revision == 1,
+                    what="the oldest revision current")  # fmt: skip
+        assert len(history(gui)) == newest
+        await gui.key(Qt.Key.Key_Home)
+        assert listview.property("currentIndex") == 0
+        await gui.key(Qt.Key.Key_PageDown)
+        down = listview.property("currentIndex")
+        assert down > 1
+        await gui.key(Qt.Key.Key_PageUp)
+        assert listview.property("currentIndex") == 0
+        assert re.fullmatch(r"\d\d:\d\d:\d\d", history(gui)[0].time)
+
+    gui.run(body(), 90)
 
 
 def revision(n: int, turn: str = "t1") -> Revision:

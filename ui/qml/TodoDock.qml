@@ -248,7 +248,8 @@ Item {
         }
 
         // The History view: every revision, newest first, grouped by turn. Up and Down
-        // move, Enter shows one read-only, Escape returns to the live list.
+        // move (PgUp/PgDn by a page, Home the newest, End the oldest), Enter shows one
+        // read-only, Escape returns to the live list.
         ListView {
             id: historyList
             objectName: "historyList"
@@ -282,6 +283,37 @@ Item {
                                        dock.app.history.loadOlder()
             onAtYEndChanged: if (atYEnd && count > 0 && dock.history.hasMore)
                                  dock.app.history.loadOlder()
+            // End goes to the oldest revision, loading the pages before it on the way
+            property bool toOldest: false
+            readonly property int page: Math.max(1, Math.floor(height / 28) - 1)
+            onCountChanged: {
+                if (!toOldest)
+                    return
+                if (dock.history.hasMore) {
+                    dock.app.history.loadOlder()
+                } else {
+                    toOldest = false
+                    currentIndex = count - 1
+                }
+            }
+            Keys.onPressed: (event) => {
+                if (event.key === Qt.Key_Home) {
+                    toOldest = false
+                    currentIndex = 0
+                } else if (event.key === Qt.Key_End) {
+                    currentIndex = count - 1
+                    toOldest = dock.history.hasMore
+                    if (toOldest)
+                        dock.app.history.loadOlder()
+                } else if (event.key === Qt.Key_PageDown) {
+                    currentIndex = Math.min(count - 1, currentIndex + page)
+                } else if (event.key === Qt.Key_PageUp) {
+                    currentIndex = Math.max(0, currentIndex - page)
+                } else {
+                    return
+                }
+                event.accepted = true
+            }
             Keys.onEscapePressed: dock.closeHistory()
             Keys.onReturnPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
             Keys.onEnterPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
