@@ -112,6 +112,8 @@ def headline(snapshot: Snapshot, turn: TurnView) -> Headline:
     if not step:
         return Headline(ALL_DONE, "done", False)
     if turn.running:
+        if running_index(snapshot) < 0:  # between steps: the next one has not begun
+            return Headline(f"Next: {step}", "running", False)
         return Headline(current_step(snapshot), "running", False)
     at = f"{done.completed} / {done.total} · {step}"
     if turn.state == "cancelled":

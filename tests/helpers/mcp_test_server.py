@@ -29,12 +29,6 @@ def echo(text: str) -> str:
 
 
 @server.tool()
-def big(megabytes: int) -> str:
-    """A result of that many megabytes of text."""
-    return ("0123456789abcdef" * 65536) * megabytes
-
-
-@server.tool()
 async def sleep(seconds: float) -> str:
     """Wait, then say so."""
     print(f"sleeping {seconds} s", file=sys.stderr, flush=True)
@@ -99,6 +93,12 @@ async def ask_many(times: int, ctx: Context) -> str:
             break
         answers.append(result.content.text if result.content.type == "text" else "?")
     return " | ".join(answers)
+
+
+@server.tool()
+def big(megabytes: int) -> str:
+    """A result of that many megabytes of text."""
+    return ("0123456789abcdef" * 65536) * megabytes
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ def test_collapsed_is_one_line_and_toggles_by_click_and_ctrl_t(gui) -> None:
         assert not gui.item("dockList").isVisible()
         step = gui.item("currentStep")
         assert step.property("lineCount") == 1
-        assert step.property("text") == "Add the column"
+        assert step.property("text") == "Next: Add the column"  # running, no step begun yet
         assert gui.item("progressCount").property("text") == "0 / 3"
         await toggle_by_click(gui)
         assert gui.dock.property("expanded") and gui.item("dockList").isVisible()
@@ -345,14 +345,14 @@ def test_session_switching_and_empty_snapshot(gui) -> None:
         gui.push(b, 10, [Item("B one", "pending"), Item("B two", "pending")])
         await gui.actions.select_session(a)
         await gui.frame()
-        assert gui.item("currentStep").property("text") == "A one"
+        assert gui.item("currentStep").property("text") == "Next: A one"
         gets = gui.calls["todos.get"]
         gui.push(b, 11, [Item("B changed", "pending")])  # B changes while A is shown
         await gui.frame()
-        assert gui.item("currentStep").property("text") == "A one"
+        assert gui.item("currentStep").property("text") == "Next: A one"
         await gui.actions.select_session(b)
         await gui.frame()
-        assert gui.item("currentStep").property("text") == "B changed"
+        assert gui.item("currentStep").property("text") == "Next: B changed"
         assert gui.calls["todos.get"] == gets  # straight from the store
         gui.push(b, 12, [])
         await gui.frame()

@@ -74,6 +74,9 @@ def test_the_headline_tells_how_the_turn_ended() -> None:
     # nothing in progress after a stop: the next pending step is where it stands
     paused = Snapshot("s", 5, (Item("A", "completed"), Item("C", "pending")))
     assert headline(paused, TurnView("s", "cancelled")).text == "Stopped at 1 / 2 · C"
+    # between two steps of a running turn the next one is not shown as running
+    between = headline(paused, TurnView("s", "running"))
+    assert (between.text, between.tone) == ("Next: C", "running")
 
 
 def test_rows_of_a_live_list_and_of_a_past_revision() -> None:
