@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import logging.handlers
 import os
@@ -208,6 +209,9 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
 
     core.remotes.start()
     core.runtime.external.start()
+    # what start-up made lives as long as the host: the collector's full passes need not
+    # walk it again (a pass is a pause of every client's answers)
+    gc.freeze()
     await stop.wait()
     log.info("stopping")
     await core.remotes.close()

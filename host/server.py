@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 class Limits:
     handshake_s: float = 10.0
     pre_auth_frame: int = 64 * 1024  # a hello is a few hundred bytes
-    max_unauthenticated: int = 128
+    max_unauthenticated: int = 32
     max_connections: int = 512
     max_pending_write: int = 64 * 1024 * 1024
     read_chunk: int = 64 * 1024
