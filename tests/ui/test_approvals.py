@@ -154,3 +154,38 @@ def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
         assert len(asked) == 1  # the second call was never asked about
 
     gui.run(body(), timeout=60)
+
+
+def test_a_call_waiting_in_another_session_is_named_marked_and_reached_by_alt_keys(
+    gui: Gui,
+) -> None:
+    """The footer names the session, its sidebar row says it waits, and Alt+S (or Y, N)
+    never types into the input: it goes to that session, whose call is then answered."""
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        await ask(gui, "Please echo this")
+        waiting = gui.state.current
+        await gui.actions.create_session("agent")  # the user moves on to another session
+        await until(lambda: gui.approvals.property("elsewhere") == 1)
+        await gui.frame()
+        title = gui.state.session(waiting).title
+        footer = gui.item("approvalsElsewhere")
+        assert footer.isVisible()
+        assert footer.property("text").startswith(f"A tool call waits for you in “{title}”")
+        marked = [row for row in gui.items("sessionRow") if row.property("waiting")]
+        assert [row.property("sessionId") for row in marked] == [waiting]
+        assert [b.isVisible() for b in gui.items("waitingBadge")].count(True) == 1
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await gui.key(Qt.Key.Key_S, ALT)
+        assert input_.property("text") == ""  # nothing typed
+        await until(lambda: gui.state.current == waiting, what="the waiting session shown")
+        await until(lambda: gui.approvals.property("approvalId") != "")
+        await gui.key(Qt.Key.Key_N, ALT)  # now it answers: denied
+        await until(lambda: not gui.state.approvals, 20, "the call answered")
+        assert not gui.item("approvalsElsewhere").isVisible()
+
+    gui.run(body(), timeout=60)

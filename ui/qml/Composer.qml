@@ -67,22 +67,19 @@ Rectangle {
     Shortcut {
         id: allowOnceShortcut
         sequence: "Alt+Y"
-        context: Qt.WindowShortcut
-        enabled: composer.app.approvals.approvalId !== ""
+        context: Qt.WindowShortcut  // always taken: never typed into the input
         onActivated: composer.answer("allow_once")
     }
     Shortcut {
         id: allowSessionShortcut
         sequence: "Alt+S"
-        context: Qt.WindowShortcut
-        enabled: composer.app.approvals.approvalId !== ""
+        context: Qt.WindowShortcut  // always taken: never typed into the input
         onActivated: composer.answer("allow_session")
     }
     Shortcut {
         id: denyShortcut
         sequence: "Alt+N"
-        context: Qt.WindowShortcut
-        enabled: composer.app.approvals.approvalId !== ""
+        context: Qt.WindowShortcut  // always taken: never typed into the input
         onActivated: composer.answer("deny")
     }
 
@@ -303,13 +300,24 @@ Rectangle {
             Label {
                 objectName: "approvalsElsewhere"
                 visible: composer.app.approvals.elsewhere > 0
-                text: composer.app.approvals.elsewhere === 1
-                      ? qsTr("A tool call waits for you in another session")
-                      : qsTr("%1 tool calls wait for you in other sessions").arg(composer.app.approvals.elsewhere)
+                Layout.fillWidth: true
+                text: composer.app.approvals.elsewhereText
+                textFormat: Text.PlainText
+                elide: Text.ElideMiddle
                 color: composer.theme.warning
                 font.pixelSize: 12
-                Accessible.role: Accessible.StaticText
+                font.underline: elsewhereArea.containsMouse
+                Accessible.role: Accessible.Link
                 Accessible.name: text
+                ToolTip.visible: elsewhereArea.containsMouse && truncated
+                ToolTip.text: text
+                MouseArea {
+                    id: elsewhereArea
+                    anchors.fill: parent
+                    hoverEnabled: true
+                    cursorShape: Qt.PointingHandCursor
+                    onClicked: composer.app.approvals.goToWaiting()
+                }
             }
             Label {
                 objectName: "toolsFailed"

@@ -125,6 +125,10 @@ Rectangle {
                 required property string agent
                 required property string folder
 
+                // a tool call in this session waits for the user
+                readonly property bool waiting: sidebar.app.approvals.version >= 0
+                                                && sidebar.app.approvals.waits(sessionId)
+
                 objectName: "sessionRow"
                 width: sessionList.width
                 focusPolicy: Qt.NoFocus
@@ -135,7 +139,8 @@ Rectangle {
                 Accessible.role: Accessible.ListItem
                 Accessible.name: title + (mode !== "agent" ? ", " + mode : "") + (remote ? ", remote" + (remoteState !== "connected" ? " " + remoteState : "") : "")
                                  + (agent !== "" ? ", " + agent + " in " + folder : "")
-                                 + (running ? ", running" : "") + (highlighted ? ", shown" : "")
+                                 + (running ? ", running" : "") + (waiting ? ", waits for your approval" : "")
+                                 + (highlighted ? ", shown" : "")
 
                 background: Rectangle {
                     color: entry.highlighted ? sidebar.theme.selection
@@ -177,6 +182,13 @@ Rectangle {
                             color: sidebar.theme.muted
                             font.pixelSize: 11
                         }
+                    }
+                    Text {
+                        objectName: "waitingBadge"
+                        visible: entry.waiting
+                        text: qsTr("waits for you")
+                        color: sidebar.theme.warning
+                        font.pixelSize: 11
                     }
                     Text {
                         objectName: "sessionMode"

@@ -27,15 +27,17 @@ class ApprovalsView(QObject):
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._state, self._ask = state, ask
+        self._version = 0
         state.subscribe(self._changed)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        if store.APPROVALS not in change and store.CURRENT not in change:
+        if not ({store.APPROVALS, store.CURRENT, store.SESSIONS} & change.aspects):
             return
         if isinstance(event, ev.ApprovalRequested) and event.approval.session_id == (
             self._state.current
         ):
             self.announced.emit(f"{event.approval.tool} waits for your approval")
+        self._version += 1
         self.changed.emit()
 
     def _shown(self) -> Approval | None:
@@ -58,14 +60,55 @@ class ApprovalsView(QObject):
         shown = self._state.current
         return sum(1 for a in self._state.approvals if a.session_id != shown)
 
+    def _others(self) -> list[str]:
+        """The other sessions with a call waiting, oldest call first, each once."""
+        shown = self._state.current
+        return list(dict.fromkeys(
+            a.session_id for a in self._state.approvals if a.session_id != shown
+        ))  # fmt: skip
+
+    def _elsewhere_text(self) -> str:
+        """The footer's words for calls waiting in other sessions, naming the session."""
+        others = self._others()
+        if not others:
+            return ""
+        session = self._state.session(others[0])
+        title = session.title if session is not None else "another session"
+        count = self._elsewhere()
+        calls = "A tool call waits" if count == 1 else f"{count} tool calls wait"
+        where = f"“{title}”" + ("" if len(others) == 1 else f" and {len(others) - 1} more")
+        return f"{calls} for you in {where} · Alt+Y, Alt+S or Alt+N goes there"
+
+    def _get_version(self) -> int:
+        return self._version
+
     approvalId = Property(str, _id, notify=changed)
     tool = Property(str, _tool, notify=changed)
     arguments = Property(str, _arguments, notify=changed)
     elsewhere = Property(int, _elsewhere, notify=changed)
+    elsewhereText = Property(str, _elsewhere_text, notify=changed)
+    # bumped at every change: a binding on `waits(id)` reads it to be evaluated again
+    version = Property(int, _get_version, notify=changed)
+
+    @Slot(str, result=bool)
+    def waits(self, session_id: str) -> bool:
+        """Whether a tool call in `session_id` waits for the user."""
+        return any(a.session_id == session_id for a in self._state.approvals)
+
+    @Slot()
+    def goToWaiting(self) -> None:
+        """Show the session whose call has waited longest."""
+        others = self._others()
+        if others:
+            self._ask(it.ShowSession(others[0]))
 
     @Slot(str)
     def respond(self, decision: str) -> None:
-        """Decide the call shown: allow_once, allow_session or deny."""
+        """Decide the call shown: allow_once, allow_session or deny. With none here and
+        one waiting in another session, go there first (the key never answers a call the
+        user has not seen)."""
         waiting = self._shown()
         if waiting is not None:
             self._ask(it.Answer(waiting.approval_id, decision))
+        else:
+            self.goToWaiting()
