@@ -21,6 +21,7 @@ from nib_desktop.state.types import (
     Snapshot,
     ToolSource,
     TurnView,
+    merge_lines,
 )
 
 TODO_WRITE = "TodoWrite"
@@ -122,13 +123,36 @@ class LineMaker:
     def __init__(self) -> None:
         self._todo_calls: set[str] = set()
         self._since_summary = 0  # messages since the last compaction (or the start)
+        # the last checklist line, when it told one step beginning: (its seq, the step)
+        self._begun: tuple[int, str] | None = None
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         seq = message.seq
-        return tuple(
-            Line(line.kind, bounded(line.text), line.is_error, line.warning, seq)
-            for line in self._lines(message)
-        )
+        made = []
+        for line in self._lines(message):
+            replaces = self._live(message, line)
+            made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
+                             replaces or seq, replaces))  # fmt: skip
+        return tuple(made)
+
+    def _live(self, message: m.Message, line: Line) -> int:
+        """One live line per step: a write that only finishes the step the last checklist
+        line began takes that line's place ("◐ X" becomes "✓ X"): that line's seq, else 0."""
+        if message.todo is None or line.kind != "todo":
+            return 0
+        diff = message.todo.diff
+        only = diff.status_changed[0] if len(diff.status_changed) == 1 else None
+        alone = only is not None and not (diff.added or diff.completed_removed
+                                          or diff.dropped_unfinished or diff.reordered)  # fmt: skip
+        begun, self._begun = self._begun, None
+        if not alone or only is None:
+            return 0
+        if only.to == "in_progress":
+            self._begun = (message.seq, only.content)
+            return 0
+        if only.to == "completed" and begun is not None and begun[1] == only.content:
+            return begun[0]
+        return 0
 
     def _lines(self, message: m.Message) -> list[Line]:
         if message.role == "summary":
@@ -228,7 +252,7 @@ def transcript(
     for message in messages:
         if previous is not None and message.turn_id != previous and previous in ends:
             lines.append(ends.pop(previous))
-        lines.extend(maker.lines(message))
+        lines[:] = merge_lines(tuple(lines), maker.lines(message))
         previous = message.turn_id
     if previous in ends and previous != next_turn:
         lines.append(ends.pop(previous))

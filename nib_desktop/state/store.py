@@ -25,6 +25,7 @@ from nib_desktop.state.types import (
     Snapshot,
     ToolSource,
     TurnView,
+    merge_lines,
 )
 
 # What a change touched; listeners read only what they show.
@@ -185,7 +186,7 @@ class AppState:
                 held = self.transcript
                 if session_id != held.session_id or not lines:
                     return NOTHING
-                self.transcript = replace(held, lines=held.lines + lines)
+                self.transcript = replace(held, lines=merge_lines(held.lines, lines))
                 return Change(frozenset({TRANSCRIPT}))
             case ev.ApprovalRequested(approval):
                 self.approvals = (*self.approvals, approval)

@@ -107,6 +107,9 @@ class Line:
     is_error: bool = False
     warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
     seq: int = 0  # the message it tells (0: a turn's end)
+    # a step's line that finished: it takes the place of its "◐" line, whose seq it
+    # keeps (0: a new line)
+    replaces: int = 0
 
     @functools.cached_property
     def preview(self) -> str:
@@ -118,6 +121,22 @@ class Line:
 
 FOLD_LINES = 10
 FOLD_CHARS = 800
+
+
+def merge_lines(held: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[Line, ...]:
+    """`held` with `new` after it, a line that `replaces` one taking its place (the last
+    todo line of that seq); a replacement whose line is not held is added at the end."""
+    lines = list(held)
+    for line in new:
+        if line.replaces:
+            places = range(len(lines) - 1, -1, -1)
+            at = next((i for i in places if lines[i].seq == line.replaces
+                       and lines[i].kind == "todo"), -1)  # fmt: skip
+            if at >= 0:
+                lines[at] = line
+                continue
+        lines.append(line)
+    return tuple(lines)
 
 
 def folded(text: str) -> str:

@@ -55,6 +55,40 @@ def test_one_line_per_committed_write_telling_its_diff() -> None:
     ]
 
 
+def test_one_live_line_per_step_whole_or_paged() -> None:
+    """A step's "◐" line becomes its "✓" line in place (a run of 50 steps is 50 lines, not
+    100); a write that does more than finish the step begun is a line of its own. The
+    same in the state as lines arrive and in a transcript read again."""
+    from nib_desktop.convert import transcript
+    from nib_desktop.state.types import merge_lines
+
+    def change(content: str, before: str, after: str) -> dict[str, str]:
+        return {"content": content, "from": before, "to": after}
+
+    messages = [
+        *todo_write("a", commit(1, 2, added=["Write", "Test"])),
+        *todo_write("b", commit(2, 2, statusChanged=[change("Write", "pending", "in_progress")])),
+        message("assistant", "writing"),
+        *todo_write("c", commit(3, 2, statusChanged=[change("Write", "in_progress", "completed")])),
+        *todo_write("d", commit(4, 2, statusChanged=[change("Test", "pending", "in_progress")])),
+        *todo_write("e", commit(5, 3, added=["Ship"],
+                               statusChanged=[change("Test", "in_progress", "completed")])),
+    ]  # fmt: skip
+    maker = LineMaker()
+    held: tuple = ()
+    for msg in messages:  # as the router feeds the state, message by message
+        held = merge_lines(held, maker.lines(msg))
+    told = [(x.kind, x.text) for x in held]
+    assert told == [
+        ("todo", "Checklist: 2 steps"),
+        ("todo", "✓ Write"),  # was "◐ Write", in its place before the assistant's words
+        ("assistant", "writing"),
+        ("todo", "◐ Test"),
+        ("todo", "✓ Test · +1 step"),  # more than finishing a step: its own line
+    ]
+    assert [(x.kind, x.text) for x in transcript(tuple(messages), ())] == told
+
+
 def test_the_line_tells_the_commit_not_the_call_arguments() -> None:
     """A call's arguments are what the model asked; the line is what the host stored."""
     asked = json.dumps({"todos": [{"content": f"step {i}", "status": "pending"} for i in range(9)]})

@@ -104,7 +104,8 @@ def test_a_demo_turn_fills_the_state_through_router_and_loader(tmp_path, monkeyp
             snapshot = main.state.snapshot(session.id)
             assert snapshot is not None and all(i.status == "completed" for i in snapshot.items)
             todo = [x.text for x in main.state.transcript.lines if x.kind == "todo"]
-            assert todo[0] == "Checklist: 3 steps" and len(todo) == snapshot.revision
+            # the list, then one live line per step (its "◐" turned "✓" in place)
+            assert todo == ["Checklist: 3 steps"] + [f"✓ {i.content}" for i in snapshot.items]
             assert main.state.shown is not None and not main.state.shown.running
 
     run(body())

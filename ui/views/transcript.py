@@ -34,7 +34,12 @@ class TranscriptView(QObject):
             return
         lines = self._state.transcript.lines
         if isinstance(event, ev.LinesAppended):
-            self.model.append_rows(list(event.lines))  # the view keeps its place
+            held = len(self.model.rows())
+            if any(line.replaces for line in event.lines) and held <= len(lines):
+                self.model.set_rows(list(lines[:held]))  # a step's line changed in place
+                self.model.append_rows(list(lines[held:]))
+            else:
+                self.model.append_rows(list(event.lines))  # the view keeps its place
         elif isinstance(event, ev.TranscriptPage) and event.older:
             self.model.replace_keeping_tail(list(lines))
         else:
