@@ -16,7 +16,7 @@ from typing import Any
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
-from host.protocol.text import shown_text
+from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
@@ -93,11 +93,13 @@ class Intents:
             case it.DeleteSession(session_id):
                 return self.delete_session(session_id), "delete the session"
             case it.Send(text):
-                if text.strip() == it.COMPACT_COMMAND:
-                    return self.compact_session(), "compact the session"
+                if it.slash_command(text) is not None:
+                    return self.command(text), "compact the session"
                 return self.start_turn(text), "send the message"
             case it.Stop():
                 return self.cancel_turn(), "stop the turn"
+            case it.Continue():
+                return self.continue_turn(), "continue the turn"
             case it.Retry():
                 return self.retry(), "start the host"
             case it.Answer(approval_id, decision):
@@ -199,6 +201,33 @@ class Intents:
             return None
         ref = m.TurnRef(session_id=shown.session_id, turn_id=shown.running_turn)
         return await self._host.call(rpc.TURNS_CANCEL, ref)
+
+    async def continue_turn(self) -> m.Turn | None:
+        shown = self._state.shown
+        if shown is None or shown.running:
+            return None
+        return await self.start_turn(it.CONTINUE_TEXT)
+
+    async def command(self, text: str) -> None:
+        """A composer command, every case answered in words; never sent to the agent."""
+        command = it.slash_command(text)
+        if command != it.COMPACT_COMMAND:
+            known = "; ".join(f"{name} ({what})" for name, what in it.COMMANDS.items())
+            self._tell(f"There is no command “{shorten(text.strip(), 40)}”. Commands: {known}.")
+            return
+        shown = self._state.shown
+        if shown is None:
+            self._tell("/compact summarises a session: open one first.")
+            return
+        if shown.running:
+            self._tell("/compact works between turns: send it again once this turn ends.")
+            return
+        result = await self.compact_session()
+        if result is not None and result.summarised_messages == 0:
+            self._tell("Nothing to compact: the conversation is short enough as it is.")
+
+    def _tell(self, text: str) -> None:
+        self._state.apply(ev.NoticeShown(text))
 
     async def compact_session(self) -> m.CompactResult | None:
         """`/compact`: the shown session's conversation summarised now (the transcript

@@ -8,6 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
+# the composer's commands, with what each does (said when an unknown one is typed)
+COMMANDS = {COMPACT_COMMAND: "summarise the conversation so far"}
+
+
+def slash_command(text: str) -> str | None:
+    """The command `text` is (one word after "/", nothing else), lower-cased; None for
+    a message, even one that starts with "/" ("/usr/bin is missing")."""
+    word = text.strip()
+    if len(word) < 2 or word[0] != "/" or not (word[1].isalpha() and word[1:].replace("-", "")
+                                                .replace("_", "").isalnum()):  # fmt: skip
+        return None
+    return word.lower()
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,16 @@ class Send:
 @dataclass(frozen=True)
 class Stop:
     pass
+
+
+# what Continue sends: the host gives the agent its unfinished checklist with it
+CONTINUE_TEXT = "Continue from the first unfinished step of the checklist."
+
+
+@dataclass(frozen=True)
+class Continue:
+    """Carry on after a turn that ended with unfinished items (stopped, failed,
+    interrupted): a turn whose request is CONTINUE_TEXT."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +150,7 @@ Intent = (
     | ShowAdjacent
     | Send
     | Stop
+    | Continue
     | Retry
     | Answer
     | SaveDraft

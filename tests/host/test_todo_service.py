@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
-import apsw
 import pytest
 
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import models as m
-from host.store.db import DB_FILENAME
+from tests.helpers.db_copy import database_copy
 
 
 def session_with_turn(core: HostCore, mode: str = "agent") -> tuple[m.Session, m.Turn]:
@@ -42,11 +41,11 @@ def test_write_replaces_rows_bumps_revision_and_notifies_after_commit(core, note
     committed: list[int] = []
 
     def check_committed(name: str, params: m.Wire) -> None:
-        if name == "todos.changed":  # another connection already sees the commit
-            other = apsw.Connection(str(core.data_dir / DB_FILENAME))
-            row = other.execute("SELECT todo_revision FROM sessions WHERE id = ?", (session.id,))
-            committed.append(row.fetchone()[0])
-            other.close()
+        if name == "todos.changed":  # the commit is already in the files (read from a copy:
+            # the host holds its database exclusively)
+            with database_copy(core.data_dir) as other:
+                sql = "SELECT todo_revision FROM sessions WHERE id = ?"
+                committed.append(other.execute(sql, (session.id,)).fetchone()[0])
 
     core.publisher.subscribe(check_committed)
     content, is_error = write(core, ctx, ITEMS)

@@ -376,3 +376,43 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         assert gui.notice.property("text") == ""
 
     gui.run(body())
+
+
+def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
+    gui, monkeypatch
+) -> None:
+    """ "/compakt" is refused with the list of commands and stays in the input; "/compact"
+    with nothing to compact says so; during a turn it says when it works."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded)
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+
+        async def enter(text: str) -> str:
+            gui.state.apply(ev.NoticeShown(""))
+            input_.setProperty("text", text)
+            await gui.key(Qt.Key.Key_Return)
+            await until(lambda: gui.notice.property("text") != "", what=f"the answer to {text}")
+            await gui.frame()
+            assert gui.item("noticeText").isVisible()
+            return str(gui.notice.property("text"))
+
+        said = await enter("/compakt")
+        assert said.startswith("There is no command “/compakt”. Commands: /compact")
+        assert input_.property("text") == "/compakt"  # kept, to be mended
+        assert await enter("/compact") == (
+            "Nothing to compact: the conversation is short enough as it is."
+        )
+        assert input_.property("text") == ""
+        await gui.actions.start_turn("1. One step")
+        await until(lambda: gui.sessions.property("currentRunning"))
+        said = await enter("/Compact")
+        assert said == "/compact works between turns: send it again once this turn ends."
+        assert gui.calls["turns.start"] == 1  # none of them went to the agent
+        assert gui.calls["sessions.compact"] == 1
+
+    gui.run(body())

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import signal
 
+from PySide6.QtCore import Qt
+
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 
@@ -95,3 +97,38 @@ def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
         assert gui.item("sendButton").property("text") == "Send"
 
     gui.run(body())
+
+
+def test_continue_after_a_stop_carries_the_unfinished_list_on(gui, monkeypatch) -> None:
+    """Stopped mid-list: the dock offers Continue; Ctrl+Enter in the empty composer starts
+    a turn that works through the same list from its first unfinished step (the demo
+    agent no longer replaces it), to the end."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "200")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded)
+        await gui.actions.start_turn("1. Add the column\n2. Write the tests\n3. Ship it")
+        await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 3)
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await gui.key(Qt.Key.Key_Escape)  # Stop
+        await until(lambda: gui.state.turn(session.id).state == "cancelled")
+        await gui.frame()
+        stopped = gui.state.snapshot(session.id)
+        assert any(i.status != "completed" for i in stopped.items)
+        assert gui.dock.property("canContinue")
+        assert gui.item("continueButton").isVisible()
+        await gui.key(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: gui.state.turn(session.id).state == "running", what="continued")
+        await until(lambda: gui.state.turn(session.id).state == "completed", 30)
+        done = gui.state.snapshot(session.id)
+        assert [i.content for i in done.items] == [i.content for i in stopped.items]
+        assert all(i.status == "completed" for i in done.items)
+        assert not any("dropped unfinished" in line for line in transcript_texts(gui))
+        await gui.frame()
+        assert not gui.dock.property("canContinue")
+        assert not gui.item("continueButton").isVisible()
+
+    gui.run(body(), 60)

@@ -232,6 +232,8 @@ Rectangle {
                     ? qsTr("The remote host cannot be reached now; it is retried by itself.")
                     : composer.app.sessions.currentRemote
                     ? qsTr("Describe a task — it runs on the remote host")
+                    : dock.model.canContinue
+                    ? qsTr("Ctrl+Enter continues the unfinished checklist, or describe a new task")
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
                 placeholderTextColor: composer.theme.muted
@@ -239,6 +241,9 @@ Rectangle {
                 Keys.onReturnPressed: (event) => {
                     if (event.modifiers & Qt.ShiftModifier) {
                         event.accepted = false
+                    } else if ((event.modifiers & Qt.ControlModifier) && input.text.trim() === "") {
+                        dock.model.continueTurn()  // Ctrl+Enter: carry the unfinished list on
+                        event.accepted = true
                     } else {
                         composer.submit()
                         event.accepted = true

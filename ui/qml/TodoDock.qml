@@ -166,6 +166,18 @@ Item {
                     }
                 }
                 ToolButton {
+                    objectName: "continueButton"
+                    visible: dock.model.canContinue && !dock.history.open
+                    focusPolicy: Qt.NoFocus
+                    text: qsTr("Continue")
+                    font.pixelSize: 12
+                    implicitHeight: 24
+                    ToolTip.visible: hovered
+                    ToolTip.text: qsTr("Carry on from the first unfinished step (Ctrl+Enter in the empty composer)")
+                    Accessible.name: qsTr("Continue from the first unfinished step")
+                    onClicked: dock.model.continueTurn()
+                }
+                ToolButton {
                     objectName: "historyButton"
                     visible: !dock.model.unavailable
                     focusPolicy: Qt.NoFocus

@@ -26,10 +26,12 @@ class ComposerView(QObject):
         """Send `text` in the session shown (a new one if none is); False, and the text
         stays in the input, when it cannot be sent now."""
         shown = self._state.shown
+        command = it.slash_command(text)
+        if command is not None:  # answered in words by the Main role, whatever the case
+            self._ask(it.Send(command))
+            return command == it.COMPACT_COMMAND and shown is not None and not shown.running
         busy = shown is not None and (shown.running or not shown.reachable)
         if not text.strip() or busy or self._state.connection != "ready":
-            return False
-        if text.strip() == it.COMPACT_COMMAND and shown is None:
             return False
         self._ask(it.Send(text))
         return True

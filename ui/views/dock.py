@@ -136,6 +136,22 @@ class DockView(QObject):
     def _get_revision(self) -> int:
         return self._snapshot.revision if self._snapshot else 0
 
+    def _get_canContinue(self) -> bool:
+        """A turn ended with steps unfinished (stopped, failed, interrupted, or the agent
+        stopped short): one action carries the list on."""
+        state = self._state
+        shown, live = state.shown, self._live
+        if shown is None or live is None or self._note or not shown.reachable:
+            return False
+        turn = state.turn(shown.session_id)
+        ended = not turn.running and turn.state not in ("idle", "running")
+        return ended and any(i.status in ("pending", "in_progress") for i in live.items)
+
+    @Slot()
+    def continueTurn(self) -> None:
+        if self._get_canContinue():
+            self._ask(it.Continue())
+
     def _get_expanded(self) -> bool:
         return self._state.dock_expanded
 
@@ -156,6 +172,7 @@ class DockView(QObject):
     focusRow = Property(int, _get_focusRow, notify=changed)
     running = Property(bool, _get_running, notify=changed)
     revision = Property(int, _get_revision, notify=changed)
+    canContinue = Property(bool, _get_canContinue, notify=changed)
     expanded = Property(bool, _get_expanded, notify=prefsChanged)
     reducedMotion = Property(bool, _get_reducedMotion, notify=prefsChanged)
 

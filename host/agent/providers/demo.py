@@ -259,6 +259,15 @@ def plan_steps(text: str) -> list[str]:
     ]
 
 
+_CONTINUE = re.compile(r"\s*(continue|go on|carry on|resume|keep going)\b", re.IGNORECASE)
+
+
+def continues(text: str) -> bool:
+    """Whether the user asks to carry on ("continue", "go on", the window's Continue),
+    rather than giving a new task."""
+    return text == prompts.CONTINUE or (len(text) < 200 and bool(_CONTINUE.match(text)))
+
+
 def _last_user_index(messages: tuple[ChatMessage, ...]) -> int:
     for index in range(len(messages) - 1, -1, -1):
         if isinstance(messages[index], UserMessage):
@@ -287,8 +296,11 @@ class DemoProvider:
         asked = messages[start] if start >= 0 else None
         steps = plan_steps(asked.content if isinstance(asked, UserMessage) else "")
         base = 0  # TodoWrites done before the last user message (none, unless compacted)
-        if isinstance(asked, UserMessage) and asked.content == prompts.CONTINUE:
-            steps, base = self._resumed(messages[:start])
+        if isinstance(asked, UserMessage) and continues(asked.content):
+            # carry the committed checklist on (the host gave it just before the request)
+            resumed, done_before = self._resumed(messages[:start])
+            if resumed or asked.content == prompts.CONTINUE:
+                steps, base = resumed, done_before
         if request.path is ExecutionPath.MCP:  # a model call an MCP server asked for
             text = asked.content if isinstance(asked, UserMessage) else ""
             yield TextDelta(f"A demo answer to: {shorten(text, 200)}")
