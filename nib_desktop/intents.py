@@ -51,6 +51,7 @@ class Intents:
         self._state = state
         self._loader = loader
         self._run = run
+        state.subscribe(self._send_queued_at_turn_end)
 
     # --- running them -----------------------------------------------------------------
 
@@ -71,6 +72,18 @@ class Intents:
                 self._state.apply(ev.HistoryClosed())
             case it.ShowSession(session_id):
                 self._state.apply(ev.SessionShown(session_id))
+            case it.Queue(text):
+                shown = self._state.current
+                if shown is not None:  # a second message joins the first
+                    held = self._state.queued.get(shown, "")
+                    joined = f"{held}\n\n{text}" if held and text else text
+                    self._state.apply(ev.MessageQueued(shown, joined))
+            case it.SendQueued():
+                shown = self._state.shown
+                text = self._state.queued.get(shown.session_id, "") if shown else ""
+                if shown is not None and text and not shown.running:
+                    self._state.apply(ev.MessageQueued(shown.session_id, ""))
+                    self._run(self.start_turn_in(shown.session_id, text), "send the message")
             case it.ShowAdjacent(step):
                 self.show_adjacent(step)
             case it.OpenHistory():
@@ -192,8 +205,7 @@ class Intents:
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id
-        params = m.StartTurnParams(session_id=shown, text=text)
-        return await self._host.call(rpc.TURNS_START, params)
+        return await self.start_turn_in(shown, text)
 
     async def cancel_turn(self) -> m.Turn | None:
         shown = self._state.shown
@@ -201,6 +213,21 @@ class Intents:
             return None
         ref = m.TurnRef(session_id=shown.session_id, turn_id=shown.running_turn)
         return await self._host.call(rpc.TURNS_CANCEL, ref)
+
+    def _send_queued_at_turn_end(self, event: ev.Event, _change: object) -> None:
+        """A message queued during a turn goes once that turn completes; after a stop or
+        a failure it waits, shown, for the user to send, edit or drop it."""
+        if not isinstance(event, ev.TurnChanged) or event.turn.state != "completed":
+            return
+        session_id = event.turn.session_id
+        text = self._state.queued.get(session_id, "")
+        if text:
+            self._state.apply(ev.MessageQueued(session_id, ""))
+            self._run(self.start_turn_in(session_id, text), "send the queued message")
+
+    async def start_turn_in(self, session_id: str, text: str) -> m.Turn:
+        params = m.StartTurnParams(session_id=session_id, text=text)
+        return await self._host.call(rpc.TURNS_START, params)
 
     async def continue_turn(self) -> m.Turn | None:
         shown = self._state.shown

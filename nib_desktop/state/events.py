@@ -128,6 +128,15 @@ class DraftSaved:
 
 
 @dataclass(frozen=True)
+class MessageQueued:
+    """A message the user sent while the session's turn ran: it goes when the turn
+    completes ("" takes it away)."""
+
+    session_id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class RemoteChoicesListed:
     choices: tuple[RemoteChoice, ...]
     note: str
@@ -187,6 +196,7 @@ Event = (
     | DesktopPrefsSet
     | NoticeShown
     | DraftSaved
+    | MessageQueued
     | RemoteChoicesListed
     | HistoryOpened
     | HistoryClosed

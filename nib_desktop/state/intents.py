@@ -83,6 +83,19 @@ CONTINUE_TEXT = "Continue from the first unfinished step of the checklist."
 
 
 @dataclass(frozen=True)
+class Queue:
+    """`text` sent while the shown session's turn runs: it goes when that turn completes
+    ("" cancels it)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class SendQueued:
+    """The shown session's queued message, now (its turn ended other than completed)."""
+
+
+@dataclass(frozen=True)
 class Continue:
     """Carry on after a turn that ended with unfinished items (stopped, failed,
     interrupted): a turn whose request is CONTINUE_TEXT."""
@@ -151,6 +164,8 @@ Intent = (
     | Send
     | Stop
     | Continue
+    | Queue
+    | SendQueued
     | Retry
     | Answer
     | SaveDraft

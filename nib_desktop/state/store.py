@@ -39,6 +39,7 @@ TOOLS = "tools"
 AGENTS = "agents"  # the configured ACP agents
 NOTICE = "notice"
 DRAFTS = "drafts"
+QUEUED = "queued"  # messages waiting for their session's turn to end
 REMOTE_CHOICES = "remote_choices"
 HISTORY = "history"
 PREFS = "prefs"
@@ -98,6 +99,7 @@ class AppState:
     agents: tuple[AgentChoice, ...] = ()
     notice: str = ""
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
+    queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     history: History = History()
@@ -227,6 +229,14 @@ class AppState:
                 else:
                     self.drafts.pop(session_id, None)
                 return Change(frozenset({DRAFTS}))
+            case ev.MessageQueued(session_id, text):
+                if self.queued.get(session_id, "") == text:
+                    return NOTHING
+                if text:
+                    self.queued[session_id] = text
+                else:
+                    self.queued.pop(session_id, None)
+                return Change(frozenset({QUEUED}), session_id)
             case ev.RemoteChoicesListed(choices, note):
                 self.remote_choices, self.remote_choices_note = choices, note
                 return Change(frozenset({REMOTE_CHOICES}))

@@ -398,11 +398,13 @@ def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
         await until(lambda: gui.sessions.property("currentRunning"), what="the turn to start")
         transcript = gui.transcript.model.rows()
         assert transcript[0].kind == "user" and transcript[0].text == "one\ntwo"
-        # while a turn runs, Enter keeps the text rather than starting another
+        # while a turn runs, Enter queues the text for when it completes, not a turn now
         for char in "more":
             await gui.key(Qt.Key(ord(char.upper())))
         await gui.key(Qt.Key.Key_Return)
-        assert input_.property("text") == "more"
+        assert input_.property("text") == ""
+        assert gui.composer.property("queuedText") == "more"
+        assert gui.calls["turns.start"] == 1
 
     gui.run(body())
 

@@ -416,3 +416,51 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
         assert gui.calls["sessions.compact"] == 1
 
     gui.run(body())
+
+
+def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, monkeypatch) -> None:
+    """Enter during a turn never does nothing: the message is queued (shown, editable,
+    cancellable) and sent when the turn completes; after a stop it waits for Send now."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "400")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded)
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+
+        async def enter(text: str) -> None:
+            input_.setProperty("text", text)
+            await gui.key(Qt.Key.Key_Return)
+            await gui.frame()
+
+        await enter("1. First step\n2. Second step")
+        await until(lambda: gui.sessions.property("currentRunning"))
+        await enter("Then tidy up")
+        assert input_.property("text") == ""
+        assert gui.item("queuedRow").isVisible()
+        assert gui.item("queuedText").property("text").endswith("Then tidy up")
+        # Up in the empty input takes it back to edit; Enter queues it again
+        await gui.key(Qt.Key.Key_Up)
+        assert input_.property("text") == "Then tidy up"
+        assert not gui.item("queuedRow").isVisible()
+        await enter("Then tidy up, please")
+        assert gui.calls["turns.start"] == 1
+        # sent when the turn completes, as the next turn's request
+        await until(lambda: gui.calls["turns.start"] == 2, 30, "the queued message sent")
+        await until(lambda: any(r.kind == "user" and r.text == "Then tidy up, please"
+                                for r in gui.transcript.model.rows()))  # fmt: skip
+        assert not gui.item("queuedRow").isVisible()
+        # queued, then the turn stopped: it waits for Send now
+        await until(lambda: gui.sessions.property("currentRunning"))
+        await enter("After the stop")
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: gui.state.turn(session.id).state == "cancelled")
+        await gui.frame()
+        assert gui.item("sendQueuedButton").isVisible()
+        await gui.click(gui.item("sendQueuedButton"))
+        await until(lambda: gui.calls["turns.start"] == 3, what="sent by Send now")
+        await until(lambda: not gui.item("queuedRow").isVisible())
+
+    gui.run(body(), 60)

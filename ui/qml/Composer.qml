@@ -21,6 +21,13 @@ Rectangle {
     border.color: theme.divider
     clip: true
 
+    function editQueued(): void {
+        const text = composer.app.composer.takeQueued()
+        input.text = input.text.trim() === "" ? text : text + "\n\n" + input.text
+        input.cursorPosition = input.length
+        input.forceActiveFocus()
+    }
+
     function submit(): void {
         if (composer.app.composer.send(input.text)) {
             input.clear()
@@ -219,6 +226,52 @@ Rectangle {
             color: composer.theme.divider
         }
 
+        // A message sent while the turn runs: shown, editable, cancellable; it goes when
+        // the turn completes (after a stop or a failure it waits for Send now)
+        RowLayout {
+            objectName: "queuedRow"
+            Layout.fillWidth: true
+            Layout.leftMargin: 12
+            Layout.rightMargin: 8
+            visible: composer.app.composer.queuedText !== ""
+            spacing: 6
+            Label {
+                objectName: "queuedText"
+                Layout.fillWidth: true
+                text: (composer.app.composer.queuedHeld
+                       ? qsTr("Queued — the turn did not complete: ") : qsTr("Queued, sent when this turn completes: "))
+                      + composer.app.composer.queuedText
+                textFormat: Text.PlainText
+                elide: Text.ElideRight
+                maximumLineCount: 1
+                color: composer.theme.muted
+                font.pixelSize: 12
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            ToolButton {
+                objectName: "sendQueuedButton"
+                visible: composer.app.composer.queuedHeld
+                text: qsTr("Send now")
+                font.pixelSize: 12
+                onClicked: composer.app.composer.sendQueued()
+            }
+            ToolButton {
+                objectName: "editQueuedButton"
+                text: qsTr("Edit")
+                font.pixelSize: 12
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Back into the input (Up in the empty input)")
+                onClicked: composer.editQueued()
+            }
+            ToolButton {
+                objectName: "cancelQueuedButton"
+                text: qsTr("Cancel")
+                font.pixelSize: 12
+                onClicked: composer.app.composer.cancelQueued()
+            }
+        }
+
         ScrollView {
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(Math.max(input.implicitHeight, 44), 160)
@@ -230,6 +283,8 @@ Rectangle {
                 textFormat: TextEdit.PlainText
                 placeholderText: !composer.app.sessions.currentReachable
                     ? qsTr("The remote host cannot be reached now; it is retried by itself.")
+                    : composer.app.sessions.currentRunning
+                    ? qsTr("A turn runs — Enter queues a message for when it completes, Esc stops it")
                     : composer.app.sessions.currentRemote
                     ? qsTr("Describe a task — it runs on the remote host")
                     : dock.model.canContinue
@@ -250,6 +305,12 @@ Rectangle {
                     }
                 }
                 Keys.onEnterPressed: (event) => { composer.submit(); event.accepted = true }
+                // Up in the empty input takes the queued message back to edit it
+                Keys.onUpPressed: (event) => {
+                    event.accepted = input.text === "" && composer.app.composer.queuedText !== ""
+                    if (event.accepted)
+                        composer.editQueued()
+                }
                 // Tab leaves the input (a tab character is rarely what a task needs)
                 Keys.onTabPressed: (event) => {
                     input.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
@@ -353,10 +414,10 @@ Rectangle {
                 palette.buttonText: enabled ? composer.theme.text : composer.theme.disabledText
                 focusPolicy: Qt.NoFocus
                 highlighted: enabled
-                enabled: input.text.trim().length > 0 && !composer.app.sessions.currentRunning
-                         && composer.app.sessions.currentReachable
+                enabled: input.text.trim().length > 0 && composer.app.sessions.currentReachable
                 ToolTip.visible: hovered
-                ToolTip.text: qsTr("Send (Enter)")
+                ToolTip.text: composer.app.sessions.currentRunning ? qsTr("Queue it for when this turn completes (Enter)")
+                                                                  : qsTr("Send (Enter)")
                 Accessible.name: qsTr("Send")
                 onClicked: composer.submit()
             }

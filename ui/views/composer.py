@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
+from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
+from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
-from nib_desktop.state.store import AppState
+from nib_desktop.state.store import AppState, Change
 from ui.views.rows import qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
@@ -17,9 +19,16 @@ QML_IMPORT_MAJOR_VERSION = 1
 @QmlElement
 @qml_uncreatable("made by the views")
 class ComposerView(QObject):
+    changed = Signal()
+
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+
+    def _changed(self, _event: ev.Event, change: Change) -> None:
+        if {store.QUEUED, store.CURRENT, store.CHECKLIST} & change.aspects:
+            self.changed.emit()
 
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
@@ -30,11 +39,41 @@ class ComposerView(QObject):
         if command is not None:  # answered in words by the Main role, whatever the case
             self._ask(it.Send(command))
             return command == it.COMPACT_COMMAND and shown is not None and not shown.running
-        busy = shown is not None and (shown.running or not shown.reachable)
-        if not text.strip() or busy or self._state.connection != "ready":
+        if not text.strip() or self._state.connection != "ready":
+            return False
+        if shown is not None and shown.running:  # goes when the turn completes
+            self._ask(it.Queue(text))
+            return True
+        if shown is not None and not shown.reachable:
             return False
         self._ask(it.Send(text))
         return True
+
+    def _queued(self) -> str:
+        return self._state.queued.get(self._state.current or "", "")
+
+    def _queued_held(self) -> bool:
+        """The queued message waits for the user: its turn ended but did not complete."""
+        shown = self._state.shown
+        return bool(self._queued()) and shown is not None and not shown.running
+
+    queuedText = Property(str, _queued, notify=changed)
+    queuedHeld = Property(bool, _queued_held, notify=changed)
+
+    @Slot()
+    def cancelQueued(self) -> None:
+        self._ask(it.Queue(""))
+
+    @Slot(result=str)
+    def takeQueued(self) -> str:
+        """The queued message, taken back to be edited."""
+        text = self._queued()
+        self._ask(it.Queue(""))
+        return text
+
+    @Slot()
+    def sendQueued(self) -> None:
+        self._ask(it.SendQueued())
 
     @Slot()
     def stop(self) -> None:
