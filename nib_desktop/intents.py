@@ -73,11 +73,11 @@ class Intents:
             case it.ShowSession(session_id):
                 self._state.apply(ev.SessionShown(session_id))
             case it.Queue(text):
-                shown = self._state.current
-                if shown is not None:  # a second message joins the first
-                    held = self._state.queued.get(shown, "")
+                current = self._state.current
+                if current is not None:  # a second message joins the first
+                    held = self._state.queued.get(current, "")
                     joined = f"{held}\n\n{text}" if held and text else text
-                    self._state.apply(ev.MessageQueued(shown, joined))
+                    self._state.apply(ev.MessageQueued(current, joined))
             case it.SendQueued():
                 shown = self._state.shown
                 text = self._state.queued.get(shown.session_id, "") if shown else ""
