@@ -1,10 +1,12 @@
 """The `"desktop"` section of `DIR/settings.json`: what the app shows outside its window.
 
     {"desktop": {"titleProgress": true, "badge": true, "launcherProgress": true,
-                 "notifications": true, "attention": true}}
+                 "notifications": true, "attention": true,
+                 "appearance": "system", "reducedMotion": false}}
 
-A missing key is on. Saving rewrites the file whole (a temporary file renamed over it),
-keeping every other key as it was; a file that is not a JSON object is never rewritten."""
+A missing key has its default (on; the system's palette; motion). Saving rewrites the
+file whole (a temporary file renamed over it), keeping every other key as it was; a file
+that is not a JSON object is never rewritten."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from host.protocol.settings_file import SETTINGS_FILENAME, SettingsFileError, read_settings_file
-from nib_desktop.state.types import DesktopPrefs
+from nib_desktop.state.types import APPEARANCES, DesktopPrefs
 
 SECTION = "desktop"
 KEYS = {
@@ -25,7 +27,9 @@ KEYS = {
     "launcherProgress": "launcher_progress",
     "notifications": "notifications",
     "attention": "attention",
+    "reducedMotion": "reduced_motion",
 }
+APPEARANCE = "appearance"  # "system", "light" or "dark"
 
 
 class PrefsError(Exception):
@@ -48,9 +52,11 @@ def load(data_dir: Path) -> DesktopPrefs:
         return DesktopPrefs()
     if not isinstance(section, dict):
         return DesktopPrefs()
-    chosen = {
+    chosen: dict[str, Any] = {
         attr: section[key] for key, attr in KEYS.items() if isinstance(section.get(key), bool)
     }
+    if section.get(APPEARANCE) in APPEARANCES:
+        chosen["appearance"] = section[APPEARANCE]
     return replace(DesktopPrefs(), **chosen)
 
 
@@ -59,7 +65,7 @@ def save(data_dir: Path, prefs: DesktopPrefs) -> None:
     settings = _read(data_dir)
     held = settings.get(SECTION)
     section: dict[str, Any] = held if isinstance(held, dict) else {}
-    names = {attr: key for key, attr in KEYS.items()}
+    names = {attr: key for key, attr in KEYS.items()} | {"appearance": APPEARANCE}
     section = {**section, **{names[f.name]: getattr(prefs, f.name) for f in fields(prefs)}}
     settings[SECTION] = section
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"

@@ -20,6 +20,7 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
+from nib_desktop.prefs import reduced_motion_default
 from nib_desktop.rpc_client import describe
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -123,17 +124,20 @@ class Intents:
                 return self._loader.load_history(older=True), "load older revisions"
         raise TypeError(f"not an intent for the host: {intent!r}")
 
-    def set_desktop_pref(self, name: str, on: bool) -> None:
+    def set_desktop_pref(self, name: str, on: bool | str) -> None:
         """Kept in settings.json first; shown only once kept (a failure is the notice)."""
         if self._data_dir is None:
             return
-        prefs = replace(self._state.desktop, **{name: on})
+        changed: dict[str, Any] = {name: on}
+        prefs = replace(self._state.desktop, **changed)
         try:
             desktop_prefs.save(self._data_dir, prefs)
         except desktop_prefs.PrefsError as exc:
             self._state.apply(ev.NoticeShown(f"Could not change the setting: {exc}"))
             return
         self._state.apply(ev.DesktopPrefsSet(prefs))
+        if name == "reduced_motion":
+            self._state.apply(ev.ReducedMotionSet(bool(on) or reduced_motion_default()))
 
     # --- the intents that ask the host ------------------------------------------------
 

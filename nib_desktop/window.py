@@ -126,7 +126,10 @@ def run(
     from nib_desktop.outside import Outside
     from nib_desktop.state import events as ev
 
-    state.apply(ev.DesktopPrefsSet(desktop_prefs.load(supervisor.data_dir)))
+    prefs = desktop_prefs.load(supervisor.data_dir)
+    state.apply(ev.DesktopPrefsSet(prefs))
+    if prefs.reduced_motion:  # the setting, beside the environment's and QSettings' word
+        state.apply(ev.ReducedMotionSet(True))
     outside = Outside(state, window, main_role.intents.ask)
     code = 0
     with loop:

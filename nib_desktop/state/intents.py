@@ -24,10 +24,11 @@ def slash_command(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class SetDesktopPref:
-    """One of what the app shows outside its window turned on or off (settings.json)."""
+    """One of the app's preferences changed (settings.json): what it shows outside its
+    window (on or off), its appearance ("system", "light", "dark"), still motion."""
 
     name: str  # a field of `DesktopPrefs`
-    on: bool
+    on: bool | str
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,12 @@ class DesktopPrefs:
     launcher_progress: bool = True
     notifications: bool = True
     attention: bool = True
+    # the window itself: its palette ("system", "light" or "dark") and still motion
+    appearance: str = "system"
+    reduced_motion: bool = False
+
+
+APPEARANCES = ("system", "light", "dark")
 
 
 @dataclass(frozen=True)

@@ -464,3 +464,37 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
         await until(lambda: not gui.item("queuedRow").isVisible())
 
     gui.run(body(), 60)
+
+
+def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
+    """Light / Dark / System and reduced motion in the settings view, by keyboard, kept
+    in settings.json and read again at the next start."""
+    import json
+
+    from nib_desktop import desktop_prefs
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        theme = gui.item("theme")
+        assert not theme.property("dark")  # offscreen's system palette is light
+        await gui.key(Qt.Key.Key_Comma, CTRL)
+        await until(lambda: gui.visible_items("appearanceSystem"), what="the settings view")
+        await until(lambda: gui.item("appearanceSystem").hasActiveFocus(), what="focus")
+        await gui.key(Qt.Key.Key_Tab)
+        await gui.key(Qt.Key.Key_Tab)
+        assert gui.item("appearanceDark").hasActiveFocus()
+        await gui.key(Qt.Key.Key_Space)
+        await until(lambda: theme.property("dark"), what="the dark palette")
+        await gui.key(Qt.Key.Key_Tab)
+        assert gui.item("reducedMotionBox").hasActiveFocus()
+        await gui.key(Qt.Key.Key_Space)
+        await until(lambda: gui.state.reduced_motion, what="still motion")
+        assert gui.dock.property("reducedMotion")
+        await gui.key(Qt.Key.Key_Escape)
+        kept = json.loads((gui.data_dir / "settings.json").read_text())["desktop"]
+        assert kept["appearance"] == "dark" and kept["reducedMotion"] is True
+        again = desktop_prefs.load(gui.data_dir)
+        assert (again.appearance, again.reduced_motion) == ("dark", True)
+
+    gui.run(body())

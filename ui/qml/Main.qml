@@ -135,7 +135,7 @@ ApplicationWindow {
     palette.disabled.windowText: theme.disabledText
     palette.disabled.button: theme.window
 
-    Theme { id: theme; objectName: "theme" }
+    Theme { id: theme; objectName: "theme"; appearance: window.app.settings.appearance }
 
     Shortcut {
         id: newShortcut

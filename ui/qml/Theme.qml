@@ -1,15 +1,16 @@
 pragma ComponentBehavior: Bound
 import QtQuick
 
-// Colours of the dock design, light and dark, following the system palette: a dark
-// window colour means the dark scheme.
+// Colours of the dock design, light and dark: the appearance setting chooses, and
+// "system" follows the system palette (a dark window colour means the dark scheme).
 Item {
     id: theme
 
     visible: false
     SystemPalette { id: system; colorGroup: SystemPalette.Active }
 
-    property bool dark: system.window.hslLightness < 0.5
+    property string appearance: "system"
+    property bool dark: appearance === "dark" || (appearance !== "light" && system.window.hslLightness < 0.5)
     readonly property color window: dark ? "#1B1D20" : "#FFFFFF"
     readonly property color surface: dark ? "#25272B" : "#F6F7F9"
     readonly property color sidebar: dark ? "#202226" : "#F0F2F5"

@@ -1,4 +1,5 @@
-"""The settings view: what the app shows outside its window, each on or off."""
+"""The settings view: what the app shows outside its window, each on or off; the window's
+appearance (system, light or dark) and still motion."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import DesktopPrefs
+from nib_desktop.state.types import APPEARANCES, DesktopPrefs
 from ui.views.rows import qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
@@ -37,12 +38,24 @@ class SettingsView(QObject):
     @Slot(str, bool)
     def set(self, name: str, on: bool) -> None:
         """Turn `name` (a field of DesktopPrefs: titleProgress, badge, launcherProgress,
-        notifications, attention in QML's spelling) on or off; kept in settings.json."""
-        attr = {"titleProgress": "title_progress", "launcherProgress": "launcher_progress"}.get(
-            name, name
-        )
-        if attr in NAMES:
+        notifications, attention, reducedMotion in QML's spelling) on or off; kept in
+        settings.json."""
+        attr = {"titleProgress": "title_progress", "launcherProgress": "launcher_progress",
+                "reducedMotion": "reduced_motion"}.get(name, name)  # fmt: skip
+        if attr in NAMES and attr != "appearance":
             self._ask(it.SetDesktopPref(attr, on))
+
+    @Slot(str)
+    def setAppearance(self, appearance: str) -> None:
+        """The window's palette: "system", "light" or "dark"; kept in settings.json."""
+        if appearance in APPEARANCES:
+            self._ask(it.SetDesktopPref("appearance", appearance))
+
+    def _appearance(self) -> str:
+        return self._state.desktop.appearance
+
+    def _reduced(self) -> bool:
+        return self._state.desktop.reduced_motion
 
     def _title(self) -> bool:
         return self._state.desktop.title_progress
@@ -64,3 +77,5 @@ class SettingsView(QObject):
     launcherProgress = Property(bool, _launcher, notify=changed)
     notifications = Property(bool, _notifications, notify=changed)
     attention = Property(bool, _attention, notify=changed)
+    appearance = Property(str, _appearance, notify=changed)
+    reducedMotion = Property(bool, _reduced, notify=changed)

@@ -5,8 +5,9 @@ import QtQuick.Layouts
 import Nib
 import ".."
 
-// What the app shows outside its window, each on or off (kept in settings.json).
-// Space toggles the focused box, Tab moves on, Escape or Return closes.
+// The window's appearance and motion, and what the app shows outside its window (kept in
+// settings.json). Space toggles the focused box, arrows choose, Tab moves on, Escape or
+// Return closes.
 Dialog {
     id: settingsDialog
 
@@ -20,7 +21,16 @@ Dialog {
     modal: true
     focus: true
     standardButtons: Dialog.Close
-    onOpened: titleBox.forceActiveFocus()
+    onOpened: systemBox.forceActiveFocus()
+
+    component Look: RadioButton {
+        required property string key
+        Accessible.name: text
+        checked: settingsDialog.app.settings.appearance === key
+        Keys.onReturnPressed: settingsDialog.close()
+        Keys.onEnterPressed: settingsDialog.close()
+        onToggled: if (checked) settingsDialog.app.settings.setAppearance(key)
+    }
 
     component Choice: CheckBox {
         required property string key
@@ -39,6 +49,22 @@ Dialog {
         anchors.left: parent.left
         anchors.right: parent.right
         spacing: 2
+        Label {
+            text: qsTr("Appearance")
+            font.bold: true
+            color: settingsDialog.theme.text
+        }
+        RowLayout {
+            Look { id: systemBox; objectName: "appearanceSystem"; key: "system"; text: qsTr("System") }
+            Look { objectName: "appearanceLight"; key: "light"; text: qsTr("Light") }
+            Look { objectName: "appearanceDark"; key: "dark"; text: qsTr("Dark") }
+        }
+        Choice {
+            objectName: "reducedMotionBox"
+            key: "reducedMotion"
+            text: qsTr("Reduce motion (no sweep, no animations)")
+            checked: settingsDialog.app.settings.reducedMotion
+        }
         Label {
             text: qsTr("Outside the window")
             font.bold: true
