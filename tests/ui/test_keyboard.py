@@ -498,3 +498,25 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         assert (again.appearance, again.reduced_motion) == ("dark", True)
 
     gui.run(body())
+
+
+def test_ctrl_b_collapses_the_sidebar_and_f6_skips_it(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        width = gui.item("transcriptList").width()
+        await gui.key(Qt.Key.Key_B, CTRL)
+        await gui.frame()
+        assert not gui.item("sidebar").isVisible() and input_.hasActiveFocus()
+        assert gui.item("transcriptList").width() >= width  # the room went to the transcript
+        await gui.key(Qt.Key.Key_F6)
+        assert gui.item("transcriptList").hasActiveFocus()
+        await gui.key(Qt.Key.Key_F6)
+        assert input_.hasActiveFocus()  # the hidden list is not a stop
+        await gui.key(Qt.Key.Key_B, CTRL)
+        await gui.frame()
+        assert gui.item("sidebar").isVisible()
+
+    gui.run(body())

@@ -21,10 +21,11 @@ ApplicationWindow {
 
     // F6 cycles focus between the three regions (Shift+F6 backwards).
     function cycleFocus(step: int): void {
-        const regions = [sidebar.list, transcript.list, composer.input]
+        const regions = window.sidebarCollapsed ? [transcript.list, composer.input]
+                                                : [sidebar.list, transcript.list, composer.input]
         let here = regions.findIndex((item) => item.activeFocus)
         if (here < 0)
-            here = 2
+            here = regions.length - 1
         regions[(here + step + regions.length) % regions.length].forceActiveFocus()
     }
 
@@ -137,6 +138,18 @@ ApplicationWindow {
 
     Theme { id: theme; objectName: "theme"; appearance: window.app.settings.appearance }
 
+    // Ctrl+B hides the sessions list (more room for the transcript) and shows it again
+    property bool sidebarCollapsed: false
+    Shortcut {
+        id: sidebarShortcut
+        objectName: "sidebarShortcut"
+        sequence: "Ctrl+B"
+        onActivated: {
+            window.sidebarCollapsed = !window.sidebarCollapsed
+            if (window.sidebarCollapsed)
+                window.focusInput()
+        }
+    }
     Shortcut {
         id: newShortcut
         objectName: "newShortcut"
@@ -249,7 +262,9 @@ ApplicationWindow {
         SessionsSidebar {
             id: sidebar
             objectName: "sidebar"
-            Layout.preferredWidth: 250
+            visible: !window.sidebarCollapsed
+            // a narrow window keeps more of itself for the transcript
+            Layout.preferredWidth: window.width < 800 ? 200 : 250
             Layout.fillHeight: true
             app: window.app
             theme: theme
@@ -263,6 +278,7 @@ ApplicationWindow {
         }
 
         Rectangle {
+            visible: !window.sidebarCollapsed
             Layout.preferredWidth: 1
             Layout.fillHeight: true
             color: theme.divider
