@@ -25,6 +25,10 @@ Dialog {
 
     component Look: RadioButton {
         required property string key
+        // the circle drawn in the theme's colours (a visible edge on both palettes)
+        palette.base: settingsDialog.theme.surface
+        palette.mid: settingsDialog.theme.muted
+        palette.dark: settingsDialog.theme.muted
         Accessible.name: text
         checked: settingsDialog.app.settings.appearance === key
         Keys.onReturnPressed: settingsDialog.close()
