@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from host.protocol.endpoint import ConnectionLost
 from nib_desktop.connection import HostTimeout
 from nib_desktop.rpc_client import describe
 from nib_desktop.state import events as ev
@@ -52,7 +53,18 @@ class Runner:
         exc = task.exception()
         if exc is not None:
             log.warning("could not %s: %s", what, describe(exc))
-            self._state.apply(ev.NoticeShown(failure_text(what, exc)))
+            self._state.apply(ev.NoticeShown(failure_text(what, exc), self._until(what, exc)))
+
+    def _until(self, what: str, exc: BaseException) -> str:
+        """What takes this failure's notice away by itself once its cause is gone."""
+        shown = self._state.shown
+        if shown is not None and shown.remote_state == "unreachable":
+            return f"linked:{shown.session_id}"  # the action needed that remote host
+        if isinstance(exc, HostTimeout) and what == "create a session":
+            return "session"  # it may still appear: then the notice is untrue
+        if isinstance(exc, HostTimeout | ConnectionLost) or self._state.connection != "ready":
+            return "ready"
+        return ""
 
     def cancel_all(self) -> None:
         for task in list(self._tasks):

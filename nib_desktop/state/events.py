@@ -119,6 +119,10 @@ class AgentsListed:
 @dataclass(frozen=True)
 class NoticeShown:
     text: str  # "" takes the notice away
+    # what takes it away by itself, once its cause is gone: "ready" (the host answers
+    # again), "linked:ID" (that remote session's host is linked again), "session" (a
+    # session appeared: the one a timed-out create made); "" only the user
+    until: str = ""
 
 
 @dataclass(frozen=True)

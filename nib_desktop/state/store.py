@@ -98,6 +98,7 @@ class AppState:
     tools: tuple[ToolSource, ...] = ()
     agents: tuple[AgentChoice, ...] = ()
     notice: str = ""
+    notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     remote_choices: tuple[RemoteChoice, ...] = ()
@@ -145,6 +146,8 @@ class AppState:
                 if (state, error) == (self.connection, self.connection_error):
                     return NOTHING
                 self.connection, self.connection_error = state, error
+                if state == "ready" and self._notice_gone("ready"):
+                    return Change(frozenset({CONNECTION, NOTICE}))
                 return Change(frozenset({CONNECTION}))
             case ev.SessionsListed(sessions):
                 return self._listed(sessions)
@@ -220,8 +223,8 @@ class AppState:
                     return NOTHING
                 self.agents = agents
                 return Change(frozenset({AGENTS}))
-            case ev.NoticeShown(text):
-                self.notice = text
+            case ev.NoticeShown(text, until):
+                self.notice, self.notice_until = text, until if text else ""
                 return Change(frozenset({NOTICE}))
             case ev.DraftSaved(session_id, text):
                 if text:
@@ -301,7 +304,18 @@ class AppState:
         linked_now = session.remote_state == "connected"
         if before is not None and before.remote_state != "connected" and linked_now:
             aspects.add(LINKED)
+            if self._notice_gone(f"linked:{session.session_id}"):
+                aspects.add(NOTICE)
+        if before is None and self._notice_gone("session"):
+            aspects.add(NOTICE)
         return Change(frozenset(aspects), session.session_id)
+
+    def _notice_gone(self, cause: str) -> bool:
+        """Take the notice away if `cause` was what it waited for."""
+        if not self.notice or self.notice_until != cause:
+            return False
+        self.notice, self.notice_until = "", ""
+        return True
 
     def _deleted(self, session_id: str) -> Change:
         if self.session(session_id) is None:
