@@ -521,3 +521,44 @@ def test_ctrl_b_collapses_the_sidebar_and_f6_skips_it(gui) -> None:
         assert gui.item("sidebar").isVisible()
 
     gui.run(body())
+
+
+def test_f6_reaches_the_open_dock_whose_list_scrolls_by_keys_and_escape_dismisses(
+    gui,
+) -> None:
+    """F6 stops at the expanded dock's list, where PgDn/PgUp/End/Home scroll it; Escape in
+    the input dismisses a notice when no turn runs."""
+    from tests.ui.test_dock import running_session
+
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)
+        gui.push(sid, 50, [(f"Step {i}", "pending") for i in range(60)])
+        gui.expand()
+        await gui.frame()
+        listview = gui.item("dockList")
+        assert listview.isVisible()
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await gui.key(Qt.Key.Key_F6)  # input -> sessions
+        await gui.key(Qt.Key.Key_F6)  # -> transcript
+        await gui.key(Qt.Key.Key_F6)  # -> the dock's list
+        assert listview.hasActiveFocus()
+        top = listview.property("contentY")
+        await gui.key(Qt.Key.Key_PageDown)
+        assert listview.property("contentY") > top
+        await gui.key(Qt.Key.Key_End)
+        bottom = listview.property("originY") + listview.property("contentHeight")
+        assert listview.property("contentY") + listview.height() >= bottom - 1
+        await gui.key(Qt.Key.Key_Home)
+        assert listview.property("contentY") == listview.property("originY")
+        await gui.key(Qt.Key.Key_F6)
+        assert input_.hasActiveFocus()
+        await gui.actions.cancel_turn()
+        await until(lambda: not gui.sessions.property("currentRunning"))
+        gui.state.apply(ev.NoticeShown("Could not fork the session: for the test"))
+        await gui.frame()
+        await gui.key(Qt.Key.Key_Escape)
+        assert gui.notice.property("text") == ""
+
+    gui.run(body())

@@ -322,9 +322,16 @@ Rectangle {
                 }
                 // Escape stops the running turn
                 Keys.onEscapePressed: (event) => {
-                    event.accepted = composer.app.sessions.currentRunning
-                    if (event.accepted)
+                    // stops the running turn; with none running, dismisses the notice
+                    if (composer.app.sessions.currentRunning) {
                         composer.app.composer.stop()
+                        event.accepted = true
+                    } else if (composer.app.notice.text !== "") {
+                        composer.app.notice.dismiss()
+                        event.accepted = true
+                    } else {
+                        event.accepted = false
+                    }
                 }
                 Accessible.name: qsTr("Message")
                 Accessible.description: placeholderText

@@ -21,8 +21,11 @@ ApplicationWindow {
 
     // F6 cycles focus between the three regions (Shift+F6 backwards).
     function cycleFocus(step: int): void {
-        const regions = window.sidebarCollapsed ? [transcript.list, composer.input]
-                                                : [sidebar.list, transcript.list, composer.input]
+        // the dock's list is a stop while it is open: arrows, PgUp/PgDn, Home and End
+        // scroll it there
+        const dockList = composer.dock.list
+        const regions = (window.sidebarCollapsed ? [] : [sidebar.list])
+            .concat([transcript.list], dockList.visible ? [dockList] : [], [composer.input])
         let here = regions.findIndex((item) => item.activeFocus)
         if (here < 0)
             here = regions.length - 1

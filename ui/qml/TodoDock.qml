@@ -242,11 +242,29 @@ Item {
             // only while a past revision is shown (the user opened it): Escape returns
             // to the live list, Backspace to the revisions
             Keys.onEscapePressed: dock.closeHistory()
+            // reached by F6 too: PgUp/PgDn a page at a time, Home and End either end
             Keys.onPressed: (event) => {
-                if (event.key === Qt.Key_Backspace || event.key === Qt.Key_Left) {
+                const page = Math.max(28, height - 28)
+                const top = originY
+                const bottom = Math.max(top, originY + contentHeight - height)
+                if ((event.key === Qt.Key_Backspace || event.key === Qt.Key_Left) && dock.history.viewing) {
                     dock.backToRevisions()
-                    event.accepted = true
+                } else if (event.key === Qt.Key_PageDown) {
+                    contentY = Math.min(bottom, contentY + page)
+                    userScrolled = true
+                } else if (event.key === Qt.Key_PageUp) {
+                    contentY = Math.max(top, contentY - page)
+                    userScrolled = true
+                } else if (event.key === Qt.Key_Home) {
+                    contentY = top
+                    userScrolled = true
+                } else if (event.key === Qt.Key_End) {
+                    contentY = bottom
+                    userScrolled = true
+                } else {
+                    return
                 }
+                event.accepted = true
             }
             Keys.onUpPressed: flick(0, 800)
             Keys.onDownPressed: flick(0, -800)
