@@ -20,7 +20,6 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
-from nib_desktop.prefs import reduced_motion_default
 from nib_desktop.rpc_client import describe
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -87,6 +86,8 @@ class Intents:
                     self._run(self.start_turn_in(shown.session_id, text), "send the message")
             case it.ShowAdjacent(step):
                 self.show_adjacent(step)
+            case it.CreateSession(mode, agent, folder):  # one that times out may appear
+                self._run(self.create_session(mode, agent, folder), "create a session", "session")
             case it.OpenHistory():
                 shown = self._state.shown
                 if shown is not None and not shown.checklist_note:  # it has a checklist
@@ -96,8 +97,6 @@ class Intents:
 
     def _work(self, intent: it.Intent) -> tuple[Coroutine[Any, Any, object], str]:
         match intent:
-            case it.CreateSession(mode, agent, folder):
-                return self.create_session(mode, agent, folder), "create a session"
             case it.AttachRemote(endpoint, remote_session_id):
                 return self.attach_remote(endpoint, remote_session_id), "attach the remote session"
             case it.ListRemoteSessions(endpoint):
@@ -137,7 +136,8 @@ class Intents:
             return
         self._state.apply(ev.DesktopPrefsSet(prefs))
         if name == "reduced_motion":
-            self._state.apply(ev.ReducedMotionSet(bool(on) or reduced_motion_default()))
+            still = bool(on) or desktop_prefs.reduced_motion_default()
+            self._state.apply(ev.ReducedMotionSet(still))
 
     # --- the intents that ask the host ------------------------------------------------
 

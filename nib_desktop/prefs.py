@@ -3,18 +3,14 @@ state and the reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTI
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 from PySide6.QtCore import QSettings
 from PySide6.QtQuick import QQuickWindow
 
+from nib_desktop.desktop_prefs import reduced_motion_default
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-
-
-def reduced_motion_default() -> bool:
-    return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
 
 
 def restore_prefs(state: AppState) -> None:

@@ -26,8 +26,8 @@ R = TypeVar("R", bound=m.Wire)
 
 # Work on the GUI thread longer than this is logged: a frozen window is a bug.
 SLOW_GUI_MS = 100.0
-# Frames from the host are handled for about this long at a turn of the event loop
-# (half a frame at 60 Hz), then the loop may draw and take input before the rest.
+# Frames from the host are handled for about this long at a turn of the event loop (a
+# quarter of a frame at 60 Hz), then the loop may draw and take input before the rest.
 FRAME_BUDGET_S = 0.004
 
 

@@ -38,30 +38,31 @@ class Runner:
         self._tasks: set[asyncio.Future[Any]] = set()
 
     def __call__(
-        self, work: Coroutine[Any, Any, object], what: str = "do that"
+        self, work: Coroutine[Any, Any, object], what: str = "do that", late: str = ""
     ) -> asyncio.Future[Any]:
-        """Start `work`; the task, for whoever wants to know when it is done."""
+        """Start `work`; the task, for whoever wants to know when it is done. `late`: what
+        shows the work was done after all when it timed out (a `NoticeShown.until`)."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
-        task.add_done_callback(lambda done: self._finished(done, what))
+        task.add_done_callback(lambda done: self._finished(done, what, late))
         return task
 
-    def _finished(self, task: asyncio.Future[Any], what: str) -> None:
+    def _finished(self, task: asyncio.Future[Any], what: str, late: str) -> None:
         self._tasks.discard(task)
         if task.cancelled():
             return
         exc = task.exception()
         if exc is not None:
             log.warning("could not %s: %s", what, describe(exc))
-            self._state.apply(ev.NoticeShown(failure_text(what, exc), self._until(what, exc)))
+            self._state.apply(ev.NoticeShown(failure_text(what, exc), self._until(exc, late)))
 
-    def _until(self, what: str, exc: BaseException) -> str:
+    def _until(self, exc: BaseException, late: str) -> str:
         """What takes this failure's notice away by itself once its cause is gone."""
         shown = self._state.shown
         if shown is not None and shown.remote_state == "unreachable":
             return f"linked:{shown.session_id}"  # the action needed that remote host
-        if isinstance(exc, HostTimeout) and what == "create a session":
-            return "session"  # it may still appear: then the notice is untrue
+        if isinstance(exc, HostTimeout) and late:
+            return late  # the host may still carry it out: then the notice is untrue
         if isinstance(exc, HostTimeout | ConnectionLost) or self._state.connection != "ready":
             return "ready"
         return ""

@@ -396,6 +396,9 @@ def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
         await gui.key(Qt.Key.Key_Return)
         assert input_.property("text") == ""  # sent, and the input cleared
         await until(lambda: gui.sessions.property("currentRunning"), what="the turn to start")
+        # the request's line may come a turn of the loop after the session says it runs:
+        # frames from the host are handled a few milliseconds at a turn
+        await until(lambda: gui.transcript.model.rows(), what="the request in the transcript")
         transcript = gui.transcript.model.rows()
         assert transcript[0].kind == "user" and transcript[0].text == "one\ntwo"
         # while a turn runs, Enter queues the text for when it completes, not a turn now

@@ -58,6 +58,11 @@ class RowModel(QAbstractListModel):
     def rows(self) -> list[Any]:
         return list(self._rows)
 
+    def set_row(self, index: int, row: Any) -> None:
+        """One row changed in place (a step's line that finished)."""
+        self._rows[index] = row
+        self.dataChanged.emit(self.index(index), self.index(index))
+
     def append_rows(self, rows: list[Any]) -> None:
         """Rows added at the end (a transcript growing): inserted, not a reset, so the
         view keeps its delegates and its scroll position."""

@@ -11,6 +11,7 @@ from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import Line
 from ui.views.rows import TranscriptModel, qml_uncreatable
 
 QML_IMPORT_NAME = "Nib"
@@ -34,12 +35,12 @@ class TranscriptView(QObject):
             return
         lines = self._state.transcript.lines
         if isinstance(event, ev.LinesAppended):
-            held = len(self.model.rows())
-            if any(line.replaces for line in event.lines) and held <= len(lines):
-                self.model.set_rows(list(lines[:held]))  # a step's line changed in place
-                self.model.append_rows(list(lines[held:]))
-            else:
-                self.model.append_rows(list(event.lines))  # the view keeps its place
+            held = self.model.rowCount()
+            for line in event.lines:  # a step's line that finished changes in place
+                at = self._replaced(line, held)
+                if at >= 0:
+                    self.model.set_row(at, lines[at])
+            self.model.append_rows(list(lines[held:]))  # the view keeps its place
         elif isinstance(event, ev.TranscriptPage) and event.older:
             self.model.replace_keeping_tail(list(lines))
         else:
@@ -47,6 +48,16 @@ class TranscriptView(QObject):
         if self._state.transcript.has_more != self._more:
             self._more = self._state.transcript.has_more
             self.moreChanged.emit()
+
+    def _replaced(self, line: Line, held: int) -> int:
+        """Where `line` took the place of a held row (as `merge_lines` put it), else -1."""
+        if not line.replaces:
+            return -1
+        lines = self._state.transcript.lines
+        for at in range(min(held, len(lines)) - 1, -1, -1):
+            if lines[at] is line:
+                return at
+        return -1
 
     def _rows(self) -> TranscriptModel:
         return self.model
