@@ -32,11 +32,6 @@ KEYS = {
 APPEARANCE = "appearance"  # "system", "light" or "dark"
 
 
-def reduced_motion_default() -> bool:
-    """Still motion asked for by the environment (NIB_REDUCED_MOTION=1)."""
-    return os.environ.get("NIB_REDUCED_MOTION", "") not in ("", "0", "false")
-
-
 class PrefsError(Exception):
     """The settings file cannot be read or written; the message says why, in words."""
 

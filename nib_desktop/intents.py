@@ -20,6 +20,7 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
+from nib_desktop.motion import reduced_motion_default
 from nib_desktop.rpc_client import describe
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -136,7 +137,7 @@ class Intents:
             return
         self._state.apply(ev.DesktopPrefsSet(prefs))
         if name == "reduced_motion":
-            still = bool(on) or desktop_prefs.reduced_motion_default()
+            still = bool(on) or reduced_motion_default()
             self._state.apply(ev.ReducedMotionSet(still))
 
     # --- the intents that ask the host ------------------------------------------------

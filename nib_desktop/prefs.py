@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 from PySide6.QtQuick import QQuickWindow
 
-from nib_desktop.desktop_prefs import reduced_motion_default
+from nib_desktop.motion import reduced_motion_default
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 
