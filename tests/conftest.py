@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,3 +84,23 @@ def gui(aio_loop, tmp_path, monkeypatch) -> Iterator[Any]:
     instance = Gui(aio_loop, tmp_path / "data")
     yield instance
     instance.close()
+
+
+@pytest.fixture
+def xvfb() -> Iterator[str]:
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (scripts/test installs it where it can)")
+    read, write = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()  # Xvfb writes the display number once it listens
+    try:
+        assert number, "Xvfb did not start"
+        yield f":{number}"
+    finally:
+        proc.terminate()
+        proc.wait(10)

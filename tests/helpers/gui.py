@@ -81,10 +81,14 @@ class Gui:
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 45.0) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
-    async def start(self) -> None:
+    async def start(self, activate: bool = True) -> None:
+        """Start the host and connect. `activate=False` leaves activation to the window
+        manager, as at a real launch."""
         await self.outside.start(self.bus_address)
         assert await self.main.start(), self.state.connection_error
         await next_frame(self.window)
+        if not activate:
+            return
         # window shortcuts answer only in the active window; offscreen it is active at
         # once, on X11 without a window manager it is activated as `xdotool windowfocus`
         # would (typing itself needs no activation: see the launch test)
@@ -136,15 +140,17 @@ class Gui:
         for item in walk(self.window.contentItem()):
             if not item.isVisible():
                 continue
-            name = item.metaObject().className()
+            # Qt's own inherits(): no Python wrapper of a QML type's meta-object, which
+            # would outlive the engine and be mistaken for the next item at its address
+            name = item.objectName() or "an item"
             if isinstance(item, SweepText) and item.property("running"):
                 found.append(f"the sweep {item.objectName()!r}")
-            elif "BusyIndicator" in name and item.property("running"):
-                found.append(f"a busy indicator ({item.objectName() or name})")
+            elif item.inherits("QQuickBusyIndicator") and item.property("running"):
+                found.append(f"a busy indicator ({name})")
             found += [
-                f"an animation in {item.objectName() or name}"
+                f"an animation in {name}"
                 for child in item.children()
-                if "Animation" in child.metaObject().className() and child.property("running")
+                if child.inherits("QQuickAbstractAnimation") and child.property("running")
             ]
         return found
 

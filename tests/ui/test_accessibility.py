@@ -15,12 +15,9 @@ INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickTextEdit", "QQu
 
 
 def inherits(obj: QObject, name: str) -> bool:
-    meta = obj.metaObject()
-    while meta is not None:
-        if meta.className() == name:
-            return True
-        meta = meta.superClass()
-    return False
+    # asked of Qt itself: a Python wrapper of a QML type's meta-object outlives the engine
+    # that frees it, and the next item made at its address would come back as that wrapper
+    return obj.inherits(name)
 
 
 def described(item: QQuickItem) -> tuple[str, object]:
@@ -56,7 +53,7 @@ def problems(gui: Gui) -> list[str]:
                 continue
             name, role = named_ancestor(item) if kind == "QQuickMouseArea" else described(item)
             if not name or role in (None, QAccessible.Role.NoRole, QAccessible.Role.Client):
-                label = item.objectName() or item.metaObject().className()
+                label = item.objectName() or kind or "row"
                 found.append(f"{label} ({kind or 'row'}): name={name!r} role={role}")
     return found
 

@@ -5,34 +5,12 @@ and the whole dock suite again at a device pixel ratio of 2 (HiDPI)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-@pytest.fixture
-def xvfb() -> Iterator[str]:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (scripts/test installs it where it can)")
-    read, write = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()  # Xvfb writes the display number once it listens
-    try:
-        assert number, "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.mark.timeout(180)

@@ -562,3 +562,44 @@ def test_f6_reaches_the_open_dock_whose_list_scrolls_by_keys_and_escape_dismisse
         assert gui.notice.property("text") == ""
 
     gui.run(body())
+
+
+def test_tab_reaches_every_button_and_shows_where_the_focus_is(gui) -> None:
+    """Tab walks the window's whole focus chain, every enabled button included, and back to
+    the input; the focused button draws its ring, an unfocused one does not; Return on a
+    focused button presses it."""
+
+    def ring(item: Any) -> Any:
+        return next((c for c in item.childItems() if c.objectName() == "focusRing"), None)
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        input_ = gui.item("composerInput")
+        await type_text(gui, "a task")  # Send is enabled with text to send
+        reached: list[str] = []
+        for _ in range(40):
+            await gui.key(Qt.Key.Key_Tab)
+            item = focused(gui)
+            if item is input_ or item.objectName() == "composerInput":
+                break
+            reached.append(item.objectName())
+            if item.objectName().endswith("Button"):
+                assert ring(item) is not None and ring(item).isVisible(), item.objectName()
+        else:
+            raise AssertionError(f"Tab never came back to the input: {reached}")
+        for name in ("newButton", "toolsButton", "sessionRow", "forkButton",
+                     "settingsButton", "deleteButton", "transcriptList", "sendButton"):  # fmt: skip
+            assert name in reached, (name, reached)
+        assert not ring(gui.item("newButton")).isVisible()  # the focus has moved on
+        assert input_.property("text") == "a task"  # no Tab typed into it
+
+        # Return on a focused button presses it: Settings opens its dialog
+        settings = gui.item("settingsButton")
+        settings.forceActiveFocus(Qt.FocusReason.TabFocusReason)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.window.findChild(object, "settingsDialog"), what="settings")
+        dialog = gui.window.findChild(object, "settingsDialog")
+        await until(lambda: dialog.property("opened"), what="the settings view open")
+
+    gui.run(body())

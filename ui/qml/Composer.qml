@@ -175,10 +175,10 @@ Rectangle {
                     }
                     RowLayout {
                         spacing: 6
-                        Button {
+                        NibButton {
                             objectName: "allowOnceButton"
                             text: qsTr("Allow once")
-                            highlighted: true
+                            primary: true
                             palette.buttonText: composer.theme.text
                             activeFocusOnTab: true
                             ToolTip.visible: hovered || activeFocus
@@ -187,7 +187,7 @@ Rectangle {
                             Accessible.description: ToolTip.text
                             onClicked: composer.answer("allow_once")
                         }
-                        Button {
+                        NibButton {
                             objectName: "allowSessionButton"
                             text: qsTr("Allow for this session")
                             activeFocusOnTab: true
@@ -197,7 +197,7 @@ Rectangle {
                             Accessible.description: ToolTip.text
                             onClicked: composer.answer("allow_session")
                         }
-                        Button {
+                        NibButton {
                             objectName: "denyButton"
                             text: qsTr("Deny")
                             activeFocusOnTab: true
@@ -249,14 +249,14 @@ Rectangle {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            ToolButton {
+            NibToolButton {
                 objectName: "sendQueuedButton"
                 visible: composer.app.composer.queuedHeld
                 text: qsTr("Send now")
                 font.pixelSize: 12
                 onClicked: composer.app.composer.sendQueued()
             }
-            ToolButton {
+            NibToolButton {
                 objectName: "editQueuedButton"
                 text: qsTr("Edit")
                 font.pixelSize: 12
@@ -264,7 +264,7 @@ Rectangle {
                 ToolTip.text: qsTr("Back into the input (Up in the empty input)")
                 onClicked: composer.editQueued()
             }
-            ToolButton {
+            NibToolButton {
                 objectName: "cancelQueuedButton"
                 text: qsTr("Cancel")
                 font.pixelSize: 12
@@ -404,23 +404,21 @@ Rectangle {
                 Accessible.name: text
             }
             Item { Layout.fillWidth: !composer.app.sessions.currentRemote }
-            Button {
+            NibButton {
                 objectName: "stopButton"
                 text: qsTr("Stop")
-                focusPolicy: Qt.NoFocus
                 visible: composer.app.sessions.currentRunning
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Stop the turn (Esc)")
                 Accessible.name: qsTr("Stop the turn")
                 onClicked: composer.app.composer.stop()
             }
-            Button {
+            NibButton {
                 objectName: "sendButton"
                 text: qsTr("Send")
                 // disabled: muted text and no accent fill (Fusion keeps the enabled colour)
                 palette.buttonText: enabled ? composer.theme.text : composer.theme.disabledText
-                focusPolicy: Qt.NoFocus
-                highlighted: enabled
+                primary: true
                 enabled: input.text.trim().length > 0 && composer.app.sessions.currentReachable
                 ToolTip.visible: hovered
                 ToolTip.text: composer.app.sessions.currentRunning ? qsTr("Queue it for when this turn completes (Enter)")

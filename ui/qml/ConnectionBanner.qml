@@ -50,11 +50,10 @@ Rectangle {
             wrapMode: Text.Wrap
             color: banner.state_ === "failed" ? banner.theme.text : banner.theme.muted
         }
-        Button {
+        NibButton {
             objectName: "retryButton"
             visible: banner.state_ === "failed"
             text: qsTr("Retry")
-            focusPolicy: Qt.NoFocus
             ToolTip.visible: hovered
             ToolTip.text: qsTr("Start the host again (%1)").arg(retryShortcut.nativeText)
             onClicked: banner.app.connection.retry()

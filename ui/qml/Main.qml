@@ -160,6 +160,13 @@ ApplicationWindow {
         onActivated: window.app.sessions.create("agent")
     }
     Shortcut {
+        id: quitShortcut
+        objectName: "quitShortcut"
+        // as the window manager's close: asks first while turns run
+        sequence: "Ctrl+Q"
+        onActivated: window.close()
+    }
+    Shortcut {
         id: newMenuShortcut
         objectName: "newMenuShortcut"
         // every kind of session, the configured ACP agents included, by keyboard

@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
@@ -32,10 +31,9 @@ Rectangle {
             wrapMode: Text.Wrap
             color: bar.theme.text
         }
-        Button {
+        NibButton {
             objectName: "dismissNotice"
             text: qsTr("Dismiss")
-            focusPolicy: Qt.NoFocus
             Accessible.name: qsTr("Dismiss the message")
             onClicked: bar.app.notice.dismiss()
         }

@@ -47,19 +47,17 @@ Rectangle {
                 color: sidebar.theme.text
                 Accessible.role: Accessible.Heading
             }
-            Button {
+            NibButton {
                 objectName: "toolsButton"
                 text: qsTr("Tools")
-                focusPolicy: Qt.NoFocus
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("MCP servers and plugins (%1)").arg(sidebar.keys["tools"])
                 Accessible.name: qsTr("Tools")
                 onClicked: sidebar.toolsAsked()
             }
-            Button {
+            NibButton {
                 objectName: "newButton"
                 text: qsTr("New")
-                focusPolicy: Qt.NoFocus
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("New agent session (%1); other kinds and agents in the menu (%2)")
                               .arg(sidebar.keys["new"]).arg(sidebar.keys["newMenu"])
@@ -67,6 +65,7 @@ Rectangle {
                 onClicked: newMenu.open()
                 Menu {
                     id: newMenu
+                    objectName: "newMenu"
                     onClosed: sidebar.done()
                     MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.app.sessions.create("agent") }
                     MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.app.sessions.create("plan") }
@@ -222,37 +221,34 @@ Rectangle {
 
         RowLayout {
             Layout.fillWidth: true
-            Button {
+            NibButton {
                 objectName: "forkButton"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Fork")
-                focusPolicy: Qt.NoFocus
                 enabled: sidebar.app.sessions.currentId !== "" && !sidebar.app.sessions.currentRemote
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("A copy of this session to try another way (%1)").arg(sidebar.keys["fork"])
                 Accessible.name: qsTr("Fork the session")
                 onClicked: sidebar.app.sessions.fork()
             }
-            Button {
+            NibButton {
                 objectName: "settingsButton"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 text: qsTr("Settings")
-                focusPolicy: Qt.NoFocus
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("What shows outside the window (%1)").arg(sidebar.keys["settings"])
                 Accessible.name: qsTr("Settings")
                 onClicked: sidebar.settingsAsked()
             }
-            Button {
+            NibButton {
                 objectName: "deleteButton"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Delete")
-                focusPolicy: Qt.NoFocus
                 enabled: sidebar.app.sessions.currentId !== ""
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Delete this session (%1)").arg(sidebar.keys["delete"])

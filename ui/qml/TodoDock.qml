@@ -165,10 +165,11 @@ Item {
                         running: true
                     }
                 }
-                ToolButton {
+                NibToolButton {
                     objectName: "continueButton"
-                    visible: dock.model.canContinue && !dock.history.open
+                    // the dock never takes the focus (ADR 0312): its actions have keys and are in the palette
                     focusPolicy: Qt.NoFocus
+                    visible: dock.model.canContinue && !dock.history.open
                     text: qsTr("Continue")
                     font.pixelSize: 12
                     implicitHeight: 24
@@ -177,10 +178,11 @@ Item {
                     Accessible.name: qsTr("Continue from the first unfinished step")
                     onClicked: dock.model.continueTurn()
                 }
-                ToolButton {
+                NibToolButton {
                     objectName: "historyButton"
-                    visible: !dock.model.unavailable
+                    // the dock never takes the focus (ADR 0312): its actions have keys and are in the palette
                     focusPolicy: Qt.NoFocus
+                    visible: !dock.model.unavailable
                     text: dock.history.viewing ? qsTr("Back to live") : dock.history.open ? qsTr("Close history") : qsTr("History")
                     font.pixelSize: 12
                     implicitHeight: 24

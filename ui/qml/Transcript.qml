@@ -215,14 +215,13 @@ Item {
         }
     }
 
-    Button {
+    NibButton {
         objectName: "jumpToLatest"
         anchors.horizontalCenter: parent.horizontalCenter
         anchors.bottom: parent.bottom
         anchors.bottomMargin: 8
         visible: !list.following && list.count > 0
         text: qsTr("Jump to the latest ↓")
-        focusPolicy: Qt.NoFocus
         ToolTip.visible: hovered
         ToolTip.text: qsTr("Follow the newest messages (End in the transcript)")
         onClicked: list.follow()

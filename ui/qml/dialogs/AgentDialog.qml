@@ -67,18 +67,16 @@ Dialog {
     }
 
     footer: DialogButtonBox {
-        Button {
+        NibButton {
             objectName: "createAgentSession"
             text: qsTr("Create")
-            highlighted: true
+            primary: true
             enabled: folderField.text.trim() !== ""
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
         }
-        Button {
+        NibButton {
             text: qsTr("Cancel")
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
         }

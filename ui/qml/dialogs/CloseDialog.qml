@@ -34,17 +34,15 @@ Dialog {
     }
 
     footer: DialogButtonBox {
-        Button {
+        NibButton {
             objectName: "confirmClose"
             text: qsTr("Stop and close")
-            highlighted: true
-            focusPolicy: Qt.NoFocus
+            primary: true
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
         }
-        Button {
+        NibButton {
             text: qsTr("Keep working")
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
         }

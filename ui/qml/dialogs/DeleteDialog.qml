@@ -34,17 +34,15 @@ Dialog {
     }
 
     footer: DialogButtonBox {
-        Button {
+        NibButton {
             objectName: "confirmDelete"
             text: qsTr("Delete")
-            highlighted: true
-            focusPolicy: Qt.NoFocus
+            primary: true
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
         }
-        Button {
+        NibButton {
             text: qsTr("Cancel")
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
         }

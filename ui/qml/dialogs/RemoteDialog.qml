@@ -82,7 +82,7 @@ Dialog {
                 Keys.onReturnPressed: remoteDialog.attach()
                 Keys.onEnterPressed: remoteDialog.attach()
             }
-            Button {
+            NibButton {
                 objectName: "listRemoteButton"
                 text: qsTr("Sessions there…")
                 enabled: remoteDialog.ready
@@ -146,19 +146,17 @@ Dialog {
     }
 
     footer: DialogButtonBox {
-        Button {
+        NibButton {
             objectName: "attachButton"
             palette.buttonText: enabled ? remoteDialog.theme.text : remoteDialog.theme.disabledText
             text: remoteIdField.text.trim() === "" ? qsTr("Create there") : qsTr("Attach")
-            highlighted: true
+            primary: true
             enabled: remoteDialog.ready
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
         }
-        Button {
+        NibButton {
             text: qsTr("Cancel")
-            focusPolicy: Qt.NoFocus
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
         }

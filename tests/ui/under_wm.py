@@ -1,0 +1,169 @@
+"""Run by test_window_manager.py only: the real window on an X server managed by openbox,
+driven by X key events from xdotool (the XTEST extension, as a keyboard would). The test
+never focuses or activates anything itself: the window manager does, as for a user."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+import pytest
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("NIBTEST_WM") != "1", reason="run by test_window_manager.py under openbox"
+)
+
+
+async def xdotool(*args: str) -> None:
+    proc = await asyncio.create_subprocess_exec("xdotool", *args)
+    assert await proc.wait() == 0, f"xdotool {' '.join(args)} failed"
+
+
+async def keys(*names: str) -> None:
+    await xdotool("key", "--delay", "40", *names)
+
+
+async def type_text(text: str) -> None:
+    await xdotool("type", "--delay", "20", text)
+
+
+def focus(gui: Gui) -> Any:
+    return gui.window.activeFocusItem()
+
+
+def inside(item: Any, dialog: Any) -> bool:
+    """Whether `item` is part of the dialog (its content, header or footer)."""
+    popup = dialog.property("contentItem").parentItem()
+    while item is not None:
+        if item is popup:
+            return True
+        item = item.parentItem()
+    return False
+
+
+async def launched(gui: Gui) -> None:
+    await gui.start(activate=False)
+    # openbox gives the new window the focus; nothing here asks for it
+    await until(lambda: gui.window.isActive(), what="the window manager activating the window")
+
+
+async def opened(gui: Gui, name: str) -> Any:
+    await until(lambda: gui.window.findChild(object, name), what=f"the {name}")
+    dialog = gui.window.findChild(object, name)
+    await until(lambda: dialog.property("opened"), what=f"the {name} open")
+    await until(lambda: inside(focus(gui), dialog), what=f"the focus in the {name}")
+    return dialog
+
+
+async def tab_stays_inside(gui: Gui, dialog: Any, presses: int = 7) -> set[str]:
+    reached = set()
+    for _ in range(presses):
+        before = focus(gui)
+        await keys("Tab")
+        await until(lambda b=before: focus(gui) is not b, what="Tab moving the focus")
+        assert inside(focus(gui), dialog), f"Tab left the dialog for {focus(gui)}"
+        reached.add(focus(gui).objectName())
+    return reached
+
+
+async def closed(gui: Gui, dialog: Any) -> None:
+    await until(lambda: not dialog.property("visible"), what="the dialog closed")
+    input_ = gui.item("composerInput")
+    await until(lambda: input_.hasActiveFocus(), what="the focus back in the input")
+
+
+def test_the_remote_dialog_owns_the_keyboard(gui: Gui) -> None:
+    async def body() -> None:
+        await launched(gui)
+        input_ = gui.item("composerInput")
+        await keys("ctrl+shift+n")  # the New menu, then its last item
+        await until(lambda: gui.window.findChild(object, "newMenu").property("opened"))
+        await keys("Down", "Down", "Down", "Return")
+        dialog = await opened(gui, "remoteDialog")
+        endpoint = gui.window.findChild(object, "endpointField")
+        assert focus(gui) is endpoint
+        await type_text("ssh://me@box")
+        await until(lambda: endpoint.property("text") == "ssh://me@box", what="typing")
+        assert input_.property("text") == ""  # nothing reached the window behind
+        reached = await tab_stays_inside(gui, dialog)
+        assert {"endpointField", "remoteIdField", "attachButton"} <= reached, reached
+        # Return in the endpoint field goes to the session id, never to the composer
+        endpoint.forceActiveFocus()
+        await keys("Return")
+        await until(lambda: focus(gui).objectName() == "remoteIdField", what="Return")
+        assert dialog.property("visible") and input_.property("text") == ""
+        await keys("Escape")
+        await closed(gui, dialog)
+        assert gui.sessions.model.rows() == [] and input_.property("text") == ""
+
+    gui.run(body())
+
+
+def test_the_delete_dialog_owns_the_keyboard_and_return_confirms(gui: Gui) -> None:
+    async def body() -> None:
+        await launched(gui)
+        await keys("ctrl+n")
+        await until(lambda: len(gui.sessions.model.rows()) == 1, what="Ctrl+N")
+        await keys("ctrl+shift+Delete")
+        dialog = await opened(gui, "deleteDialog")
+        confirm = gui.window.findChild(object, "confirmDelete")
+        assert confirm.property("primary") and confirm.property("font").bold()  # the default
+        await type_text("xy")  # typing reaches nothing behind the dialog
+        assert gui.item("composerInput").property("text") == ""
+        await tab_stays_inside(gui, dialog, presses=4)
+        await keys("Escape")
+        await closed(gui, dialog)
+        assert len(gui.sessions.model.rows()) == 1  # Escape deleted nothing
+        await keys("ctrl+shift+Delete")
+        dialog = await opened(gui, "deleteDialog")
+        await until(lambda: focus(gui) is not None and inside(focus(gui), dialog))
+        await keys("Return")  # the default button
+        await until(lambda: gui.sessions.model.rows() == [], what="Return deleting")
+        await closed(gui, dialog)
+
+    gui.run(body())
+
+
+def test_the_settings_and_tools_views_own_the_keyboard(gui: Gui) -> None:
+    async def body() -> None:
+        await launched(gui)
+        await keys("ctrl+comma")
+        dialog = await opened(gui, "settingsDialog")
+        await type_text("q")
+        assert gui.item("composerInput").property("text") == ""
+        await tab_stays_inside(gui, dialog, presses=5)
+        await keys("Escape")
+        await closed(gui, dialog)
+
+        await keys("ctrl+shift+t")
+        dialog = await opened(gui, "toolsDialog")
+        await type_text("q")
+        assert gui.item("composerInput").property("text") == ""
+        await tab_stays_inside(gui, dialog, presses=3)
+        await keys("Escape")
+        await closed(gui, dialog)
+
+    gui.run(body())
+
+
+def test_the_close_dialog_owns_the_keyboard(gui: Gui) -> None:
+    async def body() -> None:
+        await launched(gui)
+        input_ = gui.item("composerInput")
+        await type_text("1. one 2. two")
+        await keys("Return")
+        await until(lambda: gui.sessions.property("runningCount") == 1, what="a running turn")
+        await keys("alt+F4")  # the window manager closing the window
+        dialog = await opened(gui, "closeDialog")
+        await type_text("zz")
+        assert input_.property("text") == ""
+        await tab_stays_inside(gui, dialog, presses=4)
+        await keys("Escape")
+        await closed(gui, dialog)
+        assert gui.window.isVisible() and gui.sessions.property("runningCount") == 1
+
+    gui.run(body())

@@ -1,0 +1,22 @@
+import QtQuick
+import QtQuick.Controls
+
+// A button the keyboard reaches: Tab stops on it (a click leaves the focus where it was,
+// so clicking Send keeps typing in the input) and a ring shows where the focus is.
+Button {
+    id: button
+
+    // the default action (Return in a dialog), in bold: a DialogButtonBox resets
+    // `highlighted`, so it is a property of its own
+    property bool primary: false
+
+    focusPolicy: Qt.TabFocus
+    highlighted: primary
+    font.bold: primary && enabled
+    Keys.onReturnPressed: button.clicked()
+    Keys.onEnterPressed: button.clicked()
+
+    FocusRing {
+        shown: button.visualFocus
+    }
+}

@@ -1,0 +1,15 @@
+import QtQuick
+import QtQuick.Controls
+
+// A tool button the keyboard reaches, with the same focus ring as NibButton.
+ToolButton {
+    id: button
+
+    focusPolicy: Qt.TabFocus
+    Keys.onReturnPressed: button.clicked()
+    Keys.onEnterPressed: button.clicked()
+
+    FocusRing {
+        shown: button.visualFocus
+    }
+}
