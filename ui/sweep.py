@@ -35,6 +35,7 @@ class SweepText(QQuickPaintedItem):
     styleChanged = Signal()
     phaseChanged = Signal()
     runningChanged = Signal()
+    truncatedChanged = Signal()
 
     BAND = 1 / 3  # of the text's width
     PASS_MS = 1600  # the band crossing the text
@@ -50,6 +51,7 @@ class SweepText(QQuickPaintedItem):
         self._phase = 0.0
         self._sweeping = True
         self._single = False
+        self._truncated = False
         self._clock = QElapsedTimer()
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -72,6 +74,11 @@ class SweepText(QQuickPaintedItem):
             width = self.width() if self.width() > 0 else natural + 1
             rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
             self.setImplicitHeight(rect.height())
+        # a single line cut short (as Text.truncated): the window shows the rest on hover
+        truncated = self._single and natural > max(1.0, self.width()) + 0.5
+        if truncated != self._truncated:
+            self._truncated = truncated
+            self.truncatedChanged.emit()
         self.update()
 
     def shown_text(self) -> tuple[str, float]:
@@ -195,7 +202,11 @@ class SweepText(QQuickPaintedItem):
             self.styleChanged.emit()
             self._relayout()
 
+    def _get_truncated(self) -> bool:
+        return self._truncated
+
     text = Property(str, _get_text, _set_text, notify=textChanged)
+    truncated = Property(bool, _get_truncated, notify=truncatedChanged)
     singleLine = Property(bool, _get_single, _set_single, notify=styleChanged)
     font = Property(QFont, _get_font, _set_font, notify=styleChanged)
     color = Property(QColor, _get_color, _set_color, notify=styleChanged)

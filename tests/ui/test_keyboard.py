@@ -603,3 +603,132 @@ def test_tab_reaches_every_button_and_shows_where_the_focus_is(gui) -> None:
         await until(lambda: dialog.property("opened"), what="the settings view open")
 
     gui.run(body())
+
+
+def test_the_command_palette_runs_every_kind_of_action_by_keyboard(gui) -> None:
+    """Ctrl+K (and Ctrl+Shift+P) lists the actions with their keys; typed words filter
+    them; Return runs the chosen one; Escape closes and runs nothing."""
+
+    def palette() -> Any:
+        return gui.window.findChild(object, "commandPalette")
+
+    def names() -> list[str]:
+        return [row.property("text") for row in gui.visible_items("paletteName")]
+
+    def keys_shown() -> dict[str, str]:
+        rows = gui.visible_items("paletteRow")
+        return {
+            next(i for i in gui.items("paletteName") if row.isAncestorOf(i)).property("text"): next(
+                i for i in gui.items("paletteKey") if row.isAncestorOf(i)
+            ).property("text")
+            for row in rows
+        }
+
+    async def open_with(key: Qt.Key, modifiers: Qt.KeyboardModifier) -> Any:
+        await gui.key(key, modifiers)
+        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
+        field = gui.item("paletteField")
+        await until(lambda: field.hasActiveFocus(), what="the focus in the palette")
+        return field
+
+    async def run(key: Qt.Key, modifiers: Qt.KeyboardModifier, typed: str) -> None:
+        await open_with(key, modifiers)
+        await type_text(gui, typed)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: not palette().property("visible"), what=f"the palette ran {typed!r}")
+
+    async def body() -> None:
+        await gui.start()
+        field = await open_with(Qt.Key.Key_K, CTRL)
+        await until(lambda: len(names()) > 5)
+        shown = keys_shown()
+        assert shown["New agent session"] == "Ctrl+N"
+        assert shown["Tools and agents"] == "Ctrl+Shift+T"
+        assert shown["Settings"] == "Ctrl+,"
+        assert shown["Quit Nib"] == "Ctrl+Q"
+        assert "Theme: dark" in shown and "Stop the turn" not in shown  # nothing runs
+        # typing filters; a word that matches nothing says so, and Return runs nothing
+        await type_text(gui, "zzz")
+        await until(lambda: gui.item("paletteEmpty").isVisible())
+        assert "zzz" in gui.item("paletteEmpty").property("text")
+        await gui.key(Qt.Key.Key_Return)
+        assert palette().property("visible") and session_ids(gui) == []
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not palette().property("visible"))
+        await until(lambda: gui.item("composerInput").hasActiveFocus(), what="focus back")
+        assert field.property("text") == "zzz" and session_ids(gui) == []
+
+        # a new session of a kind the New button's menu has
+        await run(Qt.Key.Key_P, CTRL | SHIFT, "new plan")
+        await until(lambda: len(session_ids(gui)) == 1, what="a plan session")
+        await until(lambda: gui.sessions.property("currentMode") == "plan", what="it shown")
+        # the theme, from either key
+        await run(Qt.Key.Key_K, CTRL, "theme dark")
+        await until(lambda: gui.views.settings_view.property("appearance") == "dark")
+        assert gui.window.findChild(object, "theme").property("dark")
+        # Down chooses the next match: of "reduced" there is one, of "new" several
+        await open_with(Qt.Key.Key_K, CTRL)
+        await type_text(gui, "new")
+        first = names()[0]
+        await gui.key(Qt.Key.Key_Down)
+        await until(lambda: gui.visible_items("paletteRow")[1].property("highlighted"))
+        assert first == "New agent session"
+        await gui.key(Qt.Key.Key_Escape)
+        # a dialog opened from the palette keeps the focus
+        await run(Qt.Key.Key_K, CTRL, "tools")
+        await until(lambda: gui.window.findChild(object, "toolsDialog"), what="the tools view")
+        tools = gui.window.findChild(object, "toolsDialog")
+        await until(lambda: tools.property("opened"))
+        await until(lambda: gui.item("toolList").hasActiveFocus(), what="the focus in tools")
+
+    gui.run(body())
+
+
+def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
+    """640x420 with a long title, its fork and a running checklist: every button shows all
+    of its text; every text cut short carries its whole text in a tooltip and in its
+    accessible name; the fork's "(fork)" stays in view."""
+    from PySide6.QtGui import QAccessible
+
+    from tests.helpers.gui import walk
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        long = "Add the column to the table of every customer record in the database"
+        await gui.actions.start_turn(f"1. {long}\n2. Write the tests\n3. Update the docs")
+        await until(lambda: gui.sessions.property("currentRunning"), what="a running turn")
+        sid = gui.sessions.property("currentId")
+        await gui.key(Qt.Key.Key_D, CTRL | SHIFT)
+        await until(lambda: len(session_ids(gui)) == 2 and shown(gui) != sid, what="the fork")
+        gui.sessions.show(sid)
+        await until(lambda: shown(gui) == sid, what="the first session shown again")
+        gui.window.resize(640, 420)
+        await gui.frame()
+        header = ("currentStep", "headerSweep")  # the step's text, sweeping while it runs
+        await until(lambda: any(gui.visible_items(n) for n in header), what="the dock")
+        await gui.frame()
+        cut = []
+        for item in walk(gui.window.contentItem()):
+            if not item.isVisible():
+                continue
+            if item.objectName().endswith("Button"):
+                assert item.width() >= item.property("implicitWidth") - 0.5, item.objectName()
+            if item.property("truncated"):
+                text = item.property("text")
+                tips = [c for c in item.childItems() if c.objectName() == "fullTextTip"]
+                assert tips and tips[0].property("full") == text, (item.objectName(), text)
+                # the item's accessible name, or its row's (a session row names its title)
+                names, node = [], item
+                while node is not None and not names:
+                    iface = QAccessible.queryAccessibleInterface(node)
+                    if iface is not None and iface.text(QAccessible.Text.Name):
+                        names.append(iface.text(QAccessible.Text.Name))
+                    node = node.parentItem()
+                assert names and text in names[0], (item.objectName(), names)
+                cut.append(item.objectName())
+        assert "sessionTitle" in cut and set(header) & set(cut), cut  # the case was met
+        titles = [t for t in gui.visible_items("sessionTitle") if "(fork)" in t.property("text")]
+        assert titles and titles[0].property("truncated")  # cut, in the middle (see above)
+
+    gui.run(body())

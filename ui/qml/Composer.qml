@@ -14,6 +14,11 @@ Rectangle {
     property string toolsKeys: ""  // the Tools view's shortcut, as this platform writes it
     readonly property alias input: input
     readonly property alias dock: dock
+    // the composer's keys as this platform writes them, for the command palette
+    readonly property var keys: ({
+        "toggle": toggleShortcut.nativeText,
+        "history": historyShortcut.nativeText
+    })
 
     implicitHeight: column.implicitHeight
     radius: 10
@@ -169,6 +174,7 @@ Rectangle {
                         wrapMode: Text.WrapAnywhere
                         maximumLineCount: 6
                         elide: Text.ElideRight
+                        FullTextTip { target: parent }
                         color: composer.theme.text
                         Accessible.role: Accessible.StaticText
                         Accessible.name: qsTr("Arguments: %1").arg(text)
@@ -212,6 +218,7 @@ Rectangle {
                             text: qsTr("%1 allow · %2 for the session · %3 deny").arg(allowOnceShortcut.nativeText)
                                   .arg(allowSessionShortcut.nativeText).arg(denyShortcut.nativeText)
                             elide: Text.ElideRight
+                            FullTextTip { target: parent }
                             color: composer.theme.muted
                             font.pixelSize: 11
                         }
@@ -243,6 +250,7 @@ Rectangle {
                       + composer.app.composer.queuedText
                 textFormat: Text.PlainText
                 elide: Text.ElideRight
+                FullTextTip { target: parent }
                 maximumLineCount: 1
                 color: composer.theme.muted
                 font.pixelSize: 12
@@ -350,6 +358,7 @@ Rectangle {
                       : qsTr("Mode: %1").arg(composer.app.sessions.currentMode)
                 textFormat: Text.PlainText
                 elide: Text.ElideMiddle
+                FullTextTip { target: parent }
                 Layout.maximumWidth: 320
                 color: composer.theme.muted
                 font.pixelSize: 12
@@ -365,6 +374,7 @@ Rectangle {
                 text: composer.app.sessions.currentRemoteNote
                 textFormat: Text.PlainText
                 elide: Text.ElideRight
+                FullTextTip { target: parent }
                 color: composer.app.sessions.currentReachable ? composer.theme.muted : composer.theme.danger
                 font.pixelSize: 12
                 Accessible.role: Accessible.StaticText
@@ -377,6 +387,7 @@ Rectangle {
                 text: composer.app.approvals.elsewhereText
                 textFormat: Text.PlainText
                 elide: Text.ElideMiddle
+                FullTextTip { target: parent }
                 color: composer.theme.warning
                 font.pixelSize: 12
                 font.underline: elsewhereArea.containsMouse

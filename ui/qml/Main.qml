@@ -93,6 +93,84 @@ ApplicationWindow {
         dialog.agent = agent
         dialog.open()
     }
+    // The command palette (Ctrl+K, Ctrl+Shift+P), made on first use like the dialogs.
+    Loader {
+        id: paletteLoader
+        active: false
+        sourceComponent: Component {
+            CommandPalette { theme: theme; onClosed: window.focusInput() }
+        }
+    }
+    function openPalette(): void {
+        paletteLoader.active = true
+        const palette = paletteLoader.item as CommandPalette
+        palette.show(window.commands())
+    }
+
+    // Everything the window can do now, with its key: what the palette lists.
+    function commands(): var {
+        const sessions = window.app.sessions
+        const settings = window.app.settings
+        const hasSession = sessions.currentId !== ""
+        const running = sessions.currentRunning
+        const choices = sessions.choices()
+        const list = [
+            { name: qsTr("New agent session"), key: window.keys["new"], run: () => sessions.create("agent") },
+            { name: qsTr("New plan session"), key: "", run: () => sessions.create("plan") },
+            { name: qsTr("New goal session"), key: "", run: () => sessions.create("goal") },
+            { name: qsTr("New remote session…"), key: "", run: () => window.openDialog(remoteDialogLoader) }
+        ]
+        for (const agent of choices.filter((choice) => choice.kind === "agent"))
+            list.push({ name: qsTr("New %1 session…").arg(agent.title), key: "",
+                        run: () => window.newAgentSession(agent.id) })
+        if (running)
+            list.push({ name: qsTr("Stop the turn"), key: qsTr("Esc"), run: () => window.app.composer.stop() })
+        if (window.app.dock.canContinue)
+            list.push({ name: qsTr("Continue from the first unfinished step"), key: qsTr("Ctrl+Enter"),
+                        run: () => window.app.dock.continueTurn() })
+        if (hasSession && !running && !sessions.currentRemote)
+            list.push({ name: qsTr("Compact the conversation"), key: "/compact",
+                        run: () => window.app.composer.send("/compact") })
+        if (hasSession && !sessions.currentRemote)
+            list.push({ name: qsTr("Fork this session"), key: window.keys["fork"], run: () => sessions.fork() })
+        if (hasSession)
+            list.push({ name: qsTr("Delete this session…"), key: window.keys["delete"],
+                        run: () => window.confirmDelete() })
+        list.push({ name: qsTr("Show or hide the checklist"), key: composer.keys["toggle"],
+                   run: () => window.app.dock.toggleExpanded() })
+        if (hasSession)
+            list.push({ name: qsTr("Checklist history"), key: composer.keys["history"],
+                       run: () => composer.dock.toggleHistory() })
+        list.push({ name: qsTr("Tools and agents"), key: window.keys["tools"],
+                    run: () => window.openDialog(toolsDialogLoader) })
+        list.push({ name: qsTr("Settings"), key: window.keys["settings"],
+                    run: () => window.openDialog(settingsDialogLoader) })
+        list.push({ name: window.sidebarCollapsed ? qsTr("Show the sessions list") : qsTr("Hide the sessions list"),
+                    key: window.keys["sidebar"], run: () => window.toggleSidebar() })
+        const looks = [["system", qsTr("Theme: as the system")], ["light", qsTr("Theme: light")],
+                       ["dark", qsTr("Theme: dark")]]
+        for (const [look, name] of looks) {
+            if (settings.appearance !== look)
+                list.push({ name: name, key: "", run: () => settings.setAppearance(look) })
+        }
+        list.push({ name: settings.reducedMotion ? qsTr("Reduced motion: off (the sweep moves)")
+                                                 : qsTr("Reduced motion: on (no sweep)"),
+                    key: "", run: () => settings.set("reducedMotion", !settings.reducedMotion) })
+        for (const session of choices.filter((choice) => choice.kind === "session")) {
+            if (session.id !== sessions.currentId)
+                list.push({ name: qsTr("Go to: %1").arg(session.title), key: "",
+                            run: () => sessions.show(session.id) })
+        }
+        list.push({ name: qsTr("Quit Nib"), key: quitShortcut.nativeText, run: () => window.close() })
+        return list
+    }
+    Shortcut {
+        id: paletteShortcut
+        objectName: "paletteShortcut"
+        sequences: ["Ctrl+K", "Ctrl+Shift+P"]
+        onActivated: window.openPalette()
+    }
+
     Loader {
         id: remoteDialogLoader
         active: false
@@ -147,11 +225,12 @@ ApplicationWindow {
         id: sidebarShortcut
         objectName: "sidebarShortcut"
         sequence: "Ctrl+B"
-        onActivated: {
-            window.sidebarCollapsed = !window.sidebarCollapsed
-            if (window.sidebarCollapsed)
-                window.focusInput()
-        }
+        onActivated: window.toggleSidebar()
+    }
+    function toggleSidebar(): void {
+        window.sidebarCollapsed = !window.sidebarCollapsed
+        if (window.sidebarCollapsed)
+            window.focusInput()
     }
     Shortcut {
         id: newShortcut
@@ -232,7 +311,9 @@ ApplicationWindow {
         "previous": previousShortcut.nativeText,
         "next": nextShortcut.nativeText,
         "tools": toolsShortcut.nativeText,
-        "settings": settingsShortcut.nativeText
+        "settings": settingsShortcut.nativeText,
+        "sidebar": sidebarShortcut.nativeText,
+        "palette": "Ctrl+K"
     })
 
     // Completed steps and turn ends, said politely to assistive technology; a tool call

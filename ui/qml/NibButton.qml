@@ -10,6 +10,8 @@ Button {
     // `highlighted`, so it is a property of its own
     property bool primary: false
 
+    // as wide as its text (not Fusion's 80 px at least), so a narrow window cuts none
+    implicitWidth: Math.max(48, implicitContentWidth + leftPadding + rightPadding)
     focusPolicy: Qt.TabFocus
     highlighted: primary
     font.bold: primary && enabled

@@ -168,6 +168,7 @@ Rectangle {
                             textFormat: Text.PlainText
                             // the end stays: a fork's "(fork)", a remote's "on host"
                             elide: Text.ElideMiddle
+                            FullTextTip { target: parent }
                             color: sidebar.theme.text
                         }
                         // an external agent's session: which agent, in which folder
@@ -178,6 +179,7 @@ Rectangle {
                             text: entry.agent + " · " + entry.folder
                             textFormat: Text.PlainText
                             elide: Text.ElideMiddle
+                            FullTextTip { target: parent }
                             color: sidebar.theme.muted
                             font.pixelSize: 11
                         }
@@ -221,10 +223,10 @@ Rectangle {
 
         RowLayout {
             Layout.fillWidth: true
+            spacing: 4
             NibButton {
                 objectName: "forkButton"
                 Layout.fillWidth: true
-                Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Fork")
                 enabled: sidebar.app.sessions.currentId !== "" && !sidebar.app.sessions.currentRemote
@@ -236,7 +238,6 @@ Rectangle {
             NibButton {
                 objectName: "settingsButton"
                 Layout.fillWidth: true
-                Layout.preferredWidth: 1
                 text: qsTr("Settings")
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("What shows outside the window (%1)").arg(sidebar.keys["settings"])
@@ -246,7 +247,6 @@ Rectangle {
             NibButton {
                 objectName: "deleteButton"
                 Layout.fillWidth: true
-                Layout.preferredWidth: 1
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Delete")
                 enabled: sidebar.app.sessions.currentId !== ""

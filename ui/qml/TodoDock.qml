@@ -137,6 +137,7 @@ Item {
                         : dock.model.currentStep
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
+                    FullTextTip { target: parent }
                     maximumLineCount: 1
                     color: dock.model.unavailable ? dock.theme.muted
                          : dock.model.tone === "running" && dock.model.reducedMotion ? dock.theme.accent
@@ -163,6 +164,9 @@ Item {
                         bandColor: dock.theme.sweepBand
                         sweeping: true
                         running: true
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                        FullTextTip { target: parent }
                     }
                 }
                 NibToolButton {
@@ -386,6 +390,7 @@ Item {
                     wrapMode: Text.Wrap
                     maximumLineCount: 3
                     elide: Text.ElideRight
+                    FullTextTip { target: parent }
                     color: entry.warning ? dock.theme.warning : dock.theme.text
                     font.pixelSize: 12
                 }

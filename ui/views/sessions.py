@@ -143,6 +143,15 @@ class SessionsView(QObject):
         """The session `step` rows below (negative: above) the one shown."""
         self._ask(it.ShowAdjacent(step))
 
+    @Slot(result="QVariantList")
+    def choices(self) -> list[dict[str, str]]:
+        """The sessions (id and title, as listed) and the configured agents (name), for
+        the command palette: made when it opens, so it lists what is there now."""
+        sessions = [{"kind": "session", "id": s.session_id, "title": s.title}
+                    for s in self._state.sessions]  # fmt: skip
+        agents = [{"kind": "agent", "id": a.name, "title": a.name} for a in self._state.agents]
+        return sessions + agents
+
     @Slot()
     def fork(self) -> None:
         self._ask(it.ForkSession())
