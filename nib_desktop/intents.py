@@ -26,7 +26,7 @@ from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state.store import AppState
-from nib_desktop.state.types import RemoteChoice
+from nib_desktop.state.types import RemoteChoice, Session
 
 
 def endpoint_problem(endpoint: str) -> str:
@@ -52,6 +52,7 @@ class Intents:
         self._state = state
         self._loader = loader
         self._run = run
+        self._compact_after: set[str] = set()  # sessions whose "/compact" waits for the turn
         state.subscribe(self._send_queued_at_turn_end)
 
     # --- running them -----------------------------------------------------------------
@@ -222,9 +223,14 @@ class Intents:
     def _send_queued_at_turn_end(self, event: ev.Event, _change: object) -> None:
         """A message queued during a turn goes once that turn completes; after a stop or
         a failure it waits, shown, for the user to send, edit or drop it."""
-        if not isinstance(event, ev.TurnChanged) or event.turn.state != "completed":
+        if not isinstance(event, ev.TurnChanged) or event.turn.state == "running":
             return
         session_id = event.turn.session_id
+        if session_id in self._compact_after:  # "/compact" typed during the turn
+            self._compact_after.discard(session_id)
+            self._run(self._compact_now(session_id), "compact the conversation")
+        if event.turn.state != "completed":
+            return
         text = self._state.queued.get(session_id, "")
         if text:
             self._state.apply(ev.MessageQueued(session_id, ""))
@@ -243,28 +249,48 @@ class Intents:
     async def command(self, text: str) -> None:
         """A composer command, every case answered in words; never sent to the agent."""
         command = it.slash_command(text)
-        if command != it.COMPACT_COMMAND:
-            known = "; ".join(f"{name} ({what})" for name, what in it.COMMANDS.items())
+        known = "; ".join(f"{name} ({what})" for name, what in it.COMMANDS.items())
+        if command == it.HELP_COMMAND:
+            self._tell(f"Commands: {known}.")
+            return
+        if command not in it.COMMANDS:
             self._tell(f"There is no command “{shorten(text.strip(), 40)}”. Commands: {known}.")
             return
         shown = self._state.shown
         if shown is None:
-            self._tell("/compact summarises a session: open one first.")
+            self._tell(f"{command} works in a session: open one first.")
+            return
+        if command == it.CONTINUE_COMMAND:
+            await self._continue_command(shown)
             return
         if shown.running:
-            self._tell("/compact works between turns: send it again once this turn ends.")
+            self._compact_after.add(shown.session_id)
+            self._tell("/compact after this turn: the conversation is summarised once it ends.")
             return
-        result = await self.compact_session()
+        await self._compact_now(shown.session_id)
+
+    async def _continue_command(self, shown: Session) -> None:
+        if shown.running:
+            self._tell("/continue works once this turn ends.")
+            return
+        held = self._state.snapshot(shown.session_id)
+        if held is None or not any(i.status in ("pending", "in_progress") for i in held.items):
+            self._tell("Nothing to continue: no step of the checklist is unfinished.")
+            return
+        await self.continue_turn()
+
+    async def _compact_now(self, session_id: str) -> None:
+        result = await self.compact_session(session_id)
         if result is not None and result.summarised_messages == 0:
             self._tell("Nothing to compact: the conversation is short enough as it is.")
 
     def _tell(self, text: str) -> None:
         self._state.apply(ev.NoticeShown(text))
 
-    async def compact_session(self) -> m.CompactResult | None:
-        """`/compact`: the shown session's conversation summarised now (the transcript
-        gets the line when the summary is stored)."""
-        shown = self._state.current
+    async def compact_session(self, session_id: str | None = None) -> m.CompactResult | None:
+        """`/compact`: the conversation of `session_id` (by default the shown session's)
+        summarised now (the transcript gets the line when the summary is stored)."""
+        shown = session_id or self._state.current
         if shown is None:
             return None
         return await self._host.call(

@@ -8,8 +8,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
-# the composer's commands, with what each does (said when an unknown one is typed)
-COMMANDS = {COMPACT_COMMAND: "summarise the conversation so far"}
+CONTINUE_COMMAND = "/continue"  # carry the unfinished checklist on
+HELP_COMMAND = "/help"
+# the composer's commands, with what each does (offered as "/" is typed, and said when
+# an unknown one is)
+COMMANDS = {
+    COMPACT_COMMAND: "summarise the conversation so far",
+    CONTINUE_COMMAND: "carry on from the first unfinished step",
+    HELP_COMMAND: "list these commands",
+}
+
+
+def command_completions(text: str) -> list[tuple[str, str]]:
+    """The commands that complete `text` as typed ("/", "/co"), with what each does;
+    none once a space or a second line follows."""
+    if not text.startswith("/") or any(c.isspace() for c in text):
+        return []
+    typed = text.lower()
+    return [(name, what) for name, what in COMMANDS.items() if name.startswith(typed)]
 
 
 def slash_command(text: str) -> str | None:

@@ -383,7 +383,8 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
     gui, monkeypatch
 ) -> None:
     """ "/compakt" is refused with the list of commands and stays in the input; "/compact"
-    with nothing to compact says so; during a turn it says when it works."""
+    with nothing to compact says so; during a turn it is kept for the turn's end; "/help"
+    lists the commands; "/continue" says when there is nothing to carry on."""
     monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")
 
     async def body() -> None:
@@ -409,12 +410,51 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
             "Nothing to compact: the conversation is short enough as it is."
         )
         assert input_.property("text") == ""
+        assert (await enter("/help")).startswith("Commands: /compact (summarise")
+        assert await enter("/continue") == (
+            "Nothing to continue: no step of the checklist is unfinished."
+        )
         await gui.actions.start_turn("1. One step")
         await until(lambda: gui.sessions.property("currentRunning"))
         said = await enter("/Compact")
-        assert said == "/compact works between turns: send it again once this turn ends."
-        assert gui.calls["turns.start"] == 1  # none of them went to the agent
+        assert said == "/compact after this turn: the conversation is summarised once it ends."
+        assert input_.property("text") == ""
+        assert await enter("/continue") == "/continue works once this turn ends."
         assert gui.calls["sessions.compact"] == 1
+        await gui.key(Qt.Key.Key_Escape)  # the turn ends: the compaction kept for it runs
+        await until(lambda: gui.calls["sessions.compact"] == 2, what="/compact after the turn")
+        assert gui.calls["turns.start"] == 1  # none of them went to the agent
+
+    gui.run(body())
+
+
+def test_slash_offers_the_commands_and_tab_completes(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        input_ = gui.item("composerInput")
+
+        def names() -> list[str]:
+            from PySide6.QtGui import QAccessible
+
+            items = gui.visible_items("slashCompletion")
+            return [
+                QAccessible.queryAccessibleInterface(c).text(QAccessible.Text.Name).split(",")[0]
+                for c in items
+            ]
+
+        await gui.key(Qt.Key.Key_Slash)
+        await until(lambda: len(gui.visible_items("slashCompletion")) == 3, what="the commands")
+        assert names() == ["/compact", "/continue", "/help"]
+        await type_text(gui, "co")
+        await until(lambda: names() == ["/compact", "/continue"], what="the matching ones")
+        await gui.key(Qt.Key.Key_Down)  # the second one
+        await gui.key(Qt.Key.Key_Tab)
+        assert input_.property("text") == "/continue" and input_.hasActiveFocus()
+        await type_text(gui, " x")  # a space: a message, no longer a command
+        await until(lambda: not gui.visible_items("slashCompletion"), what="the offer gone")
+        # Tab with nothing offered leaves the input, as before
+        await gui.key(Qt.Key.Key_Tab)
+        assert not input_.hasActiveFocus()
 
     gui.run(body())
 

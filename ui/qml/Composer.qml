@@ -280,6 +280,65 @@ Rectangle {
             }
         }
 
+        // "/" typed: the commands it may begin, with what each does. Up and Down choose,
+        // Tab completes; Return sends what is typed.
+        ColumnLayout {
+            id: completion
+            objectName: "slashCompletions"
+            property var matches: input.text.startsWith("/") ? composer.app.composer.completions(input.text) : []
+            property int chosen: 0
+            onMatchesChanged: completion.chosen = 0
+            function complete(): void {
+                const match = completion.matches[Math.min(completion.chosen, completion.matches.length - 1)]
+                input.text = match.name
+                input.cursorPosition = input.length
+            }
+            Layout.fillWidth: true
+            Layout.leftMargin: 8
+            Layout.rightMargin: 8
+            Layout.topMargin: 4
+            visible: completion.matches.length > 0 && input.activeFocus
+            spacing: 0
+            Repeater {
+                model: completion.matches
+                delegate: Rectangle {
+                    id: choice
+                    required property var modelData
+                    required property int index
+                    objectName: "slashCompletion"
+                    readonly property bool chosen: choice.index === completion.chosen
+                    Layout.fillWidth: true
+                    implicitHeight: 24
+                    radius: 4
+                    color: chosen ? composer.theme.accent : "transparent"
+                    Accessible.role: Accessible.ListItem
+                    Accessible.name: choice.modelData.name + ", " + choice.modelData.what
+                    RowLayout {
+                        anchors.fill: parent
+                        anchors.leftMargin: 6
+                        anchors.rightMargin: 6
+                        spacing: 10
+                        Text {
+                            text: choice.modelData.name
+                            textFormat: Text.PlainText
+                            font.bold: true
+                            color: choice.chosen ? composer.theme.accentText : composer.theme.text
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: choice.modelData.what + (choice.chosen ? qsTr("  (Tab)") : "")
+                            textFormat: Text.PlainText
+                            elide: Text.ElideRight
+                            color: choice.chosen ? composer.theme.accentText : composer.theme.muted
+                        }
+                    }
+                    TapHandler {
+                        onTapped: { completion.chosen = choice.index; completion.complete(); input.forceActiveFocus() }
+                    }
+                }
+            }
+        }
+
         ScrollView {
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(Math.max(input.implicitHeight, 44), 160)
@@ -313,15 +372,30 @@ Rectangle {
                     }
                 }
                 Keys.onEnterPressed: (event) => { composer.submit(); event.accepted = true }
-                // Up in the empty input takes the queued message back to edit it
+                // Up in the empty input takes the queued message back to edit it; with
+                // commands offered, Up and Down choose one
                 Keys.onUpPressed: (event) => {
+                    if (completion.visible) {
+                        completion.chosen = Math.max(0, completion.chosen - 1)
+                        event.accepted = true
+                        return
+                    }
                     event.accepted = input.text === "" && composer.app.composer.queuedText !== ""
                     if (event.accepted)
                         composer.editQueued()
                 }
-                // Tab leaves the input (a tab character is rarely what a task needs)
+                Keys.onDownPressed: (event) => {
+                    event.accepted = completion.visible
+                    if (event.accepted)
+                        completion.chosen = Math.min(completion.matches.length - 1, completion.chosen + 1)
+                }
+                // Tab completes a command being typed; otherwise it leaves the input (a tab
+                // character is rarely what a task needs)
                 Keys.onTabPressed: (event) => {
-                    input.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
+                    if (completion.visible && input.text !== completion.matches[completion.chosen].name)
+                        completion.complete()
+                    else
+                        input.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
                     event.accepted = true
                 }
                 Keys.onBacktabPressed: (event) => {

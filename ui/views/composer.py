@@ -38,7 +38,7 @@ class ComposerView(QObject):
         command = it.slash_command(text)
         if command is not None:  # answered in words by the Main role, whatever the case
             self._ask(it.Send(command))
-            return command == it.COMPACT_COMMAND and shown is not None and not shown.running
+            return command in it.COMMANDS  # answered: the input is free again
         if not text.strip() or self._state.connection != "ready":
             return False
         if shown is not None and shown.running:  # goes when the turn completes
@@ -59,6 +59,11 @@ class ComposerView(QObject):
 
     queuedText = Property(str, _queued, notify=changed)
     queuedHeld = Property(bool, _queued_held, notify=changed)
+
+    @Slot(str, result="QVariantList")
+    def completions(self, text: str) -> list[dict[str, str]]:
+        """The commands that complete what is typed ("/", "/co"): name and what it does."""
+        return [{"name": name, "what": what} for name, what in it.command_completions(text)]
 
     @Slot()
     def cancelQueued(self) -> None:
