@@ -35,7 +35,7 @@ def test_active_form(content, expected) -> None:
 def test_the_empty_states_example_gives_exactly_its_three_steps() -> None:
     example = "Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests"
     assert plan_steps(example) == ["Add the setting", "Theme the sidebar", "Write tests"]
-    assert plan_steps("Do it: 1) lint 2) test") == ["Lint", "Test", "Review the result"]
+    assert plan_steps("Do it: 1) lint 2) test") == ["Lint", "Test"]
     # numbers that do not count up from 1 are not a list
     assert inline_items("Bump to version 2. then 4. later") == []
     assert inline_items("Sentence 1. Sentence 2. Sentence 3.") == []
@@ -83,8 +83,11 @@ def test_numbered_and_bulleted_lines_become_steps() -> None:
     ]  # fmt: skip
 
 
-def test_two_listed_items_get_a_review_step() -> None:
-    assert plan_steps("- a\n- b") == ["A", "B", "Review the result"]
+def test_two_listed_items_are_two_steps_and_nothing_is_added() -> None:
+    assert plan_steps("- a\n- b") == ["A", "B"]
+    assert plan_steps("1. Add the column\n2. Write the tests") == [
+        "Add the column", "Write the tests",
+    ]  # fmt: skip
 
 
 def test_sentences_become_steps() -> None:

@@ -239,11 +239,8 @@ def listed_items(text: str) -> list[str]:
 
 def plan_steps(text: str) -> list[str]:
     listed = listed_items(text)
-    if listed:
-        steps = listed[:MAX_LISTED]
-        if len(steps) < MIN_STEPS:
-            steps.append("Review the result")
-        return steps
+    if listed:  # the user's own list, as given: no step nobody asked for
+        return listed[:MAX_LISTED]
     sentences = [_clean(part) for part in _SENTENCE_END.split(text.strip())]
     sentences = [part for part in sentences if part]
     if MIN_STEPS <= len(sentences) <= MAX_SENTENCES:
@@ -370,8 +367,9 @@ class DemoProvider:
         text = messages[-1].content if messages else ""
         lines = [line for line in text.splitlines() if line.strip()]
         request = next((line[len("User: ") :] for line in lines if line.startswith("User: ")), "")
+        # no count of its own: the window counts the stored messages, the same everywhere
         return (
-            f"The demo agent summarised {len(lines)} earlier messages. The request was: "
+            f"The demo agent summarised the conversation so far. The request was: "
             f"{shorten(request, 300)}. The checklist below says where the work stands."
         )
 
