@@ -9,6 +9,7 @@ from pathlib import Path
 
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
+from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop.state.types import (
     HOST_RESTARTED,
@@ -100,7 +101,7 @@ def remote_note(remote: m.RemoteInfo) -> str:
     if remote.state == "connecting":
         return shown_text(f"on {where} · connecting…")
     why = shorten(remote.error or "no answer", 200)
-    return shown_text(f"on {where} · unreachable: {why} · retrying")
+    return shown_text(f"on {where} · unreachable: {why} · tried every second (Ctrl+R: now)")
 
 
 def checklist_note(remote: m.RemoteInfo) -> str:
@@ -114,6 +115,16 @@ def checklist_note(remote: m.RemoteInfo) -> str:
 # --- the transcript ------------------------------------------------------------------
 
 
+def summary_text(message: m.Message) -> str:
+    """A compaction's line: how many messages it stands for, the same count whether the
+    line came live or from a page read later (messages are numbered from 1 in a session,
+    and a summary stands for every message before it), then the summary itself, shown
+    when the line is unfolded."""
+    count = max(0, message.seq - 1)
+    head = f"Context compacted: {count} earlier message{'s' if count != 1 else ''} summarised"
+    return f"{head}\n\n{message.content}" if message.content.strip() else head
+
+
 class LineMaker:
     """A session's messages as lines, fed in order: user and assistant text as it is,
     tool calls and results as compact lines. A checklist write is told from what the
@@ -122,7 +133,6 @@ class LineMaker:
 
     def __init__(self) -> None:
         self._todo_calls: set[str] = set()
-        self._since_summary = 0  # messages since the last compaction (or the start)
         # the last checklist line, when it told one step beginning: (its seq, the step)
         self._begun: tuple[int, str] | None = None
 
@@ -156,9 +166,7 @@ class LineMaker:
 
     def _lines(self, message: m.Message) -> list[Line]:
         if message.role == "summary":
-            count, self._since_summary = self._since_summary, 0
-            return [Line("summary", f"Context compacted: {count} messages summarised")]
-        self._since_summary += 1
+            return [Line("summary", summary_text(message))]
         if message.todo is not None:
             return [todo_line(message.todo.diff, message.todo.items)]
         if message.kind == "thought":  # an external agent's: shown folded
@@ -318,10 +326,19 @@ _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
                 "disabled": "disabled"}  # fmt: skip
 
 
+SETTINGS_KIND = "settings file"
+
+
 def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:
-    rows = []
+    """The Tools view's rows. A settings.json that cannot be used is a server entry on the
+    wire (section 13 has no other place for it): here it is the settings file's own row,
+    first, with the file, line and problem the host named."""
+    rows: list[ToolSource] = []
     for server in listing.servers:
         names = ", ".join(t.name for t in server.tools)
+        if server.name == SETTINGS_FILENAME and server.state == "failed" and not names:
+            rows.insert(0, _source(server.name, SETTINGS_KIND, "failed", server.error, ""))
+            continue
         rows.append(_source(server.name, "MCP server", server.state, server.error, names))
     for plugin in listing.plugins:
         names = ", ".join(t.name for t in plugin.tools)

@@ -317,8 +317,9 @@ class AgentRuntime:
             raise errors.InternalError(f"compaction failed: {reason}") from None
         if not summary:
             raise errors.InternalError("compaction failed: the model gave an empty summary")
-        self._sessions.append_message(session.id, None, "summary", summary)
-        return m.CompactResult(summarised_messages=len(older))
+        stored = self._sessions.append_message(session.id, None, "summary", summary)
+        # the count the transcript shows: every stored message before the summary
+        return m.CompactResult(summarised_messages=stored.seq - 1)
 
     async def _sample(
         self,

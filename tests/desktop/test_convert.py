@@ -157,7 +157,16 @@ def test_a_compaction_is_one_transcript_line() -> None:
         rows += maker.lines(message(seq, role, f"text {seq}"))
     rows += maker.lines(message(5, "summary", "what happened"))
     assert rows[-1].kind == "summary"
-    assert rows[-1].text == "Context compacted: 4 messages summarised"
+    head = "Context compacted: 4 earlier messages summarised"
+    assert rows[-1].text == f"{head}\n\nwhat happened"  # the summary, read when unfolded
+    # the same count from a page that starts at the summary (a reload reads pages)
+    assert (
+        convert.LineMaker().lines(message(5, "summary", "what happened"))[0].text == rows[-1].text
+    )
+    # a second compaction stands for everything before it, the first summary included
+    assert maker.lines(message(9, "summary", "more"))[0].text.startswith(
+        "Context compacted: 8 earlier messages summarised"
+    )
 
 
 def test_an_empty_first_write_reads_empty() -> None:

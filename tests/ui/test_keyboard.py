@@ -375,6 +375,24 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
                     what="the compaction line")  # fmt: skip
         assert input_.property("text") == ""
         assert gui.notice.property("text") == ""
+        # one count: the messages stored before the summary, live and read again alike
+        stored = gui.transcript.model.rows()[-1].text
+        live_head = stored.split("\n", 1)[0]
+        other = await gui.actions.create_session("agent")
+        await until(lambda: shown(gui) == other.id)
+        gui.sessions.show(session.id)
+        await until(lambda: shown(gui) == session.id and gui.state.transcript.loaded)
+        await until(lambda: gui.transcript.model.rows()[-1].text == stored, what="read again")
+        # folded to its count; a click shows the summary the agent goes on from
+        await gui.frame()
+        line = next(t for t in gui.visible_items("transcriptText")
+                    if t.property("text").startswith(live_head))  # fmt: skip
+        assert line.property("text").endswith("the summary ▸")
+        assert "The demo agent summarised" not in line.property("text")
+        await gui.click(line)
+        await until(lambda: "The demo agent summarised the conversation so far"
+                    in line.property("text"), what="the summary unfolded")  # fmt: skip
+        assert live_head.endswith("earlier messages summarised")
 
     gui.run(body())
 
@@ -537,6 +555,14 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         assert kept["appearance"] == "dark" and kept["reducedMotion"] is True
         again = desktop_prefs.load(gui.data_dir)
         assert (again.appearance, again.reduced_motion) == ("dark", True)
+        # settings.json edited by hand: the window follows within a second, no restart
+        settings = json.loads((gui.data_dir / "settings.json").read_text())
+        settings["desktop"] = {"appearance": "light", "reducedMotion": False}
+        (gui.data_dir / "settings.json").write_text(json.dumps(settings))
+        theme = gui.window.findChild(object, "theme")
+        await until(lambda: gui.views.settings_view.property("appearance") == "light",
+                    what="the edited appearance")  # fmt: skip
+        assert not theme.property("dark") and not gui.dock.property("reducedMotion")
 
     gui.run(body())
 
