@@ -10,6 +10,10 @@ milliseconds, same clock: all on this machine), p50 and p99:
 - the remote path over `unix:`: a client of a second host that links to the first;
 - the remote path over ssh to 127.0.0.1: the second host reaches `nib-host --stdio`
   through a real sshd (needs root to start sshd; skipped otherwise).
+
+Then the re-link: the remote host stops, stays down for 3, 10 and 20 s (long enough for
+a doubling back-off to reach 8-16 s), and starts again; the figure is the time from its
+listening again to the local host saying the session is connected (target: 1 s).
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from bench.stats import percentile
 from tests.helpers.host_process import HostProcess, RpcClient, host_env, running_host
@@ -87,6 +92,32 @@ def two_hosts(
         yield remote, local
 
 
+def relink(folder: Path, down_s: float) -> float:
+    """Seconds from a restarted remote host listening to its session linked again."""
+    sock = str(folder / "r.sock")
+    remote_env = host_env(NIB_HOST_TOKEN=TOKEN)
+    local_env = host_env(NIB_RACP_TOKEN=TOKEN)
+    with running_host(folder / "local", str(folder / "l.sock"), local_env) as local:
+        client = local.connect()
+        with running_host(folder / "remote", sock, remote_env):
+            session = client.call("sessions.create", {"remote": {"endpoint": f"unix:{sock}"}})
+
+        def state_is(state: str) -> Callable[[dict[str, Any]], bool]:
+            return lambda n: (
+                n["method"] == "sessions.changed"
+                and n["params"]["id"] == session["id"]
+                and n["params"]["remote"]["state"] == state
+            )
+
+        client.wait_notification(state_is("unreachable"), 30)
+        time.sleep(down_s)  # down: the local host keeps trying meanwhile
+        client.notifications.clear()
+        with running_host(folder / "remote", sock, remote_env):
+            back = time.monotonic()  # running_host returns once the host listens
+            client.wait_notification(state_is("connected"), 60)
+            return time.monotonic() - back
+
+
 def line(label: str, values: list[float], floor: float | None = None) -> float:
     p50, p99 = percentile(values, 50) * 1000, percentile(values, 99) * 1000
     ratio = f"  {p50 / floor:.2f}x the local path" if floor else ""
@@ -145,6 +176,13 @@ def main() -> None:
     line("remote path over unix:", via_unix, floor)
     if via_ssh:
         line("remote path over ssh to 127.0.0.1", via_ssh, floor)
+    print("re-link after the remote host restarts (target <= 1.0 s)")
+    for down_s in (3.0, 10.0, 20.0):
+        folder = Path(tempfile.mkdtemp(prefix="nib-bench-", dir="/tmp"))
+        try:
+            print(f"  down {down_s:4.0f} s: linked {relink(folder, down_s):.2f} s after it listens")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,17 @@ class HostCore:
                                lambda: self.runtime.external.approvals)  # fmt: skip
         return self._acp
 
+    async def settings_changed(self) -> None:
+        """settings.json changed (host.settings_watch): its servers and agents again."""
+        await self.runtime.external.reload(self.data_dir)
+        if self._acp is not None:
+            self._acp.listing()  # read again
+            self._acp.changed()
+        else:
+            from host.acp.config import idle_listing, load_agents
+
+            self.publisher.publish(rpc.AGENTS_CHANGED, idle_listing(load_agents(self.data_dir)))
+
     def _agents_list(self, _params: m.Empty) -> m.AgentsList:
         """Before any agent was used, from the settings alone (the SDK stays unloaded:
         the window asks this at every connect)."""
@@ -94,6 +105,7 @@ class HostCore:
                 p, self.runtime.external.approvals.respond
             ),
             rpc.AGENTS_LIST: self._agents_list,
+            rpc.TOOLS_RETRY: self.runtime.external.retry,
         }
         return Dispatcher(handlers)
 

@@ -32,6 +32,15 @@ KEYS = {
 APPEARANCE = "appearance"  # "system", "light" or "dark"
 
 
+def signature(data_dir: Path) -> tuple[int, int, int] | None:
+    """What tells that settings.json changed (mtime in ns, size, inode); None: no file."""
+    try:
+        info = os.stat(data_dir / SETTINGS_FILENAME)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
 class PrefsError(Exception):
     """The settings file cannot be read or written; the message says why, in words."""
 
@@ -61,13 +70,32 @@ def load(data_dir: Path) -> DesktopPrefs:
 
 
 def save(data_dir: Path, prefs: DesktopPrefs) -> None:
-    path = data_dir / SETTINGS_FILENAME
     settings = _read(data_dir)
     held = settings.get(SECTION)
     section: dict[str, Any] = held if isinstance(held, dict) else {}
     names = {attr: key for key, attr in KEYS.items()} | {"appearance": APPEARANCE}
     section = {**section, **{names[f.name]: getattr(prefs, f.name) for f in fields(prefs)}}
     settings[SECTION] = section
+    _write(data_dir, settings)
+
+
+def set_server_disabled(data_dir: Path, name: str, disabled: bool) -> None:
+    """The MCP server `name` of settings.json disabled (or enabled again); the host reads
+    the file again within a second and stops (or starts) it."""
+    settings = _read(data_dir)
+    servers = settings.get("mcpServers")
+    entry = servers.get(name) if isinstance(servers, dict) else None
+    if not isinstance(entry, dict):
+        raise PrefsError(f"settings.json has no MCP server named {name!r} to change")
+    if disabled:
+        entry["disabled"] = True
+    else:
+        entry.pop("disabled", None)
+    _write(data_dir, settings)
+
+
+def _write(data_dir: Path, settings: dict[str, Any]) -> None:
+    path = data_dir / SETTINGS_FILENAME
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
     try:
         data_dir.mkdir(parents=True, exist_ok=True)

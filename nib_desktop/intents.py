@@ -8,14 +8,17 @@ background for the views (`nib_desktop.runner`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Coroutine
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
+from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
@@ -27,6 +30,9 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import RemoteChoice, Session
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QTimer
 
 
 def endpoint_problem(endpoint: str) -> str:
@@ -53,6 +59,7 @@ class Intents:
         self._loader = loader
         self._run = run
         self._compact_after: set[str] = set()  # sessions whose "/compact" waits for the turn
+        self._follow: QTimer | None = None  # settings.json watched (follow_settings)
         state.subscribe(self._send_queued_at_turn_end)
 
     # --- running them -----------------------------------------------------------------
@@ -68,6 +75,10 @@ class Intents:
                 self._state.apply(ev.DockExpanded(expanded))
             case it.SetDesktopPref(name, on):
                 self.set_desktop_pref(name, on)
+            case it.DisableServer(name, disabled):
+                self.disable_server(name, disabled)
+            case it.OpenSettings():
+                self.open_settings()
             case it.ViewRevision(revision):
                 self._state.apply(ev.RevisionViewed(revision))
             case it.CloseHistory():
@@ -109,7 +120,7 @@ class Intents:
                 return self.delete_session(session_id), "delete the session"
             case it.Send(text):
                 if it.slash_command(text) is not None:
-                    return self.command(text), "compact the session"
+                    return self.command(text), "run the command"
                 return self.start_turn(text), "send the message"
             case it.Stop():
                 return self.cancel_turn(), "stop the turn"
@@ -117,6 +128,12 @@ class Intents:
                 return self.continue_turn(), "continue the turn"
             case it.Retry():
                 return self.retry(), "start the host"
+            case it.RetryRemote():
+                return self.retry_remote(), "reach the remote host"
+            case it.RetryServer(name):
+                return self._host.call(rpc.TOOLS_RETRY, m.ToolsRetryParams(name=name)), (
+                    f"start the MCP server {name} again"
+                )
             case it.Answer(approval_id, decision):
                 return self.respond_approval(approval_id, decision), "answer the approval"
             case it.LoadOlderMessages():
@@ -124,6 +141,66 @@ class Intents:
             case it.LoadOlderRevisions():
                 return self._loader.load_history(older=True), "load older revisions"
         raise TypeError(f"not an intent for the host: {intent!r}")
+
+    def disable_server(self, name: str, disabled: bool) -> None:
+        """Kept in settings.json; the host reads it again and tells the new state."""
+        if self._data_dir is None:
+            return
+        try:
+            desktop_prefs.set_server_disabled(self._data_dir, name, disabled)
+        except desktop_prefs.PrefsError as exc:
+            verb = "disable" if disabled else "enable"
+            self._tell(f"Could not {verb} the MCP server {name}: {exc}")
+
+    def open_settings(self) -> None:
+        """settings.json in the application the desktop opens JSON files with."""
+        if self._data_dir is None:
+            return
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        path = self._data_dir / SETTINGS_FILENAME
+        try:
+            if not path.exists():
+                self._data_dir.mkdir(parents=True, exist_ok=True)
+                path.write_text("{}\n", encoding="utf-8")
+        except OSError as exc:
+            self._tell(f"Could not make {path}: {exc.strerror or exc}")
+            return
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self._tell(f"No application here opens {path}; edit it with any text editor.")
+
+    def follow_settings(self) -> None:
+        """settings.json edited by hand (or by another window): its "desktop" section read
+        again within a second, as the host reads its servers and agents again."""
+        if self._data_dir is None or self._follow is not None:
+            return
+        from PySide6.QtCore import QTimer
+
+        data_dir = self._data_dir
+        seen = desktop_prefs.signature(data_dir)
+
+        def check() -> None:
+            nonlocal seen
+            now = desktop_prefs.signature(data_dir)
+            if now == seen:
+                return
+            seen = now
+            prefs = desktop_prefs.load(data_dir)
+            if prefs != self._state.desktop:
+                self._state.apply(ev.DesktopPrefsSet(prefs))
+                self._state.apply(ev.ReducedMotionSet(prefs.reduced_motion
+                                                      or reduced_motion_default()))  # fmt: skip
+
+        self._follow = QTimer()
+        self._follow.setInterval(1000)
+        self._follow.timeout.connect(check)
+        self._follow.start()
+
+    def stop_following(self) -> None:
+        if self._follow is not None:
+            self._follow.stop()
+            self._follow = None
 
     def set_desktop_pref(self, name: str, on: bool | str) -> None:
         """Kept in settings.json first; shown only once kept (a failure is the notice)."""
@@ -299,6 +376,16 @@ class Intents:
 
     async def retry(self) -> None:
         await self._host.start()
+
+    async def retry_remote(self) -> None:
+        """Ctrl+R on an unreachable remote session: any call forwarded to its host makes
+        the local host try the link now; the session's row says how that went."""
+        shown = self._state.shown
+        if shown is None or not shown.remote or shown.reachable:
+            return
+        page = m.MessageListParams(session_id=shown.session_id, limit=1)
+        with contextlib.suppress(errors.RpcError):  # still unreachable: the row says why
+            await self._host.call(rpc.MESSAGES_LIST, page)
 
     async def _open(self, session: m.Session) -> m.Session:
         """A session made here, shown; done once it is loaded."""

@@ -43,9 +43,11 @@ class MainRole:
                                supervisor.data_dir)  # fmt: skip
 
     async def start(self) -> bool:
+        self.intents.follow_settings()
         return await self.connection.start()
 
     async def shutdown(self) -> None:
+        self.intents.stop_following()
         self.run.cancel_all()
         await self.connection.shutdown()
 

@@ -45,6 +45,8 @@ APPROVALS_RESPOND = Method("approvals.respond", m.ApprovalRespondParams, m.OkRes
 # the project's: the sessions a remote host has, to choose one to attach
 REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionList)
 AGENTS_LIST = Method("agents.list", m.Empty, m.AgentsList)  # section 15
+# the project's: a failed MCP server started again now (the Tools view's Retry)
+TOOLS_RETRY = Method("tools.retry", m.ToolsRetryParams, m.OkResult)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -67,6 +69,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         TOOLS_LIST,
         APPROVALS_RESPOND,
         AGENTS_LIST,
+        TOOLS_RETRY,
     )
 }
 

@@ -312,6 +312,12 @@ class MessageAppended(Wire):
     message: Message
 
 
+class ToolsRetryParams(Wire):
+    """`tools.retry` (the project's): the MCP server to start again now."""
+
+    name: str = Field(min_length=1, max_length=200)
+
+
 class RemoteSessionsParams(Wire):
     endpoint: Endpoint
 

@@ -39,6 +39,9 @@ R = TypeVar("R", bound=m.Wire)
 FIRST_RETRY_S = 0.5
 MAX_RETRY_S = 30.0
 HEALTHY_S = 30.0  # a link that lasted this long resets the back-off
+# a host that does not answer at all (down, restarting, its socket gone) is tried again
+# at least this often, so it is linked within about a second of being back
+DOWN_RETRY_S = 1.0
 CONNECT_WAIT_S = 9.0  # what an attach waits for a host it has not reached yet
 IDLE_CLOSE_S = 60.0  # a host no session is attached to (after listing its sessions)
 CALL_S = 30.0
@@ -190,7 +193,8 @@ class RemoteHost:
     # --- the connection loop ----------------------------------------------------------
 
     async def _run(self) -> None:
-        delay = FIRST_RETRY_S
+        delay = FIRST_RETRY_S  # after a link is lost soon after it was made: grows
+        down = FIRST_RETRY_S  # while nothing answers: at most DOWN_RETRY_S
         while not self._closed:
             loop = asyncio.get_running_loop()
             lost: asyncio.Future[str] = loop.create_future()
@@ -211,9 +215,10 @@ class RemoteHost:
                 log.info("%s is unreachable: %s", self.parsed.label(), reason)
                 self._set_state("unreachable", reason)
                 self._attempt_done()
-                await self._pause(delay)
-                delay = min(delay * 2, MAX_RETRY_S)
+                await self._pause(down)
+                down = min(down * 2, DOWN_RETRY_S)
                 continue
+            down = FIRST_RETRY_S
             self.connection = connection
             self._drain(connection)
             self._set_state("connected", None)

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
+from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shorten
@@ -77,6 +78,23 @@ class ExternalTools:
 
     async def close(self) -> None:
         await self.mcp.close()
+
+    async def reload(self, data_dir: Path) -> None:
+        """settings.json changed: its `mcpServers` again (tools.changed tells the rest)."""
+        from host.tools.mcp_config import load_servers
+
+        await self.mcp.reload(load_servers(data_dir))
+
+    def retry(self, params: m.ToolsRetryParams) -> m.OkResult:
+        """`tools.retry` (the project's): a failed MCP server started again now."""
+        server = next((s for s in self.mcp.servers if s.name == params.name), None)
+        if server is None:
+            raise errors.InvalidParams(f"there is no MCP server named {params.name!r}")
+        if not server.usable:
+            why = server.error or "it is disabled in settings.json"
+            raise errors.InvalidParams(f"the MCP server {params.name!r} cannot start: {why}")
+        server.retry()
+        return m.OkResult()
 
     def listing(self) -> m.ToolsList:
         plugins = tuple(

@@ -78,7 +78,10 @@ def load_servers(data_dir: Path | None) -> list[ServerEntry]:
     if servers is None:
         return []
     if not isinstance(servers, dict):
-        return [ServerEntry("mcpServers", "mcpServers", None, "mcpServers must be an object")]
+        # a problem of the file, told as the file's entry (the Tools view's settings row)
+        path = data_dir / SETTINGS_FILENAME
+        return [ServerEntry(SETTINGS_FILENAME, "settings", None,
+                            f"{path}: \"mcpServers\" must be an object")]  # fmt: skip
     entries: list[ServerEntry] = []
     keys: set[str] = set()
     for name, raw in servers.items():

@@ -110,6 +110,11 @@ class McpServer:
 
     # --- lifetime ---------------------------------------------------------------------
 
+    def retry(self) -> None:
+        """`tools.retry`: start again now, its back-off forgotten (the user asked)."""
+        self._failures, self._retry_at = 0, 0.0
+        self.start()
+
     def start(self) -> None:
         """Start (again) unless running or waiting out its back-off."""
         if not self.usable or self._task is not None:
@@ -416,6 +421,26 @@ class McpServers:
 
     async def close(self) -> None:
         await asyncio.gather(*(server.stop() for server in self.servers))
+
+    async def reload(self, entries: list[ServerEntry]) -> None:
+        """settings.json changed: a server whose settings are the same goes on as it is;
+        one changed, added or enabled starts anew; one removed or disabled stops."""
+        held = {server.name: server for server in self.servers}
+        kept: list[McpServer] = []
+        gone: list[McpServer] = []
+        for entry in entries:
+            old = held.pop(entry.name, None)
+            if old is not None and old.config == entry:
+                kept.append(old)
+                continue
+            if old is not None:
+                gone.append(old)
+            kept.append(McpServer(entry, self))
+        gone += held.values()
+        self.servers = kept
+        await asyncio.gather(*(server.stop() for server in gone))
+        self.start()
+        self.changed()
 
     async def prepare(self, timeout: float = PREPARE_S) -> None:
         """Before a turn: servers that failed are started again (their back-off over), and

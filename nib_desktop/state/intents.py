@@ -124,6 +124,31 @@ class Retry:
 
 
 @dataclass(frozen=True)
+class RetryServer:
+    """A failed MCP server started again now (the Tools view's Retry)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class DisableServer:
+    """An MCP server disabled in settings.json, or enabled again."""
+
+    name: str
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class OpenSettings:
+    """settings.json opened in the user's editor (made, empty, if there is none)."""
+
+
+@dataclass(frozen=True)
+class RetryRemote:
+    """Try the shown remote session's host now, not at the next attempt."""
+
+
+@dataclass(frozen=True)
 class Answer:
     approval_id: str
     decision: str  # allow_once, allow_session, deny
@@ -172,6 +197,10 @@ class ExpandDock:
 
 Intent = (
     CreateSession
+    | RetryRemote
+    | RetryServer
+    | DisableServer
+    | OpenSettings
     | AttachRemote
     | ListRemoteSessions
     | ForkSession

@@ -519,3 +519,78 @@ def test_a_server_whose_answers_cannot_be_read_is_said_so(tmp_path: Path, socket
         assert server["state"] == "failed"
         assert server["error"].startswith("it sent what the MCP client cannot read: ")
         assert "exited" not in server["error"]
+
+
+def test_settings_json_is_read_again_when_it_changes(tmp_path: Path, socket_path: str) -> None:
+    """No restart: a server added, disabled, enabled and removed in settings.json is
+    started, stopped and told; a file broken mid-edit is its own entry naming the file, its
+    line and the problem, and mending it brings the servers back; agents follow too."""
+    data = tmp_path / "data"
+    write_settings(data, {})
+
+    def changed_until(client: RpcClient, check: Any) -> dict[str, Any]:
+        while True:
+            listing = client.call("tools.list", {})
+            if check(listing):
+                return listing
+            client.wait_notification(lambda n: n["method"] == "tools.changed", 30)
+            client.notifications.clear()
+
+    def states(listing: dict[str, Any]) -> dict[str, str]:
+        return {s["name"]: s["state"] for s in listing["servers"]}
+
+    with running_host(data, socket_path) as host:
+        client = host.connect()
+        assert client.call("tools.list", {})["servers"] == []
+        write_settings(data, {"test": TEST_SERVER})
+        changed_until(client, lambda ls: states(ls) == {"test": "ready"})
+        write_settings(data, {"test": {**TEST_SERVER, "disabled": True}})
+        changed_until(client, lambda ls: states(ls) == {"test": "disabled"})
+        write_settings(data, {"test": TEST_SERVER})
+        changed_until(client, lambda ls: states(ls) == {"test": "ready"})
+
+        (data / "settings.json").write_text('{"mcpServers": {\n  "test": {,\n}}')
+        broken = changed_until(client, lambda ls: "settings.json" in states(ls))
+        (entry,) = broken["servers"]
+        assert entry["state"] == "failed" and entry["tools"] == []
+        assert "settings.json is not valid JSON" in entry["error"] and "line 2" in entry["error"]
+
+        agent = {"command": sys.executable, "args": ["-c", "pass"]}
+        (data / "settings.json").write_text(json.dumps({"agents": {"later": agent}}))
+        client.wait_notification(
+            lambda n: (
+                n["method"] == "agents.changed"
+                and [a["name"] for a in n["params"]["agents"]] == ["later"]
+            ),
+            30,
+        )
+        changed_until(client, lambda ls: ls["servers"] == [])
+        # the host was never restarted: the same connection answered throughout
+        assert client.call("sessions.list", {}) == {"sessions": []}
+
+
+def test_tools_retry_starts_a_failed_server_now(tmp_path: Path, socket_path: str) -> None:
+    """A server that failed waits out a back-off before its next use; `tools.retry` (the
+    Tools view's Retry) starts it at once; an unknown name is refused in words."""
+    data = tmp_path / "data"
+    marker = tmp_path / "works"
+    flaky = {"command": sys.executable, "args": ["-c", (
+        "import os, runpy, sys; "
+        f"os.path.exists({str(marker)!r}) or sys.exit(3); "
+        "sys.argv = ['x']; runpy.run_module('tests.helpers.mcp_test_server', run_name='__main__')"
+    )], "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    write_settings(data, {"flaky": flaky})
+    with running_host(data, socket_path) as host:
+        client = host.connect()
+        assert tools_ready(client, {"flaky"})["servers"][0]["state"] == "failed"
+        marker.touch()  # it would work now, but nothing starts it before a turn
+        client.notifications.clear()
+        assert client.call("tools.retry", {"name": "flaky"}) == {"ok": True}
+        listing = tools_ready(client, {"flaky"})
+        while listing["servers"][0]["state"] != "ready":
+            client.wait_notification(lambda n: n["method"] == "tools.changed", 30)
+            listing = client.call("tools.list", {})
+        with pytest.raises(RpcErrorReply) as refused:
+            client.call("tools.retry", {"name": "nope"})
+        assert refused.value.code == -32602
+        assert "no MCP server named 'nope'" in refused.value.error["message"]

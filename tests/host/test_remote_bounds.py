@@ -92,6 +92,8 @@ def test_only_a_healthy_link_resets_the_back_off() -> None:
         waits.append(pause)
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
     assert links.after_loss(30.0, lasted=links.HEALTHY_S) == (0.0, links.FIRST_RETRY_S)
+    # a host that does not answer at all is tried at least every second
+    assert links.DOWN_RETRY_S <= 1.0
 
 
 def test_a_remote_flooding_its_catch_up_is_dropped(core: HostCore) -> None:

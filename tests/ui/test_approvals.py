@@ -137,6 +137,51 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
     gui.run(body(), timeout=60)
 
 
+def test_the_tools_view_mends_settings_without_a_restart(gui: Gui) -> None:
+    """A settings.json broken mid-edit is its own row, first, naming the file, its line
+    and the problem (not a server called "settings.json"); mended, the server is back
+    without a restart. Disable (a click) writes the file and the host stops the server;
+    Enable starts it again; a failed server's Retry starts it at once."""
+    configure(gui)
+
+    def sources() -> list[tuple[str, str, str]]:
+        return [(r.name, r.kind, r.state) for r in gui.tools.model.rows()]
+
+    def button(name: str) -> object:
+        return next(b for b in gui.visible_items(name))
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: tools_ready(gui), 30, "the MCP server")
+        good = (gui.data_dir / "settings.json").read_text()
+        (gui.data_dir / "settings.json").write_text('{"mcpServers": {\n  "test": {,\n}}')
+        await until(lambda: sources()[:1] == [("settings.json", "settings file", "failed")],
+                    30, "the settings row")  # fmt: skip
+        [row] = gui.tools.model.rows()
+        assert "settings.json is not valid JSON" in row.error and "(line 2, column" in row.error
+        assert row.accessible_name.startswith("settings file settings.json, failed: ")
+        (gui.data_dir / "settings.json").write_text(good)
+        await until(lambda: sources() == [("test", "MCP server", "ready")], 30, "mended")
+
+        await gui.key(
+            Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        await until(lambda: gui.visible_items("disableServerButton"), what="the Tools view")
+        disable = button("disableServerButton")
+        assert disable.property("text") == "Disable"
+        await gui.click(disable)
+        await until(lambda: sources() == [("test", "MCP server", "disabled")], 30, "disabled")
+        kept = json.loads((gui.data_dir / "settings.json").read_text())
+        assert kept["mcpServers"]["test"]["disabled"] is True
+        await until(lambda: button("disableServerButton").property("text") == "Enable")
+        await gui.click(button("disableServerButton"))
+        await until(lambda: sources() == [("test", "MCP server", "ready")], 30, "enabled again")
+        assert "disabled" not in json.loads((gui.data_dir / "settings.json").read_text())[
+            "mcpServers"]["test"]  # fmt: skip
+
+    gui.run(body(), timeout=90)
+
+
 def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
     configure(gui)
     asked: list[str] = []

@@ -72,7 +72,13 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         # the remote host goes away: the window says so, and Stop is refused in words
         os.kill(remote.proc.pid, signal.SIGKILL)
         await until(lambda: not gui.sessions.property("currentReachable"), 20, "unreachable")
-        assert "unreachable" in gui.item("remoteNote").property("text")
+        note = gui.item("remoteNote").property("text")
+        assert "unreachable" in note and "tried every second (Ctrl+R: now)" in note
+        # Ctrl+R asks the window's host to try the remote now: a call forwarded there
+        asked = gui.calls["messages.list"]
+        await gui.key(Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: gui.calls["messages.list"] == asked + 1, what="Ctrl+R reaching it")
+        assert gui.notice.property("text") == ""  # unreachable still: the row says so
         # the turn is not told as running any more: nothing sweeps, the header says why
         await until(lambda: not gui.dock.property("running"), what="the turn no longer running")
         assert not [row for row in gui.items("todoRow") if row.property("sweeping")]

@@ -349,7 +349,7 @@ Rectangle {
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText
                 placeholderText: !composer.app.sessions.currentReachable
-                    ? qsTr("The remote host cannot be reached now; it is retried by itself.")
+                    ? qsTr("The remote host cannot be reached now; it is tried every second (Ctrl+R: now).")
                     : composer.app.sessions.currentRunning
                     ? qsTr("A turn runs — Enter queues a message for when it completes, Esc stops it")
                     : composer.app.sessions.currentRemote

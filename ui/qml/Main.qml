@@ -131,6 +131,9 @@ ApplicationWindow {
         if (hasSession && !running && !sessions.currentRemote)
             list.push({ name: qsTr("Compact the conversation"), key: "/compact",
                         run: () => window.app.composer.send("/compact") })
+        if (sessions.currentRemote && !sessions.currentReachable)
+            list.push({ name: qsTr("Reach the remote host now"), key: retryRemoteShortcut.nativeText,
+                        run: () => sessions.retryRemote() })
         if (hasSession && !sessions.currentRemote)
             list.push({ name: qsTr("Fork this session"), key: window.keys["fork"], run: () => sessions.fork() })
         if (hasSession)
@@ -244,6 +247,16 @@ ApplicationWindow {
         // as the window manager's close: asks first while turns run
         sequence: "Ctrl+Q"
         onActivated: window.close()
+    }
+    // an unreachable remote session's host, tried now (the banner's Ctrl+R starts a
+    // failed local host; the two are never enabled together)
+    Shortcut {
+        id: retryRemoteShortcut
+        objectName: "retryRemoteShortcut"
+        sequence: "Ctrl+R"
+        enabled: window.app.sessions.currentRemote && !window.app.sessions.currentReachable
+                 && window.app.connection.state === "ready"
+        onActivated: window.app.sessions.retryRemote()
     }
     Shortcut {
         id: newMenuShortcut

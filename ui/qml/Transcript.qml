@@ -164,9 +164,11 @@ Item {
             // an agent's thought: kept, folded to its first line until clicked; a long
             // message: folded to its first lines until clicked
             readonly property bool thought: kind === "thought"
+            // a compaction: its count on one line; unfolded, the summary the agent goes on from
+            readonly property bool summary: kind === "summary" && text.indexOf("\n") >= 0
             readonly property bool long: preview.length > 0
             property bool unfolded: false
-            readonly property string firstLine: thought ? text.split("\n", 1)[0] : ""
+            readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
             width: list.width
             implicitHeight: bubble.implicitHeight
 
@@ -189,6 +191,7 @@ Item {
                     text: entry.thought && !entry.unfolded
                           ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
                                                  .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
+                          : entry.summary && !entry.unfolded ? qsTr("%1 — the summary ▸").arg(entry.firstLine)
                           : entry.long && !entry.unfolded ? entry.preview : entry.text
                     textFormat: TextEdit.PlainText
                     font.italic: entry.thought
@@ -207,7 +210,7 @@ Item {
                                       : entry.thought ? qsTr("Agent's thought: ") : "")
                                      + (entry.long && !entry.unfolded ? entry.preview : entry.text)
                     TapHandler {
-                        enabled: entry.thought || entry.long
+                        enabled: entry.thought || entry.summary || entry.long
                         onTapped: entry.unfolded = !entry.unfolded
                     }
                 }

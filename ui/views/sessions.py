@@ -153,6 +153,11 @@ class SessionsView(QObject):
         return sessions + agents
 
     @Slot()
+    def retryRemote(self) -> None:
+        """The shown remote session's host, tried now (Ctrl+R)."""
+        self._ask(it.RetryRemote())
+
+    @Slot()
     def fork(self) -> None:
         self._ask(it.ForkSession())
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QObject, Signal
+from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import events as ev
+from nib_desktop.state import intents as it
 from nib_desktop.state import store
 from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState, Change
@@ -43,6 +44,21 @@ class ToolsView(QObject):
 
     def _failed_count(self) -> int:
         return self._failed
+
+    @Slot(str)
+    def retry(self, name: str) -> None:
+        """A failed MCP server, started again now."""
+        self._ask(it.RetryServer(name))
+
+    @Slot(str, bool)
+    def setDisabled(self, name: str, disabled: bool) -> None:
+        """An MCP server disabled (or enabled again) in settings.json."""
+        self._ask(it.DisableServer(name, disabled))
+
+    @Slot()
+    def openSettings(self) -> None:
+        """settings.json, in the desktop's editor for it."""
+        self._ask(it.OpenSettings())
 
     sources = Property(ToolSourceModel, _sources, constant=True)
     failed = Property(int, _failed_count, notify=failedChanged)  # agents, servers, plugins

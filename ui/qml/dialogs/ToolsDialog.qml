@@ -26,6 +26,23 @@ Dialog {
     ColumnLayout {
         anchors.fill: parent
         spacing: 6
+        // settings.json is read again whenever it changes: no restart after an edit
+        RowLayout {
+            Layout.fillWidth: true
+            Text {
+                Layout.fillWidth: true
+                text: qsTr("Agents, servers and plugins come from settings.json; changes apply as it is saved.")
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: toolsDialog.theme.muted
+                font.pixelSize: 12
+            }
+            NibButton {
+                objectName: "openSettingsButton"
+                text: qsTr("Open settings.json")
+                onClicked: toolsDialog.app.tools.openSettings()
+            }
+        }
         Text {
             Layout.fillWidth: true
             visible: toolList.count === 0
@@ -90,6 +107,32 @@ Dialog {
                             color: source.sourceState === "failed" ? toolsDialog.theme.danger
                                  : source.sourceState === "ready" ? toolsDialog.theme.green : toolsDialog.theme.muted
                             font.pixelSize: 12
+                        }
+                        // a server: started again now, or disabled / enabled in settings.json
+                        NibToolButton {
+                            objectName: "retryServerButton"
+                            visible: source.kind === "MCP server" && source.sourceState === "failed"
+                            text: qsTr("Retry")
+                            font.pixelSize: 12
+                            Accessible.name: qsTr("Start %1 again").arg(source.name)
+                            onClicked: toolsDialog.app.tools.retry(source.name)
+                        }
+                        NibToolButton {
+                            objectName: "disableServerButton"
+                            visible: source.kind === "MCP server"
+                            text: source.sourceState === "disabled" ? qsTr("Enable") : qsTr("Disable")
+                            font.pixelSize: 12
+                            Accessible.name: (source.sourceState === "disabled" ? qsTr("Enable %1") : qsTr("Disable %1"))
+                                             .arg(source.name)
+                            onClicked: toolsDialog.app.tools.setDisabled(source.name, source.sourceState !== "disabled")
+                        }
+                        NibToolButton {
+                            objectName: "fixSettingsButton"
+                            visible: source.kind === "settings file"
+                            text: qsTr("Open it")
+                            font.pixelSize: 12
+                            Accessible.name: qsTr("Open settings.json")
+                            onClicked: toolsDialog.app.tools.openSettings()
                         }
                     }
                     Text {
