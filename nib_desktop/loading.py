@@ -17,8 +17,10 @@ import asyncio
 import logging
 from typing import Any
 
+from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
 from nib_desktop.router import LineFeed
@@ -29,6 +31,16 @@ from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import TurnView
 
 log = logging.getLogger(__name__)
+
+WHOLE_GROUP_PAGES = 20  # older History pages read, at most, to find where a turn began
+REQUEST_WORDS = 48  # characters of a turn's request in its History group header
+
+
+def request_words(text: str) -> str:
+    """A request's first words for a header: its first line that says something."""
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return shown_text(shorten(line, REQUEST_WORDS))
+
 
 TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrolls up
 
@@ -174,6 +186,44 @@ class Loader:
         page = await self._host.call(rpc.TODOS_HISTORY, params)
         revisions = tuple(convert.revision(r) for r in page.revisions)
         self._state.apply(ev.HistoryPageLoaded(held.session_id, revisions, page.has_more, older))
+        await self._whole_groups(held.session_id)
+        await self._requests(held.session_id)
+
+    async def _whole_groups(self, session_id: str) -> None:
+        """Older pages until two turns are held (or none is left): every group but the
+        oldest then shows its turn's whole range, not just the part a page held."""
+        for _ in range(WHOLE_GROUP_PAGES):
+            held = self._state.history
+            turns = {r.turn_id for r in held.revisions}
+            if held.session_id != session_id or not held.has_more or len(turns) > 1:
+                return
+            before = min(r.revision for r in held.revisions)
+            params = m.TodoHistoryParams(session_id=session_id, before_revision=before)
+            page = await self._host.call(rpc.TODOS_HISTORY, params)
+            older = tuple(convert.revision(r) for r in page.revisions)
+            self._state.apply(ev.HistoryPageLoaded(session_id, older, page.has_more, True))
+
+    async def _requests(self, session_id: str) -> None:
+        """The first words of each grouped turn's request, for its header (one short
+        `messages.list` of that turn's first message each, only for turns not read yet)."""
+        held = self._state.history
+        known = dict(held.requests)
+        grouped = dict.fromkeys(r.turn_id for r in held.revisions)
+        turns = [t for t in grouped if t and t not in known]
+        if held.session_id != session_id or not turns:
+            return
+
+        async def first_words(turn_id: str) -> tuple[str, str]:
+            params = m.MessageListParams(session_id=session_id, turn_id=turn_id, limit=1)
+            try:
+                listing = await self._host.call(rpc.MESSAGES_LIST, params)
+            except errors.RpcError:  # e.g. a remote host without the project's turnId
+                return turn_id, ""
+            first = listing.messages[0] if listing.messages else None
+            return turn_id, request_words(first.content) if first and first.role == "user" else ""
+
+        read = await asyncio.gather(*(first_words(t) for t in turns))
+        self._state.apply(ev.HistoryRequestsRead(session_id, tuple(read)))
 
 
 def _turn_of(message: m.Message | None) -> str:

@@ -286,11 +286,14 @@ class TurnList(Wire):
 
 class MessageListParams(Wire):
     """A page of a transcript: the newest `limit` messages before `beforeSeq` (all the
-    newest when absent), in transcript order; a page also stops at about 4 MiB."""
+    newest when absent), in transcript order; a page also stops at about 4 MiB. With
+    `turnId` (the project's): that turn's messages only, from its first (its request),
+    the oldest `limit` of them."""
 
     session_id: Id
     before_seq: Position | None = None
     limit: Annotated[int, Field(strict=True, ge=1, le=1000)] = 1000
+    turn_id: Id | None = None
 
 
 class MessageList(Wire):

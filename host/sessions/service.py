@@ -401,6 +401,8 @@ class SessionService:
         ).fetchone()
         total, first = counted if counted is not None else (0, None)
         before = params.before_seq if params.before_seq is not None else 2**62
+        if params.turn_id is not None:
+            return self._turn_page(params, before, total)
         rows = self._db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND seq < ?"
             " ORDER BY seq DESC LIMIT ?",
@@ -416,6 +418,23 @@ class SessionService:
             page.append(_message(row))
         page.reverse()
         has_more = bool(page) and first is not None and page[0].seq > first
+        return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
+
+    def _turn_page(self, params: m.MessageListParams, before: int, total: int) -> m.MessageList:
+        """One turn's messages from its request on (the History view's group headers)."""
+        rows = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND turn_id = ?"
+            " AND seq < ? ORDER BY seq LIMIT ?",
+            (params.session_id, params.turn_id, before, params.limit + 1),
+        ).fetchall()
+        page: list[m.Message] = []
+        size = 0
+        for row in rows[: params.limit]:
+            size += len((row[5] + (row[6] or "")).encode("utf-8", "surrogatepass")) + 300
+            if page and size > PAGE_BYTES:
+                break
+            page.append(_message(row))
+        has_more = len(rows) > len(page)  # more of the turn than this page
         return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
 
     def _insert_message(

@@ -157,6 +157,14 @@ class HistoryClosed:
 
 
 @dataclass(frozen=True)
+class HistoryRequestsRead:
+    """The first words of the requests of turns the History view groups by."""
+
+    session_id: str
+    requests: tuple[tuple[str, str], ...]  # (turn id, words)
+
+
+@dataclass(frozen=True)
 class HistoryPageLoaded:
     """A page of todos.history: the newest (merged over what is held) or, with `older`,
     the one after the oldest held."""
@@ -205,6 +213,7 @@ Event = (
     | HistoryOpened
     | HistoryClosed
     | HistoryPageLoaded
+    | HistoryRequestsRead
     | RevisionViewed
     | DockExpanded
     | ReducedMotionSet

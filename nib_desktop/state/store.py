@@ -80,6 +80,8 @@ class History:
     revisions: tuple[Revision, ...] = ()
     has_more: bool = False
     viewed: Revision | None = None
+    # the first words of each turn's request, by turn id (read as groups appear)
+    requests: tuple[tuple[str, str], ...] = ()
 
 
 Listener = Callable[[ev.Event, Change], None]
@@ -252,6 +254,13 @@ class AppState:
                 return self._close_history()
             case ev.HistoryPageLoaded(session_id, revisions, has_more, older):
                 return self._history_page(session_id, revisions, has_more, older)
+            case ev.HistoryRequestsRead(session_id, requests):
+                shown = self.history
+                known = dict(shown.requests)
+                if session_id != shown.session_id or all(known.get(t) == w for t, w in requests):
+                    return NOTHING
+                self.history = replace(shown, requests=tuple({**known, **dict(requests)}.items()))
+                return Change(frozenset({HISTORY}))
             case ev.RevisionViewed(revision):
                 history = self.history
                 viewed = next((r for r in history.revisions if r.revision == revision), None)

@@ -32,7 +32,7 @@ def test_history_by_keyboard_shows_a_past_revision_read_only(gui, monkeypatch) -
     async def body() -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
-        await finished_turn(gui, session.id, "1. Add the column\n2. Write the tests", 7)
+        await finished_turn(gui, session.id, THREE, 7)
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
         await gui.frame()
@@ -90,16 +90,19 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
     async def body() -> None:
         await gui.start()
         session = await gui.actions.create_session("agent")
-        await finished_turn(gui, session.id, "1. Add the column\n2. Write the tests", 7)
+        await finished_turn(gui, session.id, THREE, 7)
         await gui.key(Qt.Key.Key_H, CTRL)
         await until(lambda: len(history(gui)) == 7, what="the history loaded")
         # a second turn while the view is open: its revisions arrive in the view
-        await gui.actions.start_turn("1. Update the docs\n2. Tag the release")
+        await gui.actions.start_turn("1. Update the docs\n2. Tag the release\n3. Announce it")
         await until(lambda: history(gui) and history(gui)[0].revision >= 14, what="new writes")
         await until(lambda: gui.state.turn(session.id).state == "completed")
         await until(lambda: len(history(gui)) == gui.state.snapshot(session.id).revision)
+        # each group: when its turn began, its whole range, its request's first words
+        await until(lambda: "“" in history(gui)[0].turnLabel, what="the request's words")
         labels = [r.turnLabel for r in history(gui)]
-        assert labels[0].endswith(" · revisions 8–14") and labels[-1].endswith(" · revisions 1–7")
+        assert labels[0].endswith(" · revisions 8–14 · “1. Update the docs”")
+        assert labels[-1].endswith(" · revisions 1–7 · “1. Add the column”")
         assert len(set(labels)) == 2 and all(label.startswith("Turn started ") for label in labels)
         assert gui.history.property("open")  # writes never close the view
         # the button says how to get back, and clicking it does
@@ -138,18 +141,29 @@ def test_history_keys_reach_both_ends_and_move_by_pages(gui, monkeypatch) -> Non
         await until(lambda: gui.state.transcript.loaded)
         await gui.actions.start_turn(steps)
         await until(lambda: gui.state.turn(session.id).state == "completed", 30)
+        # a short turn after it: the first page holds two turns, the long one's start is
+        # in pages not read until the user goes there
+        await gui.actions.start_turn("1. One more\n2. And another")
+        await until(lambda: gui.state.snapshot(session.id).revision > 85, 30)
+        await until(lambda: gui.state.turn(session.id).state == "completed", 30)
         newest = gui.state.snapshot(session.id).revision
-        assert newest > 80
+        assert newest == 86
         await gui.key(Qt.Key.Key_H, CTRL)
         await until(lambda: len(history(gui)) > 0, what="the first page")
         await gui.frame()
         assert gui.history.property("hasMore"), "more than one page"
+        await until(lambda: "“" in history(gui)[0].turnLabel, what="the request's words")
+        labels = [r.turnLabel for r in history(gui)]
+        assert labels[0].endswith(" · revisions 82–86 · “1. One more”")
+        assert labels[-1].startswith("Turn with revisions up to 81")  # began in a later page
         listview = gui.item("historyList")
         assert listview.hasActiveFocus() and listview.property("currentIndex") == 0
         await gui.key(Qt.Key.Key_End)
         await until(lambda: history(gui)[listview.property("currentIndex")].revision == 1,
                     what="the oldest revision current")  # fmt: skip
         assert len(history(gui)) == newest
+        await until(lambda: history(gui)[-1].turnLabel.endswith(" · revisions 1–81 · “1. Step 1”"),
+                    what="the whole turn's header")  # fmt: skip
         await gui.key(Qt.Key.Key_Home)
         assert listview.property("currentIndex") == 0
         await gui.key(Qt.Key.Key_PageDown)
@@ -162,16 +176,23 @@ def test_history_keys_reach_both_ends_and_move_by_pages(gui, monkeypatch) -> Non
     gui.run(body(), 90)
 
 
+THREE = "1. Add the column\n2. Write the tests\n3. Summarise the changes"
+
+
 def revision(n: int, turn: str = "t1") -> Revision:
     return Revision(n, turn, f"10:{n:02}", (Item(f"step {n}", "pending"),), f"+{n}", False)
 
 
 def test_turn_groups_are_labelled_by_their_first_revision() -> None:
-    rows = history_rows((revision(4, "b"), revision(3, "b"), revision(2, "a"), revision(1, "")))
+    held = (revision(4, "b"), revision(3, "b"), revision(2, "a"), revision(1, ""))
+    rows = history_rows(held, {"b": "Fix the build", "a": ""})
     assert [r.turnLabel for r in rows] == [
-        "Turn started 10:03 · revisions 3–4",
-        "Turn started 10:03 · revisions 3–4",
+        "Turn started 10:03 · revisions 3–4 · “Fix the build”",
+        "Turn started 10:03 · revisions 3–4 · “Fix the build”",
         "Turn started 10:02 · revision 2",
         "Before the history · revision 1",
     ]
+    # older pages not read yet: the oldest group held may begin in them, and says so
+    partial = history_rows(held[:3], {"b": "Fix the build"}, has_more=True)
+    assert [r.turnLabel for r in partial][-1] == "Turn with revisions up to 2"
     assert rows[0].accessibleName == "Revision 4, 10:04: +4"

@@ -18,21 +18,34 @@ QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
 
-def history_rows(revisions: tuple[Revision, ...]) -> list[HistoryRow]:
+def history_rows(
+    revisions: tuple[Revision, ...],
+    requests: dict[str, str] | None = None,
+    has_more: bool = False,
+) -> list[HistoryRow]:
     """Revisions newest first, each under a label naming its turn: the time of its first
-    revision shown and the revisions it wrote (which also keeps two turns of the same
-    minute apart)."""
+    revision, the revisions it wrote and its request's first words. The oldest group held
+    while older pages exist may go on in them: its label says so instead of a range."""
+    requests = requests or {}
     first: dict[str, Revision] = {}
     last: dict[str, Revision] = {}
     for r in revisions:  # newest first: the last seen is the turn's earliest
         first[r.turn_id] = r
         last.setdefault(r.turn_id, r)
+    oldest_turn = revisions[-1].turn_id if revisions and has_more else None
     rows = []
     for r in revisions:
         low, high = first[r.turn_id], last[r.turn_id]
-        span = (f"revision {low.revision}" if low is high
-                else f"revisions {low.revision}–{high.revision}")  # fmt: skip
-        label = f"Turn started {low.time} · {span}" if r.turn_id else f"Before the history · {span}"
+        if r.turn_id == oldest_turn:  # its start is in a page not read yet
+            span = f"revisions up to {high.revision}"
+            when = f"Turn with revisions up to {high.revision}"
+        else:
+            span = (f"revision {low.revision}" if low is high
+                    else f"revisions {low.revision}–{high.revision}")  # fmt: skip
+            when = f"Turn started {low.time} · {span}"
+        words = requests.get(r.turn_id, "")
+        said = f" · “{words}”" if words else ""
+        label = f"{when}{said}" if r.turn_id else f"Before the history · {span}"
         name = f"Revision {r.revision}, {r.time}: {r.summary}"
         rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name))
     return rows
@@ -48,14 +61,17 @@ class HistoryView(QObject):
         self._state, self._ask = state, ask
         state.subscribe(self._changed)
         self.model = HistoryModel(self)
-        self._held: tuple[Revision, ...] = ()
+        self._held: tuple[object, ...] = ()
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.HISTORY in change or (store.CHECKLIST in change and self._viewed()):
-            revisions = self._state.history.revisions
-            if revisions != self._held:
-                self._held = revisions
-                self.model.set_rows(history_rows(revisions))
+            history = self._state.history
+            held = (history.revisions, history.requests, history.has_more)
+            if held != self._held:
+                self._held = held
+                self.model.set_rows(
+                    history_rows(history.revisions, dict(history.requests), history.has_more)
+                )
             self.changed.emit()
 
     def _viewed(self) -> bool:
