@@ -157,13 +157,20 @@ def test_the_close_dialog_owns_the_keyboard(gui: Gui) -> None:
         await type_text("1. one 2. two")
         await keys("Return")
         await until(lambda: gui.sessions.property("runningCount") == 1, what="a running turn")
+        await keys("ctrl+n")  # a second session, a second turn
+        await until(lambda: len(gui.sessions.model.rows()) == 2, what="Ctrl+N")
+        await type_text("1. three 2. four")
+        await keys("Return")
+        await until(lambda: gui.sessions.property("runningCount") == 2, what="two running turns")
         await keys("alt+F4")  # the window manager closing the window
         dialog = await opened(gui, "closeDialog")
+        words = gui.window.findChild(object, "closeText").property("text")
+        assert words.startswith("2 turns are still running.")
         await type_text("zz")
         assert input_.property("text") == ""
         await tab_stays_inside(gui, dialog, presses=4)
         await keys("Escape")
         await closed(gui, dialog)
-        assert gui.window.isVisible() and gui.sessions.property("runningCount") == 1
+        assert gui.window.isVisible() and gui.sessions.property("runningCount") == 2
 
     gui.run(body())
