@@ -105,7 +105,7 @@ def test_a_demo_turn_fills_the_state_through_router_and_loader(tmp_path, monkeyp
             assert snapshot is not None and all(i.status == "completed" for i in snapshot.items)
             todo = [x.text for x in main.state.transcript.lines if x.kind == "todo"]
             # the list, then one live line per step (its "◐" turned "✓" in place)
-            assert todo == ["Checklist: 3 steps"] + [f"✓ {i.content}" for i in snapshot.items]
+            assert todo == ["Checklist: 2 steps"] + [f"✓ {i.content}" for i in snapshot.items]
             assert main.state.shown is not None and not main.state.shown.running
 
     run(body())
