@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 from PySide6.QtGui import QGuiApplication, QIcon
-from PySide6.QtQuickControls2 import QQuickStyle
 
 from host.protocol.appinfo import APPLICATION, DESKTOP_ID, ORGANIZATION
 from nib_desktop import paths
@@ -24,7 +23,8 @@ def create_app() -> QGuiApplication:
     QGuiApplication.setOrganizationName(ORGANIZATION)
     QGuiApplication.setApplicationName(APPLICATION)
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
-    QQuickStyle.setStyle("Fusion")
+    # the style by its environment variable: the QtQuickControls2 module is not imported
+    os.environ["QT_QUICK_CONTROLS_STYLE"] = "Fusion"
     app = QGuiApplication([])
     icon = QIcon()
     for png in sorted(paths.resource("icons").glob("nib-desktop-*.png")):

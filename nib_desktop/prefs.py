@@ -9,17 +9,17 @@ from PySide6.QtCore import QSettings
 from PySide6.QtQuick import QQuickWindow
 
 from nib_desktop.motion import reduced_motion_default
-from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 
 
 def restore_prefs(state: AppState) -> None:
     """The dock's expanded state and the reduced-motion preference (`ui/reducedMotion`
-    in QSettings, or NIB_REDUCED_MOTION=1)."""
+    in QSettings, or NIB_REDUCED_MOTION=1). Set on the new state before any view watches
+    it (no event: the events module loads after the first frame)."""
     settings = QSettings()
-    state.apply(ev.DockExpanded(bool(settings.value("dock/expanded", False, type=bool))))
+    state.dock_expanded = bool(settings.value("dock/expanded", False, type=bool))
     reduced = settings.value("ui/reducedMotion", False, type=bool)
-    state.apply(ev.ReducedMotionSet(bool(reduced) or reduced_motion_default()))
+    state.reduced_motion = bool(reduced) or reduced_motion_default()
 
 
 def restore_state(window: QQuickWindow, state: AppState) -> Callable[[], None]:

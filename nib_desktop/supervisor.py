@@ -10,7 +10,6 @@ and its last lines are kept for the error shown when it fails.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 import os
@@ -25,6 +24,8 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 from host.protocol.appinfo import TOKEN_ENV
 
 if TYPE_CHECKING:
+    import asyncio
+
     from host.protocol.models import ReadyLine
 
 log = logging.getLogger("nib.host")
@@ -84,6 +85,8 @@ class HostSupervisor(QObject):
         if not self._spawned:
             self.spawn()
         self._spawned = False
+        import asyncio
+
         ready: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._ready = ready
         if self._outcome is not None:
@@ -162,6 +165,8 @@ class HostSupervisor(QObject):
         if process is None or process.state() == QProcess.ProcessState.NotRunning:
             return
         self._stopping = True
+        import asyncio
+
         gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def finished(_code: int, _status: QProcess.ExitStatus) -> None:

@@ -23,7 +23,6 @@ from nib_desktop import paths
 from nib_desktop.boot import create_app
 from nib_desktop.graphics import choose_scene_graph
 from nib_desktop.prefs import restore_prefs, restore_state
-from nib_desktop.state.intents import Intent
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
 from ui.views.app import AppViews
@@ -31,6 +30,7 @@ from ui.views.app import AppViews
 if TYPE_CHECKING:
     from nib_desktop.instance import SingleInstance
     from nib_desktop.main_role import MainRole
+    from nib_desktop.state.intents import Intent
 
 log = logging.getLogger("nib")
 

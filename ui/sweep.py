@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Property, QElapsedTimer, QRect, QRectF, Qt, QTimer, Signal
+from PySide6 import QtCore
+from PySide6.QtCore import Property, QElapsedTimer, QRect, QRectF, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
@@ -25,8 +26,11 @@ from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
-_FLAGS = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft)
-_SINGLE_FLAGS = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignVCenter)
+# as numbers (Qt.TextWordWrap | Qt.AlignLeft; Qt.AlignLeft | Qt.AlignVCenter), and `Qt`
+# read only when a sweep is made: PySide makes its `Qt` namespace the first time it is
+# read (about 20 ms), which the first frame need not pay
+_FLAGS = 0x1000 | 0x0001
+_SINGLE_FLAGS = 0x0001 | 0x0080
 
 
 @QmlElement
@@ -54,7 +58,7 @@ class SweepText(QQuickPaintedItem):
         self._truncated = False
         self._clock = QElapsedTimer()
         self._timer = QTimer(self)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._tick)
         self.setAntialiasing(True)
 
@@ -86,7 +90,7 @@ class SweepText(QQuickPaintedItem):
         metrics = QFontMetricsF(self._font)
         width = max(1.0, self.width())
         if self._single:
-            text = metrics.elidedText(self._text, Qt.TextElideMode.ElideRight, width)
+            text = metrics.elidedText(self._text, QtCore.Qt.TextElideMode.ElideRight, width)
             return text, min(width, metrics.horizontalAdvance(text))
         rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
         return self._text, min(width, rect.width())

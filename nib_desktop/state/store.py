@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from nib_desktop.state import events as ev
+from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.types import (
     AgentChoice,
     Approval,
@@ -84,7 +84,7 @@ class History:
     requests: tuple[tuple[str, str], ...] = ()
 
 
-Listener = Callable[[ev.Event, Change], None]
+Listener = Callable[["ev.Event", "Change"], None]
 
 
 @dataclass

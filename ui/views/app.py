@@ -4,11 +4,11 @@ over the same state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Property, QObject
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state.intents import Ask
 from nib_desktop.state.store import AppState
 from ui.views.approvals import ApprovalsView
 from ui.views.composer import ComposerView
@@ -22,6 +22,9 @@ from ui.views.sessions import SessionsView
 from ui.views.settings import SettingsView
 from ui.views.tools import ToolsView
 from ui.views.transcript import TranscriptView
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject
 from PySide6.QtCore import QPersistentModelIndex as PersistentIndex
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
@@ -22,6 +22,12 @@ QML_IMPORT_MAJOR_VERSION = 1
 Index = QModelIndex | PersistentIndex
 
 
+# Qt.ItemDataRole's values, as numbers: reading PySide's `Qt` namespace the first time
+# costs about 20 ms, which the window's first frame need not pay
+DISPLAY_ROLE = 0  # Qt.ItemDataRole.DisplayRole
+USER_ROLE = 0x0100  # Qt.ItemDataRole.UserRole
+
+
 class RowModel(QAbstractListModel):
     """A list of frozen rows; each role reads one attribute: `ROLES` names the roles QML
     sees, each the row's attribute of the same name, or the one `ATTRIBUTES` gives (the
@@ -34,9 +40,7 @@ class RowModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Any] = []
-        self._role_ids = {
-            Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(self.ROLES)
-        }
+        self._role_ids = {USER_ROLE + 1 + i: name for i, name in enumerate(self.ROLES)}
         self._attributes = {role: self.ATTRIBUTES.get(name, name)
                             for role, name in self._role_ids.items()}  # fmt: skip
 
@@ -46,12 +50,12 @@ class RowModel(QAbstractListModel):
     def roleNames(self) -> dict[int, QByteArray]:
         return {role: QByteArray(name.encode()) for role, name in self._role_ids.items()}
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = DISPLAY_ROLE) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            role = Qt.ItemDataRole.UserRole + 1
+        if role == DISPLAY_ROLE:
+            role = USER_ROLE + 1
         name = self._attributes.get(role)
         return getattr(row, name) if name is not None else None
 

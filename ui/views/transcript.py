@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
 from nib_desktop.state import store
-from nib_desktop.state.intents import Ask
+from nib_desktop.state.lazy import events as ev
+from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Line
 from ui.views.rows import TranscriptModel, qml_uncreatable
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
