@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from host.core import HostCore
@@ -93,7 +93,8 @@ def test_dispatcher_answers_every_message_well_formed(module_core, batch, hello)
         assert_well_formed(answer)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+# the framing's own test takes bytes to full depth; here each example is a whole dispatch
+@examples(3_000, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @pytest.mark.timeout(300)
 @given(st.binary(max_size=500), st.booleans())
 def test_dispatcher_survives_arbitrary_bytes(module_core, blob, framed) -> None:

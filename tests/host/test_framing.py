@@ -13,6 +13,7 @@ from host.protocol.framing import (
     FramingError,
     encode_frame,
 )
+from tests.helpers.budget import examples
 
 
 def test_round_trip_in_any_chunking() -> None:
@@ -61,6 +62,7 @@ def test_exact_limit_is_accepted() -> None:
 
 
 @pytest.mark.timeout(300)
+@examples(2_500)  # whole frames cut anywhere: the cuts, not the bytes, are the cases
 @given(st.lists(st.binary(max_size=300), max_size=8), st.data())
 def test_valid_streams_decode_exactly(bodies, data) -> None:
     stream = b"".join(encode_frame(body) for body in bodies)
@@ -75,7 +77,7 @@ def test_valid_streams_decode_exactly(bodies, data) -> None:
 
 
 @pytest.mark.timeout(300)
-@given(st.binary(max_size=2000))
+@given(st.binary(max_size=2000))  # the profile's full depth: every odd byte is a new case
 def test_arbitrary_bytes_never_crash_or_grow(blob) -> None:
     decoder = FrameDecoder()
     try:
