@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
@@ -56,6 +57,16 @@ def endpoint_problem(endpoint: str) -> str:
     return check(endpoint)
 
 
+def restore_sessions(state: AppState, data_dir: Path) -> None:
+    """The last run's sessions list on a new state, drawn in the first frame and replaced
+    by the host's list when it answers."""
+    from nib_desktop import session_cache
+
+    cached = session_cache.load(data_dir)
+    if cached:
+        state.sessions, state.sessions_cached = cached, True
+
+
 def make_views(state: AppState, ask: Asker) -> AppViews:
     return AppViews(state, ask, endpoint_problem)
 
@@ -98,6 +109,7 @@ def run(
     choose_scene_graph(app)
     state, ask = AppState(), Asker()
     restore_prefs(state)
+    restore_sessions(state, supervisor.data_dir)
     views = make_views(state, ask)
     engine = QQmlApplicationEngine()
     window = load_window(engine, views)
@@ -150,6 +162,10 @@ def run(
             loop.run_forever()
         loop.run_until_complete(outside.close())
         loop.run_until_complete(main_role.shutdown())
+    if not state.sessions_cached:  # the host's list, for the next start's first frame
+        from nib_desktop import session_cache
+
+        session_cache.save(supervisor.data_dir, state.sessions)
     # The QML goes before the objects it binds to.
     window.setProperty("closeConfirmed", True)
     window.close()

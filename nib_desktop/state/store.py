@@ -92,6 +92,8 @@ class AppState:
     connection: ConnectionState = "starting"
     connection_error: str = ""
     sessions: tuple[Session, ...] = ()  # newest first
+    # the sessions are the last run's list, shown until the host's own arrives
+    sessions_cached: bool = False
     current: str | None = None
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     turns: dict[str, TurnView] = field(default_factory=dict)
@@ -287,6 +289,7 @@ class AppState:
         self._by_id = {s.session_id: s for s in self.sessions}
 
     def _listed(self, sessions: tuple[Session, ...]) -> Change:
+        self.sessions_cached = False
         self._set_sessions(sessions)
         self.approvals = ()  # the calls that waited ended with their host
         # the snapshots held stay: revisions only grow, and a newer one replaces them

@@ -22,7 +22,7 @@ from nib_desktop.scripted import next_frame
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
-from nib_desktop.window import Asker, load_window, make_views
+from nib_desktop.window import Asker, load_window, make_views, restore_sessions
 from ui.snapshots import Item, Snapshot
 
 
@@ -39,6 +39,7 @@ class Gui:
         self.data_dir = data_dir
         self.supervisor = HostSupervisor(data_dir)
         self.state = AppState()
+        restore_sessions(self.state, data_dir)  # as the app does: the last run's list
         asker = Asker()
         self.views = make_views(self.state, asker)
         self.engine = QQmlApplicationEngine()

@@ -798,3 +798,44 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
         assert titles and titles[0].property("truncated")  # cut, in the middle (see above)
 
     gui.run(body())
+
+
+def test_the_last_known_sessions_are_drawn_until_the_host_answers(
+    aio_loop, tmp_path, monkeypatch
+) -> None:
+    """The first frame draws the list the window had when it last closed, marked and not
+    yet usable; the host's own list replaces it (here the host has other sessions)."""
+    from nib_desktop import session_cache
+    from nib_desktop.state.types import Session
+
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    data.mkdir()
+    last = (Session("s1", "Fix the build", "agent"), Session("s2", "Write the docs", "plan"))
+    session_cache.save(data, last)
+    assert session_cache.load(data) == last
+    gui = Gui(aio_loop, data)
+    try:
+
+        async def body() -> None:
+            await gui.frame()  # the first frame: before the host has answered
+            titles = [t.property("text") for t in gui.visible_items("sessionTitle")]
+            assert titles == ["Fix the build", "Write the docs"]
+            assert gui.item("cachedNote").isVisible()
+            assert not gui.item("sessionList").isEnabled()
+            await gui.start()
+            await until(lambda: not gui.sessions.property("cached"), what="the host's list")
+            await gui.frame()
+            assert gui.visible_items("sessionTitle") == []  # this host has none
+            assert not gui.item("cachedNote").isVisible()
+            assert gui.item("sessionList").isEnabled()
+
+        gui.run(body())
+    finally:
+        gui.close()
+    # a cache that cannot be read is no list at all
+    (data / session_cache.FILENAME).write_text("{not json")
+    assert session_cache.load(data) == ()
+    (data / session_cache.FILENAME).write_text('{"version": 1, "sessions": [{"id": 3}]}')
+    assert session_cache.load(data) == ()

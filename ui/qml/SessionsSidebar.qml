@@ -91,12 +91,26 @@ Rectangle {
             }
         }
 
+        // the last run's list, drawn while the host starts; its own replaces it
+        Text {
+            objectName: "cachedNote"
+            Layout.fillWidth: true
+            visible: sidebar.app.sessions.cached
+            text: qsTr("Last known sessions — waiting for the host")
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: sidebar.theme.muted
+            font.pixelSize: 11
+        }
+
         ListView {
             id: sessionList
             objectName: "sessionList"
             Layout.fillWidth: true
             Layout.fillHeight: true
             clip: true
+            enabled: !sidebar.app.sessions.cached  // not usable until the host has answered
+            opacity: enabled ? 1 : 0.6
             model: sidebar.app.sessions.rows
             spacing: 2
             activeFocusOnTab: true

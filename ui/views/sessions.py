@@ -36,6 +36,7 @@ class SessionsView(QObject):
         self._state, self._ask = state, ask
         state.subscribe(self._changed)
         self.model = SessionListModel(self)
+        self.model.set_rows(list(state.sessions))  # the last run's list, until the host's
         self.agent_model = AgentChoiceModel(self)
         self._shown: Session | None = None
         self._title_text = window_title(state)
@@ -89,6 +90,9 @@ class SessionsView(QObject):
         shown = self._get()
         return shown is not None and shown.running
 
+    def _cached(self) -> bool:
+        return self._state.sessions_cached
+
     def _running_count(self) -> int:
         return sum(1 for s in self._state.sessions if s.running)
 
@@ -127,6 +131,8 @@ class SessionsView(QObject):
     currentRemoteNote = Property(str, _remote_note, notify=currentChanged)
     currentRunning = Property(bool, _running, notify=currentChanged)
     runningCount = Property(int, _running_count, notify=listChanged)
+    # the list is the last run's, drawn until the host answers (its rows not yet usable)
+    cached = Property(bool, _cached, notify=listChanged)
 
     @Slot(str)
     def create(self, mode: str) -> None:
