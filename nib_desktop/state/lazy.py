@@ -26,6 +26,9 @@ def lazy_module(name: str) -> ModuleType:
     spec.loader = loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    parent, _, child = name.rpartition(".")
+    if parent:  # as an import would: `package.child` reaches it
+        setattr(importlib.import_module(parent), child, module)
     loader.exec_module(module)
     return module
 
