@@ -155,9 +155,9 @@ def main() -> int:
     print(f"median of {args.runs} runs, offscreen")
     print(f"bare QML window, first frame   {bare * 1e3:7.1f} ms (floor)")
     rows = (
-        ("first frame", frame, "250 ms"),
-        ("host ready", host_alone, "300 ms"),
-        ("connected", ready, "-"),
+        ("first frame", frame, "<= 1.3x"),
+        ("host ready", host_alone, "-"),
+        ("connected", ready, "<= 1.8x, sessions shown"),
     )
     for label, value, target in rows:
         print(
@@ -166,12 +166,15 @@ def main() -> int:
         )
     print(
         f"host ready {host_alone * 1e3:.1f} ms against `import host.protocol` "
-        f"{protocol * 1e3:.1f} ms (floor): {host_alone / protocol:.2f}x (target <= 1.2x); "
+        f"{protocol * 1e3:.1f} ms: {host_alone / protocol:.2f}x; "
         f"against `import host.protocol.models` (pydantic and the contract's models) "
-        f"{models * 1e3:.1f} ms: {host_alone / models:.2f}x"
+        f"{models * 1e3:.1f} ms: {host_alone / models:.2f}x (target <= 1.2x)"
     )
-    print(f"RSS after start: GUI {gui:6.1f} MB (target 120), host {host:6.1f} MB (target 60)")
-    print(f"RSS after a 20-step demo turn: GUI {gui_after:6.1f} MB, host {host_after:6.1f} MB")
+    print(f"RSS after start: GUI {gui:6.1f} MB, host {host:6.1f} MB (target <= 45)")
+    print(
+        f"RSS after a 20-step demo turn: GUI {gui_after:6.1f} MB (target <= 110), "
+        f"host {host_after:6.1f} MB"
+    )
     return 0
 
 
