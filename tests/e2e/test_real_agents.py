@@ -17,7 +17,9 @@ from tests.helpers.fake_models import Call, Hold, Reply, ScriptedModels
 from tests.helpers.host_process import HostProcess, RpcClient, host_env, running_host
 
 # a real agent's start and each model round trip are slow on a loaded machine
-pytestmark = pytest.mark.timeout(180)
+# serial: alone, after the parallel part of the suite (two real agents at once, here and
+# in the window's tests, interfered with each other's sessions)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.serial]
 
 Entry = Callable[[Path, Path, str], dict[str, Any]]
 # CLAUDE_IN_SUITE: Claude Code's approval, Stop and restart tests passed alone, but in

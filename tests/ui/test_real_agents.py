@@ -16,6 +16,9 @@ from tests.helpers.fake_models import Reply, ScriptedModels
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 
+# alone, after the parallel part of the suite (see tests/e2e/test_real_agents.py)
+pytestmark = pytest.mark.serial
+
 ALT = Qt.KeyboardModifier.AltModifier
 
 
