@@ -393,6 +393,14 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         await until(lambda: "The demo agent summarised the conversation so far"
                     in line.property("text"), what="the summary unfolded")  # fmt: skip
         assert live_head.endswith("earlier messages summarised")
+        await gui.click(line)  # folded again
+        await until(lambda: line.property("text").endswith("the summary ▸"), what="folded")
+        # by keyboard: Return in the transcript unfolds every folded line, and folds them
+        gui.item("transcriptList").forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: "The demo agent summarised" in line.property("text"), what="Return")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: line.property("text").endswith("the summary ▸"), what="Return again")
 
     gui.run(body())
 

@@ -99,15 +99,22 @@ Item {
         }
         onContentYChanged: maybeLoadOlder()
 
+        // Return unfolds every folded line (thoughts, compaction summaries, long messages)
+        // and folds them again: what a click does to one line, for the keyboard
+        property bool unfoldAll: false
+        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line")
+
         Connections {
             target: transcript.app.sessions
-            function onCurrentIdChanged(): void { list.follow() }
+            function onCurrentIdChanged(): void { list.unfoldAll = false; list.follow() }
         }
 
         Keys.onPressed: (event) => {
             const page = Math.max(40, list.height - 40)
             if (event.matches(StandardKey.Copy)) {
                 transcript.app.transcript.copy()
+            } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                list.unfoldAll = !list.unfoldAll
             } else if (event.key === Qt.Key_End) {
                 list.follow()
             } else if (event.key === Qt.Key_Home) {
@@ -167,7 +174,9 @@ Item {
             // a compaction: its count on one line; unfolded, the summary the agent goes on from
             readonly property bool summary: kind === "summary" && text.indexOf("\n") >= 0
             readonly property bool long: preview.length > 0
-            property bool unfolded: false
+            // a click turns this line over; Return in the transcript turns them all
+            property bool turned: false
+            readonly property bool unfolded: turned !== list.unfoldAll
             readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
             width: list.width
             implicitHeight: bubble.implicitHeight
@@ -211,7 +220,7 @@ Item {
                                      + (entry.long && !entry.unfolded ? entry.preview : entry.text)
                     TapHandler {
                         enabled: entry.thought || entry.summary || entry.long
-                        onTapped: entry.unfolded = !entry.unfolded
+                        onTapped: entry.turned = !entry.turned
                     }
                 }
             }
