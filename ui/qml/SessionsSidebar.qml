@@ -27,10 +27,13 @@ Rectangle {
 
     color: theme.sidebar
 
-    // the New menu, its first entry current: Up, Down and Return choose
+    // the New menu, its first entry current: Up, Down and Return choose. It is made the
+    // first time it opens (about 10 ms of the first frame otherwise).
     function openNewMenu(): void {
-        newMenu.open()
-        newMenu.currentIndex = 0
+        newMenuLoader.active = true
+        const menu = newMenuLoader.item as Menu
+        menu.open()
+        menu.currentIndex = 0
     }
 
     ColumnLayout {
@@ -62,30 +65,36 @@ Rectangle {
                 ToolTip.text: qsTr("New agent session (%1); other kinds and agents in the menu (%2)")
                               .arg(sidebar.keys["new"]).arg(sidebar.keys["newMenu"])
                 Accessible.name: qsTr("New session")
-                onClicked: newMenu.open()
-                Menu {
-                    id: newMenu
-                    objectName: "newMenu"
-                    onClosed: sidebar.done()
-                    MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.app.sessions.create("agent") }
-                    MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.app.sessions.create("plan") }
-                    MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.app.sessions.create("goal") }
-                    MenuSeparator {}
-                    // a dialog opens once the menu has closed (and given the focus back),
-                    // so the dialog keeps the focus it takes
-                    MenuItem { text: qsTr("Remote session…"); onTriggered: Qt.callLater(sidebar.remoteAsked) }
-                    MenuSeparator { visible: sidebar.app.sessions.agentCount > 0 }
-                    // one entry per ACP agent configured in settings.json
-                    Instantiator {
-                        model: sidebar.app.sessions.agents
-                        delegate: MenuItem {
-                            required property string name
-                            objectName: "newAgentSession"
-                            text: qsTr("%1 session…").arg(name)
-                            onTriggered: Qt.callLater(sidebar.agentAsked, name)
+                onClicked: sidebar.openNewMenu()
+                Loader {
+                    id: newMenuLoader
+                    active: false
+                    sourceComponent: Component {
+                        Menu {
+                            id: newMenu
+                            objectName: "newMenu"
+                            onClosed: sidebar.done()
+                            MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.app.sessions.create("agent") }
+                            MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.app.sessions.create("plan") }
+                            MenuItem { text: qsTr("Goal session"); onTriggered: sidebar.app.sessions.create("goal") }
+                            MenuSeparator {}
+                            // a dialog opens once the menu has closed (and given the focus back),
+                            // so the dialog keeps the focus it takes
+                            MenuItem { text: qsTr("Remote session…"); onTriggered: Qt.callLater(sidebar.remoteAsked) }
+                            MenuSeparator { visible: sidebar.app.sessions.agentCount > 0 }
+                            // one entry per ACP agent configured in settings.json
+                            Instantiator {
+                                model: sidebar.app.sessions.agents
+                                delegate: MenuItem {
+                                    required property string name
+                                    objectName: "newAgentSession"
+                                    text: qsTr("%1 session…").arg(name)
+                                    onTriggered: Qt.callLater(sidebar.agentAsked, name)
+                                }
+                                onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
+                                onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
+                            }
                         }
-                        onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
-                        onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
                     }
                 }
             }
