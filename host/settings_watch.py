@@ -8,32 +8,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from host.protocol.settings_file import SETTINGS_FILENAME
+from host.protocol.settings_file import SETTINGS_FILENAME, settings_signature
 
 log = logging.getLogger(__name__)
 
 POLL_S = 1.0
 
-Signature = tuple[int, int, int] | None  # mtime (ns), size, inode; None: no file
-
-
-def signature(path: Path) -> Signature:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_mtime_ns, info.st_size, info.st_ino
-
 
 class SettingsWatcher:
     def __init__(self, data_dir: Path, on_change: Callable[[], Awaitable[None]]) -> None:
+        self.data_dir = data_dir
         self.path = data_dir / SETTINGS_FILENAME
         self._on_change = on_change
-        self._seen = signature(self.path)
+        self._seen = settings_signature(data_dir)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -50,7 +40,7 @@ class SettingsWatcher:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(POLL_S)
-            now = signature(self.path)
+            now = settings_signature(self.data_dir)
             if now == self._seen:
                 continue
             self._seen = now

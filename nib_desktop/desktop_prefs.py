@@ -4,9 +4,10 @@
                  "notifications": true, "attention": true,
                  "appearance": "system", "reducedMotion": false}}
 
-A missing key has its default (on; the system's palette; motion). Saving rewrites the
-file whole (a temporary file renamed over it), keeping every other key as it was; a file
-that is not a JSON object is never rewritten."""
+A missing key has its default (on; the system's palette; motion). The Tools view's
+Disable / Enable writes an MCP server's `"disabled"` here too (`set_server_disabled`).
+Saving rewrites the file whole (a temporary file renamed over it), keeping every other key
+as it was; a file that is not a JSON object is never rewritten."""
 
 from __future__ import annotations
 
@@ -30,15 +31,6 @@ KEYS = {
     "reducedMotion": "reduced_motion",
 }
 APPEARANCE = "appearance"  # "system", "light" or "dark"
-
-
-def signature(data_dir: Path) -> tuple[int, int, int] | None:
-    """What tells that settings.json changed (mtime in ns, size, inode); None: no file."""
-    try:
-        info = os.stat(data_dir / SETTINGS_FILENAME)
-    except OSError:
-        return None
-    return info.st_mtime_ns, info.st_size, info.st_ino
 
 
 class PrefsError(Exception):

@@ -15,6 +15,19 @@ SETTINGS_FILENAME = "settings.json"
 MAX_SETTINGS_BYTES = 1024 * 1024
 
 
+# what tells that settings.json changed: (mtime in ns, size, inode); None: no file
+Signature = tuple[int, int, int] | None
+
+
+def settings_signature(data_dir: Path) -> Signature:
+    """Both processes read the file again when this changes (a `stat`, polled)."""
+    try:
+        info = os.stat(data_dir / SETTINGS_FILENAME)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
 class SettingsFileError(Exception):
     """settings.json cannot be read as a JSON object; the message says why."""
 
