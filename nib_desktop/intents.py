@@ -18,7 +18,7 @@ from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
-from host.protocol.settings_file import SETTINGS_FILENAME
+from host.protocol.settings_file import SETTINGS_FILENAME, settings_signature
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
@@ -60,7 +60,7 @@ class Intents:
         self._run = run
         self._compact_after: set[str] = set()  # sessions whose "/compact" waits for the turn
         self._follow: QTimer | None = None  # settings.json watched (follow_settings)
-        state.subscribe(self._send_queued_at_turn_end)
+        state.subscribe(self._at_turn_end)
 
     # --- running them -----------------------------------------------------------------
 
@@ -178,11 +178,11 @@ class Intents:
         from PySide6.QtCore import QTimer
 
         data_dir = self._data_dir
-        seen = desktop_prefs.signature(data_dir)
+        seen = settings_signature(data_dir)
 
         def check() -> None:
             nonlocal seen
-            now = desktop_prefs.signature(data_dir)
+            now = settings_signature(data_dir)
             if now == seen:
                 return
             seen = now
@@ -297,21 +297,29 @@ class Intents:
         ref = m.TurnRef(session_id=shown.session_id, turn_id=shown.running_turn)
         return await self._host.call(rpc.TURNS_CANCEL, ref)
 
-    def _send_queued_at_turn_end(self, event: ev.Event, _change: object) -> None:
-        """A message queued during a turn goes once that turn completes; after a stop or
-        a failure it waits, shown, for the user to send, edit or drop it."""
+    def _at_turn_end(self, event: ev.Event, _change: object) -> None:
+        """When a turn ends: a "/compact" typed during it runs; a message queued during it
+        goes once it completes (after a stop or a failure it waits, shown, for the user
+        to send, edit or drop it)."""
         if not isinstance(event, ev.TurnChanged) or event.turn.state == "running":
             return
         session_id = event.turn.session_id
-        if session_id in self._compact_after:  # "/compact" typed during the turn
-            self._compact_after.discard(session_id)
-            self._run(self._compact_now(session_id), "compact the conversation")
-        if event.turn.state != "completed":
-            return
-        text = self._state.queued.get(session_id, "")
+        compact = session_id in self._compact_after  # "/compact" typed during the turn
+        self._compact_after.discard(session_id)
+        text = self._state.queued.get(session_id, "") if event.turn.state == "completed" else ""
         if text:
             self._state.apply(ev.MessageQueued(session_id, ""))
+        if compact:  # first: the host takes no turn while it compacts
+            self._run(self._compact_then(session_id, text), "compact the conversation")
+        elif text:
             self._run(self.start_turn_in(session_id, text), "send the queued message")
+
+    async def _compact_then(self, session_id: str, text: str) -> None:
+        try:
+            await self._compact_now(session_id)
+        finally:  # a failed compaction (said in the notice) does not lose the message
+            if text:
+                await self.start_turn_in(session_id, text)
 
     async def start_turn_in(self, session_id: str, text: str) -> m.Turn:
         params = m.StartTurnParams(session_id=session_id, text=text)

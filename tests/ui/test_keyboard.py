@@ -454,6 +454,36 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
     gui.run(body())
 
 
+def test_compact_and_a_message_typed_during_a_turn_run_in_order_when_it_completes(
+    gui, monkeypatch
+) -> None:
+    """The compaction first (the host takes no turn while it compacts), then the queued
+    message as the next turn; neither is refused."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "400")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded)
+        await gui.actions.start_turn("1. One step")
+        await until(lambda: gui.sessions.property("currentRunning"))
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        for text in ("/compact", "And then the docs"):
+            input_.setProperty("text", text)
+            await gui.key(Qt.Key.Key_Return)
+            assert input_.property("text") == ""
+        await until(lambda: gui.calls["turns.start"] == 2, 20, "the queued message sent")
+        assert gui.calls["sessions.compact"] == 1
+        await until(lambda: gui.state.turn(session.id).state == "completed", 20)
+        assert not gui.notice.property("text").startswith("Could not")
+        lines = [r.text for r in gui.transcript.model.rows()]
+        summary = next(i for i, t in enumerate(lines) if t.startswith("Context compacted"))
+        assert lines.index("And then the docs") > summary  # compacted, then the message
+
+    gui.run(body())
+
+
 def test_slash_offers_the_commands_and_tab_completes(gui) -> None:
     async def body() -> None:
         await gui.start()
