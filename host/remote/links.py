@@ -78,6 +78,13 @@ def after_loss(delay: float, lasted: float) -> tuple[float, float]:
     return delay, min(delay * 2, MAX_RETRY_S)
 
 
+def after_no_answer(pause: float) -> float:
+    """After an attempt nothing answered (the host down or restarting): the pause before
+    the next one grows from FIRST_RETRY_S but never past DOWN_RETRY_S, so a host that is
+    back is linked within about a second."""
+    return min(pause * 2, DOWN_RETRY_S)
+
+
 class RemoteHost:
     """The link to one endpoint and the sessions attached through it."""
 
@@ -216,7 +223,7 @@ class RemoteHost:
                 self._set_state("unreachable", reason)
                 self._attempt_done()
                 await self._pause(down)
-                down = min(down * 2, DOWN_RETRY_S)
+                down = after_no_answer(down)
                 continue
             down = FIRST_RETRY_S
             self.connection = connection

@@ -85,15 +85,20 @@ def test_a_remote_may_keep_a_bounded_number_of_approvals_waiting(core: HostCore,
 
 def test_only_a_healthy_link_resets_the_back_off() -> None:
     """A remote that breaks every link right after the handshake is retried ever more
-    slowly (0.5, 1, 2 … 30 s), not about once a second; a link that lasted resets it."""
+    slowly (0.5, 1, 2 … 30 s), not about once a second; a link that lasted resets it. A
+    remote that does not answer at all (down, restarting) is tried every second."""
     delay, waits = links.FIRST_RETRY_S, []
     for _ in range(8):
         pause, delay = links.after_loss(delay, lasted=0.05)
         waits.append(pause)
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
     assert links.after_loss(30.0, lasted=links.HEALTHY_S) == (0.0, links.FIRST_RETRY_S)
-    # a host that does not answer at all is tried at least every second
-    assert links.DOWN_RETRY_S <= 1.0
+    # a host that does not answer at all is tried every second, however long it is down
+    pause, pauses = links.FIRST_RETRY_S, []
+    for _ in range(8):
+        pauses.append(pause)
+        pause = links.after_no_answer(pause)
+    assert pauses == [0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
 
 
 def test_a_remote_flooding_its_catch_up_is_dropped(core: HostCore) -> None:

@@ -129,23 +129,19 @@ def test_the_delete_dialog_owns_the_keyboard_and_return_confirms(gui: Gui) -> No
 
 
 def test_the_settings_and_tools_views_own_the_keyboard(gui: Gui) -> None:
-    async def body() -> None:
-        await launched(gui)
-        await keys("ctrl+comma")
-        dialog = await opened(gui, "settingsDialog")
+    async def own_the_keyboard(key: str, name: str, presses: int) -> None:
+        await keys(key)
+        dialog = await opened(gui, name)
         await type_text("q")
         assert gui.item("composerInput").property("text") == ""
-        await tab_stays_inside(gui, dialog, presses=5)
+        await tab_stays_inside(gui, dialog, presses)
         await keys("Escape")
         await closed(gui, dialog)
 
-        await keys("ctrl+shift+t")
-        dialog = await opened(gui, "toolsDialog")
-        await type_text("q")
-        assert gui.item("composerInput").property("text") == ""
-        await tab_stays_inside(gui, dialog, presses=3)
-        await keys("Escape")
-        await closed(gui, dialog)
+    async def body() -> None:
+        await launched(gui)
+        await own_the_keyboard("ctrl+comma", "settingsDialog", presses=5)
+        await own_the_keyboard("ctrl+shift+t", "toolsDialog", presses=3)
 
     gui.run(body())
 
