@@ -64,13 +64,7 @@ class HostCore:
     async def settings_changed(self) -> None:
         """settings.json changed (host.settings_watch): its servers and agents again."""
         await self.runtime.external.reload(self.data_dir)
-        if self._acp is not None:
-            self._acp.listing()  # read again
-            self._acp.changed()
-        else:
-            from host.acp.config import idle_listing, load_agents
-
-            self.publisher.publish(rpc.AGENTS_CHANGED, idle_listing(load_agents(self.data_dir)))
+        self.publisher.publish(rpc.AGENTS_CHANGED, self._agents_list(m.Empty()))
 
     def _agents_list(self, _params: m.Empty) -> m.AgentsList:
         """Before any agent was used, from the settings alone (the SDK stays unloaded:

@@ -178,16 +178,20 @@ class Loader:
                 self._history_busy = False
 
     async def _history_page(self, older: bool) -> None:
-        held = self._state.history
-        if held.session_id is None:
+        session_id = self._state.history.session_id
+        if session_id is None:
             return
+        await self._one_history_page(session_id, older)
+        await self._whole_groups(session_id)
+        await self._requests(session_id)
+
+    async def _one_history_page(self, session_id: str, older: bool) -> None:
+        held = self._state.history
         before = min((r.revision for r in held.revisions), default=0) if older else 0
-        params = m.TodoHistoryParams(session_id=held.session_id, before_revision=before or None)
+        params = m.TodoHistoryParams(session_id=session_id, before_revision=before or None)
         page = await self._host.call(rpc.TODOS_HISTORY, params)
         revisions = tuple(convert.revision(r) for r in page.revisions)
-        self._state.apply(ev.HistoryPageLoaded(held.session_id, revisions, page.has_more, older))
-        await self._whole_groups(held.session_id)
-        await self._requests(held.session_id)
+        self._state.apply(ev.HistoryPageLoaded(session_id, revisions, page.has_more, older))
 
     async def _whole_groups(self, session_id: str) -> None:
         """Older pages until two turns are held (or none is left): every group but the
@@ -197,11 +201,7 @@ class Loader:
             turns = {r.turn_id for r in held.revisions}
             if held.session_id != session_id or not held.has_more or len(turns) > 1:
                 return
-            before = min(r.revision for r in held.revisions)
-            params = m.TodoHistoryParams(session_id=session_id, before_revision=before)
-            page = await self._host.call(rpc.TODOS_HISTORY, params)
-            older = tuple(convert.revision(r) for r in page.revisions)
-            self._state.apply(ev.HistoryPageLoaded(session_id, older, page.has_more, True))
+            await self._one_history_page(session_id, older=True)
 
     async def _requests(self, session_id: str) -> None:
         """The first words of each grouped turn's request, for its header (one short

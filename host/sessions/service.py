@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from host.clock import new_id, now_iso
@@ -90,6 +91,20 @@ TITLE_LENGTH = 60
 
 
 _NEXT_ITEM = re.compile(r"\s+\d{1,3}[.)]\s+\S")  # "… 2. Write" inside one line
+
+
+def _within_a_page(rows: Iterable[tuple[Any, ...]]) -> list[m.Message]:
+    """The rows, in their order, as messages while they fit about PAGE_BYTES of text (at
+    least one), so an answer never nears the frame limit."""
+    page: list[m.Message] = []
+    size = 0
+    for row in rows:
+        text = row[5] + (row[6] or "")  # content and tool calls, then the rest
+        size += len(text.encode("utf-8", "surrogatepass")) + 300
+        if page and size > PAGE_BYTES:
+            break
+        page.append(_message(row))
+    return page
 
 
 def title_from(text: str) -> str:
@@ -408,14 +423,7 @@ class SessionService:
             " ORDER BY seq DESC LIMIT ?",
             (params.session_id, before, params.limit),
         )
-        page: list[m.Message] = []
-        size = 0
-        for row in rows:
-            text = row[5] + (row[6] or "")  # content and tool calls, then the rest
-            size += len(text.encode("utf-8", "surrogatepass")) + 300
-            if page and size > PAGE_BYTES:
-                break
-            page.append(_message(row))
+        page = _within_a_page(rows)
         page.reverse()
         has_more = bool(page) and first is not None and page[0].seq > first
         return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
@@ -427,13 +435,7 @@ class SessionService:
             " AND seq < ? ORDER BY seq LIMIT ?",
             (params.session_id, params.turn_id, before, params.limit + 1),
         ).fetchall()
-        page: list[m.Message] = []
-        size = 0
-        for row in rows[: params.limit]:
-            size += len((row[5] + (row[6] or "")).encode("utf-8", "surrogatepass")) + 300
-            if page and size > PAGE_BYTES:
-                break
-            page.append(_message(row))
+        page = _within_a_page(rows[: params.limit])
         has_more = len(rows) > len(page)  # more of the turn than this page
         return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
 
