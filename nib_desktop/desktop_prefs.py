@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -91,16 +90,24 @@ def _write(data_dir: Path, settings: dict[str, Any]) -> None:
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=data_dir, prefix=".settings-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(temporary, 0o600)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_file(path, text)
     except OSError as exc:
         raise PrefsError(f"{path} cannot be written: {exc.strerror or exc}") from None
+
+
+def replace_file(path: Path, text: str) -> None:
+    """`path` holds `text`, whole or not at all: a temporary file beside it, synced and
+    readable by its owner alone, renamed over it. OSError when it cannot be."""
+    import tempfile  # when a file is written: the first frame does not wait for it
+
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

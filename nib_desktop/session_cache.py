@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
+from nib_desktop.desktop_prefs import replace_file
 from nib_desktop.state.types import Session
 
 log = logging.getLogger(__name__)
@@ -55,16 +55,7 @@ def save(data_dir: Path, sessions: tuple[Session, ...]) -> None:
     rows = [{"id": s.session_id, "title": s.title, "mode": s.mode, "agent": s.agent,
              "folder": s.folder, "remote": s.remote} for s in sessions[:MAX_CACHED]]  # fmt: skip
     text = json.dumps({"version": VERSION, "sessions": rows}, ensure_ascii=False)
-    import tempfile  # at quit only: the first frame does not wait for it
-
     try:
-        fd, temporary = tempfile.mkstemp(dir=data_dir, prefix=".window-sessions-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, data_dir / FILENAME)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_file(data_dir / FILENAME, text)
     except OSError as exc:  # only a picture of the list: the quit goes on
         log.warning("could not keep the sessions list for the next start: %s", exc)
