@@ -127,6 +127,9 @@ def test_continue_after_a_stop_carries_the_unfinished_list_on(gui, monkeypatch) 
         assert [i.content for i in done.items] == [i.content for i in stopped.items]
         assert all(i.status == "completed" for i in done.items)
         assert not any("dropped unfinished" in line for line in transcript_texts(gui))
+        # what the agent says is true: nothing was compacted
+        assert "Picking up from the first unfinished step." in transcript_texts(gui)
+        assert not any("compacting" in line for line in transcript_texts(gui))
         await gui.frame()
         assert not gui.dock.property("canContinue")
         assert not gui.item("continueButton").isVisible()

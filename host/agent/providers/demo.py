@@ -330,7 +330,11 @@ class DemoProvider:
         if done == 0:
             yield TextDelta(f"I'll work through this in {len(steps)} steps.")
         elif done == base and base > 0:
-            yield TextDelta("Picking up from the checklist after compacting the context.")
+            compacted = isinstance(asked, UserMessage) and asked.content == prompts.CONTINUE
+            if compacted:
+                yield TextDelta("Picking up from the checklist after compacting the context.")
+            else:
+                yield TextDelta("Picking up from the first unfinished step.")
         yield ToolCallRequest(
             f"demo-{done}", "TodoWrite", json.dumps({"todos": self._checklist(steps, done)})
         )
