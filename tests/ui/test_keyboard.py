@@ -751,6 +751,8 @@ def test_the_command_palette_runs_every_kind_of_action_by_keyboard(gui) -> None:
         assert shown["Settings"] == "Ctrl+,"
         assert shown["Quit Nib"] == "Ctrl+Q"
         assert "Theme: dark" in shown and "Stop the turn" not in shown  # nothing runs
+        # no checklist yet: nothing is offered that would do nothing
+        assert "Checklist history" not in shown and "Show or hide the checklist" not in shown
         # typing filters; a word that matches nothing says so, and Return runs nothing
         await type_text(gui, "zzz")
         await until(lambda: gui.item("paletteEmpty").isVisible())

@@ -139,11 +139,13 @@ ApplicationWindow {
         if (hasSession)
             list.push({ name: qsTr("Delete this session…"), key: window.keys["delete"],
                         run: () => window.confirmDelete() })
-        list.push({ name: qsTr("Show or hide the checklist"), key: composer.keys["toggle"],
-                   run: () => window.app.dock.toggleExpanded() })
-        if (hasSession)
+        // the checklist's actions where there is a checklist
+        if (window.app.dock.shown && !window.app.dock.unavailable) {
+            list.push({ name: qsTr("Show or hide the checklist"), key: composer.keys["toggle"],
+                        run: () => window.app.dock.toggleExpanded() })
             list.push({ name: qsTr("Checklist history"), key: composer.keys["history"],
-                       run: () => composer.dock.toggleHistory() })
+                        run: () => composer.dock.toggleHistory() })
+        }
         list.push({ name: qsTr("Tools and agents"), key: window.keys["tools"],
                     run: () => window.openDialog(toolsDialogLoader) })
         list.push({ name: qsTr("Settings"), key: window.keys["settings"],
