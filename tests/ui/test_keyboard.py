@@ -467,6 +467,7 @@ def test_compact_and_a_message_typed_during_a_turn_run_in_order_when_it_complete
         await until(lambda: gui.state.transcript.loaded)
         await gui.actions.start_turn("1. One step")
         await until(lambda: gui.sessions.property("currentRunning"))
+        first = gui.state.turn(session.id).turn_id
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
         for text in ("/compact", "And then the docs"):
@@ -475,7 +476,14 @@ def test_compact_and_a_message_typed_during_a_turn_run_in_order_when_it_complete
             assert input_.property("text") == ""
         await until(lambda: gui.calls["turns.start"] == 2, 20, "the queued message sent")
         assert gui.calls["sessions.compact"] == 1
-        await until(lambda: gui.state.turn(session.id).state == "completed", 20)
+
+        def second_turn_done() -> bool:
+            turn = gui.state.turn(session.id)
+            return turn.turn_id not in ("", first) and turn.state == "completed"
+
+        # the first turn's "completed" may still be what the window holds when the second
+        # turns.start is sent: wait for the second turn itself
+        await until(second_turn_done, 20, "the queued message's turn completed")
         assert not gui.notice.property("text").startswith("Could not")
         lines = [r.text for r in gui.transcript.model.rows()]
         summary = next(i for i, t in enumerate(lines) if t.startswith("Context compacted"))
