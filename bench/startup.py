@@ -42,9 +42,11 @@ app.exec()
 """
 
 TURN = """
-import asyncio, os, sys, tempfile
+import os, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
+from nib_desktop.lean import lean_start
+lean_start()  # as the app's start does first
 os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
 from nib_desktop.boot import create_app
 from nib_desktop.window import run
@@ -53,6 +55,7 @@ from nib_desktop.supervisor import HostSupervisor
 from bench.stats import rss_mb
 supervisor = HostSupervisor(Path(tempfile.mkdtemp()))
 async def turn(main, window):
+    import asyncio
     request = "\\n".join(f"{i}. Step number {i}" for i in range(1, 21))
     await demo_turn(main, lambda s: s.revision == 41, request)
     from nib_desktop.state import events as ev

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from host.protocol.appinfo import default_data_dir
+from nib_desktop.lean import lean_start
 
 EXIT_NO_DISPLAY, EXIT_DATA_DIR = 6, 4
 
@@ -72,6 +73,7 @@ def check_data_dir(path: Path) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    lean_start()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
     if args.version:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
 import socket
 import tempfile
 import time
+from _blake2 import blake2b
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -28,7 +28,8 @@ LOCK_FILENAME = "app.lock"
 
 
 def instance_path(data_dir: Path) -> str:
-    digest = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:16]
+    # BLAKE2 from Python's own module: hashlib would load OpenSSL (3.5 MB) for one digest
+    digest = blake2b(str(data_dir.resolve()).encode(), digest_size=8).hexdigest()
     return os.path.join(tempfile.gettempdir(), f"nib-desktop-{os.getuid()}-{digest}")
 
 

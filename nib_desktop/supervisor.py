@@ -10,10 +10,10 @@ and its last lines are kept for the error shown when it fails.
 
 from __future__ import annotations
 
+import base64
 import collections
 import logging
 import os
-import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -53,7 +53,8 @@ class HostSupervisor(QObject):
     def __init__(self, data_dir: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.data_dir = data_dir
-        self.token = secrets.token_urlsafe(32)
+        # 32 random bytes, as secrets.token_urlsafe(32) (whose hmac import loads OpenSSL)
+        self.token = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
         self._folder = tempfile.TemporaryDirectory(prefix="nib-")
         os.chmod(self._folder.name, 0o700)
         self.socket_path = str(Path(self._folder.name) / "host.sock")

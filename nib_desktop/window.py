@@ -23,6 +23,7 @@ import ui.qml_types  # noqa: F401 - registers the view-model types under `import
 from nib_desktop import paths
 from nib_desktop.boot import create_app
 from nib_desktop.graphics import choose_scene_graph
+from nib_desktop.lean import lean_start
 from nib_desktop.prefs import restore_prefs, restore_state
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
@@ -122,6 +123,7 @@ def run(
     """Run the window until it closes, or until `script` ends; `supervisor` may already
     have spawned the host. Another launch on the same data folder (`instance`) brings the
     window forward."""
+    lean_start()  # (the app's start did so already; a script's start may not have)
     app = create_app()
     choose_scene_graph(app)
     state, ask = AppState(), Asker()

@@ -233,9 +233,29 @@ def test_the_window_loads_before_the_protocol() -> None:
         "import sys\n"
         "import nib_desktop.app, nib_desktop.boot, nib_desktop.supervisor, nib_desktop.window\n"
         "nib_desktop.app.default_data_dir()\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
-        " ('pydantic', 'qasync', 'apsw', 'openai') or m.startswith('host')))\n"
+        # modules imported (with a spec): host.protocol's stand-in for pydantic's plugin
+        # loader is none
+        "print(sorted(m for m, mod in sys.modules.items() if getattr(mod, '__spec__', None)"
+        " and (m.split('.')[0] in ('pydantic', 'qasync', 'apsw', 'openai')"
+        " or m.startswith('host'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=60)  # fmt: skip
     assert out.stdout.strip() == "['host', 'host.protocol', 'host.protocol.appinfo']"
+
+
+def test_validating_the_contract_loads_no_package_metadata() -> None:
+    """pydantic's plugin loader would import importlib.metadata (and email, zipfile...)
+    at the first validator and scan every distribution for plugins; neither process uses
+    any (host.protocol), so neither pays for it."""
+    script = (
+        "import sys\n"
+        "import host.protocol.models as m\n"
+        "m.Empty.model_validate({})\n"
+        'm.ReadyLine.model_validate_json(\'{"ready": true, "socket": "s", "pid": 1,'
+        ' "protocolVersion": 1, "schemaVersion": 1}\')\n'
+        "print('importlib.metadata' in sys.modules, 'email' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
+    assert out.stdout.strip() == "False False"
