@@ -7,13 +7,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.agent.runtime import AgentRuntime
 from host.config import Secrets
 from host.events import Publisher
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.remote.links import RemoteSessions
 from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
@@ -21,6 +19,8 @@ from host.todos.service import TodoService
 
 if TYPE_CHECKING:
     from host.acp.agents import Agents
+    from host.agent.runtime import AgentRuntime
+    from host.remote.links import RemoteSessions
 
 
 def _folder(cwd: str) -> str:
@@ -34,23 +34,62 @@ def _folder(cwd: str) -> str:
 
 
 class HostCore:
+    """The host's parts. What answering `host.hello` and `sessions.list` needs (the
+    database, the sessions, the checklists) is made at once; the agent runtime (models'
+    providers, tools, MCP, compaction) and the remote links with `load_services`, which
+    the process calls right after its ready line and anything else on first use."""
+
     def __init__(
-        self, data_dir: Path, db: Database | None = None, secrets: Secrets | None = None
+        self,
+        data_dir: Path,
+        db: Database | None = None,
+        secrets: Secrets | None = None,
+        *,
+        services_later: bool = False,
     ) -> None:
         self.data_dir = data_dir
         self.db = db if db is not None else open_database(data_dir)
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
         self.todos = TodoService(self.db, self.publisher)
-        self.runtime = AgentRuntime(
-            data_dir, self.sessions, self.todos, self.publisher, secrets or Secrets()
-        )
-        self.runtime.agents_from(self._agents)
-        self.remotes = RemoteSessions(self.sessions, self.publisher)
-        self.sessions.show_remote_with(self.remotes)  # remote sessions as their hosts tell
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
+        self._secrets = secrets or Secrets()
         self._acp: Agents | None = None
+        self._runtime: AgentRuntime | None = None
+        self._remotes: RemoteSessions | None = None
+        if not services_later:
+            self.load_services()
+
+    def load_services(self) -> None:
+        """The agent runtime and the remote links (imported here: about a third of the
+        host's start, kept after its ready line)."""
+        if self._runtime is not None:
+            return
+        from host.agent.runtime import AgentRuntime
+        from host.remote.links import RemoteSessions
+
+        runtime = AgentRuntime(
+            self.data_dir, self.sessions, self.todos, self.publisher, self._secrets
+        )
+        runtime.agents_from(self._agents)
+        remotes = RemoteSessions(self.sessions, self.publisher)
+        self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
+        self._runtime, self._remotes = runtime, remotes
+
+    @property
+    def runtime(self) -> AgentRuntime:
+        if self._runtime is None:
+            self.load_services()
+        assert self._runtime is not None
+        return self._runtime
+
+    @property
+    def remotes(self) -> RemoteSessions:
+        if self._remotes is None:
+            self.load_services()
+        assert self._remotes is not None
+        return self._remotes
 
     def _agents(self) -> Agents:
         """The external ACP agents of section 15 (the SDK is loaded on first use)."""
@@ -84,22 +123,23 @@ class HostCore:
             rpc.SESSIONS_GET: lambda p: s.get(p.session_id),
             rpc.SESSIONS_FORK: s.fork,
             rpc.SESSIONS_DELETE: self._delete,
-            rpc.TURNS_START: remote(rpc.TURNS_START, self.runtime.start),
-            rpc.TURNS_CANCEL: remote(rpc.TURNS_CANCEL, self.runtime.cancel),
+            # the runtime and the links are reached at each call (see load_services)
+            rpc.TURNS_START: remote(rpc.TURNS_START, lambda p: self.runtime.start(p)),
+            rpc.TURNS_CANCEL: remote(rpc.TURNS_CANCEL, lambda p: self.runtime.cancel(p)),
             rpc.TURNS_LIST: remote(
                 rpc.TURNS_LIST, lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit))
             ),
             rpc.MESSAGES_LIST: remote(rpc.MESSAGES_LIST, s.message_page),
-            rpc.SESSIONS_COMPACT: self.runtime.compact_session,
+            rpc.SESSIONS_COMPACT: lambda p: self.runtime.compact_session(p),
             rpc.TODOS_GET: remote(rpc.TODOS_GET, lambda p: self.todos.snapshot(p.session_id)),
             rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, self.todos.history),
-            rpc.REMOTE_SESSIONS: self.remotes.remote_sessions,
+            rpc.REMOTE_SESSIONS: lambda p: self.remotes.remote_sessions(p),
             rpc.TOOLS_LIST: lambda _p: self.runtime.external.listing(),
             rpc.APPROVALS_RESPOND: lambda p: self.remotes.respond(
                 p, self.runtime.external.approvals.respond
             ),
             rpc.AGENTS_LIST: self._agents_list,
-            rpc.TOOLS_RETRY: self.runtime.external.retry,
+            rpc.TOOLS_RETRY: lambda p: self.runtime.external.retry(p),
         }
         return Dispatcher(handlers)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import ctypes.util
 import time
 from collections.abc import Callable
 
@@ -14,10 +13,10 @@ MIN_INTERVAL_S = 1.0  # a trim walks the heap: at most once a second
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's malloc_trim, where there is one."""
+    """glibc's malloc_trim, where there is one: looked up among the symbols the process
+    has loaded (ctypes.util.find_library would run ldconfig in a subprocess)."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim: Callable[[int], int] = libc.malloc_trim
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return None
     return trim

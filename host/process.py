@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(EXIT_STORAGE, f"cannot lock {data_dir}: {exc.strerror}")
     secrets = Secrets()
     try:
-        core = HostCore(data_dir, secrets=secrets)
+        core = HostCore(data_dir, secrets=secrets, services_later=True)
     except SchemaTooNew as exc:
         return fail(EXIT_SCHEMA_TOO_NEW, str(exc))
     except StorageError as exc:
@@ -207,6 +207,9 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
         sys.stdout.flush()
         log.info("listening on %s", full_name)
 
+    # Before the loop reads the first request: a client that connected at the ready
+    # line is answered once these are loaded, while it makes its own start.
+    core.load_services()
     core.remotes.start()
     core.runtime.external.start()
     from host.settings_watch import SettingsWatcher

@@ -23,7 +23,6 @@ import sys
 from asyncio import constants as asyncio_constants
 from dataclasses import dataclass
 
-from host.memory import TRIMMER
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
 from host.protocol.framing import MAX_FRAME_BYTES
@@ -187,4 +186,6 @@ class RpcServer:
         """After connections close, the C allocator returns freed memory to the system
         (read buffers are freed, but glibc keeps the pages otherwise, and a flood of
         connections would leave the host large for good)."""
+        from host.memory import TRIMMER  # ctypes: not on the way to the ready line
+
         TRIMMER.give_back()

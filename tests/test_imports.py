@@ -259,3 +259,32 @@ def test_validating_the_contract_loads_no_package_metadata() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=60)  # fmt: skip
     assert out.stdout.strip() == "False False"
+
+
+def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
+    """The real host process: what it imports before its ready line answers host.hello
+    and sessions.list; the agent runtime (providers, tools, compaction), the remote
+    links and ctypes load after it (Python's own import log, -X importtime, in order)."""
+    import os
+
+    env = {**os.environ, "NIB_HOST_TOKEN": "t"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    host = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "host", "--socket", str(tmp_path / "s"),
+         "--data-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert host.stdout is not None and host.stderr is not None
+    before: list[str] = []
+    for line in host.stderr:  # the import log and the host's own log, in order
+        if "listening on" in line:
+            break
+        if line.startswith("import time:"):
+            before.append(line.rsplit("|", 1)[1].strip())
+    assert '"ready":true' in host.stdout.readline()
+    host.terminate()
+    host.communicate(timeout=30)
+    assert "host.protocol.models" in before and "host.sessions.service" in before
+    loaded_early = {"host.agent.runtime", "host.remote.links", "host.tools.external", "ctypes"}
+    assert loaded_early.isdisjoint(before)
