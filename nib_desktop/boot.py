@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtGui import QGuiApplication
 
 from host.protocol.appinfo import APPLICATION, DESKTOP_ID, ORGANIZATION
 from nib_desktop import paths
@@ -25,9 +25,15 @@ def create_app() -> QGuiApplication:
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
     # the style by its environment variable: the QtQuickControls2 module is not imported
     os.environ["QT_QUICK_CONTROLS_STYLE"] = "Fusion"
-    app = QGuiApplication([])
+    return QGuiApplication([])
+
+
+def set_window_icon(app: QGuiApplication) -> None:
+    """The app's icon in every size it has; set after the first frame (the PNGs are
+    read then), and Qt gives it to the window already shown."""
+    from PySide6.QtGui import QIcon
+
     icon = QIcon()
     for png in sorted(paths.resource("icons").glob("nib-desktop-*.png")):
         icon.addFile(str(png))
     app.setWindowIcon(icon)
-    return app

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import socket
 import tempfile
 import time
 from _blake2 import blake2b
@@ -70,6 +69,8 @@ class SingleInstance(QObject):
         self._server = server
 
     def _forward(self) -> bool:
+        import socket  # only a later launch talks to the first
+
         with socket.socket(socket.AF_UNIX) as peer:
             peer.settimeout(0.5)
             try:

@@ -98,6 +98,8 @@ async def smoke(main: MainRole, window: QQuickWindow) -> int:
     count = find(window, "progressCount").property("text")
     if count != "5 / 5":
         raise RuntimeError(f"the dock shows {count!r}, not '5 / 5'")
+    if window.icon().isNull():
+        raise RuntimeError("the window has no icon")
     print(f"smoke test passed: revision {snapshot.revision}, dock shows {count}", flush=True)
     return 0
 

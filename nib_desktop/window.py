@@ -21,7 +21,7 @@ from PySide6.QtQuick import QQuickWindow
 
 import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
 from nib_desktop import paths
-from nib_desktop.boot import create_app
+from nib_desktop.boot import create_app, set_window_icon
 from nib_desktop.graphics import choose_scene_graph
 from nib_desktop.lean import lean_start
 from nib_desktop.prefs import restore_prefs, restore_state
@@ -138,6 +138,7 @@ def run(
     # The start-up benchmark reads this line; time.monotonic() is the system's clock.
     log.debug("first frame drawn at monotonic %.6f", time.monotonic())
 
+    set_window_icon(app)
     if instance is not None:
         instance.listen()
     # Only now: the event loop's and the protocol's modules.

@@ -16,12 +16,16 @@ drawn at all.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
-from PySide6.QtCore import Property, QElapsedTimer, QRect, QRectF, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
+from PySide6.QtCore import Property, QRect, QRectF, QTimer, Signal
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QPainter
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -31,6 +35,9 @@ QML_IMPORT_MAJOR_VERSION = 1
 # read (about 20 ms), which the first frame need not pay
 _FLAGS = 0x1000 | 0x0001
 _SINGLE_FLAGS = 0x0001 | 0x0080
+# The painting classes (QPainter, QLinearGradient, QFontMetricsF, ...) are imported where
+# they are used: PySide makes a class's Python type and enums when it is first named,
+# 4 ms for these, and the window's first frame draws no sweep.
 
 
 @QmlElement
@@ -56,6 +63,8 @@ class SweepText(QQuickPaintedItem):
         self._sweeping = True
         self._single = False
         self._truncated = False
+        from PySide6.QtCore import QElapsedTimer
+
         self._clock = QElapsedTimer()
         self._timer = QTimer(self)
         self._timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
@@ -68,6 +77,8 @@ class SweepText(QQuickPaintedItem):
             self._relayout()
 
     def _relayout(self) -> None:
+        from PySide6.QtGui import QFontMetricsF
+
         metrics = QFontMetricsF(self._font)
         natural = metrics.horizontalAdvance(self._text)
         self.setImplicitWidth(natural)
@@ -87,6 +98,8 @@ class SweepText(QQuickPaintedItem):
 
     def shown_text(self) -> tuple[str, float]:
         """The text as drawn (elided when single-line) and its width in pixels."""
+        from PySide6.QtGui import QFontMetricsF
+
         metrics = QFontMetricsF(self._font)
         width = max(1.0, self.width())
         if self._single:
@@ -96,6 +109,8 @@ class SweepText(QQuickPaintedItem):
         return self._text, min(width, rect.width())
 
     def paint(self, painter: QPainter) -> None:
+        from PySide6.QtGui import QBrush, QLinearGradient, QPen
+
         painter.setFont(self._font)
         rect = QRectF(0, 0, self.width(), self.height())
         text, text_width = self.shown_text()
