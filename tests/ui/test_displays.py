@@ -105,3 +105,39 @@ def test_software_rasterizers_are_recognised() -> None:
     assert is_software("softpipe") and is_software("Google SwiftShader") and is_software(None)
     assert not is_software("Mesa Intel(R) UHD Graphics 620 (KBL GT2)")
     assert not is_software("NVIDIA GeForce RTX 3060/PCIe/SSE2")
+
+
+REMEMBERED = (
+    "import sys\n"
+    "from PySide6.QtCore import QSettings\n"
+    "from nib_desktop.boot import create_app\n"
+    "from nib_desktop.graphics import choose_scene_graph, display_fingerprint\n"
+    "app = create_app()\n"
+    "if sys.argv[1] != '-':  # a choice remembered from an earlier start\n"
+    "    s = QSettings()\n"
+    "    s.setValue('graphics/choice', 'opengl')\n"
+    "    s.setValue('graphics/fingerprint', display_fingerprint(app) + sys.argv[1])\n"
+    "print(choose_scene_graph(app))\n"
+)
+
+
+@pytest.mark.timeout(60)
+def test_the_choice_is_remembered_for_the_same_display(xvfb, tmp_path) -> None:
+    """The renderer is asked once per display (about 60 ms of GL start under Xvfb): a
+    choice remembered for the same display, drivers and environment is taken as it is,
+    even one the renderer would not give; one made for anything else is asked again."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")}  # fmt: skip
+    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", LIBGL_ALWAYS_SOFTWARE="1",
+               XDG_CONFIG_HOME=str(tmp_path))  # fmt: skip
+
+    def choice(remembered: str) -> str:
+        proc = subprocess.run([sys.executable, "-c", REMEMBERED, remembered], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=50)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout.strip()
+
+    assert choice("") == "opengl"  # remembered for this very display: not asked
+    assert choice("|another display") == "software"  # asked: llvmpipe
+    assert choice("-") == "software"  # and remembered by that answer
+    assert "software" in (tmp_path / "Nib" / "Nib Desktop.conf").read_text()
