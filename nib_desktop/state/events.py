@@ -1,10 +1,15 @@
 """The events that change the window's state: what the host said (through the router),
 what an intent got back, and what the user chose. Each is a frozen value; the state's
-`apply` is the only place they take effect."""
+`apply` is the only place they take effect.
+
+They are named tuples rather than frozen dataclasses: a dataclass compiles its methods
+when its module is imported (about 0.8 ms a class here, 20 ms for these 26 on the way
+from the first frame to the connected window); a named tuple's are shared. Events are
+matched by class (`match`/`isinstance`), never compared with each other."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from nib_desktop.state.types import (
     AgentChoice,
@@ -21,51 +26,43 @@ from nib_desktop.state.types import (
 )
 
 
-@dataclass(frozen=True)
-class ConnectionChanged:
+class ConnectionChanged(NamedTuple):
     state: ConnectionState
     error: str = ""
 
 
-@dataclass(frozen=True)
-class SessionsListed:
+class SessionsListed(NamedTuple):
     """A fresh listing after a (re)connect: the shown session stays if it still exists,
     else the newest is shown. Every held checklist may be stale now."""
 
     sessions: tuple[Session, ...]
 
 
-@dataclass(frozen=True)
-class SessionChanged:
+class SessionChanged(NamedTuple):
     session: Session
 
 
-@dataclass(frozen=True)
-class SessionDeleted:
+class SessionDeleted(NamedTuple):
     session_id: str
 
 
-@dataclass(frozen=True)
-class SessionShown:
+class SessionShown(NamedTuple):
     """The user picked a session (or one was made for them)."""
 
     session_id: str
 
 
-@dataclass(frozen=True)
-class SnapshotArrived:
+class SnapshotArrived(NamedTuple):
     """A committed checklist (todos.changed or todos.get); kept only if newer."""
 
     snapshot: Snapshot
 
 
-@dataclass(frozen=True)
-class TurnChanged:
+class TurnChanged(NamedTuple):
     turn: TurnView
 
 
-@dataclass(frozen=True)
-class TranscriptPage:
+class TranscriptPage(NamedTuple):
     """A page of a session's transcript: the newest (replacing what is held) or, with
     `older`, the one before the oldest held."""
 
@@ -78,46 +75,38 @@ class TranscriptPage:
     newest_seq: int = 0  # the page's newest message: lines appended meanwhile after it stay
 
 
-@dataclass(frozen=True)
-class LinesAppended:
+class LinesAppended(NamedTuple):
     session_id: str
     lines: tuple[Line, ...]
 
 
-@dataclass(frozen=True)
-class ApprovalRequested:
+class ApprovalRequested(NamedTuple):
     approval: Approval
 
 
-@dataclass(frozen=True)
-class ApprovalResolved:
+class ApprovalResolved(NamedTuple):
     approval_id: str
 
 
-@dataclass(frozen=True)
-class ToolsListed:
+class ToolsListed(NamedTuple):
     sources: tuple[ToolSource, ...]
 
 
-@dataclass(frozen=True)
-class DesktopPrefsSet:
+class DesktopPrefsSet(NamedTuple):
     prefs: DesktopPrefs
 
 
-@dataclass(frozen=True)
-class WindowActivated:
+class WindowActivated(NamedTuple):
     """The window became the active one (the user is looking) or stopped being it."""
 
     active: bool
 
 
-@dataclass(frozen=True)
-class AgentsListed:
+class AgentsListed(NamedTuple):
     agents: tuple[AgentChoice, ...]
 
 
-@dataclass(frozen=True)
-class NoticeShown:
+class NoticeShown(NamedTuple):
     text: str  # "" takes the notice away
     # what takes it away by itself, once its cause is gone: "ready" (the host answers
     # again), "linked:ID" (that remote session's host is linked again), "session" (a
@@ -125,14 +114,12 @@ class NoticeShown:
     until: str = ""
 
 
-@dataclass(frozen=True)
-class DraftSaved:
+class DraftSaved(NamedTuple):
     session_id: str
     text: str
 
 
-@dataclass(frozen=True)
-class MessageQueued:
+class MessageQueued(NamedTuple):
     """A message the user sent while the session's turn ran: it goes when the turn
     completes ("" takes it away)."""
 
@@ -140,32 +127,27 @@ class MessageQueued:
     text: str
 
 
-@dataclass(frozen=True)
-class RemoteChoicesListed:
+class RemoteChoicesListed(NamedTuple):
     choices: tuple[RemoteChoice, ...]
     note: str
 
 
-@dataclass(frozen=True)
-class HistoryOpened:
+class HistoryOpened(NamedTuple):
     session_id: str
 
 
-@dataclass(frozen=True)
-class HistoryClosed:
+class HistoryClosed(NamedTuple):
     pass
 
 
-@dataclass(frozen=True)
-class HistoryRequestsRead:
+class HistoryRequestsRead(NamedTuple):
     """The first words of the requests of turns the History view groups by."""
 
     session_id: str
     requests: tuple[tuple[str, str], ...]  # (turn id, words)
 
 
-@dataclass(frozen=True)
-class HistoryPageLoaded:
+class HistoryPageLoaded(NamedTuple):
     """A page of todos.history: the newest (merged over what is held) or, with `older`,
     the one after the oldest held."""
 
@@ -175,18 +157,15 @@ class HistoryPageLoaded:
     older: bool
 
 
-@dataclass(frozen=True)
-class RevisionViewed:
+class RevisionViewed(NamedTuple):
     revision: int  # 0: back to the live list
 
 
-@dataclass(frozen=True)
-class DockExpanded:
+class DockExpanded(NamedTuple):
     expanded: bool
 
 
-@dataclass(frozen=True)
-class ReducedMotionSet:
+class ReducedMotionSet(NamedTuple):
     reduced: bool
 
 
