@@ -15,12 +15,12 @@ from host.protocol import models as m
 from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
-from host.todos.service import TodoService
 
 if TYPE_CHECKING:
     from host.acp.agents import Agents
     from host.agent.runtime import AgentRuntime
     from host.remote.links import RemoteSessions
+    from host.todos.service import TodoService
 
 
 def _folder(cwd: str) -> str:
@@ -35,7 +35,7 @@ def _folder(cwd: str) -> str:
 
 class HostCore:
     """The host's parts. What answering `host.hello` and `sessions.list` needs (the
-    database, the sessions, the checklists) is made at once; the agent runtime (models'
+    database, the sessions) is made at once; the checklists, the agent runtime (models'
     providers, tools, MCP, compaction) and the remote links with `load_services`, which
     the process calls right after its ready line and anything else on first use."""
 
@@ -51,7 +51,7 @@ class HostCore:
         self.db = db if db is not None else open_database(data_dir)
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
-        self.todos = TodoService(self.db, self.publisher)
+        self._todos: TodoService | None = None
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
         self._secrets = secrets or Secrets()
@@ -76,6 +76,14 @@ class HostCore:
         remotes = RemoteSessions(self.sessions, self.publisher)
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
         self._runtime, self._remotes = runtime, remotes
+
+    @property
+    def todos(self) -> TodoService:
+        if self._todos is None:
+            from host.todos.service import TodoService
+
+            self._todos = TodoService(self.db, self.publisher)
+        return self._todos
 
     @property
     def runtime(self) -> AgentRuntime:
@@ -132,7 +140,7 @@ class HostCore:
             rpc.MESSAGES_LIST: remote(rpc.MESSAGES_LIST, s.message_page),
             rpc.SESSIONS_COMPACT: lambda p: self.runtime.compact_session(p),
             rpc.TODOS_GET: remote(rpc.TODOS_GET, lambda p: self.todos.snapshot(p.session_id)),
-            rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, self.todos.history),
+            rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, lambda p: self.todos.history(p)),
             rpc.REMOTE_SESSIONS: lambda p: self.remotes.remote_sessions(p),
             rpc.TOOLS_LIST: lambda _p: self.runtime.external.listing(),
             rpc.APPROVALS_RESPOND: lambda p: self.remotes.respond(
