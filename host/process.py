@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import logging.handlers
 import os
 import signal
 import sys
@@ -76,22 +75,46 @@ def private_folder(data_dir: Path) -> None:
                     path.chmod(0o600)
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_MAX_BYTES, LOG_BACKUPS = 1_000_000, 2
+
+
 def setup_logging(level: str, data_dir: Path, keys: Secrets) -> None:
+    """To stderr (the app's log) and to host.log. Until `rotate_log` (after the ready
+    line) host.log is written by a plain file handler: the rotating one's module imports
+    pickle and queue, which answering the first requests does not need."""
     root = logging.getLogger()
     root.setLevel(level.upper())
-    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    fmt = logging.Formatter(LOG_FORMAT)
     secrets = RedactingFilter(keys)
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(fmt)
     stderr.addFilter(secrets)
     root.addHandler(stderr)
     with contextlib.suppress(OSError):
-        file = logging.handlers.RotatingFileHandler(
-            data_dir / "host.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
-        )
+        file = logging.FileHandler(data_dir / "host.log", encoding="utf-8")
         file.setFormatter(fmt)
         file.addFilter(secrets)
         root.addHandler(file)
+
+
+def rotate_log() -> None:
+    """host.log's plain handler becomes a rotating one (at most three files of 1 MB)."""
+    import logging.handlers
+
+    root = logging.getLogger()
+    for plain in [h for h in root.handlers if type(h) is logging.FileHandler]:
+        with contextlib.suppress(OSError):
+            rotating = logging.handlers.RotatingFileHandler(
+                plain.baseFilename, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS,
+                encoding="utf-8",
+            )  # fmt: skip
+            rotating.setFormatter(plain.formatter)
+            for kept in plain.filters:
+                rotating.addFilter(kept)
+            root.addHandler(rotating)
+            root.removeHandler(plain)
+            plain.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -209,6 +232,7 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
 
     # Before the loop reads the first request: a client that connected at the ready
     # line is answered once these are loaded, while it makes its own start.
+    rotate_log()
     core.load_services()
     core.remotes.start()
     core.runtime.external.start()

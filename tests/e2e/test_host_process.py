@@ -129,6 +129,21 @@ def test_logs_go_to_stderr_and_a_file_never_stdout(tmp_path, socket_path) -> Non
     assert "listening on" in (tmp_path / "host.log").read_text()
 
 
+def test_host_log_is_rotated_at_its_size(tmp_path, socket_path) -> None:
+    """host.log stays within three files of 1 MB: a full one is moved aside at the next
+    line written after the ready line (lines before it go to the plain file)."""
+    (tmp_path / "host.log").write_text("an old line\n" * 90_000)  # 1.08 MB
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()
+        client.call("sessions.create", {"title": "logged"})  # a line past the ready line
+        host.proc.send_signal(signal.SIGTERM)
+        assert host.wait() == 0
+    old = (tmp_path / "host.log.1").read_text()
+    assert old.startswith("an old line\n") and "listening on" in old
+    assert "stopping" in (tmp_path / "host.log").read_text()
+    assert (tmp_path / "host.log").stat().st_size < 100_000
+
+
 def test_restart_after_sigkill_keeps_snapshot(tmp_path, socket_path) -> None:
     with running_host(tmp_path, socket_path) as host:
         client = host.connect()
