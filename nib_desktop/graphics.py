@@ -25,17 +25,20 @@ from __future__ import annotations
 import logging
 import os
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, qVersion
-from PySide6.QtGui import QGuiApplication, QOffscreenSurface, QOpenGLContext
-from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
+
+# the OpenGL classes are imported where the renderer is asked, which a remembered choice
+# or a platform that decides by itself (offscreen) never does
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QGuiApplication
 
 log = logging.getLogger(__name__)
 
 GL_RENDERER = 0x1F01
-SOFTWARE_RASTERIZERS = re.compile(
-    r"llvmpipe|softpipe|swrast|software rasterizer|swiftshader|lavapipe", re.IGNORECASE
-)
+SOFTWARE_RASTERIZERS = r"llvmpipe|softpipe|swrast|software rasterizer|swiftshader|lavapipe"
 # platforms that have no OpenGL of their own: Qt picks the software scene graph itself
 NO_GPU_PLATFORMS = ("offscreen", "minimal", "vnc", "linuxfb")
 
@@ -66,6 +69,8 @@ def display_fingerprint(app: QGuiApplication) -> str:
 
 def gl_renderer() -> str | None:
     """The OpenGL renderer's name, or None when no OpenGL context can be made."""
+    from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
+
     context = QOpenGLContext()
     if not context.create():
         return None
@@ -83,7 +88,7 @@ def gl_renderer() -> str | None:
 
 
 def is_software(renderer: str | None) -> bool:
-    return renderer is None or bool(SOFTWARE_RASTERIZERS.search(renderer))
+    return renderer is None or re.search(SOFTWARE_RASTERIZERS, renderer, re.IGNORECASE) is not None
 
 
 def choose_scene_graph(app: QGuiApplication) -> str:
@@ -97,6 +102,8 @@ def choose_scene_graph(app: QGuiApplication) -> str:
         return "qt"
     else:
         choice = _remembered_or_asked(app)
+    from PySide6.QtQuick import QQuickWindow, QSGRendererInterface
+
     api = (
         QSGRendererInterface.GraphicsApi.Software
         if choice == "software"
