@@ -93,6 +93,9 @@ def _not_installed(config: AgentConfig) -> str:
             "settings.json to where it is")  # fmt: skip
 
 
+EARLY_UPDATES = 200  # held while a session/new is unanswered; more is a broken agent
+
+
 class AgentProcess:
     """One configured agent's process and its connection."""
 
@@ -106,6 +109,11 @@ class AgentProcess:
         self.auth_methods: list[str] = []
         self.conn: ClientSideConnection | None = None
         self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
+        # updates for a session id not known yet, while a session/new is unanswered:
+        # an agent may send them before its answer (or the answer's waiter runs after
+        # them); they are replayed once the session is known
+        self.opening = 0
+        self._early: list[Any] = []
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: deque[str] = deque(maxlen=20)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -278,6 +286,9 @@ class AgentProcess:
         if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
             raise AgentBroken("it sent a session/update without an update")
         session_id = self.owned.get(str(params.get("sessionId")))
+        if session_id is None and self.opening and len(self._early) < EARLY_UPDATES:
+            self._early.append(params)
+            return
         if session_id is None:
             raise AgentBroken("it sent updates for a session it does not own")
         update = params["update"]
@@ -289,6 +300,29 @@ class AgentProcess:
                 late_plan(self._agents.sessions, session_id)
         except StorageFailure:
             log.exception("an update of agent %s could not be stored", self.name)
+
+    def adopt(self, agent_session: str, nib_session: str) -> None:
+        """The agent's session is this Nib session's: the updates it sent for it before
+        the answer are taken now, in their order."""
+        self.owned[agent_session] = nib_session
+        early, self._early = self._early, []
+        for params in early:
+            if params.get("sessionId") != agent_session:
+                self._early.append(params)
+                continue
+            try:
+                self._update(params)
+            except AgentBroken as exc:
+                self._break(str(exc))
+                return
+
+    def opened(self) -> None:
+        """A session/new or session/load was answered (or failed): when none is left
+        unanswered, updates held for a session nobody opened mean a broken agent."""
+        self.opening -= 1
+        if not self.opening and self._early:
+            self._early.clear()
+            self._break("it sent updates for a session it does not own")
 
     async def permission(
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
@@ -523,13 +557,16 @@ class Agents:
                 process.owned.pop(stored, None)
             finally:
                 recorder.loading = False
+        process.opening += 1
         try:
             answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
+            process.adopt(answer.session_id, session.id)
         except RequestError as exc:
             if exc.code == AUTH_REQUIRED:
                 raise AgentFailure(self._auth_words(process)) from None
             raise
-        process.owned[answer.session_id] = session.id
+        finally:
+            process.opened()
         self.sessions.set_agent_session(session.id, answer.session_id)
         return answer.session_id, True
 

@@ -322,6 +322,34 @@ def test_a_misbehaving_agent_is_disconnected_and_nothing_stored_changes(
         assert turn(client, sid, "echo back")["state"] == "completed"
 
 
+def test_updates_sent_before_the_answer_to_session_new_are_kept(tmp_path: Path) -> None:
+    """An agent may send a new session's first updates before its answer (or the answer's
+    waiter may run after them): they are held until the session is known, then taken in
+    their order. Claude's agent did this in about one start in three."""
+    with agent_host(tmp_path, "--early-updates") as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "echo after the early ones")
+        assert (ended["state"], ended["error"]) == ("completed", None)
+        texts = [m["content"] for m in messages(client, sid)]
+        assert texts[:2] == ["echo after the early ones", "ready before the answer"]
+        assert texts[-1].startswith("echo: ")  # the prompt's own answer after them
+        assert [i["content"] for i in client.call("todos.get", {"sessionId": sid})["items"]] == [
+            "Step 1"
+        ]
+        assert agent_state(client)["state"] == "ready"
+
+
+def test_an_update_for_a_session_nobody_opened_still_disconnects(tmp_path: Path) -> None:
+    """Held while a session/new is unanswered, an update for another session id is a
+    broken agent once the answer names its session."""
+    with agent_host(tmp_path, "--stray-update") as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "echo hi")
+        why = "disconnected: it sent updates for a session it does not own"
+        assert ended["state"] == "failed" and why in (ended["error"] or "")
+        assert agent_state(client)["error"] == why
+
+
 def test_a_permission_request_after_the_turn_disconnects(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]

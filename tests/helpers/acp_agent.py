@@ -1,6 +1,10 @@
 """A deterministic ACP agent on the SDK, for the tests: each prompt's first word says
 what it does (see `Scripted.prompt`). Run as `python acp_agent.py [--no-load]
-[--silent-init] [--auth] [--state FILE]`."""
+[--silent-init] [--auth] [--early-updates] [--stray-update] [--state FILE]`.
+
+--early-updates: a new session's first updates (its commands, a plan of one step) are
+sent before the answer to session/new, as real agents may; --stray-update: one update
+for a session nobody opened is sent then as well."""
 
 from __future__ import annotations
 
@@ -79,6 +83,11 @@ class Scripted:
             with self.state.open("a") as f:
                 names = [server.name for server in mcp_servers or ()]
                 f.write(json.dumps({"session": sid, "cwd": cwd, "mcp": names}) + "\n")
+        if "--early-updates" in ARGS:
+            await self._say(sid, "ready before the answer")
+            await self._plan(sid, 1, 0)
+        if "--stray-update" in ARGS:
+            await self._say("nobody-opened-this", "stray")
         return NewSessionResponse(session_id=sid)
 
     async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
