@@ -1,12 +1,17 @@
 """Start-up and memory of the desktop app, next to a bare QML window measured in the
 same run.
 
-    python -m bench.startup [--runs 5]
+    python -m bench.startup [--runs 5] [--x11]
 
 Start: from spawning the Python process to the main window's first frame; from spawning
 the host to its ready line; and from spawning the app to its client being connected to
 the host it spawned, with the sessions loaded. Memory: resident set of
 the GUI and the host after start, and after a 20-step demo turn.
+
+Each run measures the app and its floors one after the other (the bare window, the
+models' import), and the medians are compared. Offscreen by default (Qt's software
+scene graph, no GL); with --x11 the start-up figures are taken under a private Xvfb,
+where the bare window draws through Mesa's OpenGL, as on a VM or a remote desktop.
 """
 
 from __future__ import annotations
