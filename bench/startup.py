@@ -129,47 +129,46 @@ def measure_import(module: str) -> float:
     return time.monotonic() - start
 
 
-def measure_host() -> float:
-    """The host alone: spawn to its ready line on stdout."""
-    with tempfile.TemporaryDirectory() as data:
-        start = time.monotonic()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "host", "--socket", f"{data}/s", "--data-dir", data],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={**env(), "NIB_HOST_TOKEN": "bench"}, cwd=ROOT,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        proc.stdout.readline()
-        ready = time.monotonic() - start
-        proc.terminate()
-        proc.wait(30)
-        return ready
+def measure_host(data: str) -> float:
+    """The host alone: spawn to its ready line on stdout, on the data folder `data`."""
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host", "--socket", f"{data}/s", "--data-dir", data],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env={**env(), "NIB_HOST_TOKEN": "bench"}, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    ready = time.monotonic() - start
+    proc.terminate()
+    proc.wait(30)
+    return ready
 
 
-def measure_app() -> tuple[float, float, float, float]:
-    with tempfile.TemporaryDirectory() as data:
-        start = time.monotonic()
-        proc = subprocess.Popen(  # the default data folder, as a user starts it
-            [sys.executable, "-m", "nib_desktop", "--log-level", "DEBUG"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env={**env(), "XDG_DATA_HOME": data}, cwd=ROOT,
-        )  # fmt: skip
-        assert proc.stderr is not None
-        frame = ready = 0.0
-        host_pid = 0
-        while not ready:  # the app's debug log names both moments on the system's clock
-            line = proc.stderr.readline()
-            if not line:
-                raise RuntimeError("the app exited before it was ready")
-            if "first frame drawn at monotonic" in line:
-                frame = float(line.split()[-1]) - start
-            elif " ready at monotonic " in line:
-                ready = float(line.split()[-1]) - start
-                host_pid = int(line.split(" ready at")[0].split()[-1])
-        gui_rss, host_rss = rss_mb(proc.pid), rss_mb(host_pid)
-        proc.terminate()
-        proc.wait(30)
-        return frame, ready, gui_rss, host_rss
+def measure_app(data: str) -> tuple[float, float, float, float]:
+    """The app on the data home `data` (XDG_DATA_HOME)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(  # the default data folder, as a user starts it
+        [sys.executable, "-m", "nib_desktop", "--log-level", "DEBUG"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**env(), "XDG_DATA_HOME": data}, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    frame = ready = 0.0
+    host_pid = 0
+    while not ready:  # the app's debug log names both moments on the system's clock
+        line = proc.stderr.readline()
+        if not line:
+            raise RuntimeError("the app exited before it was ready")
+        if "first frame drawn at monotonic" in line:
+            frame = float(line.split()[-1]) - start
+        elif " ready at monotonic " in line:
+            ready = float(line.split()[-1]) - start
+            host_pid = int(line.split(" ready at")[0].split()[-1])
+    gui_rss, host_rss = rss_mb(proc.pid), rss_mb(host_pid)
+    proc.terminate()
+    proc.wait(30)
+    return frame, ready, gui_rss, host_rss
 
 
 def main() -> int:
@@ -190,22 +189,27 @@ def main() -> int:
 
 
 def measure(args: argparse.Namespace) -> int:
-    measure_bare()  # warm the file cache for both, and the app's bytecode
-    measure_app()
-    measure_host()
-    # Each run measures the app and its floors one after the other, so that the
-    # machine's drift (a VM's neighbours, its clock) weighs on both alike.
+    # As a user starts it many times a day: on a data folder that exists (its database,
+    # the last known sessions), made by the warm-up runs; and likewise the host alone.
     bares: list[float] = []
     runs: list[tuple[float, float, float, float]] = []
     hosts: list[float] = []
     protocols: list[float] = []
     models_runs: list[float] = []
-    for _ in range(args.runs):
-        bares.append(measure_bare())
-        runs.append(measure_app())
-        models_runs.append(measure_import("host.protocol.models"))
-        hosts.append(measure_host())
-        protocols.append(measure_import("host.protocol"))
+    with tempfile.TemporaryDirectory(prefix="nib-bench-") as temporary:
+        home, folder = f"{temporary}/home", f"{temporary}/host"
+        measure_bare()  # warm the file cache for both, and the app's bytecode
+        measure_app(home)
+        measure_app(home)
+        measure_host(folder)
+        # Each run measures the app and its floors one after the other, so that the
+        # machine's drift (a VM's neighbours, its clock) weighs on both alike.
+        for _ in range(args.runs):
+            bares.append(measure_bare())
+            runs.append(measure_app(home))
+            models_runs.append(measure_import("host.protocol.models"))
+            hosts.append(measure_host(folder))
+            protocols.append(measure_import("host.protocol"))
     bare = statistics.median(bares)
     host_alone = statistics.median(hosts)
     protocol = statistics.median(protocols)

@@ -68,11 +68,12 @@ def private_folder(data_dir: Path) -> None:
     if data_dir.resolve() == default_data_dir().resolve():
         with contextlib.suppress(OSError):
             data_dir.chmod(0o700)
-    for name in PRIVATE_FILES:
-        for path in (data_dir / name, *data_dir.glob(name + ".[0-9]")):
-            with contextlib.suppress(OSError):
-                if path.is_file() and path.stat().st_mode & 0o077:
-                    path.chmod(0o600)
+    for entry in os.scandir(data_dir):  # one listing; no glob patterns to compile
+        base, _, suffix = entry.name.rpartition(".")
+        ours = entry.name in PRIVATE_FILES or (base in PRIVATE_FILES and suffix.isdigit())
+        with contextlib.suppress(OSError):
+            if ours and entry.is_file() and entry.stat().st_mode & 0o077:
+                os.chmod(entry.path, 0o600)
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -207,10 +207,16 @@ def test_the_data_folder_and_files_are_private(tmp_path, socket_path) -> None:
             mode = stat.S_IMODE(path.stat().st_mode)
             assert mode & 0o077 == 0, (path.name, oct(mode))
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    # files an older version left open to others are made private
-    (folder / "host.log").chmod(0o644)
+    # files an older version left open to others are made private, its rotated logs too;
+    # a file of the user's that is none of the host's is left as it is
+    (folder / "host.log.1").write_text("older\n")
+    (folder / "notes.txt").write_text("mine\n")
+    for name in ("host.log", "host.log.1", "notes.txt"):
+        (folder / name).chmod(0o644)
     with running_host(folder, socket_path):
         assert stat.S_IMODE((folder / "host.log").stat().st_mode) == 0o600
+        assert stat.S_IMODE((folder / "host.log.1").stat().st_mode) == 0o600
+        assert stat.S_IMODE((folder / "notes.txt").stat().st_mode) == 0o644
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbled"])
