@@ -172,9 +172,11 @@ def run(
             app.aboutToQuit.connect(restore_state(window, state))
 
             async def connect() -> None:
-                await outside.start(bus_address())
                 if await main_role.start():
                     log.debug("host %d ready at monotonic %.6f", supervisor.pid, time.monotonic())
+                # after the host's answers: the session bus's client (jeepney) costs about
+                # 40 ms to import and connect, which the sessions need not wait for
+                await outside.start(bus_address())
                 # what start-up made lives as long as the window: the collector's full
                 # passes need not walk it again (a pass is a pause of the whole window)
                 gc.freeze()
