@@ -2,8 +2,8 @@ pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import QtQuick.Templates as T
 import Nib
-import "dialogs"
 
 ApplicationWindow {
     id: window
@@ -34,64 +34,61 @@ ApplicationWindow {
 
     Component.onCompleted: focusInput()
 
-    // Dialogs are made on first use: nothing of them is built before the first frame.
+    // Each dialog is loaded from its file on first use: neither it nor the Controls types
+    // it uses are loaded or compiled for the first frame (an inline Component would be).
     // Each gives the focus back to the input when it closes.
-    function openDialog(loader: Loader): void {
-        loader.active = true
-        const dialog = loader.item as Dialog
-        dialog.open()
+    function openDialog(loader: Loader, file: string): void {
+        if (loader.item === null) {
+            const made = { app: window.app, theme: theme }
+            if (file === "AgentDialog.qml")
+                made.agent = window.agentAsked
+            loader.setSource(Qt.resolvedUrl("dialogs/" + file), made)
+        }
+        (loader.item as T.Dialog).open()
     }
 
     function confirmDelete(): void {
         if (window.app.sessions.currentId !== "")
-            window.openDialog(deleteDialogLoader)
+            window.openDialog(deleteDialogLoader, "DeleteDialog.qml")
     }
 
-    Loader {
-        id: closeDialogLoader
-        active: false
-        sourceComponent: Component {
-            CloseDialog {
-                app: window.app
-                theme: theme
-                onAccepted: { window.closeConfirmed = true; window.close() }
-                onRejected: window.focusInput()
-            }
-        }
+    Loader { id: closeDialogLoader }
+    Connections {
+        target: closeDialogLoader.item as T.Dialog
+        function onAccepted(): void { window.closeConfirmed = true; window.close() }
+        function onRejected(): void { window.focusInput() }
     }
-    Loader {
-        id: deleteDialogLoader
-        active: false
-        sourceComponent: Component {
-            DeleteDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
-        }
+    Loader { id: deleteDialogLoader }
+    Connections {
+        target: deleteDialogLoader.item as T.Dialog
+        function onClosed(): void { window.focusInput() }
     }
-    Loader {
-        id: toolsDialogLoader
-        active: false
-        sourceComponent: Component {
-            ToolsDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
-        }
+    Loader { id: toolsDialogLoader }
+    Connections {
+        target: toolsDialogLoader.item as T.Dialog
+        function onClosed(): void { window.focusInput() }
     }
-    Loader {
-        id: settingsDialogLoader
-        active: false
-        sourceComponent: Component {
-            SettingsDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
-        }
+    Loader { id: settingsDialogLoader }
+    Connections {
+        target: settingsDialogLoader.item as T.Dialog
+        function onClosed(): void { window.focusInput() }
     }
-    Loader {
-        id: agentDialogLoader
-        active: false
-        sourceComponent: Component {
-            AgentDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
-        }
+    Loader { id: agentDialogLoader }
+    Connections {
+        target: agentDialogLoader.item as T.Dialog
+        function onClosed(): void { window.focusInput() }
+    }
+    // the agent a new session is asked on (the agent dialog shows it)
+    property string agentAsked: ""
+    Binding {
+        target: agentDialogLoader.item
+        property: "agent"
+        value: window.agentAsked
+        when: agentDialogLoader.item !== null
     }
     function newAgentSession(agent: string): void {
-        agentDialogLoader.active = true
-        const dialog = agentDialogLoader.item as AgentDialog
-        dialog.agent = agent
-        dialog.open()
+        window.agentAsked = agent
+        window.openDialog(agentDialogLoader, "AgentDialog.qml")
     }
     // The command palette (Ctrl+K, Ctrl+Shift+P), made on first use like the dialogs.
     Loader {
@@ -118,7 +115,7 @@ ApplicationWindow {
             { name: qsTr("New agent session"), key: window.keys["new"], run: () => sessions.create("agent") },
             { name: qsTr("New plan session"), key: "", run: () => sessions.create("plan") },
             { name: qsTr("New goal session"), key: "", run: () => sessions.create("goal") },
-            { name: qsTr("New remote session…"), key: "", run: () => window.openDialog(remoteDialogLoader) }
+            { name: qsTr("New remote session…"), key: "", run: () => window.openDialog(remoteDialogLoader, "RemoteDialog.qml") }
         ]
         for (const agent of choices.filter((choice) => choice.kind === "agent"))
             list.push({ name: qsTr("New %1 session…").arg(agent.title), key: "",
@@ -147,9 +144,9 @@ ApplicationWindow {
                         run: () => composer.dock.toggleHistory() })
         }
         list.push({ name: qsTr("Tools and agents"), key: window.keys["tools"],
-                    run: () => window.openDialog(toolsDialogLoader) })
+                    run: () => window.openDialog(toolsDialogLoader, "ToolsDialog.qml") })
         list.push({ name: qsTr("Settings"), key: window.keys["settings"],
-                    run: () => window.openDialog(settingsDialogLoader) })
+                    run: () => window.openDialog(settingsDialogLoader, "SettingsDialog.qml") })
         list.push({ name: window.sidebarCollapsed ? qsTr("Show the sessions list") : qsTr("Hide the sessions list"),
                     key: window.keys["sidebar"], run: () => window.toggleSidebar() })
         const looks = [["system", qsTr("Theme: as the system")], ["light", qsTr("Theme: light")],
@@ -176,12 +173,10 @@ ApplicationWindow {
         onActivated: window.openPalette()
     }
 
-    Loader {
-        id: remoteDialogLoader
-        active: false
-        sourceComponent: Component {
-            RemoteDialog { app: window.app; theme: theme; onClosed: window.focusInput() }
-        }
+    Loader { id: remoteDialogLoader }
+    Connections {
+        target: remoteDialogLoader.item as T.Dialog
+        function onClosed(): void { window.focusInput() }
     }
 
     // Closing while turns run asks first: closing stops them (the host ends with the app).
@@ -189,7 +184,7 @@ ApplicationWindow {
     onClosing: (close) => {
         if (app.sessions.runningCount > 0 && !closeConfirmed) {
             close.accepted = false
-            window.openDialog(closeDialogLoader)
+            window.openDialog(closeDialogLoader, "CloseDialog.qml")
         }
     }
 
@@ -300,13 +295,13 @@ ApplicationWindow {
     Shortcut {
         id: toolsShortcut
         sequence: "Ctrl+Shift+T"
-        onActivated: window.openDialog(toolsDialogLoader)
+        onActivated: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
     }
     Shortcut {
         id: settingsShortcut
         objectName: "settingsShortcut"
         sequence: "Ctrl+,"
-        onActivated: window.openDialog(settingsDialogLoader)
+        onActivated: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
     }
     Shortcut {
         sequence: "F6"
@@ -377,10 +372,10 @@ ApplicationWindow {
             keys: window.keys
             onDone: window.focusInput()
             onDeleteAsked: window.confirmDelete()
-            onToolsAsked: window.openDialog(toolsDialogLoader)
-            onRemoteAsked: window.openDialog(remoteDialogLoader)
+            onToolsAsked: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
+            onRemoteAsked: window.openDialog(remoteDialogLoader, "RemoteDialog.qml")
             onAgentAsked: (agent) => window.newAgentSession(agent)
-            onSettingsAsked: window.openDialog(settingsDialogLoader)
+            onSettingsAsked: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
         }
 
         Rectangle {
