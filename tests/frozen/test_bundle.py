@@ -93,3 +93,38 @@ def test_bundle_refuses_an_unusable_data_dir_untouched(bundle, tmp_path) -> None
     assert "cannot be written" in proc.stderr and "nothing was changed" in proc.stderr
     assert (data / "nib.sqlite3").read_bytes() == b"x" * 2048
     assert sorted(p.name for p in data.iterdir()) == ["nib.sqlite3"]
+
+
+@pytest.mark.timeout(90)
+def test_the_bundled_app_connects_and_a_second_launch_brings_it_forward(bundle, tmp_path) -> None:
+    """The bundle's real start (not the smoke test's): the lean start, the window, the
+    frozen host connected; then a second launch on the same data folder finds the first
+    through the single-instance socket (named with Python's own BLAKE2) and exits."""
+    import queue
+    import threading
+
+    env = clean_env(QT_QPA_PLATFORM="offscreen")
+    command = [str(bundle), "--data-dir", str(tmp_path / "d"), "--log-level", "DEBUG"]
+    first = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+    assert first.stderr is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in first.stderr], daemon=True).start()
+
+    def wait_for(words: str) -> None:
+        while True:
+            line = lines.get(timeout=30)
+            assert "Traceback" not in line, line
+            if words in line:
+                return
+
+    try:
+        wait_for("ready at monotonic")
+        second = subprocess.run(command, capture_output=True, text=True, timeout=30, env=env)
+        assert second.returncode == 0, second.stderr
+        assert "already running" in second.stderr
+        wait_for("the window comes forward")
+        assert first.poll() is None
+    finally:
+        first.terminate()
+        first.wait(20)
+        first.stderr.close()
