@@ -4,6 +4,7 @@ serves the contract's methods. `host.process` puts it behind a socket."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,53 +52,41 @@ class HostCore:
         self.db = db if db is not None else open_database(data_dir)
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
-        self._todos: TodoService | None = None
         self.interrupted_turns = self.sessions.fail_interrupted_turns()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
         self._secrets = secrets or Secrets()
         self._acp: Agents | None = None
-        self._runtime: AgentRuntime | None = None
-        self._remotes: RemoteSessions | None = None
         if not services_later:
             self.load_services()
 
     def load_services(self) -> None:
-        """The agent runtime and the remote links (imported here: about a third of the
-        host's start, kept after its ready line)."""
-        if self._runtime is not None:
-            return
+        """The checklists, the agent runtime and the remote links, each made once (their
+        modules are about a third of the host's start, kept after its ready line)."""
+        _ = self.todos, self.runtime, self.remotes
+
+    @cached_property
+    def todos(self) -> TodoService:
+        from host.todos.service import TodoService
+
+        return TodoService(self.db, self.publisher)
+
+    @cached_property
+    def runtime(self) -> AgentRuntime:
         from host.agent.runtime import AgentRuntime
-        from host.remote.links import RemoteSessions
 
         runtime = AgentRuntime(
             self.data_dir, self.sessions, self.todos, self.publisher, self._secrets
         )
         runtime.agents_from(self._agents)
+        return runtime
+
+    @cached_property
+    def remotes(self) -> RemoteSessions:
+        from host.remote.links import RemoteSessions
+
         remotes = RemoteSessions(self.sessions, self.publisher)
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
-        self._runtime, self._remotes = runtime, remotes
-
-    @property
-    def todos(self) -> TodoService:
-        if self._todos is None:
-            from host.todos.service import TodoService
-
-            self._todos = TodoService(self.db, self.publisher)
-        return self._todos
-
-    @property
-    def runtime(self) -> AgentRuntime:
-        if self._runtime is None:
-            self.load_services()
-        assert self._runtime is not None
-        return self._runtime
-
-    @property
-    def remotes(self) -> RemoteSessions:
-        if self._remotes is None:
-            self.load_services()
-        assert self._remotes is not None
-        return self._remotes
+        return remotes
 
     def _agents(self) -> Agents:
         """The external ACP agents of section 15 (the SDK is loaded on first use)."""
