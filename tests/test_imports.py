@@ -226,6 +226,13 @@ def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, exp
     assert expected in found, found
 
 
+def python_says(script: str) -> str:
+    """What a fresh Python running `script` in the project prints."""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
+    return out.stdout.strip()
+
+
 def test_the_window_loads_before_the_protocol() -> None:
     """Start-up order (docs/architecture.md): what runs before the first frame imports
     neither pydantic, qasync nor the host's modules beyond the light app info."""
@@ -239,9 +246,7 @@ def test_the_window_loads_before_the_protocol() -> None:
         " and (m.split('.')[0] in ('pydantic', 'qasync', 'apsw', 'openai')"
         " or m.startswith('host'))))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
-    assert out.stdout.strip() == "['host', 'host.protocol', 'host.protocol.appinfo']"
+    assert python_says(script) == "['host', 'host.protocol', 'host.protocol.appinfo']"
 
 
 def test_validating_the_contract_loads_no_package_metadata() -> None:
@@ -256,9 +261,7 @@ def test_validating_the_contract_loads_no_package_metadata() -> None:
         ' "protocolVersion": 1, "schemaVersion": 1}\')\n'
         "print('importlib.metadata' in sys.modules, 'email' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
-    assert out.stdout.strip() == "False False"
+    assert python_says(script) == "False False"
 
 
 def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:

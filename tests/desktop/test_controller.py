@@ -12,6 +12,7 @@ import pytest
 
 from nib_desktop.state import events as ev
 from nib_desktop.supervisor import HostSupervisor, host_command
+from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
 from tests.helpers.waiting import until
 
 
@@ -234,32 +235,8 @@ def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
 def test_a_second_launch_brings_the_first_window_forward(tmp_path) -> None:
     """The app run twice on one data folder: the second exits at once, the first window
     comes forward, and only one host runs."""
-    import queue
-    import threading
-
     env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
     env["QT_QPA_PLATFORM"] = "offscreen"
     command = [sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path / "d"),
                "--log-level", "DEBUG"]  # fmt: skip
-    first = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
-    lines: queue.Queue[str] = queue.Queue()
-    assert first.stderr is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in first.stderr], daemon=True).start()
-
-    def wait_for(words: str) -> None:
-        while True:
-            line = lines.get(timeout=30)
-            if words in line:
-                return
-
-    try:
-        wait_for("ready at monotonic")
-        second = subprocess.run(command, capture_output=True, text=True, timeout=30, env=env)
-        assert second.returncode == 0, second.stderr
-        assert "already running" in second.stderr and "ready at monotonic" not in second.stderr
-        wait_for("the window comes forward")
-        assert first.poll() is None
-    finally:
-        first.terminate()
-        first.wait(20)
-        first.stderr.close()
+    assert_a_second_launch_brings_the_first_forward(command, env)

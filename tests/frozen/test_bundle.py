@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.frozen]
 
@@ -100,31 +102,5 @@ def test_the_bundled_app_connects_and_a_second_launch_brings_it_forward(bundle, 
     """The bundle's real start (not the smoke test's): the lean start, the window, the
     frozen host connected; then a second launch on the same data folder finds the first
     through the single-instance socket (named with Python's own BLAKE2) and exits."""
-    import queue
-    import threading
-
-    env = clean_env(QT_QPA_PLATFORM="offscreen")
     command = [str(bundle), "--data-dir", str(tmp_path / "d"), "--log-level", "DEBUG"]
-    first = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
-    lines: queue.Queue[str] = queue.Queue()
-    assert first.stderr is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in first.stderr], daemon=True).start()
-
-    def wait_for(words: str) -> None:
-        while True:
-            line = lines.get(timeout=30)
-            assert "Traceback" not in line, line
-            if words in line:
-                return
-
-    try:
-        wait_for("ready at monotonic")
-        second = subprocess.run(command, capture_output=True, text=True, timeout=30, env=env)
-        assert second.returncode == 0, second.stderr
-        assert "already running" in second.stderr
-        wait_for("the window comes forward")
-        assert first.poll() is None
-    finally:
-        first.terminate()
-        first.wait(20)
-        first.stderr.close()
+    assert_a_second_launch_brings_the_first_forward(command, clean_env(QT_QPA_PLATFORM="offscreen"))
