@@ -15,7 +15,7 @@ import logging
 import os
 import signal
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,7 +112,7 @@ class AgentProcess:
         # updates for a session id not known yet, while a session/new is unanswered:
         # an agent may send them before its answer (or the answer's waiter runs after
         # them); they are replayed once the session is known
-        self.opening = 0
+        self._opening = 0
         self._early: list[Any] = []
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: deque[str] = deque(maxlen=20)
@@ -286,7 +286,7 @@ class AgentProcess:
         if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
             raise AgentBroken("it sent a session/update without an update")
         session_id = self.owned.get(str(params.get("sessionId")))
-        if session_id is None and self.opening and len(self._early) < EARLY_UPDATES:
+        if session_id is None and self._opening and len(self._early) < EARLY_UPDATES:
             self._early.append(params)
             return
         if session_id is None:
@@ -316,13 +316,19 @@ class AgentProcess:
                 self._break(str(exc))
                 return
 
-    def opened(self) -> None:
-        """A session/new or session/load was answered (or failed): when none is left
-        unanswered, updates held for a session nobody opened mean a broken agent."""
-        self.opening -= 1
-        if not self.opening and self._early:
-            self._early.clear()
-            self._break("it sent updates for a session it does not own")
+    @contextlib.contextmanager
+    def opening(self) -> Iterator[None]:
+        """While a session/new is unanswered: updates for a session id not known yet are
+        held (see `adopt`). Once none is left unanswered, an update still held was for a
+        session nobody opened: a broken agent."""
+        self._opening += 1
+        try:
+            yield
+        finally:
+            self._opening -= 1
+            if not self._opening and self._early:
+                self._early.clear()
+                self._break("it sent updates for a session it does not own")
 
     async def permission(
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
@@ -557,16 +563,14 @@ class Agents:
                 process.owned.pop(stored, None)
             finally:
                 recorder.loading = False
-        process.opening += 1
         try:
-            answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
-            process.adopt(answer.session_id, session.id)
+            with process.opening():
+                answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
+                process.adopt(answer.session_id, session.id)
         except RequestError as exc:
             if exc.code == AUTH_REQUIRED:
                 raise AgentFailure(self._auth_words(process)) from None
             raise
-        finally:
-            process.opened()
         self.sessions.set_agent_session(session.id, answer.session_id)
         return answer.session_id, True
 
