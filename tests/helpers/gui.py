@@ -23,6 +23,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
 from nib_desktop.window import Asker, load_window, make_views, restore_sessions
+from tests.helpers.waiting import until
 from ui.snapshots import Item, Snapshot
 
 
@@ -159,8 +160,6 @@ class Gui:
         """The attach dialog, opened as the New menu's item does (it is made on first use)."""
         from PySide6.QtCore import QMetaObject
 
-        from tests.helpers.waiting import until
-
         sidebar = self.item("sidebar")
         await self.act(lambda: QMetaObject.invokeMethod(sidebar, "remoteAsked"))
         await until(lambda: self.window.findChild(object, "remoteDialog"), what="the dialog")
@@ -203,6 +202,16 @@ class Gui:
             int(item.width() * ratio),
             int(item.height() * ratio),
         )
+
+    async def scrollable_dock_list(self) -> QQuickItem:
+        """The expanded dock list once it is laid out with more rows than it shows: its
+        height follows the content through a delayed binding, so one frame may not do."""
+        listview = self.item("dockList")
+        await until(
+            lambda: 0 < listview.height() < listview.property("contentHeight"),
+            what="the expanded list laid out",
+        )
+        return listview
 
     def centre(self, item: QQuickItem) -> QPointF:
         return item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
