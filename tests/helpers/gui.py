@@ -203,14 +203,17 @@ class Gui:
             int(item.height() * ratio),
         )
 
-    async def scrollable_dock_list(self) -> QQuickItem:
-        """The expanded dock list once it is laid out with more rows than it shows: its
-        height follows the content through a delayed binding, so one frame may not do."""
+    async def laid_out_dock_list(self) -> QQuickItem:
+        """The expanded dock list once its height has caught up with its rows: it follows
+        them through a delayed binding, so one frame after a change may not show it."""
         listview = self.item("dockList")
-        await until(
-            lambda: 0 < listview.height() < listview.property("contentHeight"),
-            what="the expanded list laid out",
-        )
+        dock = self.item("todoDock")
+
+        def settled() -> bool:
+            wanted = min(listview.property("contentHeight"), dock.property("maxListHeight"))
+            return listview.height() > 0 and abs(listview.height() - wanted) < 1
+
+        await until(settled, what="the expanded list laid out")
         return listview
 
     def centre(self, item: QQuickItem) -> QPointF:

@@ -101,7 +101,7 @@ def test_150_items_scroll_inside_the_bounded_dock(gui) -> None:
         ]
         gui.push(sid, 100, items)
         gui.expand(True)
-        listview = await gui.scrollable_dock_list()
+        listview = await gui.laid_out_dock_list()
         bound = gui.window.height() / 3
         assert 0 < listview.height() <= bound
         assert listview.property("contentHeight") > listview.height()
@@ -159,7 +159,7 @@ def test_dock_never_takes_focus(gui) -> None:
             await gui.click(target())
             if not gui.dock.property("expanded"):  # the header toggles; open it again
                 gui.expand(True)
-        await gui.scrollable_dock_list()
+        await gui.laid_out_dock_list()
         centre = gui.centre(listview)
         for _ in range(3):
             from PySide6.QtCore import QCoreApplication
@@ -200,6 +200,7 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
                            Item("Later", "pending")])  # fmt: skip
         gui.expand(True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
+        await gui.laid_out_dock_list()
         await gui.frame()
         ratio = os.environ.get("NIBTEST_DEVICE_PIXEL_RATIO")
         if ratio:  # set by test_displays.py, which runs the dock tests at HiDPI
@@ -503,7 +504,8 @@ def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
         sid = await running_session(gui)
         gui.push(sid, 10, [Item(f"Step {i}", "pending") for i in range(60)])
         gui.expand(True)
-        listview = await gui.scrollable_dock_list()
+        listview = await gui.laid_out_dock_list()
+        assert listview.property("contentHeight") > listview.height()
         assert not listview.property("userScrolled")
         centre = gui.centre(listview)
         event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0),
