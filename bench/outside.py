@@ -26,8 +26,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--updates", type=int, default=2000)
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication([])
-    import qasync
-
+    from nib_desktop.event_loop import qt_event_loop
     from nib_desktop.outside import Outside
     from nib_desktop.state import events as ev
     from nib_desktop.state.outside import window_title
@@ -35,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     from nib_desktop.state.types import Item, Session, Snapshot, TurnView
     from ui.views.dock import DockView
 
-    loop = qasync.QEventLoop(app)
+    loop = qt_event_loop(app)
     asyncio.set_event_loop(loop)
 
     def fresh() -> AppState:

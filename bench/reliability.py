@@ -278,15 +278,15 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
     import asyncio
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import qasync
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
+    from nib_desktop.event_loop import qt_event_loop
     from tests.helpers.gui import Gui
 
     QQuickStyle.setStyle("Fusion")
     app = QGuiApplication.instance() or QGuiApplication([])
-    loop = qasync.QEventLoop(app)
+    loop = qt_event_loop(app)
     asyncio.set_event_loop(loop)
     gui = Gui(loop, data)
 
@@ -315,6 +315,7 @@ def app_flood(folder: Path) -> list[tuple[str, float]]:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
+    from nib_desktop.event_loop import qt_event_loop
     from tests.helpers.flood import Ticker, flood_window
     from tests.helpers.gui import Gui
 
@@ -324,7 +325,7 @@ def app_flood(folder: Path) -> list[tuple[str, float]]:
         app = QGuiApplication([])
     loop = asyncio.get_event_loop()
     if not isinstance(loop, qasync.QEventLoop):
-        loop = qasync.QEventLoop(app)
+        loop = qt_event_loop(app)
         asyncio.set_event_loop(loop)
     figures: list[tuple[str, float]] = []
     for name, count, size in (("200 x 256 KiB", 200, 256 * 1024), ("10,000 x 512 B", 10_000, 512)):

@@ -58,23 +58,6 @@ def endpoint_problem(endpoint: str) -> str:
     return check(endpoint)
 
 
-def without_widgets() -> None:
-    """qasync imports PySide6.QtWidgets only to reach `QApplication.instance()` and
-    `processEvents()`, both QGuiApplication's as well; a window of Qt Quick alone need
-    not load the widgets library (about 4.5 MB resident, and its import). When nothing has
-    imported the real module yet, qasync is given one that names QGuiApplication."""
-    import sys
-    import types
-
-    from PySide6.QtGui import QGuiApplication
-
-    if "PySide6.QtWidgets" in sys.modules:
-        return
-    stand_in = types.ModuleType("PySide6.QtWidgets", "QGuiApplication, for qasync")
-    stand_in.QApplication = QGuiApplication  # type: ignore[attr-defined]
-    sys.modules["PySide6.QtWidgets"] = stand_in
-
-
 def restore_sessions(state: AppState, data_dir: Path) -> None:
     """The last run's sessions list on a new state, drawn in the first frame and replaced
     by the host's list when it answers."""
@@ -145,12 +128,10 @@ def run(
     import asyncio
     import gc
 
-    without_widgets()
-    import qasync
-
+    from nib_desktop.event_loop import qt_event_loop
     from nib_desktop.main_role import MainRole
 
-    loop = qasync.QEventLoop(app)
+    loop = qt_event_loop(app)
     asyncio.set_event_loop(loop)
     main_role = MainRole(supervisor, state)
     ask.target = main_role.intents.ask

@@ -63,9 +63,9 @@ def qapp_cls() -> type:
 def aio_loop(qapp) -> Iterator[Any]:
     import asyncio
 
-    import qasync
+    from nib_desktop.event_loop import qt_event_loop
 
-    loop = qasync.QEventLoop(qapp)
+    loop = qt_event_loop(qapp)
     asyncio.set_event_loop(loop)
     yield loop
     loop.close()
