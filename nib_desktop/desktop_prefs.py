@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,7 @@ def load(data_dir: Path) -> DesktopPrefs:
     }
     if section.get(APPEARANCE) in APPEARANCES:
         chosen["appearance"] = section[APPEARANCE]
-    return replace(DesktopPrefs(), **chosen)
+    return DesktopPrefs()._replace(**chosen)
 
 
 def save(data_dir: Path, prefs: DesktopPrefs) -> None:
@@ -65,7 +64,7 @@ def save(data_dir: Path, prefs: DesktopPrefs) -> None:
     held = settings.get(SECTION)
     section: dict[str, Any] = held if isinstance(held, dict) else {}
     names = {attr: key for key, attr in KEYS.items()} | {"appearance": APPEARANCE}
-    section = {**section, **{names[f.name]: getattr(prefs, f.name) for f in fields(prefs)}}
+    section = {**section, **{names[name]: getattr(prefs, name) for name in prefs._fields}}
     settings[SECTION] = section
     _write(data_dir, settings)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Coroutine
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -207,7 +206,7 @@ class Intents:
         if self._data_dir is None:
             return
         changed: dict[str, Any] = {name: on}
-        prefs = replace(self._state.desktop, **changed)
+        prefs = self._state.desktop._replace(**changed)
         try:
             desktop_prefs.save(self._data_dir, prefs)
         except desktop_prefs.PrefsError as exc:

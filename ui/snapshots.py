@@ -3,8 +3,7 @@ no I/O. The types are the state's (`nib_desktop.state.types`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from nib_desktop.state.types import (
     HOST_RESTARTED,
@@ -23,8 +22,7 @@ __all__ = ["HOST_RESTARTED", "Item", "Revision", "Snapshot", "TurnView"]
 ALL_DONE = "All steps completed"
 
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(NamedTuple):
     completed: int
     total: int  # the work: every item but the cancelled ones
 
@@ -68,8 +66,7 @@ def visible(snapshot: Snapshot | None) -> bool:
 Tone = Literal["running", "ended", "done", "idle"]
 
 
-@dataclass(frozen=True)
-class Headline:
+class Headline(NamedTuple):
     """The dock's one line: its text, whether it includes the count itself, and its tone
     (the glyph's colour and whether anything may move)."""
 
@@ -154,8 +151,7 @@ def accessible_name(index: int, total: int, item: Item, ended: str = "") -> str:
     return f"Step {index + 1} of {total}, {word}: {text}"
 
 
-@dataclass(frozen=True)
-class TodoRow:
+class TodoRow(NamedTuple):
     """One row of the dock's list, under QML's role names."""
 
     content: str

@@ -10,7 +10,8 @@ Python.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.types import (
@@ -59,8 +60,7 @@ class Change:
 NOTHING = Change(frozenset())
 
 
-@dataclass(frozen=True)
-class Transcript:
+class Transcript(NamedTuple):
     """The shown session's transcript as loaded: its newest pages."""
 
     session_id: str | None = None
@@ -71,8 +71,7 @@ class Transcript:
     loaded: bool = False  # its newest page arrived
 
 
-@dataclass(frozen=True)
-class History:
+class History(NamedTuple):
     """The dock's History view: open on a session or not, the revisions loaded (newest
     first), whether older ones exist, and the revision shown read-only, if any."""
 
@@ -97,7 +96,7 @@ class AppState:
     current: str | None = None
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     turns: dict[str, TurnView] = field(default_factory=dict)
-    transcript: Transcript = Transcript()
+    transcript: Transcript = field(default_factory=Transcript)
     approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
     tools: tuple[ToolSource, ...] = ()
     agents: tuple[AgentChoice, ...] = ()
@@ -107,7 +106,7 @@ class AppState:
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
-    history: History = History()
+    history: History = field(default_factory=History)
     dock_expanded: bool = False
     reduced_motion: bool = False
     window_active: bool = True
@@ -195,7 +194,7 @@ class AppState:
                 held = self.transcript
                 if session_id != held.session_id or not lines:
                     return NOTHING
-                self.transcript = replace(held, lines=merge_lines(held.lines, lines))
+                self.transcript = held._replace(lines=merge_lines(held.lines, lines))
                 return Change(frozenset({TRANSCRIPT}))
             case ev.ApprovalRequested(approval):
                 self.approvals = (*self.approvals, approval)
@@ -261,14 +260,14 @@ class AppState:
                 known = dict(shown.requests)
                 if session_id != shown.session_id or all(known.get(t) == w for t, w in requests):
                     return NOTHING
-                self.history = replace(shown, requests=tuple({**known, **dict(requests)}.items()))
+                self.history = shown._replace(requests=tuple({**known, **dict(requests)}.items()))
                 return Change(frozenset({HISTORY}))
             case ev.RevisionViewed(revision):
                 history = self.history
                 viewed = next((r for r in history.revisions if r.revision == revision), None)
                 if viewed == history.viewed:
                     return NOTHING
-                self.history = replace(history, viewed=viewed)
+                self.history = history._replace(viewed=viewed)
                 return Change(frozenset({HISTORY, CHECKLIST}), self.current)
             case ev.DockExpanded(expanded):
                 if expanded == self.dock_expanded:
@@ -377,5 +376,5 @@ class AppState:
                 r for r in held.revisions if r.revision < oldest and r.revision not in newest
             )
             has_more = has_more or held.has_more
-        self.history = replace(held, revisions=revisions, has_more=has_more)
+        self.history = held._replace(revisions=revisions, has_more=has_more)
         return Change(frozenset({HISTORY}))

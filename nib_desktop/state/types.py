@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach
@@ -18,22 +18,19 @@ ConnectionState = Literal["starting", "ready", "reconnecting", "failed"]
 HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     content: str
     status: Status
     active_form: str | None = None
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     session_id: str
     revision: int
     items: tuple[Item, ...]
 
 
-@dataclass(frozen=True)
-class TurnView:
+class TurnView(NamedTuple):
     """The session's latest turn as the window tells it: "idle" before any turn."""
 
     session_id: str
@@ -59,8 +56,7 @@ class TurnView:
         return same and held.ended and not self.ended
 
 
-@dataclass(frozen=True)
-class Revision:
+class Revision(NamedTuple):
     """One committed revision of a checklist as the History view shows it."""
 
     revision: int
@@ -71,8 +67,7 @@ class Revision:
     warning: bool  # items were dropped unfinished (the summary says so in words)
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
     """A session as the sidebar and the composer tell it."""
 
     session_id: str
@@ -154,8 +149,7 @@ def folded(text: str) -> str:
     return f"{head}\n… {rest:,} more characters ▸"
 
 
-@dataclass(frozen=True)
-class Approval:
+class Approval(NamedTuple):
     """A tool call waiting for the user (contract section 13)."""
 
     approval_id: str
@@ -164,8 +158,7 @@ class Approval:
     arguments: str
 
 
-@dataclass(frozen=True)
-class ToolSource:
+class ToolSource(NamedTuple):
     """One MCP server or plugin in the Tools view."""
 
     name: str
@@ -176,8 +169,7 @@ class ToolSource:
     accessible_name: str
 
 
-@dataclass(frozen=True)
-class DesktopPrefs:
+class DesktopPrefs(NamedTuple):
     """What the app shows outside its window (`"desktop"` in settings.json); all on by
     default. Notifications and the attention request only while the window is inactive."""
 
@@ -194,8 +186,7 @@ class DesktopPrefs:
 APPEARANCES = ("system", "light", "dark")
 
 
-@dataclass(frozen=True)
-class AgentChoice:
+class AgentChoice(NamedTuple):
     """One configured ACP agent: what the New menu offers and the Tools view lists."""
 
     name: str
@@ -204,7 +195,6 @@ class AgentChoice:
     version: str  # "codex-acp 0.16.0" once it answered initialize, else ""
 
 
-@dataclass(frozen=True)
-class RemoteChoice:
+class RemoteChoice(NamedTuple):
     choice_id: str  # the session's id on that host
     title: str

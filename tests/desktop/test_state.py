@@ -170,19 +170,18 @@ def test_a_notice_goes_when_its_cause_does() -> None:
     """ "Could not stop: unreachable" goes once that remote host is linked again; a
     timed-out create's notice once the session appears; a lost host's once it answers;
     a plain one stays until the user dismisses it."""
-    from dataclasses import replace
 
     state = AppState()
-    far = replace(session("r"), remote=True, remote_state="unreachable")
+    far = session("r")._replace(remote=True, remote_state="unreachable")
     state.apply(ev.SessionChanged(far))
     state.apply(ev.NoticeShown("Could not stop the turn: unreachable", until="linked:r"))
-    state.apply(ev.SessionChanged(replace(far, remote_state="connecting")))
+    state.apply(ev.SessionChanged(far._replace(remote_state="connecting")))
     assert state.notice  # not yet
-    change = state.apply(ev.SessionChanged(replace(far, remote_state="connected")))
+    change = state.apply(ev.SessionChanged(far._replace(remote_state="connected")))
     assert state.notice == "" and store.NOTICE in change
 
     state.apply(ev.NoticeShown("Could not create a session: no answer", until="session"))
-    state.apply(ev.SessionChanged(replace(far, title="renamed")))  # not a new one
+    state.apply(ev.SessionChanged(far._replace(title="renamed")))  # not a new one
     assert state.notice
     state.apply(ev.SessionChanged(session("new")))
     assert state.notice == ""

@@ -4,8 +4,7 @@ each list the window shows."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject
 from PySide6.QtCore import QPersistentModelIndex as PersistentIndex
@@ -133,8 +132,7 @@ class TodoListModel(RowModel):
              "interrupted", "endedWord", "sweeping")  # fmt: skip
 
 
-@dataclass(frozen=True)
-class HistoryRow:
+class HistoryRow(NamedTuple):
     revision: int
     time: str
     summary: str

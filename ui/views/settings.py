@@ -3,7 +3,6 @@ appearance (system, light or dark) and still motion."""
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
-NAMES = frozenset(f.name for f in fields(DesktopPrefs))
+NAMES = frozenset(DesktopPrefs._fields)
 
 
 @QmlElement
