@@ -13,7 +13,6 @@ from host.events import Publisher
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.rpc import Dispatcher, Handler
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
 
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from host.acp.agents import Agents
     from host.agent.runtime import AgentRuntime
     from host.remote.links import RemoteSessions
+    from host.rpc import Dispatcher, Handler
     from host.todos.service import TodoService
 
 
@@ -112,6 +112,8 @@ class HostCore:
         return self._acp.listing()
 
     def dispatcher(self) -> Dispatcher:
+        from host.rpc import Dispatcher  # (asyncio: after the ready line, see host.listening)
+
         s, remote = self.sessions, self._remote_or
         handlers: dict[rpc.Method[Any, Any], Handler] = {
             rpc.SHUTDOWN: self._shutdown,

@@ -10,7 +10,6 @@ Exit codes: 0 clean stop (SIGTERM, SIGINT, host.shutdown, end of standard input;
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import gc
 import logging
@@ -19,16 +18,20 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from host.config import RedactingFilter, Secrets, load_settings
 from host.core import HostCore
+from host.listening import ListenError, listening_socket
 from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION
 from host.protocol.appinfo import TOKEN_ENV, default_data_dir
 from host.protocol.models import ReadyLine
-from host.server import ListenError, RpcServer
 from host.store.db import DB_FILENAME, SchemaTooNew, StorageError
 from host.store.errors import StorageFailure
 from host.store.lock import FolderInUse, FolderLock
+
+if TYPE_CHECKING:
+    import socket
 
 EXIT_OK, EXIT_USAGE, EXIT_SCHEMA_TOO_NEW, EXIT_STORAGE, EXIT_LISTEN = 0, 2, 3, 4, 5
 EXIT_IN_USE = 6
@@ -158,20 +161,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     if core.interrupted_turns:
         log.info("ended %d turn(s) left running by the last host", core.interrupted_turns)
     try:
-        return _serve(core, token, None if args.stdio else args.socket)
+        listening: tuple[socket.socket, str] | None = None
+        if not args.stdio:
+            try:
+                listening = listening_socket(args.socket), args.socket
+            except ListenError as exc:
+                return fail(EXIT_LISTEN, str(exc))
+            # the ready line before asyncio loads: the socket listens, and the kernel
+            # keeps a client's first request until the loop reads it (host.listening)
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, _stop_early)
+            ready = ReadyLine(
+                socket=args.socket,
+                pid=os.getpid(),
+                protocol_version=PROTOCOL_VERSION,
+                schema_version=SCHEMA_VERSION,
+            )
+            sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
+            sys.stdout.flush()
+            log.info("listening on %s", args.socket)
+        return _serve(core, token, listening)
     finally:
         core.close()
 
 
-def _serve(core: HostCore, token: str, socket_name: str | None) -> int:
-    """With --stdio (`socket_name` None) and no token set, whoever holds the pipes was
-    let in by ssh: host.hello is still required, its token is not checked."""
-    return asyncio.run(_run(core, token, socket_name))
+_stopped_early: list[int] = []  # SIGTERM or SIGINT before the event loop took them
 
 
-async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
+def _stop_early(signum: int, _frame: object) -> None:
+    _stopped_early.append(signum)
+
+
+def _serve(core: HostCore, token: str, listening: tuple[socket.socket, str] | None) -> int:
+    """With --stdio (`listening` None) and no token set, whoever holds the pipes was let
+    in by ssh: host.hello is still required, its token is not checked."""
+    import asyncio
+
+    return asyncio.run(_run(core, token, listening))
+
+
+async def _run(core: HostCore, token: str, listening: tuple[socket.socket, str] | None) -> int:
     """Serve until SIGTERM/SIGINT, host.shutdown, or the end of standard input (with a
     socket) or of the one client (with --stdio)."""
+    import asyncio
+
+    from host.server import RpcServer
+
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(
         lambda _loop, context: log.error(
@@ -189,8 +224,10 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
     core.on_shutdown_requested = shutdown_requested
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    if _stopped_early:
+        stop.set()
 
-    if socket_name is None:
+    if listening is None:
         client = asyncio.ensure_future(server.serve_stdio())
 
         async def client_left() -> None:
@@ -203,7 +240,7 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
         log.info("serving one client over standard input and output")
     else:
         try:
-            full_name = await server.listen(socket_name)
+            await server.serve_socket(*listening)
         except ListenError as exc:
             return fail(EXIT_LISTEN, str(exc))
         # End of standard input means the parent is gone.
@@ -221,15 +258,6 @@ async def _run(core: HostCore, token: str, socket_name: str | None) -> int:
         if stdin_fd >= 0:
             with contextlib.suppress(OSError, ValueError, PermissionError):
                 loop.add_reader(stdin_fd, on_stdin)
-        ready = ReadyLine(
-            socket=full_name,
-            pid=os.getpid(),
-            protocol_version=PROTOCOL_VERSION,
-            schema_version=SCHEMA_VERSION,
-        )
-        sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
-        sys.stdout.flush()
-        log.info("listening on %s", full_name)
 
     # Before the loop reads the first request: a client that connected at the ready
     # line is answered once these are loaded, while it makes its own start.

@@ -18,11 +18,12 @@ import asyncio
 import contextlib
 import logging
 import os
-import stat
+import socket
 import sys
 from asyncio import constants as asyncio_constants
 from dataclasses import dataclass
 
+from host.listening import ACCEPT_BATCH, ListenError, listening_socket
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
 from host.protocol.framing import MAX_FRAME_BYTES
@@ -44,11 +45,6 @@ class Limits:
 # asyncio pauses accepting for this long when it runs out of descriptors (its default is
 # a whole second); a client is let in this soon after descriptors are free again
 ACCEPT_RETRY_S = 0.1
-ACCEPT_BATCH = 32
-
-
-class ListenError(Exception):
-    pass
 
 
 class RpcServer:
@@ -69,25 +65,20 @@ class RpcServer:
         return sum(1 for c in self._connections if not c.authenticated)
 
     async def listen(self, path: str) -> str:
-        """Listen on the Unix socket `path` (made 0600); a stale socket there is replaced,
-        anything else that exists there is refused untouched."""
-        if os.path.lexists(path):
-            if not stat.S_ISSOCK(os.lstat(path).st_mode):
-                raise ListenError(f"cannot listen on {path}: it exists and is not a socket")
-            os.unlink(path)
+        """Listen on the Unix socket `path` (see `host.listening`) and serve it."""
+        return await self.serve_socket(listening_socket(path), path)
+
+    async def serve_socket(self, sock: socket.socket, path: str) -> str:
+        """Serve `sock`, listening at `path` (made by `host.listening`); `close` removes
+        the socket file."""
         asyncio_constants.ACCEPT_RETRY_DELAY = ACCEPT_RETRY_S  # type: ignore[misc,assignment]
-        previous = os.umask(0o077)
         try:
-            # the backlog is also how many connections one turn of the loop accepts: a
-            # flood of new connections then delays an existing client by little
             self._server = await asyncio.start_unix_server(
-                self._serve, path=path, backlog=ACCEPT_BATCH
+                self._serve, sock=sock, backlog=ACCEPT_BATCH
             )
         except OSError as exc:
+            sock.close()
             raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
-        finally:
-            os.umask(previous)
-        os.chmod(path, 0o600)
         self._path = path
         return path
 

@@ -265,9 +265,10 @@ def test_validating_the_contract_loads_no_package_metadata() -> None:
 
 
 def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
-    """The real host process: what it imports before its ready line answers host.hello
-    and sessions.list; the agent runtime (providers, tools, compaction), the remote
-    links and ctypes load after it (Python's own import log, -X importtime, in order)."""
+    """The real host process: what it imports before its ready line is what answering
+    host.hello and sessions.list needs but asyncio; the agent runtime (providers, tools,
+    compaction), the remote links and ctypes load after it (Python's own import log,
+    -X importtime, in order)."""
     import os
 
     env = {**os.environ, "NIB_HOST_TOKEN": "t"}
@@ -289,6 +290,9 @@ def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
     host.terminate()
     host.communicate(timeout=30)
     assert "host.protocol.models" in before and "host.sessions.service" in before
+    # nor asyncio and the server: the ready line is written once the socket listens, and
+    # the kernel holds a first request until the loop reads it (host.listening)
     loaded_early = {"host.agent.runtime", "host.remote.links", "host.tools.external", "ctypes",
-                    "host.todos.service", "logging.handlers"}  # fmt: skip
+                    "host.todos.service", "logging.handlers", "asyncio", "host.server",
+                    "host.rpc"}  # fmt: skip
     assert loaded_early.isdisjoint(before)

@@ -98,9 +98,20 @@ def test_data_dir_that_is_a_file_is_reported(tmp_path, socket_path) -> None:
 
 
 def test_exits_cleanly_on_sigterm(tmp_path, socket_path) -> None:
+    """Sent as soon as the ready line is read: the host may not have loaded its event
+    loop yet (the line comes once the socket listens), and still stops cleanly."""
     with running_host(tmp_path, socket_path) as host:
         host.proc.send_signal(signal.SIGTERM)
         assert host.wait() == 0
+        assert not os.path.lexists(socket_path)  # its socket file went with it
+
+
+def test_a_request_sent_at_the_ready_line_is_answered(tmp_path, socket_path) -> None:
+    """The ready line comes once the socket listens, before the event loop runs: the
+    kernel keeps what a client sends until the host reads it."""
+    with running_host(tmp_path, socket_path) as host:
+        client = host.connect()  # connects and sends host.hello at once
+        assert client.call("sessions.list") == {"sessions": []}
 
 
 def test_exits_cleanly_when_stdin_closes(tmp_path, socket_path) -> None:
