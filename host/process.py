@@ -164,25 +164,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         listening: tuple[socket.socket, str] | None = None
         if not args.stdio:
             try:
-                listening = listening_socket(args.socket), args.socket
+                listening = _listen(args.socket), args.socket
             except ListenError as exc:
                 return fail(EXIT_LISTEN, str(exc))
-            # the ready line before asyncio loads: the socket listens, and the kernel
-            # keeps a client's first request until the loop reads it (host.listening)
-            for signum in (signal.SIGTERM, signal.SIGINT):
-                signal.signal(signum, _stop_early)
-            ready = ReadyLine(
-                socket=args.socket,
-                pid=os.getpid(),
-                protocol_version=PROTOCOL_VERSION,
-                schema_version=SCHEMA_VERSION,
-            )
-            sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
-            sys.stdout.flush()
-            log.info("listening on %s", args.socket)
         return _serve(core, token, listening)
     finally:
         core.close()
+
+
+def _listen(path: str) -> socket.socket:
+    """Listen at `path` and write the ready line, before asyncio loads: the socket
+    listens, and the kernel keeps a client's first request until the loop reads it
+    (`host.listening`). A SIGTERM or SIGINT until the loop takes them is kept."""
+    sock = listening_socket(path)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _stop_early)
+    ready = ReadyLine(
+        socket=path,
+        pid=os.getpid(),
+        protocol_version=PROTOCOL_VERSION,
+        schema_version=SCHEMA_VERSION,
+    )
+    sys.stdout.write(ready.model_dump_json(by_alias=True) + "\n")
+    sys.stdout.flush()
+    log.info("listening on %s", path)
+    return sock
 
 
 _stopped_early: list[int] = []  # SIGTERM or SIGINT before the event loop took them
