@@ -58,6 +58,18 @@ def endpoint_problem(endpoint: str) -> str:
     return check(endpoint)
 
 
+def restore_from_data_dir(state: AppState, data_dir: Path) -> None:
+    """What the first frame shows from the data folder, on a new state before any view
+    watches it: the appearance and motion chosen in settings.json (so the window is drawn
+    in the user's palette from its first frame, not in the system's for a moment), and
+    the last run's sessions."""
+    from nib_desktop import desktop_prefs
+
+    state.desktop = desktop_prefs.load(data_dir)
+    state.reduced_motion = state.reduced_motion or state.desktop.reduced_motion
+    restore_sessions(state, data_dir)
+
+
 def restore_sessions(state: AppState, data_dir: Path) -> None:
     """The last run's sessions list on a new state, drawn in the first frame and replaced
     by the host's list when it answers."""
@@ -111,7 +123,7 @@ def run(
     choose_scene_graph(app)
     state, ask = AppState(), Asker()
     restore_prefs(state)
-    restore_sessions(state, supervisor.data_dir)
+    restore_from_data_dir(state, supervisor.data_dir)
     views = make_views(state, ask)
     engine = QQmlApplicationEngine()
     window = load_window(engine, views)
@@ -135,15 +147,9 @@ def run(
     asyncio.set_event_loop(loop)
     main_role = MainRole(supervisor, state)
     ask.target = main_role.intents.ask
-    from nib_desktop import desktop_prefs
     from nib_desktop.desktop_bus import bus_address
     from nib_desktop.outside import Outside
-    from nib_desktop.state import events as ev
 
-    prefs = desktop_prefs.load(supervisor.data_dir)
-    state.apply(ev.DesktopPrefsSet(prefs))
-    if prefs.reduced_motion:  # the setting, beside the environment's and QSettings' word
-        state.apply(ev.ReducedMotionSet(True))
     outside = Outside(state, window, main_role.intents.ask)
     code = 0
     with loop:

@@ -22,7 +22,7 @@ from nib_desktop.scripted import next_frame
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
-from nib_desktop.window import Asker, load_window, make_views, restore_sessions
+from nib_desktop.window import Asker, load_window, make_views, restore_from_data_dir
 from tests.helpers.waiting import until
 from ui.snapshots import Item, Snapshot
 
@@ -40,7 +40,7 @@ class Gui:
         self.data_dir = data_dir
         self.supervisor = HostSupervisor(data_dir)
         self.state = AppState()
-        restore_sessions(self.state, data_dir)  # as the app does: the last run's list
+        restore_from_data_dir(self.state, data_dir)  # as the app does: prefs, the last list
         asker = Asker()
         self.views = make_views(self.state, asker)
         self.engine = QQmlApplicationEngine()

@@ -848,6 +848,33 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
     gui.run(body())
 
 
+def test_the_first_frame_is_drawn_in_the_chosen_appearance(aio_loop, tmp_path, monkeypatch) -> None:
+    """Appearance and motion chosen in settings.json hold from the first frame, before
+    the host answers: a dark window is never drawn light for a moment first."""
+    import json
+
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(
+        json.dumps({"desktop": {"appearance": "dark", "reducedMotion": True}})
+    )
+    gui = Gui(aio_loop, data)
+    try:
+
+        async def body() -> None:
+            await gui.frame()  # the first frame: no host yet
+            assert gui.item("theme").property("dark")
+            assert gui.dock.property("reducedMotion")
+            corner = gui.grab().pixelColor(gui.window.width() - 2, 2)
+            assert corner.lightnessF() < 0.3, corner.name()  # the dark window colour
+
+        gui.run(body())
+    finally:
+        gui.close()
+
+
 def test_the_last_known_sessions_are_drawn_until_the_host_answers(
     aio_loop, tmp_path, monkeypatch
 ) -> None:
