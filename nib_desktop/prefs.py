@@ -3,6 +3,7 @@ state and the reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTI
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from PySide6.QtCore import QSettings
@@ -22,16 +23,23 @@ def restore_prefs(state: AppState) -> None:
     state.reduced_motion = bool(reduced) or reduced_motion_default()
 
 
-def restore_state(window: QQuickWindow, state: AppState) -> Callable[[], None]:
-    """Window geometry lives in QSettings beside the preferences; returns the function
-    that saves them."""
-    settings = QSettings()
-    geometry = settings.value("window/geometry")
+def saved_geometry() -> tuple[int, int, int, int] | None:
+    """The window's geometry (x, y, width, height) when it last closed, if any: given to
+    the window as it is made, so it opens where it was instead of moving there later."""
+    geometry = QSettings().value("window/geometry")
     if isinstance(geometry, list) and len(geometry) == 4:
-        x, y, w, h = (int(v) for v in geometry)
-        window.setGeometry(x, y, max(w, window.minimumWidth()), max(h, window.minimumHeight()))
+        with contextlib.suppress(TypeError, ValueError):
+            x, y, w, h = (int(v) for v in geometry)
+            return x, y, w, h
+    return None
+
+
+def state_saver(window: QQuickWindow, state: AppState) -> Callable[[], None]:
+    """The function that keeps the window's geometry and the dock's expanded state in
+    QSettings (run as the app quits)."""
 
     def save() -> None:
+        settings = QSettings()
         g = window.geometry()
         settings.setValue("window/geometry", [g.x(), g.y(), g.width(), g.height()])
         settings.setValue("dock/expanded", state.dock_expanded)

@@ -24,7 +24,7 @@ from nib_desktop import paths
 from nib_desktop.boot import create_app, set_window_icon
 from nib_desktop.graphics import choose_scene_graph
 from nib_desktop.lean import lean_start
-from nib_desktop.prefs import restore_prefs, restore_state
+from nib_desktop.prefs import restore_prefs, saved_geometry, state_saver
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
 from ui.views.app import AppViews
@@ -84,8 +84,18 @@ def make_views(state: AppState, ask: Asker) -> AppViews:
     return AppViews(state, ask, endpoint_problem)
 
 
-def load_window(engine: QQmlApplicationEngine, views: AppViews) -> QQuickWindow:
-    engine.setInitialProperties({"app": views})
+def load_window(
+    engine: QQmlApplicationEngine,
+    views: AppViews,
+    geometry: tuple[int, int, int, int] | None = None,
+) -> QQuickWindow:
+    """The main window, made at `geometry` (x, y, width, height) when given, else at its
+    default size; Qt keeps it at least its minimum size."""
+    initial: dict[str, object] = {"app": views}
+    if geometry is not None:
+        x, y, w, h = geometry
+        initial |= {"x": x, "y": y, "width": w, "height": h}
+    engine.setInitialProperties(initial)
     engine.load(str(paths.qml_dir() / "Main.qml"))
     roots = engine.rootObjects()
     if not roots or not isinstance(roots[0], QQuickWindow):
@@ -126,7 +136,7 @@ def run(
     restore_from_data_dir(state, supervisor.data_dir)
     views = make_views(state, ask)
     engine = QQmlApplicationEngine()
-    window = load_window(engine, views)
+    window = load_window(engine, views, saved_geometry())
     if instance is not None:
         instance.activated.connect(lambda: bring_forward(window))
     wait_first_frame(window)
@@ -156,7 +166,7 @@ def run(
         if script is not None:
             code = loop.run_until_complete(script(main_role, window))
         else:
-            app.aboutToQuit.connect(restore_state(window, state))
+            app.aboutToQuit.connect(state_saver(window, state))
 
             async def connect() -> None:
                 if await main_role.start():

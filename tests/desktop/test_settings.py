@@ -6,7 +6,7 @@ import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtQml import QQmlApplicationEngine
 
-from nib_desktop.prefs import restore_prefs, restore_state
+from nib_desktop.prefs import restore_prefs, saved_geometry, state_saver
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.window import Asker, load_window, make_views
@@ -17,7 +17,7 @@ def open_window() -> tuple:
     restore_prefs(state)
     views = make_views(state, Asker())
     engine = QQmlApplicationEngine()
-    window = load_window(engine, views)
+    window = load_window(engine, views, saved_geometry())
     return state, views, engine, window
 
 
@@ -31,17 +31,18 @@ def test_geometry_expanded_and_reduced_motion_persist(qapp, tmp_path) -> None:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
     try:
         state, views, engine, window = open_window()
-        save = restore_state(window, state)
+        save = state_saver(window, state)
         assert views.dock_view.property("expanded") is False
+        assert (window.width(), window.height()) == (1100, 760)  # nothing saved yet
         window.setGeometry(40, 50, 900, 640)
         state.apply(ev.DockExpanded(True))
         save()
         close(engine, window)
         QSettings().setValue("ui/reducedMotion", True)
 
+        # made where it was: it opens there, and never moves there after it is shown
         state, views, engine, window = open_window()
-        restore_state(window, state)
-        assert (window.width(), window.height()) == (900, 640)
+        assert (window.x(), window.y(), window.width(), window.height()) == (40, 50, 900, 640)
         assert views.dock_view.property("expanded") is True
         assert views.dock_view.property("reducedMotion") is True
         close(engine, window)
