@@ -136,7 +136,9 @@ def run(
     restore_from_data_dir(state, supervisor.data_dir)
     views = make_views(state, ask)
     engine = QQmlApplicationEngine()
-    window = load_window(engine, views, saved_geometry())
+    # where it was when it last closed; a scripted run (smoke test, screenshot) at the
+    # default size
+    window = load_window(engine, views, saved_geometry() if script is None else None)
     if instance is not None:
         instance.activated.connect(lambda: bring_forward(window))
     wait_first_frame(window)
