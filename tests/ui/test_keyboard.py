@@ -848,6 +848,26 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
     gui.run(body())
 
 
+def test_a_quick_start_shows_no_starting_bar_and_a_slow_one_says_so(gui) -> None:
+    """The host answers well within a second of the first frame: "Starting the host…"
+    would flash and move the window's content at every launch. Only a start that has
+    taken a second is told."""
+    import time
+
+    async def body() -> None:
+        await gui.frame()  # the first frame, the host not asked yet
+        started = time.monotonic()
+        banner = gui.item("connectionText")
+        assert not banner.isVisible()
+        await until(banner.isVisible, 5, "the bar of a slow start")
+        assert time.monotonic() - started > 0.8
+        assert banner.property("text") == "Starting the host…"
+        await gui.start()
+        await until(lambda: not banner.isVisible(), what="the bar gone once connected")
+
+    gui.run(body())
+
+
 def test_the_first_frame_is_drawn_in_the_chosen_appearance(aio_loop, tmp_path, monkeypatch) -> None:
     """Appearance and motion chosen in settings.json hold from the first frame, before
     the host answers: a dark window is never drawn light for a moment first."""

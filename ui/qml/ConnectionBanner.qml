@@ -12,7 +12,20 @@ Rectangle {
     required property Theme theme
 
     readonly property string state_: app.connection.state
-    visible: state_ !== "ready"
+    // A start takes well under a second: saying "Starting the host…" for that moment
+    // would flash a bar and move the window's content twice at every launch. The first
+    // start is told only once it has taken a second; a reconnection, a failure and a
+    // start after them (Retry) are told at once.
+    property bool startSeen: false
+    property bool slowStart: false
+    readonly property bool quiet: state_ === "starting" && !startSeen && !slowStart
+    onState_Changed: if (state_ !== "starting") startSeen = true
+    Timer {
+        interval: 1000
+        running: banner.quiet
+        onTriggered: banner.slowStart = true
+    }
+    visible: state_ !== "ready" && !quiet
     implicitHeight: visible ? layout.implicitHeight + 16 : 0
     color: state_ === "failed" ? theme.noticeBackground : theme.surface
     Accessible.role: state_ === "failed" ? Accessible.AlertMessage : Accessible.StatusBar
@@ -35,7 +48,7 @@ Rectangle {
         // with reduced motion the words alone say it
         BusyIndicator {
             visible: banner.state_ !== "failed" && !banner.app.dock.reducedMotion
-            running: visible && banner.visible
+            running: banner.visible && banner.state_ !== "failed" && !banner.app.dock.reducedMotion
             implicitWidth: 20
             implicitHeight: 20
         }
