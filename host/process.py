@@ -161,10 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if core.interrupted_turns:
         log.info("ended %d turn(s) left running by the last host", core.interrupted_turns)
     try:
-        listening: tuple[socket.socket, str] | None = None
+        listening: socket.socket | None = None
         if not args.stdio:
             try:
-                listening = _listen(args.socket), args.socket
+                listening = _listen(args.socket)
             except ListenError as exc:
                 return fail(EXIT_LISTEN, str(exc))
         return _serve(core, token, listening)
@@ -198,7 +198,7 @@ def _stop_early(signum: int, _frame: object) -> None:
     _stopped_early.append(signum)
 
 
-def _serve(core: HostCore, token: str, listening: tuple[socket.socket, str] | None) -> int:
+def _serve(core: HostCore, token: str, listening: socket.socket | None) -> int:
     """With --stdio (`listening` None) and no token set, whoever holds the pipes was let
     in by ssh: host.hello is still required, its token is not checked."""
     import asyncio
@@ -206,7 +206,7 @@ def _serve(core: HostCore, token: str, listening: tuple[socket.socket, str] | No
     return asyncio.run(_run(core, token, listening))
 
 
-async def _run(core: HostCore, token: str, listening: tuple[socket.socket, str] | None) -> int:
+async def _run(core: HostCore, token: str, listening: socket.socket | None) -> int:
     """Serve until SIGTERM/SIGINT, host.shutdown, or the end of standard input (with a
     socket) or of the one client (with --stdio)."""
     import asyncio
@@ -245,10 +245,7 @@ async def _run(core: HostCore, token: str, listening: tuple[socket.socket, str] 
         client.add_done_callback(lambda _done: asyncio.ensure_future(client_left()))
         log.info("serving one client over standard input and output")
     else:
-        try:
-            await server.serve_socket(*listening)
-        except ListenError as exc:
-            return fail(EXIT_LISTEN, str(exc))
+        await server.serve_socket(listening)
         # End of standard input means the parent is gone.
         stdin_fd = sys.stdin.fileno() if sys.stdin is not None else -1
 

@@ -23,7 +23,7 @@ import sys
 from asyncio import constants as asyncio_constants
 from dataclasses import dataclass
 
-from host.listening import ACCEPT_BATCH, ListenError, listening_socket
+from host.listening import ACCEPT_BATCH, listening_socket
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
 from host.protocol.framing import MAX_FRAME_BYTES
@@ -66,21 +66,15 @@ class RpcServer:
 
     async def listen(self, path: str) -> str:
         """Listen on the Unix socket `path` (see `host.listening`) and serve it."""
-        return await self.serve_socket(listening_socket(path), path)
+        return await self.serve_socket(listening_socket(path))
 
-    async def serve_socket(self, sock: socket.socket, path: str) -> str:
-        """Serve `sock`, listening at `path` (made by `host.listening`); `close` removes
-        the socket file."""
+    async def serve_socket(self, sock: socket.socket) -> str:
+        """Serve `sock`, a Unix socket already listening (`host.listening`); its path,
+        which `close` removes."""
         asyncio_constants.ACCEPT_RETRY_DELAY = ACCEPT_RETRY_S  # type: ignore[misc,assignment]
-        try:
-            self._server = await asyncio.start_unix_server(
-                self._serve, sock=sock, backlog=ACCEPT_BATCH
-            )
-        except OSError as exc:
-            sock.close()
-            raise ListenError(f"cannot listen on {path}: {exc.strerror or exc}") from None
-        self._path = path
-        return path
+        self._server = await asyncio.start_unix_server(self._serve, sock=sock, backlog=ACCEPT_BATCH)
+        self._path = str(sock.getsockname())
+        return self._path
 
     async def serve_stdio(self) -> None:
         """One client over standard input and output, until either side ends."""
