@@ -22,7 +22,7 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
-from nib_desktop.motion import reduced_motion_default
+from nib_desktop.motion import still_motion
 from nib_desktop.rpc_client import describe
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -188,8 +188,7 @@ class Intents:
             prefs = desktop_prefs.load(data_dir)
             if prefs != self._state.desktop:
                 self._state.apply(ev.DesktopPrefsSet(prefs))
-                self._state.apply(ev.ReducedMotionSet(prefs.reduced_motion
-                                                      or reduced_motion_default()))  # fmt: skip
+                self._state.apply(ev.ReducedMotionSet(still_motion(prefs.reduced_motion)))
 
         self._follow = QTimer()
         self._follow.setInterval(1000)
@@ -214,8 +213,7 @@ class Intents:
             return
         self._state.apply(ev.DesktopPrefsSet(prefs))
         if name == "reduced_motion":
-            still = bool(on) or reduced_motion_default()
-            self._state.apply(ev.ReducedMotionSet(still))
+            self._state.apply(ev.ReducedMotionSet(still_motion(bool(on))))
 
     # --- the intents that ask the host ------------------------------------------------
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 from PySide6.QtQuick import QQuickWindow
 
-from nib_desktop.motion import reduced_motion_default
+from nib_desktop.motion import still_motion
 from nib_desktop.state.store import AppState
 
 
@@ -20,7 +20,7 @@ def restore_prefs(state: AppState) -> None:
     settings = QSettings()
     state.dock_expanded = bool(settings.value("dock/expanded", False, type=bool))
     reduced = settings.value("ui/reducedMotion", False, type=bool)
-    state.reduced_motion = bool(reduced) or reduced_motion_default()
+    state.reduced_motion = still_motion(bool(reduced))
 
 
 def saved_geometry() -> tuple[int, int, int, int] | None:
