@@ -43,6 +43,9 @@ ApplicationWindow {
             if (file === "AgentDialog.qml")
                 made.agent = window.agentAsked
             loader.setSource(Qt.resolvedUrl("dialogs/" + file), made)
+            // every dialog gives the keyboard back to the input when it closes
+            const dialog = loader.item as T.Dialog
+            dialog.closed.connect(window.focusInput)
         }
         (loader.item as T.Dialog).open()
     }
@@ -56,28 +59,11 @@ ApplicationWindow {
     Connections {
         target: closeDialogLoader.item as T.Dialog
         function onAccepted(): void { window.closeConfirmed = true; window.close() }
-        function onRejected(): void { window.focusInput() }
     }
     Loader { id: deleteDialogLoader }
-    Connections {
-        target: deleteDialogLoader.item as T.Dialog
-        function onClosed(): void { window.focusInput() }
-    }
     Loader { id: toolsDialogLoader }
-    Connections {
-        target: toolsDialogLoader.item as T.Dialog
-        function onClosed(): void { window.focusInput() }
-    }
     Loader { id: settingsDialogLoader }
-    Connections {
-        target: settingsDialogLoader.item as T.Dialog
-        function onClosed(): void { window.focusInput() }
-    }
     Loader { id: agentDialogLoader }
-    Connections {
-        target: agentDialogLoader.item as T.Dialog
-        function onClosed(): void { window.focusInput() }
-    }
     // the agent a new session is asked on (the agent dialog shows it)
     property string agentAsked: ""
     Binding {
@@ -174,10 +160,6 @@ ApplicationWindow {
     }
 
     Loader { id: remoteDialogLoader }
-    Connections {
-        target: remoteDialogLoader.item as T.Dialog
-        function onClosed(): void { window.focusInput() }
-    }
 
     // Closing while turns run asks first: closing stops them (the host ends with the app).
     property bool closeConfirmed: false
