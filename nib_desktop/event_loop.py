@@ -37,10 +37,16 @@ def without_widgets() -> None:
 
 class CallbackTimer(QObject):
     """What qasync asks of its timer (`add_callback`, `stop`, `set_debug`): each delayed
-    callback on a QBasicTimer of its own, run once when it fires unless cancelled."""
+    callback on a QBasicTimer of its own, run once when it fires unless cancelled.
 
-    def __init__(self) -> None:
+    A callback always runs with `loop` as asyncio's running loop, as asyncio requires:
+    also when Qt's events are processed outside the loop's run (a `processEvents` from
+    Qt code or a test harness), where a task's step would otherwise find no running
+    loop, or take its queues and futures for another loop's."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__()
+        self._loop = loop
         self._pending: dict[int, tuple[QBasicTimer, asyncio.Handle]] = {}
         self._stopped = False
 
@@ -56,8 +62,14 @@ class CallbackTimer(QObject):
             return
         timer, handle = entry
         timer.stop()
-        if not self._stopped and not handle.cancelled():
+        if self._stopped or handle.cancelled():
+            return
+        running = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(self._loop)
+        try:
             handle._run()
+        finally:
+            asyncio.events._set_running_loop(running)
 
     def stop(self) -> None:
         self._stopped = True
@@ -75,5 +87,5 @@ def qt_event_loop(app: QGuiApplication) -> qasync.QEventLoop:
     import qasync
 
     loop = qasync.QEventLoop(app)
-    loop._timer = CallbackTimer()
+    loop._timer = CallbackTimer(loop)
     return loop

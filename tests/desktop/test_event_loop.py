@@ -28,6 +28,31 @@ def test_delayed_callbacks_run_in_time_order_and_cancelled_ones_never(aio_loop) 
     aio_loop.run_until_complete(body())
 
 
+def test_a_callback_run_by_qt_outside_the_loops_run_has_the_loop_running(aio_loop) -> None:
+    """Qt may process events while the asyncio loop is not running (a `processEvents`
+    from Qt code, or pytest-qt's between tests): a callback then still runs with its loop
+    as the running one. Without it a task's step found no running loop, and a queue bound
+    to the loop raised "bound to a different event loop" (seen once on CI)."""
+    import time
+
+    from PySide6.QtCore import QCoreApplication
+
+    seen: list[object] = []
+
+    def record() -> None:
+        try:
+            seen.append(asyncio.get_running_loop())
+        except RuntimeError as exc:
+            seen.append(exc)
+
+    aio_loop.call_soon(record)
+    deadline = time.monotonic() + 5
+    while not seen and time.monotonic() < deadline:
+        QCoreApplication.processEvents()  # Qt's loop, not asyncio's
+    assert seen == [aio_loop]
+    assert asyncio.events._get_running_loop() is None  # as it was
+
+
 def test_the_loops_timers_do_not_build_the_qt_namespace() -> None:
     """qasync's own timers end with QObject.killTimer, whose Qt.TimerId overload makes
     PySide build all of Qt's namespace enums (about 22 ms) as the window connects."""
