@@ -1,8 +1,8 @@
 """JSON-RPC 2.0 messages, independent of any transport.
 
 `parse_message` classifies one frame body; `ClientEndpoint` keeps the ids and futures of
-outstanding requests and routes notifications. The transport adapters (QLocalSocket on
-both sides) only move bytes.
+outstanding requests and routes notifications. The transport adapters (QLocalSocket in
+the window, asyncio streams for RACP) only move bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import functools
 import itertools
 import json
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -238,6 +239,12 @@ class ClientEndpoint:
 
     `send` writes bytes to the transport. Notifications are validated against the
     contract's table and handed to `on_notification` with their typed params.
+
+    Answers and notifications take effect in the order the peer sent them: once an answer
+    is handed to its caller, the frames after it wait until that caller has run on (the
+    step of its task that received the answer). Without this a notification read in the
+    same chunk as an answer was applied first, and the older answer then overwrote it (a
+    `tools.list` answer of "starting" undid the "failed" that followed it).
     """
 
     def __init__(
@@ -254,6 +261,8 @@ class ClientEndpoint:
         self._decoder = FrameDecoder()
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[Method[Any, Any], asyncio.Future[Any]]] = {}
+        self._holder: asyncio.Future[Any] | None = None  # the answer whose caller runs next
+        self._held: deque[bytes] = deque()  # the frames after it, in order
 
     async def request(self, method: Method[P, R], params: P, timeout: float | None = 30.0) -> R:
         request_id = next(self._ids)
@@ -271,6 +280,8 @@ class ClientEndpoint:
             return result
         finally:
             self._pending.pop(request_id, None)
+            if self._holder is future:  # after this step of the caller: the frames after it
+                asyncio.get_running_loop().call_soon(self._release, future)
 
     def feed(self, data: bytes) -> None:
         """Bytes from the transport. Raises FramingError if the stream is unusable."""
@@ -287,12 +298,31 @@ class ClientEndpoint:
         self._handle(body)
 
     def close(self, reason: str = "connection closed") -> None:
+        """What the peer said before it went takes effect first, then every call still
+        waiting fails."""
+        self._holder = None
+        while self._held:
+            self._handle_now(self._held.popleft())
+            self._holder = None
         for _method, future in list(self._pending.values()):
             if not future.done():
                 future.set_exception(ConnectionLost(reason))
         self._pending.clear()
 
+    def _release(self, future: asyncio.Future[Any]) -> None:
+        if self._holder is not future:
+            return
+        self._holder = None
+        while self._held and self._holder is None:
+            self._handle_now(self._held.popleft())
+
     def _handle(self, body: bytes) -> None:
+        if self._holder is not None:
+            self._held.append(body)
+        else:
+            self._handle_now(body)
+
+    def _handle_now(self, body: bytes) -> None:
         """One frame from the peer. A frame that cannot be used is dropped, and every drop
         is logged with its reason: a malformed notification never vanishes silently."""
         try:
@@ -324,6 +354,7 @@ class ClientEndpoint:
         if future.done():
             log.info("dropped the answer to %s: its caller stopped waiting", method.name)
             return
+        self._holder = future  # its caller takes it before anything after it
         if message.error is not None:
             future.set_exception(errors.error_from_wire(message.error))
             return

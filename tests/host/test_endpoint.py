@@ -94,3 +94,46 @@ def test_thousands_of_errors_are_counted_not_listed() -> None:
     assert validation_details(caught.value) == [
         {"loc": [], "type": "many", "msg": f"{caught.value.error_count()} errors"}
     ]
+
+
+def test_an_answer_takes_effect_before_the_notifications_sent_after_it() -> None:
+    """The peer sent an answer, then a notification that supersedes it, and both were read
+    at once: the caller's use of the answer comes first, the notification after it (the
+    window showed a failed MCP server as starting for ever when it was the other way)."""
+    import asyncio
+
+    from host.protocol import methods as rpc
+    from host.protocol import models as m
+
+    seen: list[str] = []
+    sent: list[bytes] = []
+
+    def heard(_name: str, params: m.Wire) -> None:
+        assert isinstance(params, m.ToolsList)
+        seen.append(f"notified {params.servers[0].state}")
+
+    endpoint = ClientEndpoint(sent.append, heard)
+
+    def listing(state: str) -> dict[str, object]:
+        return {"servers": [{"name": "s", "state": state, "error": None, "tools": []}],
+                "plugins": []}  # fmt: skip
+
+    async def caller() -> None:
+        answer = await endpoint.request(rpc.TOOLS_LIST, m.Empty())
+        seen.append(f"answered {answer.servers[0].state}")
+
+    async def body() -> None:
+        task = asyncio.ensure_future(caller())
+        await asyncio.sleep(0)  # the request is sent
+        [request] = sent
+        request_id = json.loads(request.split(b"\r\n\r\n", 1)[1])["id"]
+        answer = {"jsonrpc": "2.0", "id": request_id, "result": listing("starting")}
+        note = {"jsonrpc": "2.0", "method": "tools.changed", "params": listing("failed")}
+        endpoint.feed(encode_frame(json.dumps(answer).encode())
+                      + encode_frame(json.dumps(note).encode()))  # fmt: skip
+        await task
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+    asyncio.run(body())
+    assert seen == ["answered starting", "notified failed"]
