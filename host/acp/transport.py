@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from host.protocol.endpoint import MAX_NESTING, valid_data
 from host.protocol.framing import MAX_FRAME_BYTES
 
 SESSION_UPDATE = "session/update"
@@ -66,11 +67,16 @@ class LineTransport:
             return message
 
     def _parse(self, line: bytes) -> dict[str, Any]:
+        """A line as a message, its strings valid Unicode (a lone surrogate in a title or
+        an error stored raw made every later read of the transcript fail)."""
         try:
             message: Any = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             sample = line[:80].decode("utf-8", "replace").strip()
             self._broken(f"it sent a line that is not JSON: {sample!r}")
+        message, shallow = valid_data(line, message)
+        if not shallow:
+            self._broken(f"it sent a message nested deeper than {MAX_NESTING} levels")
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             self._broken("it sent JSON that is not a JSON-RPC 2.0 message")
         return dict(message)

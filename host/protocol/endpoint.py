@@ -107,6 +107,15 @@ def _may_hold_surrogates(body: bytes) -> bool:
     return b"\\ud" in body or b"\\uD" in body
 
 
+def valid_data(body: bytes, data: Any) -> tuple[Any, bool]:
+    """JSON `data` parsed from `body`, every string made valid Unicode (a lone surrogate
+    becomes U+FFFD), and whether it is nested within MAX_NESTING levels: what any peer
+    says (a host, a remote host, an ACP agent) goes through this before it is used."""
+    if _may_hold_surrogates(body):
+        return _clean(data)
+    return data, _shallow(data)  # the common case: a walk over containers only
+
+
 def parse_message(body: bytes) -> Request | Response:
     """A message from a body, strictly: UTF-8 only, nested at most MAX_NESTING deep, an id
     that is a string (valid Unicode), an integer or null; other strings made valid Unicode
@@ -124,10 +133,7 @@ def parse_message(body: bytes) -> Request | Response:
     raw_id = data.get("id") if isinstance(data, dict) else None
     if isinstance(raw_id, str) and valid_text(raw_id) != raw_id:
         raise BadMessage(errors.InvalidRequest("id is not valid Unicode"))
-    if _may_hold_surrogates(body):
-        data, shallow = _clean(data)
-    else:
-        shallow = _shallow(data)  # the common case: a walk over containers only
+    data, shallow = valid_data(body, data)
     if not shallow:
         raise BadMessage(
             errors.ParseError(f"body is nested deeper than {MAX_NESTING} levels"),
@@ -383,4 +389,5 @@ __all__ = [
     "error_message",
     "parse_message",
     "response_message",
+    "valid_data",
 ]

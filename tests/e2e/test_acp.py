@@ -411,3 +411,24 @@ def test_listing_agents_and_creating_a_session_load_no_sdk(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)  # fmt: skip
     assert json.loads(done.stdout) == ["idle", False]
+
+
+def test_lone_surrogates_from_an_agent_never_wedge_a_session(tmp_path: Path) -> None:
+    """What an agent says is made valid Unicode before it is stored or told: a lone
+    surrogate in a tool call's title or a message, in a prompt's error, or in its own
+    name (each once closed every reader of that session's transcript, left the turn
+    running for ever, or failed every turn) reads as U+FFFD, and the session goes on."""
+    with agent_host(tmp_path, "--bad-name") as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "surrogates")["state"] == "completed"
+        listed = messages(client, sid)
+        calls = [c for msg in listed for c in msg.get("toolCalls") or ()]
+        assert [c["name"] for c in calls] == ["Edit \ufffd file"]
+        assert "a\ufffd.txt" in calls[0]["arguments"]
+        assert "half \ufffd a pair" in texts(client, sid)
+        failed = turn(client, sid, "badfail")
+        assert failed["state"] == "failed" and "\ufffd" in (failed["error"] or "")
+        assert agent_state(client)["agentInfo"]["name"] == "scripted\ufffdagent"
+        assert turn(client, sid, "echo back")["state"] == "completed"  # nothing is stuck
+        assert client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0][
+            "state"] == "completed"  # fmt: skip

@@ -1,6 +1,7 @@
 """A deterministic ACP agent on the SDK, for the tests: each prompt's first word says
 what it does (see `Scripted.prompt`). Run as `python acp_agent.py [--no-load]
-[--silent-init] [--auth] [--early-updates] [--stray-update] [--state FILE]`.
+[--silent-init] [--auth] [--early-updates] [--stray-update] [--bad-name] [--state FILE]`.
+--bad-name: its agentInfo.name holds a lone surrogate.
 
 --early-updates: a new session's first updates (its commands, a plan of one step) are
 sent before the answer to session/new, as real agents may; --stray-update: one update
@@ -71,7 +72,10 @@ class Scripted:
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(load_session="--no-load" not in ARGS),
             auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
-            agent_info=acp.schema.Implementation(name="scripted-agent", version="1.2.3"),
+            agent_info=acp.schema.Implementation(
+                name="scripted\ud800agent" if "--bad-name" in ARGS else "scripted-agent",
+                version="1.2.3",
+            ),
         )
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **_: Any) -> NewSessionResponse:
@@ -215,6 +219,13 @@ class Scripted:
             return PromptResponse(stop_reason="max_tokens")
         elif command == "fail":
             raise acp.RequestError.internal_error({"details": "the scripted model is down"})
+        elif command == "surrogates":  # lone surrogates, as JSON escapes on the wire
+            await self.conn.session_update(sid, ToolCallStart(
+                session_update="tool_call", tool_call_id="u1", title="Edit \udc00 file",
+                status="completed", raw_input={"path": "a\ud800.txt"}))  # fmt: skip
+            await self._say(sid, "half \ud800 a pair")
+        elif command == "badfail":
+            raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "stream":
             for part in ("Hel", "lo ", "wor", "ld\nsecond ", "line"):
                 await self._say(sid, part)
