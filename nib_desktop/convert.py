@@ -170,7 +170,7 @@ class LineMaker:
         if message.todo is not None:
             return [todo_line(message.todo.diff, message.todo.items)]
         if message.kind == "thought":  # an external agent's: shown folded
-            return [Line("thought", message.content)]
+            return [Line("thought", message.content.strip("\n"))]
         if message.kind == "plan":  # an agent's plan that did not write the checklist
             mark = "✕ " if message.is_error else ""
             return [Line("todo", mark + shorten(message.content, 400), message.is_error)]
@@ -180,8 +180,8 @@ class LineMaker:
                              is_error=True)]  # fmt: skip
             return [Line("tool_result", _result_line(message), message.is_error)]
         lines: list[Line] = []
-        if message.content:
-            lines.append(Line(message.role, message.content))
+        if message.content.strip():  # stored as the agent streamed it: blank lines around it
+            lines.append(Line(message.role, message.content.strip("\n")))
         for call in message.tool_calls:
             if call.name == TODO_WRITE:  # told by its result, once the host decided
                 self._todo_calls.add(call.id)

@@ -86,6 +86,12 @@ class Router:
         lines = self._feed.maker.lines(params.message)
         self._state.apply(ev.LinesAppended(params.session_id, lines))
 
+    def messages_delta(self, params: m.MessageDelta) -> None:
+        if params.session_id != self._state.transcript.session_id:
+            return
+        self._state.apply(ev.TextStreamed(params.session_id, params.kind == "thought",
+                                          shown_text(params.text)))  # fmt: skip
+
     def approvals_requested(self, params: m.ApprovalRequested) -> None:
         self._state.apply(ev.ApprovalRequested(convert.approval(params)))
 

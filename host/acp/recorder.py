@@ -1,8 +1,10 @@
 """One external agent's turn as it is told: the agent's `session/update` notifications
 (contract section 15) become transcript entries and checklist revisions.
 
-- Message text is stored as assistant messages as it arrives: whole lines at least every
-  FLUSH_S, and everything at each boundary (a tool call, a plan, a thought, the end).
+- Message and thought text is told as it arrives (`messages.delta`, section 16) and
+  stored as an assistant message at its boundary (a tool call, a plan, a message of the
+  other kind or with another id, the end), exactly as its deltas carried it; a message
+  over MAX_STORED_CHARS is stored in parts.
 - Thoughts are assistant messages of kind "thought" (shown folded).
 - A tool call is an assistant message calling it (its title and raw input), and its
   result a tool message once it completes or fails.
@@ -25,6 +27,7 @@ from host.execution_path import ExecutionContext
 from host.protocol import models as m
 from host.protocol.text import shorten
 from host.sessions.service import SessionService
+from host.sessions.streaming import MAX_STORED_CHARS, TextStream
 from host.store.errors import StorageFailure
 from host.todos.schema import TodoWriteArgs
 from host.todos.service import TodoRefused, TodoService
@@ -36,7 +39,6 @@ from .transport import AgentBroken
 log = logging.getLogger(__name__)
 
 MAIN_PLAN = "main"
-FLUSH_S = 0.25  # streamed text reaches the transcript at least this often, in whole lines
 MAX_PLAN_ENTRIES = 2_000  # beyond this a plan is not a mistake but a flood: disconnect
 MAX_RESULT = 2_000  # characters of a tool's output kept in the transcript
 
@@ -59,9 +61,8 @@ class Recorder:
         self.loading = False  # a session/load replays history: not this turn's to store
         self.permissions: set[asyncio.Task[str]] = set()  # the turn's waiting approvals
         self.plans = 0  # plans that wrote the checklist
-        self._text: list[str] = []
+        self._stream: TextStream | None = None  # the message whose text is arriving
         self._text_kind: m.MessageKind | None = None  # None: message text
-        self._timer: asyncio.TimerHandle | None = None
         self._message_id: Any = None  # the agent's id of the message being told, if it has one
         self._calls: dict[str, _Call] = {}
 
@@ -95,39 +96,24 @@ class Recorder:
         text = content.get("text")
         if not isinstance(text, str) or not text:
             return
-        if kind != self._text_kind:
+        if kind != self._text_kind or self._stream is None:
             self.flush()
             self._text_kind = kind
-        self._text.append(text)
-        if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
-
-    def _flush_lines(self) -> None:
-        """Whole lines of the text so far (thoughts wait for their end: they are folded)."""
-        self._timer = None
-        if self._text_kind is not None:
-            return
-        text = "".join(self._text)
-        cut = text.rfind("\n")
-        if cut < 0:
-            if self._text:
-                self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
-            return
-        self._text = [text[cut + 1 :]] if text[cut + 1 :] else []
-        self._store_text(text[:cut], None)
-        if self._text:
-            self._timer = asyncio.get_running_loop().call_later(FLUSH_S, self._flush_lines)
+            self._stream = TextStream(self._sessions.tell_delta, self.ctx.session_id,
+                                      self.ctx.turn_id, "thought" if kind else "text")  # fmt: skip
+        self._stream.add(text)
+        if self._stream.size > MAX_STORED_CHARS:
+            self._store_text(self._stream.take(), kind)  # a long message is stored in parts
 
     def flush(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        text, self._text = "".join(self._text), []
-        self._store_text(text, self._text_kind)
+        """The message's boundary: its text, as its deltas carried it, stored."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            self._store_text(stream.take(), self._text_kind)
 
     def _store_text(self, text: str, kind: m.MessageKind | None) -> None:
         if text.strip():
-            self._append("assistant", text.strip("\n"), kind=kind)
+            self._append("assistant", text, kind=kind)
 
     def _tool(self, update: dict[str, Any]) -> None:
         """A tool call is told once it says what it does (its input) or starts running,

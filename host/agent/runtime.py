@@ -48,6 +48,7 @@ from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.text import valid_text
 from host.sessions.service import SessionService
+from host.sessions.streaming import TextStream
 from host.store.errors import StorageFailure
 from host.todos.service import TodoService
 from host.tools import task, todo_write
@@ -238,14 +239,20 @@ class AgentRuntime:
 
     @staticmethod
     async def _step(
-        provider: Provider, request: ModelRequest, text: list[str], calls: list[ToolCallRequest]
+        provider: Provider,
+        request: ModelRequest,
+        text: list[str],
+        calls: list[ToolCallRequest],
+        stream: TextStream | None = None,
     ) -> int | None:
-        """One model step into `text` and `calls`; the prompt tokens the endpoint counted
-        for it, when it says."""
+        """One model step into `text` and `calls` (and its text told on `stream`); the
+        prompt tokens the endpoint counted for it, when it says."""
         reported = None
         async for event in provider.stream(request):
             if isinstance(event, TextDelta):
                 text.append(event.text)
+                if stream is not None:
+                    stream.add(event.text)
             elif isinstance(event, Usage):
                 reported = event.prompt_tokens
             else:
@@ -371,21 +378,26 @@ class AgentRuntime:
                 estimated = budget.counter.conversation(history, specs)
             text: list[str] = []
             calls: list[ToolCallRequest] = []
+            # the recorded turn's text is told as it arrives (section 16)
+            stream = (
+                TextStream(self._sessions.tell_delta, ctx.session_id, ctx.turn_id, "text")
+                if record else None
+            )  # fmt: skip
             try:
                 reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
-                                            specs), text, calls)  # fmt: skip
+                                            specs), text, calls, stream)  # fmt: skip
             except ContextTooLong:
                 if budget is None or text or calls:
                     raise
                 await self._compact(ctx, provider, history, budget.window)
                 estimated = budget.counter.conversation(history, specs)
                 reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
-                                            specs), text, calls)  # fmt: skip
+                                            specs), text, calls, stream)  # fmt: skip
             if budget and reported is not None:  # this turn's own count: calibrates its budget
                 budget.counter.calibrate(estimated, reported)
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
-            # may come in two chunks; a lone half becomes U+FFFD)
-            content = valid_text("".join(text))
+            # may come in two chunks; a lone half becomes U+FFFD), as its deltas told it
+            content = stream.take() if stream is not None else valid_text("".join(text))
             cleaned = [
                 ToolCallRequest(c.id, valid_text(c.name), valid_text(c.arguments)) for c in calls
             ]

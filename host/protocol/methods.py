@@ -78,6 +78,7 @@ TURNS_CHANGED = Notification("turns.changed", m.Turn)
 SESSIONS_CHANGED = Notification("sessions.changed", m.Session)
 SESSIONS_DELETED = Notification("sessions.deleted", m.SessionDeleted)
 MESSAGES_APPENDED = Notification("messages.appended", m.MessageAppended)
+MESSAGES_DELTA = Notification("messages.delta", m.MessageDelta)
 APPROVALS_REQUESTED = Notification("approvals.requested", m.ApprovalRequested)
 APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
@@ -92,6 +93,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         SESSIONS_CHANGED,
         SESSIONS_DELETED,
         MESSAGES_APPENDED,
+        MESSAGES_DELTA,
         APPROVALS_REQUESTED,
         APPROVALS_RESOLVED,
         TOOLS_CHANGED,

@@ -315,6 +315,17 @@ class MessageAppended(Wire):
     message: Message
 
 
+class MessageDelta(Wire):
+    """`messages.delta` (section 16): the new text of a message that is still arriving;
+    the stored message (`messages.appended`) follows at its boundary and holds exactly
+    the text its deltas carried."""
+
+    session_id: str
+    turn_id: str
+    kind: Literal["text", "thought"]
+    text: str
+
+
 class ToolsRetryParams(Wire):
     """`tools.retry` (the project's): the MCP server to start again now."""
 

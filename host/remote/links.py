@@ -359,6 +359,11 @@ class RemoteHost:
             return
         if isinstance(params, m.MessageAppended):
             self._forward_message(params.session_id, params.message)
+        elif isinstance(params, m.MessageDelta):
+            if params.session_id in self.mirrors:
+                for local_id in self.locals.get(params.session_id, ()):
+                    local = params.model_copy(update={"session_id": local_id})
+                    self._owner.publish(rpc.MESSAGES_DELTA, local)
         elif isinstance(params, m.Turn):
             self._forward_turn(params.session_id, params)
         elif isinstance(params, m.TodoSnapshot):

@@ -398,6 +398,10 @@ class SessionService:
         )
         return message
 
+    def tell_delta(self, delta: m.MessageDelta) -> None:
+        """Text of a message still arriving (section 16): told, not stored."""
+        self._publisher.publish(rpc.MESSAGES_DELTA, delta)
+
     def messages(self, session_id: str) -> tuple[m.Message, ...]:
         self.get(session_id)
         rows = self._db.execute(

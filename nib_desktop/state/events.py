@@ -80,6 +80,14 @@ class LinesAppended(NamedTuple):
     lines: tuple[Line, ...]
 
 
+class TextStreamed(NamedTuple):
+    """Text of the message still arriving in a session (messages.delta)."""
+
+    session_id: str
+    thought: bool
+    text: str
+
+
 class ApprovalRequested(NamedTuple):
     approval: Approval
 
@@ -179,6 +187,7 @@ Event = (
     | TurnChanged
     | TranscriptPage
     | LinesAppended
+    | TextStreamed
     | ApprovalRequested
     | ApprovalResolved
     | ToolsListed

@@ -46,6 +46,7 @@ HISTORY = "history"
 PREFS = "prefs"
 ATTENTION = "attention"  # what waits for the user: unseen ends, the window's activity
 LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
+LIVE = "live"  # the shown transcript's text still arriving (`Transcript.live`)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,9 @@ class Transcript(NamedTuple):
     oldest_seq: int = 0  # the oldest message loaded (0: none yet)
     oldest_turn: str = ""  # and its turn
     loaded: bool = False  # its newest page arrived
+    # the text of the message still arriving (messages.delta), until it is stored
+    live: str = ""
+    live_thought: bool = False
 
 
 class History(NamedTuple):
@@ -174,6 +178,10 @@ class AppState:
                     return NOTHING
                 self.turns[turn.session_id] = turn
                 aspects = {CHECKLIST}
+                told = self.transcript
+                if not turn.running and told.session_id == turn.session_id and told.live:
+                    self.transcript = told._replace(live="")  # no stored message followed
+                    aspects.add(LIVE)
                 looked = turn.session_id == self.current and self.window_active
                 if held_turn is not None and held_turn.running and not turn.running and not looked:
                     self.unseen |= {turn.session_id}
@@ -188,14 +196,24 @@ class AppState:
                 elif held.session_id == session_id and not held.loaded:
                     # appended while the page was on its way: what came after it stays
                     lines = lines + tuple(x for x in held.lines if x.seq > newest)
-                self.transcript = Transcript(session_id, lines, has_more, oldest, turn, True)
+                same = held.session_id == session_id  # the text arriving goes on
+                live = (held.live, held.live_thought) if same else ("", False)
+                self.transcript = Transcript(session_id, lines, has_more, oldest, turn, True, *live)
                 return Change(frozenset({TRANSCRIPT}))
             case ev.LinesAppended(session_id, lines):
                 held = self.transcript
                 if session_id != held.session_id or not lines:
                     return NOTHING
-                self.transcript = held._replace(lines=merge_lines(held.lines, lines))
-                return Change(frozenset({TRANSCRIPT}))
+                # a stored message holds the text that was arriving (section 16)
+                self.transcript = held._replace(lines=merge_lines(held.lines, lines), live="")
+                return Change(frozenset({TRANSCRIPT, LIVE} if held.live else {TRANSCRIPT}))
+            case ev.TextStreamed(session_id, thought, text):
+                told = self.transcript
+                if session_id != told.session_id or not text:
+                    return NOTHING
+                before = told.live if told.live_thought == thought else ""
+                self.transcript = told._replace(live=before + text, live_thought=thought)
+                return Change(frozenset({LIVE}))
             case ev.ApprovalRequested(approval):
                 self.approvals = (*self.approvals, approval)
                 return Change(frozenset({APPROVALS}), approval.session_id)

@@ -196,3 +196,29 @@ def test_a_notice_goes_when_its_cause_does() -> None:
     state.apply(ev.ConnectionChanged("ready", ""))
     state.apply(ev.SessionChanged(session("another")))
     assert state.notice == "Could not fork the session: it is running"
+
+
+def test_text_still_arriving_is_held_until_its_message_is_stored() -> None:
+    """messages.delta: the shown session's arriving text grows piece by piece; a thought
+    after a message starts afresh; the stored message (any line appended) or the turn's
+    end takes it away; another session's pieces are not shown."""
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a"), session("b"))))
+    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1",
+                                  newest_seq=1))  # fmt: skip
+    assert store.LIVE in state.apply(ev.TextStreamed("a", False, "Hel"))
+    state.apply(ev.TextStreamed("a", False, "lo\nwor"))
+    assert (state.transcript.live, state.transcript.live_thought) == ("Hello\nwor", False)
+    assert not state.apply(ev.TextStreamed("b", False, "elsewhere")).aspects
+    # a page loaded meanwhile keeps what is arriving
+    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1",
+                                  newest_seq=1))  # fmt: skip
+    assert state.transcript.live == "Hello\nwor"
+    change = state.apply(ev.LinesAppended("a", (Line("assistant", "Hello\nworld", seq=2),)))
+    assert {store.TRANSCRIPT, store.LIVE} <= change.aspects and state.transcript.live == ""
+    state.apply(ev.TextStreamed("a", False, "Then"))
+    state.apply(ev.TextStreamed("a", True, "Hmm"))
+    assert (state.transcript.live, state.transcript.live_thought) == ("Hmm", True)
+    state.apply(ev.TurnChanged(TurnView("a", "running", "", "t1")))
+    ended = state.apply(ev.TurnChanged(TurnView("a", "failed", "gone", "t1")))
+    assert store.LIVE in ended.aspects and state.transcript.live == ""

@@ -127,7 +127,7 @@ def test_a_plan_is_the_checklist_with_history(tmp_path: Path) -> None:
         listed = messages(client, sid)
         plans = [m for m in listed if m["kind"] == "plan"]
         assert [p["todo"]["revision"] for p in plans] == [1, 2, 3, 4]
-        assert listed[-1]["role"] == "assistant" and listed[-1]["content"] == "All steps done."
+        assert listed[-1]["role"] == "assistant" and listed[-1]["content"] == "All steps done.\n"
         state = agent_state(client)
         assert state["state"] == "ready"
         assert state["agentInfo"] == {"name": "scripted-agent", "version": "1.2.3"}
@@ -137,8 +137,18 @@ def test_a_plan_is_the_checklist_with_history(tmp_path: Path) -> None:
 def test_text_thoughts_tool_calls_and_other_plans_in_the_transcript(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]
-        assert turn(client, sid, "stream")["state"] == "completed"
-        assert texts(client, sid)[1:] == ["Hello world", "second line"]
+        client.notifications.clear()
+        started = client.call("turns.start", {"sessionId": sid, "text": "stream"})
+        # the first pieces are told while the agent still writes (it pauses after them)
+        first = client.wait_notification(lambda n: n["method"] == "messages.delta")
+        assert first["params"]["turnId"] == started["id"] and first["params"]["kind"] == "text"
+        assert not [n for n in client.notifications if n["method"] == "messages.appended"
+                    and n["params"]["message"]["role"] == "assistant"]  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        deltas = [first] + [n for n in client.notifications if n["method"] == "messages.delta"]
+        # stored once whole, exactly as its deltas carried it
+        assert texts(client, sid)[1:] == ["Hello world\nsecond line"]
+        assert "".join(d["params"]["text"] for d in deltas) == "Hello world\nsecond line"
         assert turn(client, sid, "think")["state"] == "completed"
         thought = [m for m in messages(client, sid) if m["kind"] == "thought"]
         assert [t["content"] for t in thought] == ["Let me think."]

@@ -396,3 +396,38 @@ def test_a_new_turn_starts_with_the_unfinished_checklist(model_host, fake_openai
     for request in (fake_openai.requests[0], fake_openai.requests[4]):
         systems = [m["content"] for m in request["messages"] if m["role"] == "system"]
         assert not [text for text in systems if "checklist as committed" in text]
+
+
+def test_text_streams_as_deltas_before_it_is_stored(tmp_path, socket_path, fake_openai) -> None:
+    """Contract 16: the model's text reaches clients as it arrives (a step that hangs
+    after its first piece has told it already), and the stored message holds exactly
+    what its deltas carried, after them."""
+    hang = Hang()
+    fake_openai.script += [Reply("First, a look around. Then the plan."), hang]
+    with running_host(tmp_path / "d", socket_path, model_env(fake_openai.base_url)) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {})
+        sid = session["id"]
+        turn = client.call("turns.start", {"sessionId": sid, "text": "go"})
+        ended = client.wait_turn_end(turn["id"])
+        assert ended["state"] == "completed"
+        notes = [n for n in client.notifications if n["method"] in ("messages.delta",
+                 "messages.appended") and n["params"]["sessionId"] == sid]  # fmt: skip
+        deltas = [n["params"] for n in notes if n["method"] == "messages.delta"]
+        assert deltas and {(d["turnId"], d["kind"]) for d in deltas} == {(turn["id"], "text")}
+        assert "".join(d["text"] for d in deltas) == "First, a look around. Then the plan."
+        stored = [n for n in notes if n["method"] == "messages.appended"
+                  and n["params"]["message"]["role"] == "assistant"]  # fmt: skip
+        assert stored[0]["params"]["message"]["content"] == "First, a look around. Then the plan."
+        assert notes.index(stored[0]) > max(i for i, n in enumerate(notes)
+                                            if n["method"] == "messages.delta")  # fmt: skip
+
+        # a step that hangs after its first piece: that piece is told while it runs
+        client.notifications.clear()
+        second = client.call("turns.start", {"sessionId": sid, "text": "again"})
+        told = client.wait_notification(lambda n: n["method"] == "messages.delta", 20)
+        assert told["params"]["text"] == "thinking" and told["params"]["turnId"] == second["id"]
+        assert client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0][
+            "state"] == "running"  # fmt: skip
+        hang.release.set()
+        client.call("turns.cancel", {"sessionId": sid, "turnId": second["id"]})

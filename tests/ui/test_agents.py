@@ -120,3 +120,27 @@ def test_an_agent_that_shares_no_checklist_says_so(gui: Gui) -> None:
         )
 
     gui.run(body(), timeout=60)
+
+
+def test_text_shows_as_it_arrives_and_the_stored_message_takes_its_place(gui: Gui) -> None:
+    """The agent pauses after its first line: the window shows that line, still arriving,
+    before the message is stored; once stored the message is one row and nothing is
+    shown twice."""
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, "")
+        await send(gui, "stream")
+        live = gui.item("liveText")
+        await until(lambda: live.property("text").startswith("Hello world\n"), 10, "the text")
+        await gui.frame()
+        assert live.isVisible()
+        assert "Hello world" not in "".join(transcript(gui))  # not stored yet
+        await turn_end(gui)
+        await until(lambda: not live.property("text"), 10, "the live text gone")
+        assert not live.isVisible()
+        assert transcript(gui).count("Hello world\nsecond line") == 1
+
+    gui.run(body(), timeout=60)

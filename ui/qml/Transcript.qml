@@ -146,6 +146,37 @@ Item {
             }
         }
 
+        // the agent's message while it arrives (messages.delta); the stored message
+        // takes its place in the rows
+        footer: Item {
+            width: list.width
+            height: liveBody.visible ? liveBody.implicitHeight + 16 + list.spacing : 0
+            TextEdit {
+                id: liveBody
+                objectName: "liveText"
+                visible: text.length > 0
+                anchors.left: parent.left
+                anchors.right: parent.right
+                anchors.bottom: parent.bottom
+                anchors.leftMargin: 8
+                anchors.rightMargin: parent.width * 0.15
+                anchors.bottomMargin: 8
+                text: transcript.app.transcript.liveText
+                textFormat: TextEdit.PlainText
+                font.italic: transcript.app.transcript.liveThought
+                readOnly: true
+                selectByMouse: true
+                activeFocusOnTab: false
+                wrapMode: TextEdit.Wrap
+                selectionColor: transcript.theme.selection
+                selectedTextColor: transcript.theme.text
+                color: transcript.app.transcript.liveThought ? transcript.theme.muted : transcript.theme.text
+                font.pixelSize: transcript.app.transcript.liveThought ? 13 : 14
+                Accessible.role: Accessible.StaticText
+                Accessible.name: qsTr("Agent, still writing: ") + text
+            }
+        }
+
         // a focus ring while the transcript has keyboard focus
         Rectangle {
             parent: transcript

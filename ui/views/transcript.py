@@ -26,6 +26,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 @qml_uncreatable("made by the views")
 class TranscriptView(QObject):
     moreChanged = Signal()
+    liveChanged = Signal()
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +36,8 @@ class TranscriptView(QObject):
         self._more = False
 
     def _changed(self, event: ev.Event, change: Change) -> None:
+        if store.LIVE in change:
+            self.liveChanged.emit()
         if store.TRANSCRIPT not in change:
             return
         lines = self._state.transcript.lines
@@ -69,8 +72,22 @@ class TranscriptView(QObject):
     def _has_more(self) -> bool:
         return self._more
 
+    def _live(self) -> str:
+        """As shown: a message whole; a thought (folded once stored) its newest line."""
+        held = self._state.transcript
+        if not held.live_thought or not held.live:
+            return held.live.strip("\n")
+        newest = held.live.rstrip("\n").rsplit("\n", 1)[-1]
+        return f"Thinking… {newest[-300:]}"
+
+    def _live_thought(self) -> bool:
+        return self._state.transcript.live_thought
+
     rows = Property(TranscriptModel, _rows, constant=True)
     hasMore = Property(bool, _has_more, notify=moreChanged)
+    # the agent's message (or thought) while it arrives, shown after the rows
+    liveText = Property(str, _live, notify=liveChanged)
+    liveThought = Property(bool, _live_thought, notify=liveChanged)
 
     @Slot()
     def loadOlder(self) -> None:
