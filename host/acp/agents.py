@@ -399,6 +399,23 @@ class _Client:
     def on_connect(self, _conn: Any) -> None:
         pass
 
+    # Terminals are not advertised (clientCapabilities.terminal is false): the SDK would
+    # answer these as if done (null, {}), so each is refused as unknown, as fs/* is.
+    async def create_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/create")
+
+    async def terminal_output(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/output")
+
+    async def release_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/release")
+
+    async def wait_for_terminal_exit(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/wait_for_exit")
+
+    async def kill_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/kill")
+
 
 class Agents:
     """Every configured agent, the running turns of their sessions, and `agents.list`."""

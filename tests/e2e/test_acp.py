@@ -442,3 +442,14 @@ def test_lone_surrogates_from_an_agent_never_wedge_a_session(tmp_path: Path) -> 
         assert turn(client, sid, "echo back")["state"] == "completed"  # nothing is stuck
         assert client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0][
             "state"] == "completed"  # fmt: skip
+
+
+def test_terminal_methods_are_unknown_as_they_are_not_advertised(tmp_path: Path) -> None:
+    """The host advertises no terminal capability: every terminal/* request is -32601
+    (it was answered null or {} as if a terminal had been made, killed or released)."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "terminal")["state"] == "completed"
+        assert texts(client, sid)[-1] == (
+            "terminal create: -32601, output: -32601, release: -32601, wait: -32601, kill: -32601"
+        )

@@ -224,6 +224,22 @@ class Scripted:
                 session_update="tool_call", tool_call_id="u1", title="Edit \udc00 file",
                 status="completed", raw_input={"path": "a\ud800.txt"}))  # fmt: skip
             await self._say(sid, "half \ud800 a pair")
+        elif command == "terminal":  # each terminal method, though none is advertised
+            said = []
+            calls = [
+                ("create", lambda: self.conn.create_terminal(session_id=sid, command="ls")),
+                ("output", lambda: self.conn.terminal_output(session_id=sid, terminal_id="t")),
+                ("release", lambda: self.conn.release_terminal(session_id=sid, terminal_id="t")),
+                ("wait", lambda: self.conn.wait_for_terminal_exit(session_id=sid, terminal_id="t")),
+                ("kill", lambda: self.conn.kill_terminal(session_id=sid, terminal_id="t")),
+            ]
+            for name, call in calls:
+                try:
+                    await call()
+                    said.append(f"{name}: answered")
+                except acp.RequestError as exc:
+                    said.append(f"{name}: {exc.code}")
+            await self._say(sid, "terminal " + ", ".join(said))  # fmt: skip
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "stream":
