@@ -344,7 +344,9 @@ class AgentProcess:
             return cancelled
         title = tool_call.title or tool_call.kind or "a tool"
         raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
-        ask = asyncio.ensure_future(self._agents.approvals().ask(recorder.ctx, title, raw))
+        ask = asyncio.ensure_future(
+            self._agents.approvals().ask(recorder.ctx, title, raw, same_input=True)
+        )
         recorder.permissions.add(ask)
         try:
             await asyncio.wait({ask})

@@ -31,15 +31,19 @@ class Approvals:
     def __init__(self, publisher: Publisher) -> None:
         self._publisher = publisher
         self._pending: dict[str, _Pending] = {}
-        self._allowed: set[tuple[str, str]] = set()  # (session id, tool)
+        # (session id, tool, input): what "allow for the session" covers
+        self._allowed: set[tuple[str, str, str]] = set()
 
-    def allowed(self, session_id: str, tool: str) -> bool:
-        return (session_id, tool) in self._allowed
-
-    async def ask(self, ctx: ExecutionContext, tool: str, arguments: str) -> str:
+    async def ask(
+        self, ctx: ExecutionContext, tool: str, arguments: str, same_input: bool = False
+    ) -> str:
         """The user's decision for this call: "allow_once", "allow_session" or "deny".
-        Cancelled with the turn, the approval is resolved as "cancelled"."""
-        if self.allowed(ctx.session_id, tool):
+        Cancelled with the turn, the approval is resolved as "cancelled". An allowance for
+        the session covers this tool (a name the host knows: an MCP or plugin tool), or
+        with `same_input` this `tool` and exactly these `arguments` (an ACP agent's call,
+        whose title is the agent's free text): never a call the user did not see."""
+        key = (ctx.session_id, tool, arguments if same_input else "")
+        if key in self._allowed:
             return "allow_session"
         shown = arguments
         if len(shown) > MAX_SHOWN_ARGUMENTS:
@@ -58,7 +62,7 @@ class Approvals:
                 self._resolved(request.approval_id, "cancelled")
             raise
         if decision == "allow_session":
-            self._allowed.add((ctx.session_id, tool))
+            self._allowed.add(key)
         return decision
 
     def respond(self, params: m.ApprovalRespondParams) -> m.OkResult:

