@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -58,6 +59,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 CANCEL_GRACE_S = 5.0  # after session/cancel, how long the prompt's own answer is awaited
 STOP_GRACE_S = 2.0  # after stdin closes, before SIGTERM, and again before SIGKILL
+GROUP_POLL_S = 0.05  # how often a stopped agent's group is looked at until it is empty
 AUTH_REQUIRED = -32000
 # the minimal base an agent's configured env goes over: never the host's token, the
 # remote token or the model key (contract section 15)
@@ -260,21 +262,26 @@ class AgentProcess:
                 self._watch(self._kill(self._process))
 
     async def _kill(self, process: asyncio.subprocess.Process) -> None:
-        """Ask the agent to exit (its input closes), then its whole process group."""
+        """Ask the agent to exit (its input closes), then its whole process group; what
+        it started in its group ends with it even when it exits at once."""
         self._stopping = True
         if process.stdin is not None and not process.stdin.is_closing():
             process.stdin.close()
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE_S)
-                return
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, sig)
+                break
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, sig)
         await process.wait()
+        await end_group(process.pid)
 
     async def stop(self) -> None:
         if self._process is not None and self._process.returncode is None:
             await self._kill(self._process)
+        elif self._process is not None:
+            await end_group(self._process.pid)  # it exited; its children may not have
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -360,6 +367,24 @@ class AgentProcess:
             return cancelled
         return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected",
                                                                 option_id=option))  # fmt: skip
+
+
+async def end_group(pgid: int) -> None:
+    """The processes left in an agent's group (it runs as its group's leader): SIGTERM,
+    then SIGKILL after STOP_GRACE_S. A group has nothing to wait on, so it is looked at
+    every GROUP_POLL_S until it is empty."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            return  # empty: nothing is left
+        deadline = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < deadline:
+            await asyncio.sleep(GROUP_POLL_S)
+            try:
+                os.killpg(pgid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
 
 
 # a decision -> the option kinds that carry it, the closest first

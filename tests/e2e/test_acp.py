@@ -479,3 +479,26 @@ def test_allowed_for_the_session_covers_the_same_call_never_the_same_title(
                                           "decision": "deny"})  # fmt: skip
         assert client.wait_turn_end(other["id"])["state"] == "completed"
         assert texts(client, sid)[-1] == "permission: no"
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its exit status is left (a zombie nobody reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def test_what_an_agent_started_ends_with_it_at_shutdown(tmp_path: Path) -> None:
+    """The agent exits at once when its input closes; the process it started in its group
+    is ended too (it outlived host.shutdown)."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "child")["state"] == "completed"
+        pid = int(texts(client, sid)[-1].split()[1])
+        assert not _gone(pid)
+    deadline = time.monotonic() + 15
+    while not _gone(pid) and time.monotonic() < deadline:
+        select.select([], [], [], 0.05)  # a process has nothing to wait on from here
+    assert _gone(pid)

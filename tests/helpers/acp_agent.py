@@ -241,6 +241,12 @@ class Scripted:
                 except acp.RequestError as exc:
                     said.append(f"{name}: {exc.code}")
             await self._say(sid, "terminal " + ", ".join(said))  # fmt: skip
+        elif command == "child":  # a process of its own, in its group, that outlives it
+            import subprocess  # not asyncio's: that one ends its children as its loop closes
+
+            quiet = subprocess.DEVNULL  # holding none of the agent's pipes
+            child = subprocess.Popen(["sleep", "300"], stdin=quiet, stdout=quiet, stderr=quiet)
+            await self._say(sid, f"child {child.pid}")
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "stream":
