@@ -11,6 +11,7 @@ from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
+from nib_desktop import activity
 from nib_desktop.state.types import (
     HOST_RESTARTED,
     AgentChoice,
@@ -142,7 +143,8 @@ class LineMaker:
         for line in self._lines(message):
             replaces = self._live(message, line)
             made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
-                             replaces or seq, replaces))  # fmt: skip
+                             replaces or seq, replaces, bounded(line.detail) if line.detail
+                             else "", line.detail_kind))  # fmt: skip
         return tuple(made)
 
     def _live(self, message: m.Message, line: Line) -> int:
@@ -178,6 +180,11 @@ class LineMaker:
             if message.tool_call_id in self._todo_calls and message.is_error:
                 return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
                              is_error=True)]  # fmt: skip
+            if message.activity is not None:  # what it did (section 16)
+                said, kind = activity.detail(message.activity)
+                mark = "← error: " if message.is_error else "← "
+                return [Line("tool_result", mark + activity.summary(message.activity),
+                             message.is_error, detail=said, detail_kind=kind)]  # fmt: skip
             return [Line("tool_result", _result_line(message), message.is_error)]
         lines: list[Line] = []
         if message.content.strip():  # stored as the agent streamed it: blank lines around it

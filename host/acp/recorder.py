@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 MAIN_PLAN = "main"
 MAX_PLAN_ENTRIES = 2_000  # beyond this a plan is not a mistake but a flood: disconnect
-MAX_RESULT = 2_000  # characters of a tool's output kept in the transcript
+MAX_RESULT = 2_000  # characters of a tool's output in its one-line result
+MAX_PARTS = 100  # content parts and locations of one tool call kept
 
 
 @dataclass
@@ -49,6 +50,9 @@ class _Call:
     arguments: str = ""
     told: bool = False
     finished: bool = False
+    kind: str | None = None
+    content: list[Any] = field(default_factory=list)  # as last sent: an update replaces it
+    locations: list[Any] = field(default_factory=list)
 
 
 class Recorder:
@@ -129,6 +133,12 @@ class Recorder:
             call.title = str(update["kind"])
         if update.get("rawInput") not in (None, {}, ""):
             call.arguments = shorten(as_text(update["rawInput"]), 4000)
+        if isinstance(update.get("kind"), str):
+            call.kind = shorten(update["kind"], 40)
+        if isinstance(update.get("content"), list):
+            call.content = update["content"][:MAX_PARTS]
+        if isinstance(update.get("locations"), list):
+            call.locations = update["locations"][:MAX_PARTS]
         status = update.get("status")
         if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
             self._tell(call_id, call)
@@ -137,8 +147,9 @@ class Recorder:
                 self._tell(call_id, call)
             call.finished = True
             output = _output(update) or status
+            did = activity(call, status, update)
             self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
-                         is_error=status == "failed")  # fmt: skip
+                         is_error=status == "failed", activity=did)  # fmt: skip
 
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()
@@ -227,6 +238,47 @@ def as_text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return str(value)
+
+
+def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity:
+    """What a finished call did, as the transcript keeps it (section 16): its diffs, its
+    text (or command) output and its locations, each bounded by MAX_TOOL_TEXT."""
+    diffs: list[m.ToolDiff] = []
+    texts: list[str] = []
+    for part in call.content:
+        if not isinstance(part, dict):
+            continue
+        if part.get("type") == "diff" and isinstance(part.get("newText"), str):
+            old, new = part.get("oldText"), part["newText"]
+            old = old if isinstance(old, str) else None
+            cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
+            diffs.append(m.ToolDiff(path=shorten(str(part.get("path", "")), 1000),
+                                    old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
+                                    new_text=new[: m.MAX_TOOL_TEXT], truncated=cut))  # fmt: skip
+        elif part.get("type") == "content" and isinstance(part.get("content"), dict):
+            inner = part["content"]
+            if inner.get("type") == "text" and isinstance(inner.get("text"), str):
+                texts.append(inner["text"])
+            elif inner.get("type") in ("image", "audio", "resource", "resource_link"):
+                texts.append(f"({inner['type']} {shorten(str(inner.get('uri', '')), 200)})")
+    if not texts:
+        raw = _output({"rawOutput": update.get("rawOutput")}) if not diffs else ""
+        texts = [raw] if raw else []
+    output = "\n".join(texts)
+    locations = [
+        m.ToolLocation(path=shorten(str(place["path"]), 1000), line=_line(place.get("line")))
+        for place in call.locations
+        if isinstance(place, dict) and isinstance(place.get("path"), str)
+    ]
+    return m.ToolActivity(
+        kind=call.kind, status="failed" if status == "failed" else "completed",
+        diffs=tuple(diffs), output=output[: m.MAX_TOOL_TEXT],
+        truncated=len(output) > m.MAX_TOOL_TEXT, locations=tuple(locations),
+    )  # fmt: skip
+
+
+def _line(value: Any) -> int | None:
+    return value if type(value) is int and 0 <= value < 2**31 else None
 
 
 def _output(update: dict[str, Any]) -> str:

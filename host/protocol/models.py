@@ -147,6 +147,39 @@ class TodoCommit(Wire):
 
 
 MessageKind = Literal["thought", "plan"]
+ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
+
+
+class ToolDiff(Wire):
+    """A file a tool call changed (ACP's `diff` content): its path, the text before (None
+    for a new file) and after; `truncated` when either was cut to MAX_TOOL_TEXT."""
+
+    path: str
+    old_text: str | None = None
+    new_text: str
+    truncated: bool = False
+
+
+class ToolLocation(Wire):
+    path: str
+    line: int | None = None
+
+
+class ToolActivity(Wire):
+    """What a tool call did (section 16; the project's shape), on its result message:
+    ACP's tool kind ("read", "edit", "execute", …), its end status, the files it changed,
+    its text or terminal output and the places it touched. Text over MAX_TOOL_TEXT is cut
+    and `truncated` says so."""
+
+    kind: str | None = None
+    status: ToolStatus = "completed"
+    diffs: tuple[ToolDiff, ...] = ()
+    output: str = ""
+    truncated: bool = False
+    locations: tuple[ToolLocation, ...] = ()
+
+
+MAX_TOOL_TEXT = 256 * 1024  # characters of one diff side or of a tool's output kept
 
 
 class Message(Wire):
@@ -168,6 +201,7 @@ class Message(Wire):
     created_at: str
     todo: TodoCommit | None = None
     kind: MessageKind | None = None
+    activity: ToolActivity | None = None
 
 
 # --- params and results -------------------------------------------------------------

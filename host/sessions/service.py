@@ -58,9 +58,10 @@ def _turn(row: Any) -> m.Turn:
 
 
 def _message(row: Any) -> m.Message:
-    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo, kind = row
+    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo, kind, did = row
     tool_calls = tuple(m.ToolCall(**call) for call in json.loads(calls)) if calls else ()
     commit = m.TodoCommit.model_validate_json(todo) if todo else None
+    activity = m.ToolActivity.model_validate_json(did) if did else None
     return m.Message(
         id=mid,
         session_id=sid,
@@ -74,6 +75,7 @@ def _message(row: Any) -> m.Message:
         created_at=created,
         todo=commit,
         kind=kind,
+        activity=activity,
     )
 
 
@@ -81,7 +83,7 @@ _TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
 PAGE_BYTES = 4 * 1024 * 1024  # a messages.list page, well under the 8 MiB frame
 _MESSAGE_COLUMNS = (
     "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error,"
-    " created_at, todo, kind"
+    " created_at, todo, kind, activity"
 )
 
 log = logging.getLogger(__name__)
@@ -99,7 +101,7 @@ def _within_a_page(rows: Iterable[tuple[Any, ...]]) -> list[m.Message]:
     page: list[m.Message] = []
     size = 0
     for row in rows:
-        text = row[5] + (row[6] or "")  # content and tool calls, then the rest
+        text = row[5] + (row[6] or "") + (row[12] or "")  # content, calls, activity
         size += len(text.encode("utf-8", "surrogatepass")) + 300
         if page and size > PAGE_BYTES:
             break
@@ -214,12 +216,12 @@ class SessionService:
             )  # fmt: skip
             copied = self._db.execute(
                 "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at,"
-                " todo, kind FROM messages WHERE session_id = ? ORDER BY seq",
+                " todo, kind, activity FROM messages WHERE session_id = ? ORDER BY seq",
                 (parent.id,),
             ).fetchall()
             self._db.executemany(
                 f"INSERT INTO messages ({_MESSAGE_COLUMNS})"
-                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(new_id(), sid, *row) for row in copied],
             )
             session = self.get(sid)
@@ -388,11 +390,13 @@ class SessionService:
         is_error: bool = False,
         todo: m.TodoCommit | None = None,
         kind: m.MessageKind | None = None,
+        activity: m.ToolActivity | None = None,
     ) -> m.Message:
         with immediate(self._db):
             message = self._insert_message(
-                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo, kind
-            )
+                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo,
+                kind, activity,
+            )  # fmt: skip
         self._publisher.publish(
             rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
         )
@@ -454,6 +458,7 @@ class SessionService:
         is_error: bool = False,
         todo: m.TodoCommit | None = None,
         kind: m.MessageKind | None = None,
+        activity: m.ToolActivity | None = None,
     ) -> m.Message:
         mid, now = new_id(), now_iso()
         content = valid_text(content)  # nothing stored can make a later read fail
@@ -461,7 +466,7 @@ class SessionService:
         self._db.execute(
             f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
-            " ?, ?, ?, ?, ?, ?, ?, ?)",
+            " ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 mid,
                 session_id,
@@ -475,6 +480,7 @@ class SessionService:
                 now,
                 todo.model_dump_json(by_alias=True) if todo else None,
                 kind,
+                activity.model_dump_json(by_alias=True) if activity else None,
             ),
         )
         row = self._db.execute(

@@ -155,6 +155,12 @@ def _agents(connection: apsw.Connection) -> None:
     )
 
 
+def _tool_activity(connection: apsw.Connection) -> None:
+    """Section 16: a tool call's result carries what it did (its diffs, its output, the
+    places it touched), as JSON."""
+    connection.execute("ALTER TABLE messages ADD COLUMN activity TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
@@ -162,6 +168,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(23, "compaction summaries: messages may have the role 'summary'", _summaries),
     Migration(24, "a checklist write's transcript entry carries its commit", _todo_commits),
     Migration(25, "sessions on external ACP agents: agent, cwd, agent-side session", _agents),
+    Migration(26, "a tool call's result carries what it did", _tool_activity),
 )
 
 

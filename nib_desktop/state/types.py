@@ -10,6 +10,8 @@ import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from nib_desktop.state import rich
+
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach
 TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
@@ -105,6 +107,18 @@ class Line:
     # a step's line that finished: it takes the place of its "◐" line, whose seq it
     # keeps (0: a new line)
     replaces: int = 0
+    # what a tool call did, under its result's line: a unified diff or its output (plain
+    # text, as copied), and which of the two it is ("diff", "output"; "" for none)
+    detail: str = ""
+    detail_kind: str = ""
+
+    @functools.cached_property
+    def detail_html(self) -> str:
+        return rich.detail_html(self.detail, self.detail_kind) if self.detail else ""
+
+    @functools.cached_property
+    def detail_preview(self) -> str:
+        return rich.detail_preview_html(self.detail, self.detail_kind)
 
     @functools.cached_property
     def preview(self) -> str:

@@ -502,3 +502,28 @@ def test_what_an_agent_started_ends_with_it_at_shutdown(tmp_path: Path) -> None:
     while not _gone(pid) and time.monotonic() < deadline:
         select.select([], [], [], 0.05)  # a process has nothing to wait on from here
     assert _gone(pid)
+
+
+def test_a_tool_call_keeps_what_it_did(tmp_path: Path) -> None:
+    """Section 16: an edit's diff (sent in its update, after the call began), its
+    location, and a command's whole output are stored with the call's result and read
+    back by messages.list as messages.appended told them."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        client.notifications.clear()
+        assert turn(client, sid, "edit")["state"] == "completed"
+        results = [m for m in messages(client, sid) if m["role"] == "tool"]
+        edit, run = (r["activity"] for r in results)
+        assert (edit["kind"], edit["status"]) == ("edit", "completed")
+        [diff] = edit["diffs"]
+        assert diff["path"] == "app.py" and "line 5\n" in diff["oldText"]
+        assert "line five\n" in diff["newText"] and not diff["truncated"]
+        assert edit["locations"] == [{"path": "app.py", "line": 5}]
+        assert run["kind"] == "execute"
+        assert run["output"] == "collected 3 items\n\ntest_app.py ...\n3 passed in 0.01s"
+        told = [
+            n["params"]["message"]
+            for n in client.notifications
+            if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "tool"
+        ]
+        assert told == results  # fmt: skip

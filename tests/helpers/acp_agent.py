@@ -247,6 +247,22 @@ class Scripted:
             quiet = subprocess.DEVNULL  # holding none of the agent's pipes
             child = subprocess.Popen(["sleep", "300"], stdin=quiet, stdout=quiet, stderr=quiet)
             await self._say(sid, f"child {child.pid}")
+        elif command == "edit":  # an edit whose diff comes in its update, then a command
+            old = "".join(f"line {i}\n" for i in range(1, 31))
+            new = old.replace("line 5\n", "line five\n").replace("line 20\n", "")
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "e1", "Edit app.py", kind="edit", status="pending",
+                raw_input={"file_path": "app.py"}))  # fmt: skip
+            await self.conn.session_update(sid, acp.update_tool_call(
+                "e1", status="completed", content=[acp.tool_diff_content("app.py", new, old)],
+                locations=[acp.schema.ToolCallLocation(path="app.py", line=5)]))  # fmt: skip
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "r1", "Run tests", kind="execute", status="in_progress",
+                raw_input={"command": "pytest"}))  # fmt: skip
+            output = "collected 3 items\n\ntest_app.py ...\n3 passed in 0.01s"
+            await self.conn.session_update(sid, acp.update_tool_call(
+                "r1", status="completed",
+                content=[acp.tool_content(acp.text_block(output))]))  # fmt: skip
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "stream":

@@ -144,3 +144,36 @@ def test_text_shows_as_it_arrives_and_the_stored_message_takes_its_place(gui: Gu
         assert transcript(gui).count("Hello world\nsecond line") == 1
 
     gui.run(body(), timeout=60)
+
+
+def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
+    """A tool result says what the call did: the file and its counts on its line, the
+    coloured unified diff under it (folded to its first lines until clicked), and a
+    command's output as it printed it."""
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, "")
+        await send(gui, "edit")
+        await turn_end(gui)
+        lines = transcript(gui)
+        assert "← Edited app.py +1 −2" in lines
+        assert "← collected 3 items" in lines
+        rows = {row.text: row for row in gui.transcript.model.rows()}
+        diff = rows["← Edited app.py +1 −2"]
+        assert diff.detail_kind == "diff"
+        assert "-line 5\n+line five" in diff.detail and "-line 20" in diff.detail
+        assert rows["← collected 3 items"].detail.endswith("3 passed in 0.01s")
+        await gui.frame()
+        shown = [d for d in gui.visible_items("toolDetail")]
+        assert len(shown) == 2
+        folded = shown[0].property("text")
+        assert "line five" in folded and "more lines ▸" in folded  # 14 lines: folded to 12
+        assert "color:#2f9e44" in folded  # the addition coloured
+        await gui.click(shown[0])
+        await until(lambda: "more lines" not in shown[0].property("text"), 5, "unfolded")
+        assert "-line 20" in shown[0].property("text")
+
+    gui.run(body(), timeout=60)

@@ -196,6 +196,9 @@ Item {
             required property string preview
             required property bool isError
             required property bool warning
+            required property string detail
+            required property string detailHtml
+            required property string detailPreview
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                             || kind === "turn_end" || kind === "summary" || thought
@@ -210,7 +213,7 @@ Item {
             readonly property bool unfolded: turned !== list.unfoldAll
             readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
             width: list.width
-            implicitHeight: bubble.implicitHeight
+            implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
 
             Rectangle {
                 id: bubble
@@ -251,6 +254,45 @@ Item {
                                      + (entry.long && !entry.unfolded ? entry.preview : entry.text)
                     TapHandler {
                         enabled: entry.thought || entry.summary || entry.long
+                        onTapped: entry.turned = !entry.turned
+                    }
+                }
+            }
+
+            // what a tool call did: its diff (coloured) or its output, monospaced, folded
+            // to its first lines until clicked (Return in the transcript unfolds all)
+            Rectangle {
+                id: detailBox
+                visible: entry.detailHtml.length > 0
+                anchors.top: bubble.bottom
+                anchors.topMargin: 4
+                anchors.left: parent.left
+                anchors.right: parent.right
+                anchors.leftMargin: 16
+                implicitHeight: detailText.implicitHeight + 12
+                radius: 6
+                color: transcript.theme.userBubble
+                TextEdit {
+                    id: detailText
+                    objectName: "toolDetail"
+                    anchors.fill: parent
+                    anchors.margins: 6
+                    text: entry.detailPreview.length > 0 && !entry.unfolded ? entry.detailPreview : entry.detailHtml
+                    // made by the window from escaped text (ui: nib_desktop.state.rich)
+                    textFormat: TextEdit.RichText
+                    font.family: "monospace"
+                    font.pixelSize: 12
+                    color: transcript.theme.text
+                    readOnly: true
+                    selectByMouse: true
+                    activeFocusOnTab: false
+                    wrapMode: TextEdit.WrapAnywhere
+                    selectionColor: transcript.theme.selection
+                    selectedTextColor: transcript.theme.text
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: entry.detail
+                    TapHandler {
+                        enabled: entry.detailPreview.length > 0
                         onTapped: entry.turned = !entry.turned
                     }
                 }

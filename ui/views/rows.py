@@ -119,8 +119,10 @@ class SessionListModel(RowModel):
 class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
-    ROLES = ("kind", "text", "preview", "isError", "warning")
-    ATTRIBUTES = {"isError": "is_error"}  # noqa: RUF012
+    ROLES = ("kind", "text", "preview", "isError", "warning", "detail", "detailHtml",
+             "detailPreview")  # fmt: skip
+    ATTRIBUTES = {"isError": "is_error", "detailHtml": "detail_html",  # noqa: RUF012
+                  "detailPreview": "detail_preview"}  # fmt: skip
 
 
 @QmlElement

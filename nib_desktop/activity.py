@@ -1,0 +1,81 @@
+"""What a tool call did (a result's `activity`, contract section 16) as the transcript
+tells it: one line that names it ("Edited app.py +3 -1"), and its detail: the unified
+diff of each file it changed (difflib, the standard library's), else its output, else
+the places it touched."""
+
+from __future__ import annotations
+
+import difflib
+
+from host.protocol import models as m
+from host.protocol.text import shorten
+
+# Past this many lines a side, a diff is not computed on the GUI thread: its size is said.
+MAX_DIFF_LINES = 20_000
+
+
+def summary(activity: m.ToolActivity) -> str:
+    """The result's line: the files changed with their counts, else the output's first
+    line, else the places, else the status word."""
+    if activity.diffs:
+        parts = []
+        for diff in activity.diffs:
+            added, removed = counts(diff)
+            verb = "Wrote" if diff.old_text is None else "Edited"
+            parts.append(f"{verb} {diff.path} +{added} −{removed}")
+        return "; ".join(parts)
+    first = next((ln for ln in activity.output.splitlines() if ln.strip()), "")
+    if first:
+        return shorten(first, 160)
+    if activity.locations:
+        return ", ".join(place_text(p) for p in activity.locations[:5])
+    return activity.status
+
+
+def detail(activity: m.ToolActivity) -> tuple[str, str]:
+    """The detail shown under the line, as plain text, and its kind: "diff" (unified,
+    3 lines of context) or "output"; ("", "") when the line says it all."""
+    if activity.diffs:
+        return "\n".join(unified(d) for d in activity.diffs), "diff"
+    text = activity.output.rstrip("\n")
+    if activity.truncated:
+        text += f"\n… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)"
+    if text.count("\n") == 0 and len(text) <= 160 and not activity.locations:
+        return "", ""  # the line holds it whole
+    places = "\n".join(place_text(p) for p in activity.locations)
+    return "\n".join(x for x in (text, places) if x), "output"
+
+
+def unified(diff: m.ToolDiff) -> str:
+    old = (diff.old_text or "").splitlines(keepends=True)
+    new = diff.new_text.splitlines(keepends=True)
+    head = f"--- {diff.path}\n+++ {diff.path}\n" if diff.old_text is not None else (
+        f"--- /dev/null\n+++ {diff.path}\n"
+    )  # fmt: skip
+    if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
+        return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
+    body = "".join(
+        line if line.endswith("\n") else line + "\n"
+        for line in list(difflib.unified_diff(old, new, n=3))[2:]
+    )
+    cut = f"… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)\n" if diff.truncated else ""
+    return (head + body + cut).rstrip("\n")
+
+
+def counts(diff: m.ToolDiff) -> tuple[int, int]:
+    """Lines added and removed."""
+    old = (diff.old_text or "").splitlines()
+    new = diff.new_text.splitlines()
+    if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
+        return len(new), len(old)
+    added = removed = 0
+    for line in difflib.unified_diff(old, new, n=0, lineterm=""):
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return added, removed
+
+
+def place_text(place: m.ToolLocation) -> str:
+    return f"{place.path}:{place.line}" if place.line is not None else place.path

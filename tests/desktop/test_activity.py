@@ -1,0 +1,42 @@
+"""A tool call's activity as the transcript tells it: its line, its detail, and the rich
+text made from it (escaped: nothing the agent wrote is markup)."""
+
+from __future__ import annotations
+
+from host.protocol import models as m
+from nib_desktop import activity
+from nib_desktop.state.rich import detail_html, detail_preview_html
+
+
+def test_a_diff_is_named_counted_and_shown_unified() -> None:
+    done = m.ToolActivity(kind="edit", diffs=(
+        m.ToolDiff(path="a.py", old_text="x = 1\ny = 2\n", new_text="x = 1\ny = 3\nz = 4\n"),
+        m.ToolDiff(path="new.txt", new_text="hello\n"),
+    ))  # fmt: skip
+    assert activity.summary(done) == "Edited a.py +2 −1; Wrote new.txt +1 −0"
+    text, kind = activity.detail(done)
+    assert kind == "diff"
+    assert text.splitlines() == [
+        "--- a.py", "+++ a.py", "@@ -1,2 +1,3 @@", " x = 1", "-y = 2", "+y = 3", "+z = 4",
+        "--- /dev/null", "+++ new.txt", "@@ -0,0 +1 @@", "+hello",
+    ]  # fmt: skip
+
+
+def test_output_a_line_long_is_the_line_itself_and_longer_output_its_detail() -> None:
+    assert activity.detail(m.ToolActivity(output="ok")) == ("", "")
+    long = m.ToolActivity(output="a\nb\n", locations=(m.ToolLocation(path="x.py", line=3),))
+    assert activity.summary(long) == "a"
+    assert activity.detail(long) == ("a\nb\nx.py:3", "output")
+    cut = m.ToolActivity(output="z" * 10, truncated=True)
+    assert activity.detail(cut)[0].endswith("… (cut at 256 KiB)")
+
+
+def test_the_rich_text_escapes_everything_the_agent_wrote() -> None:
+    hostile = '+<img src="http://x/y.png"><script>alert(1)</script> & <b>bold</b>'
+    made = detail_html(hostile, "diff")
+    assert "<img" not in made and "<script" not in made and "<b>" not in made
+    assert '&lt;img src="http://x/y.png"&gt;' in made and "&amp;" in made
+    assert made.startswith('<pre><span style="color:#2f9e44">')
+    assert detail_preview_html("a\nb", "output") == ""  # short: shown whole
+    folded = detail_preview_html("\n".join(str(i) for i in range(30)), "output")
+    assert "… 18 more lines ▸" in folded and ">11\n" not in folded
