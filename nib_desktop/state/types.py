@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from nib_desktop.state import rich
+from nib_desktop.state import markdown, rich
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach
@@ -111,6 +111,16 @@ class Line:
     # text, as copied), and which of the two it is ("diff", "output"; "" for none)
     detail: str = ""
     detail_kind: str = ""
+
+    @functools.cached_property
+    def rich(self) -> str:
+        """An agent's message as rendered Markdown ("" for every other line)."""
+        return markdown.to_html(self.text) if self.kind == "assistant" else ""
+
+    @functools.cached_property
+    def rich_preview(self) -> str:
+        """Its folded form, rendered ("" when it is shown whole)."""
+        return markdown.to_html(self.preview) if self.kind == "assistant" and self.preview else ""
 
     @functools.cached_property
     def detail_html(self) -> str:

@@ -263,6 +263,10 @@ class Scripted:
             await self.conn.session_update(sid, acp.update_tool_call(
                 "r1", status="completed",
                 content=[acp.tool_content(acp.text_block(output))]))  # fmt: skip
+        elif command == "markdown":
+            said = ("# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
+                    "```py\nprint(1)\n```\n\nSee [the docs](https://example.org).")  # fmt: skip
+            await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "stream":

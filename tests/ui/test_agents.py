@@ -177,3 +177,25 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
         assert "-line 20" in shown[0].property("text")
 
     gui.run(body(), timeout=60)
+
+
+def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, "")
+        await send(gui, "markdown")
+        await turn_end(gui)
+        await gui.frame()
+        [shown] = [t for t in gui.items("transcriptText")
+                   if "Bold" in t.property("text")]  # fmt: skip
+        made = shown.property("text")
+        assert "font-weight" in made and "&lt;script&gt;alert(1)&lt;/script&gt;" in made
+        assert "<script" not in made and "**Bold**" not in made
+        assert 'href="https://example.org"' in made and "(https://example.org)" in made
+        row = next(r for r in gui.transcript.model.rows() if r.kind == "assistant")
+        assert row.text.startswith("# Done\n\n**Bold**")  # copied as the agent wrote it
+
+    gui.run(body(), timeout=60)

@@ -199,6 +199,8 @@ Item {
             required property string detail
             required property string detailHtml
             required property string detailPreview
+            required property string rich
+            required property string richPreview
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                             || kind === "turn_end" || kind === "summary" || thought
@@ -235,8 +237,18 @@ Item {
                           ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
                                                  .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
                           : entry.summary && !entry.unfolded ? qsTr("%1 — the summary ▸").arg(entry.firstLine)
+                          : entry.rich.length > 0 ? (entry.long && !entry.unfolded ? entry.richPreview : entry.rich)
                           : entry.long && !entry.unfolded ? entry.preview : entry.text
-                    textFormat: TextEdit.PlainText
+                    // an agent's message: Markdown rendered by the window (nib_desktop.state.markdown)
+                    textFormat: entry.rich.length > 0 ? TextEdit.RichText : TextEdit.PlainText
+                    // a link opens only on a click, and only http, https and mailto ones
+                    onLinkActivated: (link) => transcript.app.transcript.openLink(link)
+                    HoverHandler {
+                        enabled: entry.rich.length > 0
+                        cursorShape: body.hoveredLink.length > 0 ? Qt.PointingHandCursor : Qt.IBeamCursor
+                    }
+                    ToolTip.visible: body.hoveredLink.length > 0
+                    ToolTip.text: body.hoveredLink
                     font.italic: entry.thought
                     readOnly: true
                     selectByMouse: true

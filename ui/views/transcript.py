@@ -94,6 +94,17 @@ class TranscriptView(QObject):
         if self._more:
             self._ask(it.LoadOlderMessages())
 
+    @Slot(str)
+    def openLink(self, url: str) -> None:
+        """A link in an agent's message, clicked: the browser, for a safe scheme only."""
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        from nib_desktop.state.markdown import safe_link
+
+        if safe_link(url):
+            QDesktopServices.openUrl(QUrl(url))
+
     @Slot()
     def copy(self) -> None:
         """The whole transcript shown, as plain text, to the clipboard."""

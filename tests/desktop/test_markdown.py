@@ -1,0 +1,64 @@
+"""Agents' Markdown as the window's rich text: rendered by the parser, hostile input shown
+as text, nothing loaded, only safe links kept, and quick enough for a frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from nib_desktop.state.markdown import to_html
+from nib_desktop.state.types import Line
+
+
+def test_the_common_forms_render() -> None:
+    made = to_html(
+        "# Plan\n\n**bold** and *it* and `code`\n\n- one\n- two\n\n"
+        "```py\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n"
+    )
+    for part in ("<h1>Plan</h1>", "<strong>bold</strong>", "<em>it</em>", "<code>code</code>",
+                 "<li>one</li>", "<pre><code", "print(1)", "<table>", "<td>1</td>",
+                 "<blockquote>"):  # fmt: skip
+        assert part in made, part
+
+
+@pytest.mark.parametrize(
+    ("source", "never", "shown"),
+    [
+        ("<script>alert(1)</script>", "<script", "&lt;script&gt;"),
+        ('<img src="http://x/y.png">', "<img", "&lt;img"),
+        ("![logo](http://x/y.png)", "<img", "logo"),
+        ("[click](javascript:alert(1))", 'href="javascript', "click"),
+        ("[file](file:///etc/passwd)", 'href="file', "file"),
+        ('<a href="http://evil">x</a>', '<a href="http://evil"', "&lt;a href"),
+    ],
+)
+def test_hostile_input_is_text_and_loads_nothing(source: str, never: str, shown: str) -> None:
+    made = to_html(source)
+    assert never not in made and shown in made
+
+
+def test_a_safe_link_shows_its_address_after_its_words() -> None:
+    made = to_html("see [the docs](https://example.org/d)")
+    assert (
+        '<a href="https://example.org/d">the docs</a> <span>(https://example.org/d)</span>' in made
+    )
+
+
+def test_inputs_made_to_be_slow_are_shown_as_text_and_code_stays_code() -> None:
+    """10,000 nested lists, 20,000 brackets: a block that long is plain text (it cost the
+    parser a third of a second); a long fenced code block is still code, blank lines and
+    all, and the message's other blocks still render."""
+    for hostile in ("- " * 10_000 + "x", "[" * 20_000, "*a " * 20_000, "[" * 100):
+        made = to_html("**before**\n\n" + hostile + "\n\n**after**")
+        assert made.startswith("<p><strong>before</strong></p>")
+        assert made.endswith("<p><strong>after</strong></p>\n")
+        assert "<ul>" not in made and "<em>" not in made
+    code = "```\n" + "code line\n\n" * 3_000 + "```"
+    made = to_html(code)
+    assert made.startswith("<pre><code>code line\n\ncode line") and made.count("<pre>") == 1
+
+
+def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> None:
+    assert Line("user", "**not** rendered").rich == ""
+    long = Line("assistant", "**start**\n" + "word\n" * 40)
+    assert long.rich.startswith("<p><strong>start</strong>")
+    assert long.rich_preview and "more characters" in long.rich_preview
