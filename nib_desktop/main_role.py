@@ -43,6 +43,9 @@ class MainRole:
                                supervisor.data_dir)  # fmt: skip
 
     async def start(self) -> bool:
+        from nib_desktop.state.markdown import preload
+
+        preload()  # while the host starts: agents' messages are Markdown
         self.intents.follow_settings()
         return await self.connection.start()
 

@@ -52,7 +52,7 @@ from host.sessions.streaming import TextStream
 from host.store.errors import StorageFailure
 from host.todos.service import TodoService
 from host.tools import task, todo_write
-from host.tools.registry import ToolRegistry
+from host.tools.registry import ToolRegistry, ToolResult
 
 if TYPE_CHECKING:
     from host.tools.external import ExternalTools
@@ -431,6 +431,7 @@ class AgentRuntime:
                         tool_call_id=call.id,
                         is_error=result.is_error,
                         todo=result.todo,
+                        activity=None if result.todo else own_activity(result),
                     )
         raise StepLimitReached(
             f"stopped after {max_steps} model steps without a final answer "
@@ -518,3 +519,12 @@ async def _close_quietly(provider: Provider) -> None:
         await provider.aclose()
     except Exception:
         log.debug("closing the provider failed", exc_info=True)
+
+
+def own_activity(result: ToolResult) -> m.ToolActivity:
+    """What one of the host's own tools did, for the transcript (section 16): its result
+    as its output, cut at MAX_TOOL_TEXT, as an ACP agent's call keeps it."""
+    content = result.content
+    return m.ToolActivity(status="failed" if result.is_error else "completed",
+                          output=content[: m.MAX_TOOL_TEXT],
+                          truncated=len(content) > m.MAX_TOOL_TEXT)  # fmt: skip

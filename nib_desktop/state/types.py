@@ -112,15 +112,23 @@ class Line:
     detail: str = ""
     detail_kind: str = ""
 
-    @functools.cached_property
-    def rich(self) -> str:
-        """An agent's message as rendered Markdown ("" for every other line)."""
-        return markdown.to_html(self.text) if self.kind == "assistant" else ""
+    @property
+    def markdown(self) -> bool:
+        """An agent's message: drawn as rendered Markdown."""
+        return self.kind == "assistant"
 
     @functools.cached_property
-    def rich_preview(self) -> str:
-        """Its folded form, rendered ("" when it is shown whole)."""
-        return markdown.to_html(self.preview) if self.kind == "assistant" and self.preview else ""
+    def rich(self) -> str:
+        """An agent's message as rendered Markdown, whole ("" for every other line): asked
+        for only when a long one is unfolded (a page of them costs a frame otherwise)."""
+        return markdown.to_html(self.text) if self.markdown else ""
+
+    @functools.cached_property
+    def rich_short(self) -> str:
+        """As it is first shown, rendered: whole when short, else its folded form."""
+        if not self.markdown:
+            return ""
+        return markdown.to_html(self.preview) if self.preview else self.rich
 
     @functools.cached_property
     def detail_html(self) -> str:

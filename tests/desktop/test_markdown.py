@@ -61,4 +61,6 @@ def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> No
     assert Line("user", "**not** rendered").rich == ""
     long = Line("assistant", "**start**\n" + "word\n" * 40)
     assert long.rich.startswith("<p><strong>start</strong>")
-    assert long.rich_preview and "more characters" in long.rich_preview
+    assert "more characters" in long.rich_short and "more characters" not in long.rich
+    short = Line("assistant", "*hi*")
+    assert short.rich_short == short.rich == "<p><em>hi</em></p>\n"

@@ -122,6 +122,9 @@ def test_the_demo_agent_asks_the_time_server_once_the_user_allows(
     assert client.wait_turn_end(turn["id"])["state"] == "completed"
     [result] = tool_results(client, session["id"])
     assert not result["isError"] and '"timezone": "Asia/Tokyo"' in result["content"]
+    # what the call did, as an ACP agent's call keeps it (section 16): its whole output
+    assert result["activity"]["output"] == result["content"]
+    assert result["activity"]["status"] == "completed" and not result["activity"]["truncated"]
     said = client.call("messages.list", {"sessionId": session["id"]})["messages"][-1]
     assert said["content"].startswith("The get_current_time tool says:")
     with pytest.raises(RpcErrorReply) as info:  # decided already

@@ -263,6 +263,10 @@ class Scripted:
             await self.conn.session_update(sid, acp.update_tool_call(
                 "r1", status="completed",
                 content=[acp.tool_content(acp.text_block(output))]))  # fmt: skip
+        elif command == "chunks":  # n message chunks at 200 a second, each saying when
+            for _ in range(int(last.split()[1])):
+                await self._say(sid, f"[{time.time():.6f}] ")
+                await asyncio.sleep(0.005)
         elif command == "markdown":
             said = ("# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
                     "```py\nprint(1)\n```\n\nSee [the docs](https://example.org).")  # fmt: skip

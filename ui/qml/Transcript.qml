@@ -199,8 +199,9 @@ Item {
             required property string detail
             required property string detailHtml
             required property string detailPreview
-            required property string rich
-            required property string richPreview
+            required property int index
+            required property bool markdown
+            required property string richShort
 
             readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                             || kind === "turn_end" || kind === "summary" || thought
@@ -237,14 +238,14 @@ Item {
                           ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
                                                  .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
                           : entry.summary && !entry.unfolded ? qsTr("%1 — the summary ▸").arg(entry.firstLine)
-                          : entry.rich.length > 0 ? (entry.long && !entry.unfolded ? entry.richPreview : entry.rich)
+                          : entry.markdown ? (entry.long && entry.unfolded ? transcript.app.transcript.wholeRich(entry.index) : entry.richShort)
                           : entry.long && !entry.unfolded ? entry.preview : entry.text
                     // an agent's message: Markdown rendered by the window (nib_desktop.state.markdown)
-                    textFormat: entry.rich.length > 0 ? TextEdit.RichText : TextEdit.PlainText
+                    textFormat: entry.markdown ? TextEdit.RichText : TextEdit.PlainText
                     // a link opens only on a click, and only http, https and mailto ones
                     onLinkActivated: (link) => transcript.app.transcript.openLink(link)
                     HoverHandler {
-                        enabled: entry.rich.length > 0
+                        enabled: entry.markdown
                         cursorShape: body.hoveredLink.length > 0 ? Qt.PointingHandCursor : Qt.IBeamCursor
                     }
                     ToolTip.visible: body.hoveredLink.length > 0
@@ -272,40 +273,44 @@ Item {
             }
 
             // what a tool call did: its diff (coloured) or its output, monospaced, folded
-            // to its first lines until clicked (Return in the transcript unfolds all)
-            Rectangle {
+            // to its first lines until clicked (Return in the transcript unfolds all);
+            // made only for the rows that have one
+            Loader {
                 id: detailBox
-                visible: entry.detailHtml.length > 0
+                active: entry.detailHtml.length > 0
+                visible: active
                 anchors.top: bubble.bottom
                 anchors.topMargin: 4
                 anchors.left: parent.left
                 anchors.right: parent.right
                 anchors.leftMargin: 16
-                implicitHeight: detailText.implicitHeight + 12
-                radius: 6
-                color: transcript.theme.userBubble
-                TextEdit {
-                    id: detailText
-                    objectName: "toolDetail"
-                    anchors.fill: parent
-                    anchors.margins: 6
-                    text: entry.detailPreview.length > 0 && !entry.unfolded ? entry.detailPreview : entry.detailHtml
-                    // made by the window from escaped text (ui: nib_desktop.state.rich)
-                    textFormat: TextEdit.RichText
-                    font.family: "monospace"
-                    font.pixelSize: 12
-                    color: transcript.theme.text
-                    readOnly: true
-                    selectByMouse: true
-                    activeFocusOnTab: false
-                    wrapMode: TextEdit.WrapAnywhere
-                    selectionColor: transcript.theme.selection
-                    selectedTextColor: transcript.theme.text
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: entry.detail
-                    TapHandler {
-                        enabled: entry.detailPreview.length > 0
-                        onTapped: entry.turned = !entry.turned
+                sourceComponent: Rectangle {
+                    implicitHeight: detailText.implicitHeight + 12
+                    radius: 6
+                    color: transcript.theme.userBubble
+                    TextEdit {
+                        id: detailText
+                        objectName: "toolDetail"
+                        anchors.fill: parent
+                        anchors.margins: 6
+                        text: entry.detailPreview.length > 0 && !entry.unfolded ? entry.detailPreview : entry.detailHtml
+                        // made by the window from escaped text (nib_desktop.state.rich)
+                        textFormat: TextEdit.RichText
+                        font.family: "monospace"
+                        font.pixelSize: 12
+                        color: transcript.theme.text
+                        readOnly: true
+                        selectByMouse: true
+                        activeFocusOnTab: false
+                        wrapMode: TextEdit.WrapAnywhere
+                        selectionColor: transcript.theme.selection
+                        selectedTextColor: transcript.theme.text
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: entry.detail
+                        TapHandler {
+                            enabled: entry.detailPreview.length > 0
+                            onTapped: entry.turned = !entry.turned
+                        }
                     }
                 }
             }

@@ -120,9 +120,9 @@ class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
     ROLES = ("kind", "text", "preview", "isError", "warning", "detail", "detailHtml",
-             "detailPreview", "rich", "richPreview")  # fmt: skip
+             "detailPreview", "markdown", "richShort")  # fmt: skip
     ATTRIBUTES = {"isError": "is_error", "detailHtml": "detail_html",  # noqa: RUF012
-                  "detailPreview": "detail_preview", "richPreview": "rich_preview"}  # fmt: skip
+                  "detailPreview": "detail_preview", "richShort": "rich_short"}  # fmt: skip
 
 
 @QmlElement

@@ -94,6 +94,12 @@ class TranscriptView(QObject):
         if self._more:
             self._ask(it.LoadOlderMessages())
 
+    @Slot(int, result=str)
+    def wholeRich(self, row: int) -> str:
+        """A long agent message unfolded: the whole of it, rendered (once: the line keeps it)."""
+        rows = self.model.rows()
+        return rows[row].rich if 0 <= row < len(rows) else ""
+
     @Slot(str)
     def openLink(self, url: str) -> None:
         """A link in an agent's message, clicked: the browser, for a safe scheme only."""
