@@ -148,6 +148,7 @@ class Recorder:
             call.finished = True
             output = _output(update) or status
             did = activity(call, status, update)
+            call.content, call.locations = [], []  # kept in `did`: not held for the turn
             self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
                          is_error=status == "failed", activity=did)  # fmt: skip
 

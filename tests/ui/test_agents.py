@@ -37,6 +37,13 @@ async def send(gui: Gui, text: str) -> None:
     await until(lambda: gui.state.turn(gui.state.current).turn_id != before, 10, "the turn")
 
 
+async def agent_session(gui: Gui) -> None:
+    """The window started, the agent listed, and a new session on it shown."""
+    await gui.start()
+    await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+    await gui.actions.create_session("agent", NAME, "")
+
+
 async def turn_end(gui: Gui) -> None:
     def ended() -> bool:
         turn = gui.state.turn(gui.state.current)
@@ -100,9 +107,7 @@ def test_an_agent_that_shares_no_checklist_says_so(gui: Gui) -> None:
     configure(gui)
 
     async def body() -> None:
-        await gui.start()
-        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await gui.actions.create_session("agent", NAME, "")
+        await agent_session(gui)
         assert gui.sessions.property("currentFolder") == "~"
         assert not gui.dock.property("shown")  # nothing to say before its first turn
         await send(gui, "think about it")
@@ -129,9 +134,7 @@ def test_text_shows_as_it_arrives_and_the_stored_message_takes_its_place(gui: Gu
     configure(gui)
 
     async def body() -> None:
-        await gui.start()
-        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await gui.actions.create_session("agent", NAME, "")
+        await agent_session(gui)
         await send(gui, "stream")
         live = gui.item("liveText")
         await until(lambda: live.property("text").startswith("Hello world\n"), 10, "the text")
@@ -153,9 +156,7 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
     configure(gui)
 
     async def body() -> None:
-        await gui.start()
-        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await gui.actions.create_session("agent", NAME, "")
+        await agent_session(gui)
         await send(gui, "edit")
         await turn_end(gui)
         lines = transcript(gui)
@@ -183,9 +184,7 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
     configure(gui)
 
     async def body() -> None:
-        await gui.start()
-        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await gui.actions.create_session("agent", NAME, "")
+        await agent_session(gui)
         await send(gui, "markdown")
         await turn_end(gui)
         await gui.frame()
