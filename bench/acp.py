@@ -79,7 +79,8 @@ def acp_run(folder: Path, steps: int) -> list[float]:
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"BENCH_TIMES": str(times)}}
     (folder / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}}))
-    with running_host(folder, str(folder / "h.sock"), host_env()) as host:
+    (folder / "home").mkdir(exist_ok=True)  # the sessions' folder, as checkpoints read it
+    with running_host(folder, str(folder / "h.sock"), host_env(HOME=str(folder / "home"))) as host:
         client = host.connect()
         sid = client.call("sessions.create", {"agent": "scripted"})["id"]
         turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})

@@ -33,7 +33,8 @@ def run(folder: Path, chunks: int) -> tuple[list[float], list[float]]:
     folder.mkdir(parents=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {}}
     (folder / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}}))
-    with running_host(folder, str(folder / "h.sock"), host_env()) as host:
+    (folder / "home").mkdir(exist_ok=True)  # the sessions' folder, as checkpoints read it
+    with running_host(folder, str(folder / "h.sock"), host_env(HOME=str(folder / "home"))) as host:
         client = host.connect()
         session = client.call("sessions.create", {"agent": "scripted"})
         trips = []

@@ -19,6 +19,7 @@ from host.store.db import Database, open_database
 if TYPE_CHECKING:
     from host.acp.agents import Agents
     from host.agent.runtime import AgentRuntime
+    from host.checkpoints.service import Checkpoints
     from host.remote.links import RemoteSessions
     from host.rpc import Dispatcher, Handler
     from host.todos.service import TodoService
@@ -62,7 +63,13 @@ class HostCore:
     def load_services(self) -> None:
         """The checklists, the agent runtime and the remote links, each made once (their
         modules are about a third of the host's start, kept after its ready line)."""
-        _ = self.todos, self.runtime, self.remotes
+        _ = self.todos, self.checkpoints, self.runtime, self.remotes
+
+    @cached_property
+    def checkpoints(self) -> Checkpoints:
+        from host.checkpoints.service import Checkpoints
+
+        return Checkpoints(self.data_dir, self.db, self.publisher, self.sessions.get)
 
     @cached_property
     def todos(self) -> TodoService:
@@ -78,6 +85,7 @@ class HostCore:
             self.data_dir, self.sessions, self.todos, self.publisher, self._secrets
         )
         runtime.agents_from(self._agents)
+        runtime.before_prompt = self.checkpoints.before_prompt
         return runtime
 
     @cached_property
@@ -139,6 +147,10 @@ class HostCore:
             ),
             rpc.AGENTS_LIST: self._agents_list,
             rpc.TOOLS_RETRY: lambda p: self.runtime.external.retry(p),
+            rpc.CHECKPOINTS_LIST: lambda p: self.checkpoints.listing(p),
+            rpc.CHANGES_GET: lambda p: self.checkpoints.changes(p),
+            rpc.CHANGES_STEP: lambda p: self.checkpoints.step(p),
+            rpc.CHANGES_RESTORE: lambda p: self.checkpoints.restore(p),
         }
         return Dispatcher(handlers)
 

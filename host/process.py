@@ -280,5 +280,6 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     await watcher.close()
     await core.remotes.close()
     await core.runtime.shutdown()
+    await core.checkpoints.close()
     server.close()
     return EXIT_OK

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from host.agent import prompts
 from host.agent.compaction import (
@@ -113,6 +113,9 @@ class AgentRuntime:
         self._agents: ExternalAgents | None = None
         self._compacting: set[str] = set()  # sessions whose compaction waits for its summary
         self._make_agents: Callable[[], ExternalAgents] | None = None
+        # the folder's turn-start checkpoint (section 16) is taken before the agent is
+        # prompted: `HostCore` sets what waits for it
+        self.before_prompt: Callable[[str], Awaitable[None]] = _nothing
 
     def agents_from(self, make: Callable[[], ExternalAgents]) -> None:
         self._make_agents = make
@@ -143,12 +146,26 @@ class AgentRuntime:
         turn, _message = self._sessions.begin_turn(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
         if agents is not None:
-            task_ = asyncio.ensure_future(agents.run(session, turn, params.text))
+            work = agents.run(session, turn, params.text)
         else:
-            task_ = asyncio.ensure_future(self._run(session, turn))
+            work = self._run(session, turn)
+        task_ = asyncio.ensure_future(self._after_checkpoint(session, turn, work))
         self._tasks[turn.id] = task_
         task_.add_done_callback(lambda _t: self._tasks.pop(turn.id, None))
         return turn
+
+    async def _after_checkpoint(
+        self, session: m.Session, turn: m.Turn, work: Coroutine[Any, Any, None]
+    ) -> None:
+        """`work` (which ends the turn whatever happens) once the turn-start checkpoint is
+        taken; a turn stopped meanwhile is ended here."""
+        try:
+            await self.before_prompt(turn.id)
+        except asyncio.CancelledError:
+            work.close()
+            self._sessions.end_turn(session.id, turn.id, "cancelled", None)
+            raise
+        await work
 
     async def cancel(self, params: m.TurnRef) -> m.Turn:
         turn = self._sessions.get_turn(params.session_id, params.turn_id)
@@ -512,6 +529,10 @@ def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
             pending.extend(c.id for c in calls)
     close_pending()
     return history
+
+
+async def _nothing(_turn_id: str) -> None:
+    return None
 
 
 async def _close_quietly(provider: Provider) -> None:

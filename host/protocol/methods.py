@@ -47,6 +47,11 @@ REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionLis
 AGENTS_LIST = Method("agents.list", m.Empty, m.AgentsList)  # section 15
 # the project's: a failed MCP server started again now (the Tools view's Retry)
 TOOLS_RETRY = Method("tools.retry", m.ToolsRetryParams, m.OkResult)
+# section 16: checkpoints of a session's folder
+CHECKPOINTS_LIST = Method("checkpoints.list", m.CheckpointListParams, m.CheckpointList)
+CHANGES_GET = Method("changes.get", m.ChangesGetParams, m.Changes)
+CHANGES_STEP = Method("changes.step", m.ChangesStepParams, m.Changes)
+CHANGES_RESTORE = Method("changes.restore", m.RestoreParams, m.Restored)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -70,6 +75,10 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         APPROVALS_RESPOND,
         AGENTS_LIST,
         TOOLS_RETRY,
+        CHECKPOINTS_LIST,
+        CHANGES_GET,
+        CHANGES_STEP,
+        CHANGES_RESTORE,
     )
 }
 
@@ -83,6 +92,7 @@ APPROVALS_REQUESTED = Notification("approvals.requested", m.ApprovalRequested)
 APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
+CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
 HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
@@ -98,6 +108,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         APPROVALS_RESOLVED,
         TOOLS_CHANGED,
         AGENTS_CHANGED,
+        CHECKPOINTS_CHANGED,
         HOST_STALE,
     )
 }

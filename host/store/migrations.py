@@ -161,6 +161,30 @@ def _tool_activity(connection: apsw.Connection) -> None:
     connection.execute("ALTER TABLE messages ADD COLUMN activity TEXT")
 
 
+def _checkpoints(connection: apsw.Connection) -> None:
+    """Section 16: the records of a session's folder, in the order of their events. The
+    files themselves are in the data folder's `checkpoints/<session id>` git store; `tree`
+    names the record there."""
+    connection.execute(
+        """
+        CREATE TABLE checkpoints (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            reason TEXT NOT NULL
+                CHECK (reason IN ('turn-start', 'revision', 'turn-end', 'restore')),
+            revision INTEGER NOT NULL,
+            turn_id TEXT,
+            created_at TEXT NOT NULL,
+            files INTEGER NOT NULL,
+            partial_reason TEXT,
+            tree TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        );
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
@@ -169,6 +193,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(24, "a checklist write's transcript entry carries its commit", _todo_commits),
     Migration(25, "sessions on external ACP agents: agent, cwd, agent-side session", _agents),
     Migration(26, "a tool call's result carries what it did", _tool_activity),
+    Migration(27, "checkpoints of a session's folder", _checkpoints),
 )
 
 

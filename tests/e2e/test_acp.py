@@ -47,7 +47,10 @@ def agent_host(
     data = tmp_path / "data"
     if not (data / "settings.json").exists():
         settings(data, *flags, **kwargs)
-    env = host_env(NIB_RACP_TOKEN="racp-secret-token", NIB_OPENAI_API_KEY="sk-model-key-123")
+    home = tmp_path / "home"  # a session's default folder: small, as checkpoints read it
+    home.mkdir(exist_ok=True)
+    env = host_env(NIB_RACP_TOKEN="racp-secret-token", NIB_OPENAI_API_KEY="sk-model-key-123",
+                   HOME=str(home))  # fmt: skip
     with running_host(data, str(tmp_path / "h.sock"), env) as host:
         yield host, host.connect()
 
@@ -89,7 +92,7 @@ def test_agents_list_and_session_create(tmp_path: Path) -> None:
             str(tmp_path),
             "agent",
         )
-        assert new_session(client)["cwd"] == str(Path.home())
+        assert new_session(client)["cwd"] == str(tmp_path / "home")
         nib = client.call("sessions.create", {})
         assert (nib["agent"], nib["cwd"]) == ("nib", None)
         for bad, words in [

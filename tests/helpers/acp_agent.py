@@ -61,6 +61,7 @@ class Scripted:
         self.cancelled: dict[str, asyncio.Event] = {}
         self.state = Path(ARGS[ARGS.index("--state") + 1]) if "--state" in ARGS else None
         self._late: set[asyncio.Task[None]] = set()
+        self.cwds: dict[str, str] = {}
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -83,6 +84,7 @@ class Scripted:
             raise acp.RequestError.auth_required()
         sid = f"s{os.getpid()}-{len(self.cancelled)}"
         self.cancelled[sid] = asyncio.Event()
+        self.cwds[sid] = cwd
         if self.state is not None:
             with self.state.open("a") as f:
                 names = [server.name for server in mcp_servers or ()]
@@ -164,6 +166,27 @@ class Scripted:
             await self._say(sid, f"permission: {chosen}")
             if chosen == "cancelled":
                 return PromptResponse(stop_reason="cancelled")
+        elif command == "steps":  # three steps, each changing the folder once allowed
+            folder = Path(self.cwds.get(sid, "."))
+            for done in range(3):
+                await self._plan(sid, 3, done)
+                answer = await self.conn.request_permission(
+                    options=[PermissionOption(option_id="yes", name="Allow", kind="allow_once")],
+                    session_id=sid,
+                    tool_call=ToolCallUpdate(tool_call_id=f"s{done}", title=f"Step {done + 1}"),
+                )
+                if getattr(answer.outcome, "option_id", None) != "yes":
+                    return PromptResponse(stop_reason="cancelled")
+                if done == 0:  # an edit of a file
+                    app = folder / "app.py"
+                    app.write_text(app.read_text().replace("print(1)", "print(2)"))
+                elif done == 1:  # a new file
+                    (folder / "new.txt").write_text("a new file\n")
+                else:  # a command that changes a third
+                    code = "import pathlib; pathlib.Path('data.txt').write_text('changed\\n')"
+                    await (await asyncio.create_subprocess_exec(
+                        sys.executable, "-c", code, cwd=folder)).wait()  # fmt: skip
+            await self._plan(sid, 3, 3)
         elif command == "wait":
             await self._plan(sid, 2, 0)
             await self.cancelled[sid].wait()

@@ -41,7 +41,9 @@ async def agent_session(gui: Gui) -> None:
     """The window started, the agent listed, and a new session on it shown."""
     await gui.start()
     await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-    await gui.actions.create_session("agent", NAME, "")
+    work = gui.data_dir.parent / "work"  # its folder, small, as checkpoints read it
+    work.mkdir(exist_ok=True)
+    await gui.actions.create_session("agent", NAME, str(work))
 
 
 async def turn_end(gui: Gui) -> None:

@@ -1,0 +1,1 @@
+"""Checkpoints of a session's folder (contract section 16)."""

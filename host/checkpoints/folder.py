@@ -1,0 +1,396 @@
+"""A session folder's records in a git object store of its own (section 16).
+
+Each session keeps a bare repository in the data folder (`checkpoints/<session id>`),
+never in the folder or its `.git`. A record is a git tree: the `git` program lists the
+folder's files as git reads its ignore files (with an empty index, so they apply to
+tracked files too, and the folder's `.git/info/exclude` in place of anyone's global
+excludes), the files over MAX_FILE_BYTES and past MAX_FILES are left out here, and the
+kept paths go into the store's own index, whose stat cache means only changed files are
+read again. Diffs are git's (`diff-tree`, renames found, three lines of context).
+
+Everything here runs in child processes or in a worker thread: the host's event loop only
+awaits them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from host.protocol.models import ChangeStatus
+
+MAX_FILES = 20_000
+MAX_FILE_BYTES = 1024 * 1024
+# the project's: a record holds at most this much (a home folder's caches are not copied)
+MAX_RECORD_BYTES = 512 * 1024 * 1024
+MAX_DIFF_CHARS = 256 * 1024  # one file's diff
+MAX_CHANGES_CHARS = 6 * 1024 * 1024  # all diffs of one answer, well under the 8 MiB frame
+GIT_TIMEOUT_S = 120.0
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+_CONFIG = (
+    "core.autocrlf=false", "core.safecrlf=false", "core.symlinks=true",
+    "core.quotepath=false", "core.fsmonitor=false", "core.untrackedCache=false",
+    "core.preloadIndex=true", "gc.auto=0", "diff.renames=true", "diff.noprefix=false",
+    "diff.external=", "core.hooksPath=/dev/null", "advice.detachedHead=false",
+)  # fmt: skip
+
+
+class FolderError(Exception):
+    """The folder or its store cannot be read or written; the message says why."""
+
+
+class FolderGone(FolderError):
+    pass
+
+
+@dataclass(frozen=True)
+class Record:
+    tree: str
+    files: int
+    partial_reason: str | None
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    old_path: str | None
+    status: ChangeStatus
+    binary: bool
+    additions: int
+    deletions: int
+    diff: str
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class Entry:
+    mode: str
+    sha: str
+
+
+class FolderStore:
+    """One session's store. Calls on one store must not overlap (the checkpoint service
+    runs them one at a time per session)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    # --- git ----------------------------------------------------------------------------
+
+    def _env(self, cwd: Path | None, index: Path | None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(
+            GIT_DIR=str(self.root),
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_CONFIG_GLOBAL=os.devnull,
+            GIT_LITERAL_PATHSPECS="1",
+            GIT_TERMINAL_PROMPT="0",
+            GIT_OPTIONAL_LOCKS="0",
+            LC_ALL="C",
+        )
+        if cwd is not None:
+            env["GIT_WORK_TREE"] = str(cwd)
+        if index is not None:
+            env["GIT_INDEX_FILE"] = str(index)
+        return env
+
+    async def _git(
+        self,
+        *args: str,
+        cwd: Path | None = None,
+        index: Path | None = None,
+        stdin: bytes | None = None,
+        check: bool = True,
+    ) -> bytes:
+        exclude = os.devnull
+        if cwd is not None and (cwd / ".git" / "info" / "exclude").is_file():
+            exclude = str(cwd / ".git" / "info" / "exclude")
+        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+        process = await asyncio.create_subprocess_exec(
+            "git", *config, "-c", f"core.excludesFile={exclude}", *args,
+            cwd=str(cwd if cwd is not None else self.root.parent),
+            env=self._env(cwd, index),
+            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            out, err = await asyncio.wait_for(process.communicate(stdin), GIT_TIMEOUT_S)
+        except BaseException:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            raise
+        if check and process.returncode != 0:
+            words = err.decode("utf-8", "replace").strip().splitlines()
+            raise FolderError(f"git {args[0]} failed: {words[-1] if words else process.returncode}")
+        return out
+
+    async def _ensure(self) -> None:
+        if (self.root / "objects").is_dir():
+            return
+        self.root.parent.mkdir(parents=True, exist_ok=True)
+        await self._git("init", "--bare", "--quiet", str(self.root))
+
+    # --- recording ----------------------------------------------------------------------
+
+    async def record(self, cwd: Path, skip: Path | None = None) -> Record:
+        """The folder as it is now, as a tree in the store; `skip` (the host's data
+        folder, when it is inside) is never recorded."""
+        if not cwd.is_dir():
+            raise FolderGone(f"the folder {cwd} no longer exists")
+        await self._ensure()
+        listed = await self._git(
+            "ls-files", "--others", "--exclude-standard", "-z",
+            cwd=cwd, index=self.root / "nib-empty-index",
+        )  # fmt: skip
+        names = [n for n in listed.decode("utf-8", "surrogateescape").split("\0") if n]
+        if skip is not None and skip.is_relative_to(cwd) and skip != cwd:
+            prefix = skip.relative_to(cwd).as_posix() + "/"
+            names = [n for n in names if not n.startswith(prefix)]
+        kept, partial = await asyncio.to_thread(_keep, cwd, names)
+        index = self.root / "nib-index"
+        before = await self._git("ls-files", "-z", cwd=cwd, index=index)
+        old = {n for n in before.decode("utf-8", "surrogateescape").split("\0") if n}
+        dropped = old.difference(kept)
+        if dropped:
+            await self._git("update-index", "-z", "--force-remove", "--stdin",
+                            cwd=cwd, index=index, stdin=_paths(sorted(dropped)))  # fmt: skip
+        if kept:
+            await self._git("update-index", "-z", "--add", "--remove", "--stdin",
+                            cwd=cwd, index=index, stdin=_paths(kept))  # fmt: skip
+        tree = (await self._git("write-tree", cwd=cwd, index=index)).decode().strip()
+        files = int((await self._git("ls-files", "-z", cwd=cwd, index=index)).count(b"\0"))
+        return Record(tree, files, partial)
+
+    # --- reading ------------------------------------------------------------------------
+
+    async def changes(self, old: str, new: str) -> list[Change]:
+        """What differs from tree `old` to tree `new`, in path order."""
+        await self._ensure()
+        base = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
+        status = (await self._git(*base, "-z", "--name-status", old, new)).split(b"\0")
+        numstat = (await self._git(*base, "-z", "--numstat", old, new)).split(b"\0")
+        patch = await self._git(*base, "-p", "-U3", "--full-index", old, new)
+        entries = _name_status(status)
+        counts = _numstat(numstat)
+        patches = _split_patch(patch)
+        budget = MAX_CHANGES_CHARS
+        result: list[Change] = []
+        for i, (kind, path, old_path) in enumerate(entries):
+            added, deleted = counts[i] if i < len(counts) else (None, None)
+            binary = added is None
+            text = "" if binary or i >= len(patches) else _body(patches[i])
+            truncated = False
+            limit = min(MAX_DIFF_CHARS, max(budget, 0))
+            if len(text) > limit:
+                cut = text.rfind("\n", 0, limit)
+                text, truncated = text[: cut + 1 if cut >= 0 else 0], True
+            budget -= len(text)
+            result.append(Change(path, old_path, kind, binary, added or 0, deleted or 0,
+                                 text, truncated))  # fmt: skip
+        return result
+
+    async def entries(self, tree: str) -> dict[str, Entry]:
+        await self._ensure()
+        out = await self._git("ls-tree", "-r", "-z", "--full-tree", tree)
+        found: dict[str, Entry] = {}
+        for line in out.split(b"\0"):
+            if not line:
+                continue
+            meta, _tab, name = line.partition(b"\t")
+            mode, _kind, sha = meta.decode().split(" ")
+            found[name.decode("utf-8", "surrogateescape")] = Entry(mode, sha)
+        return found
+
+    async def blobs(self, shas: list[str]) -> dict[str, bytes]:
+        if not shas:
+            return {}
+        out = await self._git("cat-file", "--batch", stdin="".join(f"{s}\n" for s in shas).encode())
+        found: dict[str, bytes] = {}
+        at = 0
+        for sha in shas:
+            end = out.index(b"\n", at)
+            header = out[at:end].decode().split(" ")
+            size = int(header[2])
+            found[sha] = out[end + 1 : end + 1 + size]
+            at = end + 1 + size + 1
+        return found
+
+    # --- restoring ----------------------------------------------------------------------
+
+    async def restore(self, cwd: Path, now: str, then: str, paths: list[str] | None) -> list[str]:
+        """Make the folder's files recorded in `now` or `then` (or only `paths`) as
+        they were in `then`; what neither records is left alone. Returns what changed."""
+        current, target = await self.entries(now), await self.entries(then)
+        wanted = sorted(set(current) | set(target)) if paths is None else sorted(set(paths))
+        touched = [p for p in wanted if current.get(p) != target.get(p)]
+        contents = await self.blobs(sorted({target[p].sha for p in touched if p in target}))
+        writes = [(p, target[p].mode, contents[target[p].sha]) for p in touched if p in target]
+        removals = [p for p in touched if p not in target]
+        return await asyncio.to_thread(_restore, cwd, removals, writes)
+
+    async def remove(self) -> None:
+        await asyncio.to_thread(shutil.rmtree, self.root, True)
+
+
+def _paths(names: list[str]) -> bytes:
+    return b"".join(n.encode("utf-8", "surrogateescape") + b"\0" for n in names)
+
+
+def _keep(cwd: Path, names: list[str]) -> tuple[list[str], str | None]:
+    """The listed paths a record keeps: links (never followed) and regular files up to
+    MAX_FILE_BYTES, the first MAX_FILES of them in path order."""
+    kept: list[str] = []
+    over = 0
+    size = 0
+    for name in sorted(names):
+        if name.endswith("/"):  # a repository inside the folder: its own business
+            continue
+        try:
+            info = os.lstat(cwd / name)
+        except OSError:
+            continue
+        if stat.S_ISLNK(info.st_mode) or (
+            stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES
+        ):
+            size += info.st_size
+            if len(kept) < MAX_FILES and size <= MAX_RECORD_BYTES:
+                kept.append(name)
+            else:
+                over += 1
+    if over and size > MAX_RECORD_BYTES:
+        return kept, (
+            f"the folder's files come to {size / 2**20:,.0f} MiB; the first "
+            f"{MAX_RECORD_BYTES // 2**20} MiB in path order ({len(kept):,} files) are recorded"
+        )
+    if over:
+        return kept, (
+            f"the folder has {MAX_FILES + over:,} files; the first {MAX_FILES:,} in path "
+            "order are recorded"
+        )
+    return kept, None
+
+
+_KINDS: dict[str, ChangeStatus] = {
+    "A": "added", "M": "modified", "T": "modified", "D": "deleted", "R": "renamed", "C": "added",
+}  # fmt: skip
+
+
+def _name_status(parts: list[bytes]) -> list[tuple[ChangeStatus, str, str | None]]:
+    found: list[tuple[ChangeStatus, str, str | None]] = []
+    i = 0
+    while i < len(parts) and parts[i]:
+        letter = parts[i].decode()[0]
+        if letter in "RC":
+            old, new = parts[i + 1], parts[i + 2]
+            found.append((_KINDS[letter], _text(new), _text(old) if letter == "R" else None))
+            i += 3
+        else:
+            found.append((_KINDS.get(letter, "modified"), _text(parts[i + 1]), None))
+            i += 2
+    return found
+
+
+def _numstat(parts: list[bytes]) -> list[tuple[int | None, int | None]]:
+    found: list[tuple[int | None, int | None]] = []
+    i = 0
+    while i < len(parts) and parts[i]:
+        added, deleted, rest = parts[i].split(b"\t", 2)
+        binary = added == b"-"
+        found.append((None, None) if binary else (int(added), int(deleted)))
+        i += 3 if rest == b"" else 1  # a rename: its two paths follow
+    return found
+
+
+def _split_patch(patch: bytes) -> list[bytes]:
+    pieces: list[bytes] = []
+    start = -1
+    at = 0
+    while True:
+        line_start = at
+        if patch.startswith(b"diff --git ", line_start):
+            if start >= 0:
+                pieces.append(patch[start:line_start])
+            start = line_start
+        nl = patch.find(b"\n", at)
+        if nl < 0:
+            break
+        at = nl + 1
+    if start >= 0:
+        pieces.append(patch[start:])
+    return pieces
+
+
+def _body(piece: bytes) -> str:
+    """A file's unified diff from its `---` line on (git's own header lines left out)."""
+    for marker in (b"\n--- ", b"\n@@ "):
+        at = piece.find(marker)
+        if at >= 0:
+            return piece[at + 1 :].decode("utf-8", "replace")
+    return ""
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _inside(cwd: Path, relative: str) -> Path:
+    """`relative` under `cwd` with every folder on the way a real folder (made if
+    missing): a write never goes through a link out of the folder."""
+    parts = PurePosixPath(relative).parts
+    here = cwd
+    for part in parts[:-1]:
+        here = here / part
+        try:
+            info = os.lstat(here)
+        except FileNotFoundError:
+            here.mkdir()
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            raise FolderError(f"{relative}: {here.relative_to(cwd)} is not a folder")
+    return here / parts[-1]
+
+
+def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]]) -> list[str]:
+    if not cwd.is_dir():
+        raise FolderGone(f"the folder {cwd} no longer exists")
+    done: list[str] = []
+    for name in sorted(removals, key=lambda n: n.count("/"), reverse=True):
+        target = _inside(cwd, name)
+        try:
+            if not stat.S_ISDIR(os.lstat(target).st_mode):
+                target.unlink()
+                done.append(name)
+        except FileNotFoundError:
+            done.append(name)
+        parent = target.parent
+        while parent != cwd:
+            try:
+                parent.rmdir()
+            except OSError:
+                break
+            parent = parent.parent
+    umask = os.umask(0)
+    os.umask(umask)
+    for name, mode, content in writes:
+        target = _inside(cwd, name)
+        temporary = target.with_name(f".{target.name}.nib-restore")
+        if temporary.is_symlink() or temporary.exists():
+            temporary.unlink()
+        if mode == "120000":
+            os.symlink(content.decode("utf-8", "surrogateescape"), temporary)
+        else:
+            bits = (0o777 if mode == "100755" else 0o666) & ~umask
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, bits)
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(content)
+        if target.is_dir() and not target.is_symlink():
+            raise FolderError(f"{name}: a folder stands where the file was")
+        os.replace(temporary, target)
+        done.append(name)
+    return sorted(done)

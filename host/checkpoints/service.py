@@ -1,0 +1,436 @@
+"""Checkpoints of a session's folder (section 16): taken at a turn's start, after each
+committed checklist revision and at its end, and before a restore; listed, compared and
+restored.
+
+The service listens to what the sessions and the checklist publish, so nothing in their
+transactions waits for it: each event only queues a job, and one worker per session takes
+the jobs in order (the order of the events, as the contract wants). A turn waits for its
+turn-start checkpoint before the agent is prompted (`before_prompt`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from host.checkpoints.folder import Change, FolderError, FolderGone, FolderStore, Record
+from host.clock import new_id, now_iso
+from host.events import Publisher
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.store.db import Database, immediate
+from host.store.errors import StorageFailure
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+STORE_FOLDER = "checkpoints"
+TURN_START_WAIT_S = 5.0
+_COLUMNS = "id, session_id, reason, revision, turn_id, created_at, files, partial_reason, tree, seq"
+
+
+@dataclass(frozen=True)
+class _Row:
+    checkpoint: m.Checkpoint
+    tree: str
+    seq: int
+
+
+def _row(row: Any) -> _Row:
+    cid, sid, reason, revision, turn_id, created, files, partial_reason, tree, seq = row
+    checkpoint = m.Checkpoint(
+        id=cid, session_id=sid, reason=reason, revision=revision, turn_id=turn_id,
+        created_at=created, files=files, partial=partial_reason is not None,
+        partial_reason=partial_reason,
+    )  # fmt: skip
+    return _Row(checkpoint, tree, seq)
+
+
+@dataclass(frozen=True)
+class _Place:
+    """What the service needs of a session: its folder, if it keeps checkpoints."""
+
+    cwd: Path | None
+    remote: bool
+
+
+class Checkpoints:
+    def __init__(
+        self,
+        data_dir: Path,
+        db: Database,
+        publisher: Publisher,
+        session: Callable[[str], m.Session],
+    ) -> None:
+        self._data_dir = data_dir
+        self._root = data_dir / STORE_FOLDER
+        self._db = db
+        self._publisher = publisher
+        self._session = session
+        self._places: dict[str, _Place] = {}
+        self._tails: dict[str, asyncio.Future[None]] = {}
+        self._turn_start: dict[str, asyncio.Future[None]] = {}  # turn id: its checkpoint
+        self._running: dict[str, str] = {}  # session id: running turn id
+        self._revision: dict[str, int] = {}
+        self._closed = False
+        publisher.subscribe(self._heard)
+
+    # --- what starts a checkpoint ---------------------------------------------------------
+
+    def _heard(self, name: str, params: m.Wire) -> None:
+        if self._closed:
+            return
+        if isinstance(params, m.Turn) and name == rpc.TURNS_CHANGED.name:
+            place = self._place(params.session_id)
+            if place is None or place.cwd is None or place.remote:
+                return
+            if params.state == "running":
+                if self._running.get(params.session_id) == params.id:
+                    return
+                self._running[params.session_id] = params.id
+                self._turn_start[params.id] = self._queue(params.session_id, "turn-start",
+                                                          params.id)  # fmt: skip
+            elif self._running.get(params.session_id) == params.id:
+                del self._running[params.session_id]
+                self._turn_start.pop(params.id, None)
+                self._queue(params.session_id, "turn-end", params.id)
+        elif isinstance(params, m.TodoSnapshot) and name == rpc.TODOS_CHANGED.name:
+            place = self._place(params.session_id)
+            if place is None or place.cwd is None or place.remote:
+                return
+            self._revision[params.session_id] = params.revision
+            self._queue(params.session_id, "revision", self._running.get(params.session_id),
+                        params.revision)  # fmt: skip
+        elif isinstance(params, m.SessionDeleted) and name == rpc.SESSIONS_DELETED.name:
+            self._forget(params.session_id)
+
+    def _place(self, session_id: str) -> _Place | None:
+        place = self._places.get(session_id)
+        if place is None:
+            try:
+                session = self._session(session_id)
+            except (errors.RpcError, StorageFailure):
+                return None
+            cwd = Path(session.cwd) if session.cwd is not None else None
+            place = self._places[session_id] = _Place(cwd, session.origin == "remote")
+        return place
+
+    async def before_prompt(self, turn_id: str) -> None:
+        """Wait until the turn's turn-start checkpoint is taken (or failed), for at most
+        TURN_START_WAIT_S: a folder that takes longer to read for the first time (a home
+        folder) is recorded meanwhile, and the agent's first writes may fall into it."""
+        started = self._turn_start.get(turn_id)
+        if started is not None:
+            await asyncio.wait({started}, timeout=TURN_START_WAIT_S)
+
+    def _queue(
+        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
+        revision: int | None = None,
+    ) -> asyncio.Future[None]:  # fmt: skip
+        before = self._tails.get(session_id)
+        job = asyncio.ensure_future(self._take_after(before, session_id, reason, turn_id, revision))
+        self._tails[session_id] = job
+        return job
+
+    async def _take_after(
+        self, before: asyncio.Future[None] | None, session_id: str,
+        reason: m.CheckpointReason, turn_id: str | None, revision: int | None,
+    ) -> None:  # fmt: skip
+        if before is not None:
+            await asyncio.wait({before})
+        try:
+            await self._take(session_id, reason, turn_id, revision)
+        except FolderGone as exc:
+            log.info("no %s checkpoint of session %s: %s", reason, session_id, exc)
+        except (FolderError, StorageFailure, OSError) as exc:
+            log.warning("the %s checkpoint of session %s failed: %s", reason, session_id, exc)
+
+    async def _take(
+        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
+        revision: int | None,
+    ) -> m.Checkpoint | None:  # fmt: skip
+        place = self._place(session_id)
+        if place is None or place.cwd is None:
+            return None
+        record = await self._store(session_id).record(place.cwd, self._data_dir)
+        if session_id not in self._places:  # deleted meanwhile
+            return None
+        return self._keep(session_id, reason, turn_id, revision, record)
+
+    def _keep(
+        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
+        revision: int | None, record: Record,
+    ) -> m.Checkpoint | None:  # fmt: skip
+        if revision is None:
+            revision = self._revision.get(session_id)
+        with immediate(self._db):
+            last = self._db.execute(
+                "SELECT seq, created_at FROM checkpoints WHERE session_id = ?"
+                " ORDER BY seq DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+            current = self._db.execute(
+                "SELECT todo_revision FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if current is None:
+                return None
+            if revision is None:
+                revision = int(current[0])
+            seq = int(last[0]) + 1 if last else 1
+            created = max(now_iso(), str(last[1])) if last else now_iso()
+            cid = new_id()
+            self._db.execute(
+                f"INSERT INTO checkpoints ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (cid, session_id, reason, revision, turn_id, created, record.files,
+                 record.partial_reason, record.tree, seq),
+            )  # fmt: skip
+        checkpoint = m.Checkpoint(
+            id=cid, session_id=session_id, reason=reason, revision=revision, turn_id=turn_id,
+            created_at=created, files=record.files, partial=record.partial_reason is not None,
+            partial_reason=record.partial_reason,
+        )  # fmt: skip
+        told = m.CheckpointChanged(session_id=session_id, checkpoint=checkpoint)
+        self._publisher.publish(rpc.CHECKPOINTS_CHANGED, told)
+        return checkpoint
+
+    def _store(self, session_id: str) -> FolderStore:
+        return FolderStore(self._root / session_id)
+
+    def _forget(self, session_id: str) -> None:
+        self._places.pop(session_id, None)
+        self._running.pop(session_id, None)
+        self._revision.pop(session_id, None)
+        before = self._tails.pop(session_id, None)
+
+        async def remove() -> None:
+            if before is not None:
+                await asyncio.wait({before})
+            await self._store(session_id).remove()
+
+        self._tails[session_id] = asyncio.ensure_future(remove())
+
+    async def settled(self, session_id: str) -> None:
+        tail = self._tails.get(session_id)
+        if tail is not None:
+            await asyncio.wait({tail})
+
+    async def close(self) -> None:
+        """Stop taking checkpoints and wait for those under way."""
+        self._closed = True
+        tails = list(self._tails.values())
+        if tails:
+            await asyncio.wait(tails)
+
+    # --- the methods ----------------------------------------------------------------------
+
+    def _folder(self, session_id: str) -> Path:
+        session = self._session(session_id)  # -32010 for an unknown one
+        if session.origin == "remote":
+            raise errors.RemoteSession(
+                "this is a remote session: its checkpoints are kept by its own host"
+            )
+        if session.cwd is None:
+            raise errors.InvalidParams(
+                "this session has no folder (cwd), so it keeps no checkpoints"
+            )
+        return Path(session.cwd)
+
+    def _get(self, session_id: str, checkpoint_id: str) -> _Row:
+        row = self._db.execute(
+            f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? AND id = ?",
+            (session_id, checkpoint_id),
+        ).fetchone()
+        if row is None:
+            raise errors.InvalidParams(f"no checkpoint {checkpoint_id!r} in this session")
+        return _row(row)
+
+    async def listing(self, params: m.CheckpointListParams) -> m.CheckpointList:
+        self._folder(params.session_id)
+        await self.settled(params.session_id)
+        before = 2**62
+        if params.before_id is not None:
+            before = self._get(params.session_id, params.before_id).seq
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? AND seq < ?"
+            " ORDER BY seq DESC LIMIT ?",
+            (params.session_id, before, params.limit + 1),
+        ).fetchall()
+        found = tuple(_row(row).checkpoint for row in rows[: params.limit])
+        return m.CheckpointList(checkpoints=found, has_more=len(rows) > params.limit)
+
+    async def changes(self, params: m.ChangesGetParams) -> m.Changes:
+        cwd = self._folder(params.session_id)
+        await self.settled(params.session_id)
+        start = self._get(params.session_id, params.from_)
+        end = self._get(params.session_id, params.to) if params.to is not None else None
+        return await self._between(params.session_id, cwd, start, end)
+
+    async def _between(
+        self, session_id: str, cwd: Path, start: _Row, end: _Row | None
+    ) -> m.Changes:
+        store = self._store(session_id)
+        try:
+            if end is not None:
+                tree = end.tree
+            else:
+                tree = await self._now(session_id, cwd)
+            found = await store.changes(start.tree, tree)
+        except FolderGone as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except FolderError as exc:
+            raise errors.InternalError(f"the changes could not be read: {exc}") from None
+        files = tuple(_change(c) for c in found)
+        return m.Changes(
+            from_=start.checkpoint, to=end.checkpoint if end is not None else None, files=files
+        )
+
+    async def _now(self, session_id: str, cwd: Path) -> str:
+        """The folder as it is now, recorded in the store but kept as no checkpoint."""
+        store = self._store(session_id)
+        return (await self._in_queue(session_id, lambda: store.record(cwd, self._data_dir))).tree
+
+    async def _in_queue(self, session_id: str, work: Callable[[], Awaitable[T]]) -> T:
+        """`work` in the session's queue: after what is queued, before what comes next, so
+        it never overlaps a checkpoint."""
+        result: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        before = self._tails.get(session_id)
+
+        async def run() -> None:
+            if before is not None:
+                await asyncio.wait({before})
+            try:
+                result.set_result(await work())
+            except Exception as exc:  # handed to the caller
+                result.set_exception(exc)
+
+        self._tails[session_id] = asyncio.ensure_future(run())
+        return await result
+
+    async def step(self, params: m.ChangesStepParams) -> m.Changes:
+        cwd = self._folder(params.session_id)
+        await self.settled(params.session_id)
+        rows = self._db.execute(
+            "SELECT revision, items FROM todo_revisions WHERE session_id = ? ORDER BY revision",
+            (params.session_id,),
+        ).fetchall()
+        running = [_in_progress(str(items), params.content) for _revision, items in rows]
+        revisions = [int(revision) for revision, _items in rows]
+        last = max((i for i, on in enumerate(running) if on), default=None)
+        if last is None:
+            raise errors.InvalidParams(
+                f"no revision of this checklist has {params.content!r} in progress"
+            )
+        first = last
+        while first > 0 and running[first - 1]:
+            first -= 1
+        start_rev = revisions[first]
+        end_rev = revisions[last + 1] if last + 1 < len(revisions) else None
+        checkpoints = [
+            _row(row)
+            for row in self._db.execute(
+                f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? ORDER BY seq",
+                (params.session_id,),
+            ).fetchall()
+        ]
+        start = next(
+            (c for c in checkpoints
+             if c.checkpoint.reason == "revision" and c.checkpoint.revision == start_rev),
+            None,
+        )  # fmt: skip
+        if start is None:
+            raise errors.InvalidParams(
+                f"no checkpoint was taken of revision {start_rev}, in which "
+                f"{params.content!r} went in progress"
+            )
+        end = next(
+            (c for c in checkpoints
+             if c.seq > start.seq and (
+                 c.checkpoint.reason == "turn-end"
+                 or (c.checkpoint.reason == "revision" and c.checkpoint.revision == end_rev))),
+            None,
+        )  # fmt: skip
+        if end is None and not cwd.is_dir():
+            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
+        return await self._between(params.session_id, cwd, start, end)
+
+    async def restore(self, params: m.RestoreParams) -> m.Restored:
+        cwd = self._folder(params.session_id)
+        session = self._session(params.session_id)
+        if session.running_turn_id is not None:
+            raise errors.TurnRunning(
+                "the agent is working in this session: stop its turn or wait for it to end "
+                "before restoring files"
+            )
+        target = self._get(params.session_id, params.checkpoint_id)
+        if not cwd.is_dir():
+            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
+        paths = None if params.paths is None else [_relative(cwd, p) for p in params.paths]
+        try:
+            return await self._in_queue(
+                params.session_id, lambda: self._restore(params.session_id, cwd, target, paths)
+            )
+        except FolderGone as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except (FolderError, OSError) as exc:
+            raise errors.InternalError(f"the folder could not be restored: {exc}") from None
+
+    async def _restore(
+        self, session_id: str, cwd: Path, target: _Row, paths: list[str] | None
+    ) -> m.Restored:
+        store = self._store(session_id)
+        record = await store.record(cwd, self._data_dir)
+        if paths is not None:
+            recorded = set(await store.entries(record.tree)) | set(await store.entries(target.tree))
+            for path in paths:
+                if path not in recorded:
+                    raise errors.InvalidParams(
+                        f"{path!r} is recorded neither in that checkpoint nor in the folder"
+                    )
+        taken = self._keep(session_id, "restore", None, None, record)
+        if taken is None:
+            raise errors.SessionNotFound(f"no session {session_id!r}")
+        restored = await store.restore(cwd, record.tree, target.tree, paths)
+        return m.Restored(checkpoint=taken, restored=tuple(restored))
+
+
+def _change(c: Change) -> m.FileChange:
+    return m.FileChange(
+        path=c.path, old_path=c.old_path, status=c.status, binary=c.binary,
+        additions=c.additions, deletions=c.deletions, diff=c.diff, truncated=c.truncated,
+    )  # fmt: skip
+
+
+def _in_progress(items_json: str, content: str) -> bool:
+    return any(
+        item.get("content") == content and item.get("status") == "in_progress"
+        for item in json.loads(items_json)
+    )
+
+
+def _relative(cwd: Path, path: str) -> str:
+    """A path the user named, relative to `cwd` with "/" separators; -32602 outside."""
+    given = Path(path)
+    absolute = given if given.is_absolute() else cwd / given
+    parts: list[str] = []
+    for part in absolute.relative_to(absolute.anchor).parts:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    normal = Path(absolute.anchor, *parts)
+    try:
+        inside = normal.relative_to(cwd)
+    except ValueError:
+        raise errors.InvalidParams(f"{path!r} is outside the session's folder") from None
+    if str(inside) in ("", "."):
+        raise errors.InvalidParams(f"{path!r} is the folder itself, not a file in it")
+    if inside.parts[0] == ".git":
+        raise errors.InvalidParams(f"{path!r} is in the folder's .git, which is never recorded")
+    return inside.as_posix()
