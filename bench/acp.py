@@ -74,7 +74,9 @@ def builtin_run(folder: Path, steps: int) -> list[float]:
         server.stop()
 
 
-def acp_run(folder: Path, steps: int) -> list[float]:
+def acp_run(folder: Path, steps: int, cwd: Path | None = None) -> list[float]:
+    """Each plan update's latency; the session's folder `cwd` (the host's small home
+    folder when None)."""
     times = folder / "times.json"
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"BENCH_TIMES": str(times)}}
@@ -82,7 +84,8 @@ def acp_run(folder: Path, steps: int) -> list[float]:
     (folder / "home").mkdir(exist_ok=True)  # the sessions' folder, as checkpoints read it
     with running_host(folder, str(folder / "h.sock"), host_env(HOME=str(folder / "home"))) as host:
         client = host.connect()
-        sid = client.call("sessions.create", {"agent": "scripted"})["id"]
+        place = {"cwd": str(cwd)} if cwd is not None else {}
+        sid = client.call("sessions.create", {"agent": "scripted", **place})["id"]
         turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
         got = arrivals(client, turn["id"])
     sent = json.loads(times.read_text())

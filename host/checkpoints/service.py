@@ -74,6 +74,7 @@ class Checkpoints:
         self._publisher = publisher
         self._session = session
         self._places: dict[str, _Place] = {}
+        self._stores: dict[str, FolderStore] = {}
         self._tails: dict[str, asyncio.Future[None]] = {}
         self._turn_start: dict[str, asyncio.Future[None]] = {}  # turn id: its checkpoint
         self._running: dict[str, str] = {}  # session id: running turn id
@@ -158,10 +159,13 @@ class Checkpoints:
         place = self._place(session_id)
         if place is None or place.cwd is None:
             return None
-        record = await self._store(session_id).record(place.cwd, self._data_dir)
+        store = self._store(session_id)
+        record = await store.record(place.cwd, self._data_dir)
         if session_id not in self._places:  # deleted meanwhile
             return None
-        return self._keep(session_id, reason, turn_id, revision, record)
+        kept = self._keep(session_id, reason, turn_id, revision, record)
+        await store.tidy()
+        return kept
 
     def _keep(
         self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
@@ -200,18 +204,22 @@ class Checkpoints:
         return checkpoint
 
     def _store(self, session_id: str) -> FolderStore:
-        return FolderStore(self._root / session_id)
+        store = self._stores.get(session_id)
+        if store is None:
+            store = self._stores[session_id] = FolderStore(self._root / session_id)
+        return store
 
     def _forget(self, session_id: str) -> None:
         self._places.pop(session_id, None)
         self._running.pop(session_id, None)
         self._revision.pop(session_id, None)
         before = self._tails.pop(session_id, None)
+        store = self._stores.pop(session_id, None) or FolderStore(self._root / session_id)
 
         async def remove() -> None:
             if before is not None:
                 await asyncio.wait({before})
-            await self._store(session_id).remove()
+            await store.remove()
 
         self._tails[session_id] = asyncio.ensure_future(remove())
 
