@@ -20,6 +20,7 @@ from host.protocol.remote import parse_endpoint
 from host.protocol.settings_file import SETTINGS_FILENAME, settings_signature
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert, desktop_prefs
+from nib_desktop.changes import ChangesWork
 from nib_desktop.connection import HostLink
 from nib_desktop.loading import Loader
 from nib_desktop.motion import still_motion
@@ -60,6 +61,7 @@ class Intents:
         self._compact_after: set[str] = set()  # sessions whose "/compact" waits for the turn
         self._follow: QTimer | None = None  # settings.json watched (follow_settings)
         state.subscribe(self._at_turn_end)
+        self.changes = ChangesWork(host, state, run)
 
     # --- running them -----------------------------------------------------------------
 
@@ -100,6 +102,12 @@ class Intents:
                 self.show_adjacent(step)
             case it.CreateSession(mode, agent, folder):  # one that times out may appear
                 self._run(self.create_session(mode, agent, folder), "create a session", "session")
+            case it.OpenChanges():
+                self.changes.open()
+            case it.CloseChanges():
+                self.changes.close()
+            case it.Restore(checkpoint_id, paths):
+                self._run(self.changes.restore(checkpoint_id, paths), "restore the files")
             case it.OpenHistory():
                 shown = self._state.shown
                 if shown is not None and not shown.checklist_note:  # it has a checklist

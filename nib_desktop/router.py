@@ -49,6 +49,9 @@ class Router:
     def host_stale(self, _params: m.Stale) -> None:
         self.on_stale()
 
+    def checkpoints_changed(self, told: m.CheckpointChanged) -> None:
+        self._state.apply(ev.CheckpointTaken(told.session_id))
+
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
         self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 

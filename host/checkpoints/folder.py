@@ -408,6 +408,19 @@ def _inside(cwd: Path, relative: str) -> Path:
     return here / parts[-1]
 
 
+def _mode_for(target: Path, executable: bool) -> int:
+    """A restored file's permissions: those of the file it replaces, its executable bits
+    as recorded; a file made again gets git's own (0644, 0755)."""
+    try:
+        bits = os.lstat(target).st_mode & 0o777
+    except OSError:
+        return 0o755 if executable else 0o644
+    if stat.S_ISLNK(os.lstat(target).st_mode):
+        return 0o755 if executable else 0o644
+    readable = bits & 0o444
+    return (bits | (readable >> 2)) if executable else (bits & ~0o111)
+
+
 def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]]) -> list[str]:
     if not cwd.is_dir():
         raise FolderGone(f"the folder {cwd} no longer exists")
@@ -427,8 +440,6 @@ def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]
             except OSError:
                 break
             parent = parent.parent
-    umask = os.umask(0)
-    os.umask(umask)
     for name, mode, content in writes:
         target = _inside(cwd, name)
         temporary = target.with_name(f".{target.name}.nib-restore")
@@ -437,12 +448,14 @@ def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]
         if mode == "120000":
             os.symlink(content.decode("utf-8", "surrogateescape"), temporary)
         else:
-            bits = (0o777 if mode == "100755" else 0o666) & ~umask
+            bits = _mode_for(target, mode == "100755")
             descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, bits)
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(content)
         if target.is_dir() and not target.is_symlink():
             raise FolderError(f"{name}: a folder stands where the file was")
+        if mode != "120000":
+            os.chmod(temporary, bits)  # as given, whatever the process's umask
         os.replace(temporary, target)
         done.append(name)
     return sorted(done)

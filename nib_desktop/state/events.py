@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from nib_desktop.state.changes import Changes
 from nib_desktop.state.types import (
     AgentChoice,
     Approval,
@@ -140,6 +141,16 @@ class RemoteChoicesListed(NamedTuple):
     note: str
 
 
+class ChangesShown(NamedTuple):
+    """The Changes view opened, loaded again or closed (`Changes()`)."""
+
+    changes: Changes
+
+
+class CheckpointTaken(NamedTuple):
+    session_id: str
+
+
 class HistoryOpened(NamedTuple):
     session_id: str
 
@@ -195,6 +206,8 @@ Event = (
     | WindowActivated
     | DesktopPrefsSet
     | NoticeShown
+    | ChangesShown
+    | CheckpointTaken
     | DraftSaved
     | MessageQueued
     | RemoteChoicesListed

@@ -176,6 +176,26 @@ class OpenHistory:
 
 
 @dataclass(frozen=True)
+class OpenChanges:
+    """The Changes view of the shown session, `step` chosen first when given."""
+
+    step: str = ""
+
+
+@dataclass(frozen=True)
+class CloseChanges:
+    pass
+
+
+@dataclass(frozen=True)
+class Restore:
+    """The folder (or only `paths`) back to the checkpoint `checkpoint_id`."""
+
+    checkpoint_id: str
+    paths: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
 class CloseHistory:
     pass
 
@@ -219,6 +239,9 @@ Intent = (
     | LoadOlderMessages
     | OpenHistory
     | CloseHistory
+    | OpenChanges
+    | CloseChanges
+    | Restore
     | LoadOlderRevisions
     | ViewRevision
     | ExpandDock

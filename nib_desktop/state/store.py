@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from nib_desktop.state.changes import Changes
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.types import (
     AgentChoice,
@@ -47,6 +48,8 @@ PREFS = "prefs"
 ATTENTION = "attention"  # what waits for the user: unseen ends, the window's activity
 LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
 LIVE = "live"  # the shown transcript's text still arriving (`Transcript.live`)
+CHANGES = "changes"  # the Changes view (`AppState.changes`)
+CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class AppState:
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     history: History = field(default_factory=History)
+    changes: Changes = field(default_factory=Changes)
     dock_expanded: bool = False
     reduced_motion: bool = False
     window_active: bool = True
@@ -287,6 +291,13 @@ class AppState:
                     return NOTHING
                 self.history = history._replace(viewed=viewed)
                 return Change(frozenset({HISTORY, CHECKLIST}), self.current)
+            case ev.ChangesShown(changes):
+                if changes == self.changes:
+                    return NOTHING
+                self.changes = changes
+                return Change(frozenset({CHANGES}))
+            case ev.CheckpointTaken(session_id):
+                return Change(frozenset({CHECKPOINT}), session_id)
             case ev.DockExpanded(expanded):
                 if expanded == self.dock_expanded:
                     return NOTHING

@@ -62,6 +62,13 @@ ApplicationWindow {
     }
     Loader { id: deleteDialogLoader }
     Loader { id: toolsDialogLoader }
+    Loader { id: changesDialogLoader }
+
+    // the Changes view of the shown session, on the step `step` when given
+    function openChanges(step: string): void {
+        window.app.changes.open(step)
+        window.openDialog(changesDialogLoader, "ChangesDialog.qml")
+    }
     Loader { id: settingsDialogLoader }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)
@@ -129,6 +136,9 @@ ApplicationWindow {
             list.push({ name: qsTr("Checklist history"), key: composer.keys["history"],
                         run: () => composer.dock.toggleHistory() })
         }
+        if (hasSession)
+            list.push({ name: qsTr("Changes in the folder"), key: window.keys["changes"],
+                        run: () => window.openChanges("") })
         list.push({ name: qsTr("Tools and agents"), key: window.keys["tools"],
                     run: () => window.openDialog(toolsDialogLoader, "ToolsDialog.qml") })
         list.push({ name: qsTr("Settings"), key: window.keys["settings"],
@@ -280,6 +290,13 @@ ApplicationWindow {
         onActivated: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
     }
     Shortcut {
+        id: changesShortcut
+        objectName: "changesShortcut"
+        sequence: "Ctrl+Shift+G"
+        enabled: window.app.sessions.currentId !== ""
+        onActivated: window.openChanges("")
+    }
+    Shortcut {
         id: settingsShortcut
         objectName: "settingsShortcut"
         sequence: "Ctrl+,"
@@ -303,6 +320,7 @@ ApplicationWindow {
         "previous": previousShortcut.nativeText,
         "next": nextShortcut.nativeText,
         "tools": toolsShortcut.nativeText,
+        "changes": changesShortcut.nativeText,
         "settings": settingsShortcut.nativeText,
         "sidebar": sidebarShortcut.nativeText,
         "palette": "Ctrl+K"

@@ -11,6 +11,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state.store import AppState
 from ui.views.approvals import ApprovalsView
+from ui.views.changes import ChangesView
 from ui.views.composer import ComposerView
 from ui.views.connection import ConnectionView
 from ui.views.dock import DockView
@@ -48,6 +49,7 @@ class AppViews(QObject):
         self.history_view = HistoryView(state, ask, self)
         self.approvals_view = ApprovalsView(state, ask, self)
         self.tools_view = ToolsView(state, ask, self)
+        self.changes_view = ChangesView(state, ask, self)
         self.connection_view = ConnectionView(state, ask, self)
         self.notice_view = NoticeView(state, ask, self)
         self.remote_view = RemoteView(state, ask, endpoint_problem, self)
@@ -74,6 +76,9 @@ class AppViews(QObject):
     def _get_tools(self) -> ToolsView:
         return self.tools_view
 
+    def _get_changes(self) -> ChangesView:
+        return self.changes_view
+
     def _get_connection(self) -> ConnectionView:
         return self.connection_view
 
@@ -93,6 +98,7 @@ class AppViews(QObject):
     history = Property(HistoryView, _get_history, constant=True)
     approvals = Property(ApprovalsView, _get_approvals, constant=True)
     tools = Property(ToolsView, _get_tools, constant=True)
+    changes = Property(ChangesView, _get_changes, constant=True)
     connection = Property(ConnectionView, _get_connection, constant=True)
     notice = Property(NoticeView, _get_notice, constant=True)
     remote = Property(RemoteView, _get_remote, constant=True)

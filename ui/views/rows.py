@@ -174,3 +174,13 @@ class RemoteChoiceModel(RowModel):
 
     ROLES = ("choiceId", "title")
     ATTRIBUTES = {"choiceId": "choice_id"}  # noqa: RUF012
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class ChangeRowModel(RowModel):
+    """The Changes view's lists: its scopes (a step, the last turn, the whole session)
+    and a scope's files. Rows: `ui.views.changes.ChangeRow`s."""
+
+    ROLES = ("title", "summary", "accessibleName")
+    ATTRIBUTES = {"accessibleName": "accessible_name"}  # noqa: RUF012

@@ -1,0 +1,151 @@
+"""The Changes view carried out (contract section 16): what the shown session's steps,
+its last turn and the whole session changed in its folder, loaded from the host's
+checkpoints; a restore, and its undo. Kept apart from `nib_desktop.intents`: one room,
+one job.
+
+While the view is open, each `checkpoints.changed` of its session loads it again (one
+load at a time, one more after it when others came meanwhile)."""
+
+from __future__ import annotations
+
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from nib_desktop.connection import HostLink
+from nib_desktop.runner import Runner
+from nib_desktop.state import events as ev
+from nib_desktop.state import store
+from nib_desktop.state.changes import Changes, FileDiff, Scope
+from nib_desktop.state.store import AppState, Change
+
+NO_CWD = "This session has no folder, so it keeps no checkpoints of one."
+REMOTE = "A remote session's checkpoints are kept by its own host; this window shows none."
+NONE_YET = "No checkpoints yet: the folder is recorded when a turn starts."
+
+
+def _files(changes: m.Changes) -> tuple[FileDiff, ...]:
+    return tuple(
+        FileDiff(f.path, f.old_path or "", f.status, f.additions, f.deletions, f.binary, f.diff,
+                 f.truncated)
+        for f in changes.files
+    )  # fmt: skip
+
+
+class ChangesWork:
+    def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
+        self._host, self._state, self._run = host, state, run
+        self._loading = False
+        self._again = False
+        state.subscribe(self._heard)
+
+    def _heard(self, _event: ev.Event, change: Change) -> None:
+        opened = self._state.changes.session_id
+        if opened is None:
+            return
+        if store.CHECKPOINT in change and change.session_id == opened:
+            self.reload()
+        elif store.SESSIONS in change and self._state.session(opened) is None:
+            self._state.apply(ev.ChangesShown(Changes()))  # its session was deleted
+
+    def open(self) -> None:
+        shown = self._state.shown
+        if shown is None:
+            return
+        self._state.apply(ev.ChangesShown(Changes(shown.session_id, loading=True)))
+        self.reload()
+
+    def close(self) -> None:
+        self._state.apply(ev.ChangesShown(Changes()))
+
+    def reload(self) -> None:
+        if self._loading:
+            self._again = True
+            return
+        self._loading = True
+        self._run(self._load_until_settled(), "load the changes")
+
+    async def _load_until_settled(self) -> None:
+        try:
+            while True:
+                self._again = False
+                session_id = self._state.changes.session_id
+                if session_id is None:
+                    return
+                loaded = await self.load(session_id)
+                if self._state.changes.session_id == session_id:
+                    held = self._state.changes
+                    self._state.apply(ev.ChangesShown(loaded._replace(
+                        undo_id=held.undo_id, undo_words=held.undo_words)))  # fmt: skip
+                if not self._again:
+                    return
+        finally:
+            self._loading = False
+
+    async def load(self, session_id: str) -> Changes:
+        """The session's scopes: each step that ran (the checklist's order), the last
+        turn, the whole session; or why there are none."""
+        session = self._state.session(session_id)
+        if session is not None and session.remote:
+            return Changes(session_id, note=REMOTE)
+        try:
+            listed = await self._host.call(
+                rpc.CHECKPOINTS_LIST, m.CheckpointListParams(session_id=session_id, limit=200)
+            )
+        except errors.InvalidParams:
+            return Changes(session_id, note=NO_CWD)
+        except errors.RemoteSession:
+            return Changes(session_id, note=REMOTE)
+        points = listed.checkpoints  # newest first
+        if not points:
+            return Changes(session_id, note=NONE_YET)
+        scopes: list[Scope] = []
+        snapshot = self._state.snapshot(session_id)
+        for item in snapshot.items if snapshot is not None else ():
+            if item.status == "pending":
+                continue
+            try:
+                asked = m.ChangesStepParams(session_id=session_id, content=item.content)
+                step = await self._host.call(rpc.CHANGES_STEP, asked)
+            except errors.InvalidParams:
+                continue  # never in progress since checkpoints were kept
+            scopes.append(Scope(f"Step: {item.content}", step.from_.id, _files(step),
+                                step.to is None))  # fmt: skip
+        start = next((c for c in points if c.reason == "turn-start"), None)
+        if start is not None:
+            end = next((c for c in points if c.reason == "turn-end" and c.turn_id == start.turn_id),
+                       None)  # fmt: skip
+            turn = await self._between(session_id, start.id, end.id if end else None)
+            scopes.append(Scope("The last turn", start.id, turn, end is None))
+        first = points[-1] if not listed.has_more else None
+        if first is not None:
+            whole = await self._between(session_id, first.id, None)
+            scopes.append(Scope("The whole session", first.id, whole, True))
+        return Changes(session_id, tuple(scopes))
+
+    async def _between(self, session_id: str, start: str, end: str | None) -> tuple[FileDiff, ...]:
+        params = m.ChangesGetParams(session_id=session_id, from_=start, to=end)
+        return _files(await self._host.call(rpc.CHANGES_GET, params))
+
+    async def restore(self, checkpoint_id: str, paths: tuple[str, ...] | None) -> None:
+        session_id = self._state.changes.session_id
+        if session_id is None:
+            return
+        session = self._state.session(session_id)
+        if session is not None and session.running:
+            self._state.apply(ev.NoticeShown(
+                "The agent is working in this session: stop its turn or wait for it to end "
+                "before restoring files."))  # fmt: skip
+            return
+        params = m.RestoreParams(session_id=session_id, checkpoint_id=checkpoint_id,
+                                 paths=paths)  # fmt: skip
+        done = await self._host.call(rpc.CHANGES_RESTORE, params)
+        n = len(done.restored)
+        words = (f"Restored {n} file{'' if n == 1 else 's'}: {', '.join(done.restored[:5])}"
+                 + (f" and {n - 5:,} more" if n > 5 else "") if n else
+                 "Nothing needed restoring: the files were already as then.")  # fmt: skip
+        held = self._state.changes
+        if held.session_id == session_id:
+            self._state.apply(ev.ChangesShown(held._replace(
+                undo_id=done.checkpoint.id if n else "", undo_words=words)))  # fmt: skip
+        self._state.apply(ev.NoticeShown(words))
+        self.reload()

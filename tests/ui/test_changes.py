@@ -1,0 +1,103 @@
+"""The Changes view in the real window (contract section 16): the scripted ACP agent's
+three steps in a real git repository, each step's files and diff, a restore asked for and
+confirmed by keyboard, and its undo."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from nib_desktop.state import store
+from nib_desktop.state.store import Change
+from tests.e2e.test_checkpoints import repository
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_agents import ALT, CTRL_SHIFT, agent_session, configure, send, turn_end
+
+
+def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> None:
+    configure(gui)
+    work = repository(gui.data_dir.parent / "work")
+    taken: list[str] = []
+
+    def heard(_event: object, change: Change) -> None:
+        if store.CHECKPOINT in change:
+            taken.append(change.session_id or "")
+
+    gui.state.subscribe(heard)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "steps")
+        answered = ""
+        for step in range(3):  # each change allowed once its step's checkpoint is stored
+            await until(lambda answered=answered: gui.approvals.property("approvalId")
+                        not in ("", answered), 10, "the approval")  # fmt: skip
+            answered = gui.approvals.property("approvalId")
+            await until(lambda step=step: len(taken) >= step + 2, 10, "the step's checkpoint")
+            await gui.key(Qt.Key.Key_Y, ALT)
+        await turn_end(gui)
+        await until(lambda: len(taken) >= 6, 10, "the turn-end checkpoint")
+
+        await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
+        changes = gui.views.changes_view
+        scopes = changes.scope_model
+
+        def titles() -> list[str]:
+            return [row.title for row in scopes.rows()]
+
+        await until(lambda: len(titles()) == 5, 10, "the changes loaded")
+        assert titles() == ["Step: Step 1", "Step: Step 2", "Step: Step 3", "The last turn",
+                            "The whole session"]  # fmt: skip
+        assert [row.summary for row in scopes.rows()][:3] == [
+            "1 file +1 −1", "1 file +1 −0", "1 file +1 −1"]  # fmt: skip
+        await until(lambda: gui.item("changeScopes").hasActiveFocus(), what="the scopes list")
+        assert [row.summary for row in changes.file_model.rows()] == ["modified · +1 −1"]
+        diff = gui.item("changeDiff").property("text")
+        assert "print(2)" in diff and "#2f9e44" in diff  # the added line, coloured
+
+        await gui.key(Qt.Key.Key_Down)  # Step 2: its new file
+        assert [row.title for row in changes.file_model.rows()] == ["new.txt"]
+        await gui.key(Qt.Key.Key_Up)
+
+        await gui.click(gui.item("restoreScopeButton"))  # asked first, saying what changes
+        def asked() -> bool:
+            confirm = gui.window.findChild(object, "restoreConfirm")
+            return confirm is not None and bool(confirm.property("opened"))
+
+        await until(asked, 5, "the question")
+        words = changes.property("restoreWords")
+        assert words.startswith("Restore the folder to before “Step: Step 1”? This changes app.py")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: (work / "app.py").read_text() == "print(1)\n", 10, "the restore")
+        assert not (work / "new.txt").exists()
+        assert (work / "data.txt").read_text() == "original\n"
+        await until(lambda: changes.property("undoWords") != "", 10, "the undo offered")
+        assert changes.property("undoWords") == "Restored 3 files: app.py, data.txt, new.txt"
+
+        confirm = gui.window.findChild(object, "restoreConfirm")
+        await until(lambda: not confirm.property("visible"), 5, "the question gone")
+        undo = gui.item("undoRestoreButton")
+        await until(lambda: undo.property("visible") and undo.width() > 0, 5, "the undo button")
+        await gui.frame()  # laid out where it is shown
+        await gui.click(undo)
+        await until(lambda: (work / "new.txt").exists(), 10, "the undo")
+        assert (work / "app.py").read_text() == "print(2)\n"
+        assert (work / "data.txt").read_text() == "changed\n"
+
+    gui.run(body(), timeout=90)
+
+
+def test_a_session_without_a_folder_says_it_keeps_none(gui: Gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
+        await until(lambda: gui.views.changes_view.property("note") != "Loading the changes…"
+                    and gui.views.changes_view.property("note") != "", 10, "the note")  # fmt: skip
+        assert gui.item("changesNote").property("text") == (
+            "This session has no folder, so it keeps no checkpoints of one."
+        )
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not gui.views.changes_view.property("isOpen"), 5, "the view closed")
+
+    gui.run(body())

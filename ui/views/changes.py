@@ -1,0 +1,194 @@
+"""The Changes view (contract section 16): the shown session's steps, its last turn and
+the whole session with the files each changed, the chosen file's diff, and restoring the
+folder or a file to before the chosen scope, with its undo. Read-only over the state;
+every action is an intent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import store
+from nib_desktop.state.changes import Changes, FileDiff, Scope, counts, file_line, restore_words
+from nib_desktop.state.lazy import events as ev
+from nib_desktop.state.lazy import intents as it
+from nib_desktop.state.rich import detail_html
+from nib_desktop.state.store import AppState, Change
+from ui.views.rows import ChangeRowModel, qml_uncreatable
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+class ChangeRow(NamedTuple):
+    title: str
+    summary: str
+    accessible_name: str
+
+
+def _scope_row(scope: Scope) -> ChangeRow:
+    summary = counts(scope.files) + (" · up to now" if scope.running else "")
+    return ChangeRow(scope.title, summary, f"{scope.title}: {summary}")
+
+
+def _file_row(change: FileDiff) -> ChangeRow:
+    lines = "binary" if change.binary else f"+{change.additions} −{change.deletions}"
+    moved = f" from {change.old_path}" if change.old_path else ""
+    return ChangeRow(change.path, f"{change.status}{moved} · {lines}", file_line(change))
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class ChangesView(QObject):
+    changed = Signal()
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        self.scope_model = ChangeRowModel(self)
+        self.file_model = ChangeRowModel(self)
+        self._changes = Changes()
+        self._scope = 0
+        self._file = 0
+        self._wanted = ""  # the scope to choose once loaded
+        state.subscribe(self._heard)
+
+    def _heard(self, _event: ev.Event, change: Change) -> None:
+        if not ({store.CHANGES, store.CURRENT, store.SESSIONS} & change.aspects):
+            return
+        changes = self._state.changes
+        if changes.scopes != self._changes.scopes:  # the same choice, kept where it exists
+            titles = [s.title for s in changes.scopes]
+            if self._wanted in titles:
+                self._scope, self._wanted = titles.index(self._wanted), ""
+            self._scope = min(self._scope, max(len(changes.scopes) - 1, 0))
+        self._changes = changes
+        self.scope_model.set_rows([_scope_row(s) for s in changes.scopes])
+        self._show_files()
+
+    def _chosen(self) -> Scope | None:
+        scopes = self._changes.scopes
+        return scopes[self._scope] if 0 <= self._scope < len(scopes) else None
+
+    def _chosen_file(self) -> FileDiff | None:
+        scope = self._chosen()
+        files = scope.files if scope is not None else ()
+        return files[self._file] if 0 <= self._file < len(files) else None
+
+    def _show_files(self) -> None:
+        scope = self._chosen()
+        files = scope.files if scope is not None else ()
+        self._file = min(self._file, max(len(files) - 1, 0))
+        self.file_model.set_rows([_file_row(f) for f in files])
+        self.changed.emit()
+
+    # --- what QML reads -------------------------------------------------------------------
+
+    def _is_open(self) -> bool:
+        return self._changes.session_id is not None
+
+    def _note(self) -> str:
+        if self._changes.loading and not self._changes.scopes:
+            return "Loading the changes…"
+        return self._changes.note
+
+    def _scope_index(self) -> int:
+        return self._scope
+
+    def _file_index(self) -> int:
+        return self._file
+
+    def _diff_html(self) -> str:
+        chosen = self._chosen_file()
+        if chosen is None:
+            scope = self._chosen()
+            return "" if scope is None or scope.files else "<p>No files changed.</p>"
+        if chosen.binary:
+            return "<p>A binary file: no diff to show.</p>"
+        if not chosen.diff:
+            return "<p>Only its name or mode changed.</p>"
+        more = "\n… the diff is cut here (over 256 KiB)" if chosen.truncated else ""
+        return detail_html(chosen.diff + more, "diff")
+
+    def _restore_words(self) -> str:
+        scope = self._chosen()
+        return restore_words(scope) if scope is not None else ""
+
+    def _restore_file_words(self) -> str:
+        scope, chosen = self._chosen(), self._chosen_file()
+        if scope is None or chosen is None:
+            return ""
+        return restore_words(scope, (chosen.path,))
+
+    def _undo_words(self) -> str:
+        return self._changes.undo_words if self._changes.undo_id else ""
+
+    def _running(self) -> bool:
+        session = self._state.session(self._changes.session_id)
+        return session is not None and session.running
+
+    # --- what QML asks ----------------------------------------------------------------------
+
+    @Slot(str)
+    def open(self, step: str) -> None:
+        """Opened on the shown session; on the step `step` when given."""
+        self._scope, self._file = 0, 0
+        self._wanted = f"Step: {step}" if step else ""
+        self._ask(it.OpenChanges(step))
+
+    @Slot()
+    def close(self) -> None:
+        self._ask(it.CloseChanges())
+
+    @Slot(int)
+    def chooseScope(self, index: int) -> None:
+        if index != self._scope and 0 <= index < len(self._changes.scopes):
+            self._scope, self._file = index, 0
+            self._show_files()
+
+    @Slot(int)
+    def chooseFile(self, index: int) -> None:
+        if index != self._file:
+            self._file = index
+            self.changed.emit()
+
+    @Slot()
+    def restoreScope(self) -> None:
+        scope = self._chosen()
+        if scope is not None and scope.files:
+            self._ask(it.Restore(scope.from_id))
+
+    @Slot()
+    def restoreFile(self) -> None:
+        scope, chosen = self._chosen(), self._chosen_file()
+        if scope is not None and chosen is not None:
+            paths = (chosen.path, chosen.old_path) if chosen.old_path else (chosen.path,)
+            self._ask(it.Restore(scope.from_id, paths))
+
+    @Slot()
+    def undo(self) -> None:
+        if self._changes.undo_id:
+            self._ask(it.Restore(self._changes.undo_id))
+
+    def _scopes(self) -> ChangeRowModel:
+        return self.scope_model
+
+    def _files(self) -> ChangeRowModel:
+        return self.file_model
+
+    scopes = Property(ChangeRowModel, _scopes, constant=True)
+    files = Property(ChangeRowModel, _files, constant=True)
+    isOpen = Property(bool, _is_open, notify=changed)
+    note = Property(str, _note, notify=changed)
+    scopeIndex = Property(int, _scope_index, notify=changed)
+    fileIndex = Property(int, _file_index, notify=changed)
+    diffHtml = Property(str, _diff_html, notify=changed)
+    restoreWords = Property(str, _restore_words, notify=changed)
+    restoreFileWords = Property(str, _restore_file_words, notify=changed)
+    undoWords = Property(str, _undo_words, notify=changed)
+    running = Property(bool, _running, notify=changed)
