@@ -60,6 +60,7 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         await gui.key(Qt.Key.Key_Up)
 
         await gui.click(gui.item("restoreScopeButton"))  # asked first, saying what changes
+
         def asked() -> bool:
             confirm = gui.window.findChild(object, "restoreConfirm")
             return confirm is not None and bool(confirm.property("opened"))
