@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,12 +61,21 @@ def module_of(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
+def parse(path: Path) -> ast.Module:
+    """The file's syntax tree, parsed on a thread of its own: once, in a whole-suite run,
+    Python 3.11's parser failed ("AST constructor recursion depth mismatch") in a worker
+    whose earlier tests raise and catch RecursionError on purpose; a fresh thread starts
+    with a fresh recursion count."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(ast.parse, path.read_text(), str(path)).result()
+
+
 def imports_of(path: Path, root: Path = ROOT) -> list[Import]:
     """Every module the file imports, `from . import x` resolved to its absolute name."""
     module = module_of(path, root)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: list[Import] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parse(path)):
         if isinstance(node, ast.Import):
             found += [Import(path, node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,6 +216,11 @@ class Checkpoints:
         self._revision.pop(session_id, None)
         before = self._tails.pop(session_id, None)
         store = self._stores.pop(session_id, None) or FolderStore(self._root / session_id)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a host used without its loop (tools, tests): at once
+            shutil.rmtree(store.root, ignore_errors=True)
+            return
 
         async def remove() -> None:
             if before is not None:

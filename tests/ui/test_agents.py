@@ -110,7 +110,7 @@ def test_an_agent_that_shares_no_checklist_says_so(gui: Gui) -> None:
 
     async def body() -> None:
         await agent_session(gui)
-        assert gui.sessions.property("currentFolder") == "~"
+        assert gui.sessions.property("currentFolder").endswith("/work")
         assert not gui.dock.property("shown")  # nothing to say before its first turn
         await send(gui, "think about it")
         await turn_end(gui)
