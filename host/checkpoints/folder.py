@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from host.protocol.models import ChangeStatus
+from host.protocol.models import ChangeStatus, FileChange
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1024 * 1024
@@ -57,18 +57,6 @@ class Record:
     tree: str
     files: int
     partial_reason: str | None
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str
-    old_path: str | None
-    status: ChangeStatus
-    binary: bool
-    additions: int
-    deletions: int
-    diff: str
-    truncated: bool
 
 
 @dataclass(frozen=True)
@@ -201,7 +189,7 @@ class FolderStore:
 
     # --- reading ------------------------------------------------------------------------
 
-    async def changes(self, old: str, new: str) -> list[Change]:
+    async def changes(self, old: str, new: str) -> list[FileChange]:
         """What differs from tree `old` to tree `new`, in path order."""
         await self._ensure()
         base = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
@@ -212,7 +200,7 @@ class FolderStore:
         counts = _numstat(numstat)
         patches = _split_patch(patch)
         budget = MAX_CHANGES_CHARS
-        result: list[Change] = []
+        result: list[FileChange] = []
         for i, (kind, path, old_path) in enumerate(entries):
             added, deleted = counts[i] if i < len(counts) else (None, None)
             binary = added is None
@@ -223,8 +211,10 @@ class FolderStore:
                 cut = text.rfind("\n", 0, limit)
                 text, truncated = text[: cut + 1 if cut >= 0 else 0], True
             budget -= len(text)
-            result.append(Change(path, old_path, kind, binary, added or 0, deleted or 0,
-                                 text, truncated))  # fmt: skip
+            result.append(FileChange(
+                path=path, old_path=old_path, status=kind, binary=binary, additions=added or 0,
+                deletions=deleted or 0, diff=text, truncated=truncated,
+            ))  # fmt: skip
         return result
 
     async def entries(self, tree: str) -> dict[str, Entry]:

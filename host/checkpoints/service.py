@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from host.checkpoints.folder import Change, FolderError, FolderGone, FolderStore, Record
+from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record
 from host.clock import new_id, now_iso
 from host.events import Publisher
 from host.protocol import errors
@@ -299,7 +299,7 @@ class Checkpoints:
             raise errors.InvalidParams(str(exc)) from None
         except FolderError as exc:
             raise errors.InternalError(f"the changes could not be read: {exc}") from None
-        files = tuple(_change(c) for c in found)
+        files = tuple(found)
         return m.Changes(
             from_=start.checkpoint, to=end.checkpoint if end is not None else None, files=files
         )
@@ -411,13 +411,6 @@ class Checkpoints:
             raise errors.SessionNotFound(f"no session {session_id!r}")
         restored = await store.restore(cwd, record.tree, target.tree, paths)
         return m.Restored(checkpoint=taken, restored=tuple(restored))
-
-
-def _change(c: Change) -> m.FileChange:
-    return m.FileChange(
-        path=c.path, old_path=c.old_path, status=c.status, binary=c.binary,
-        additions=c.additions, deletions=c.deletions, diff=c.diff, truncated=c.truncated,
-    )  # fmt: skip
 
 
 def _in_progress(items_json: str, content: str) -> bool:

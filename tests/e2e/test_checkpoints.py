@@ -18,21 +18,7 @@ from tests.helpers.host_process import RpcClient, RpcErrorReply
 
 
 def until_note(client: RpcClient, predicate: Any, timeout: float = 30.0) -> dict[str, Any]:
-    """The first notification matching `predicate`, left in `client.notifications` (so
-    their order can be read afterwards)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        for note in client.notifications:
-            if predicate(note):
-                return note
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("notification did not arrive")
-        message = client.receive(remaining)
-        if message is None:
-            raise ConnectionError("host closed the connection")
-        if "method" in message:
-            client.notifications.append(message)
+    return client.wait_notification(predicate, timeout, keep=True)
 
 
 def checkpoint_told(client: RpcClient, sid: str, reason: str, revision: int | None = None) -> Any:

@@ -225,13 +225,16 @@ class RpcClient:
         )
         return result
 
-    def wait_notification(self, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
-        """The first notification (already received or arriving) matching `predicate`."""
+    def wait_notification(
+        self, predicate: Any, timeout: float = 15.0, keep: bool = False
+    ) -> dict[str, Any]:
+        """The first notification (already received or arriving) matching `predicate`;
+        `keep`: left in `notifications`, so their order can be read afterwards."""
         deadline = time.monotonic() + timeout
         while True:
             for index, note in enumerate(self.notifications):
                 if predicate(note):
-                    return self.notifications.pop(index)
+                    return note if keep else self.notifications.pop(index)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError("notification did not arrive")
