@@ -383,9 +383,17 @@ def test_a_permission_request_after_the_turn_disconnects(tmp_path: Path) -> None
 
 
 def children(pid: int) -> list[int]:
+    """The host's child processes that are the scripted agent (the host's checkpoints
+    run `git` as children too, briefly, at a turn's start and end)."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(c) for c in (task / "children").read_text().split()]
+        for child in (task / "children").read_text().split():
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:  # it ended meanwhile
+                continue
+            if AGENT.name.encode() in command:
+                found.append(int(child))
     return found
 
 
