@@ -387,7 +387,11 @@ def children(pid: int) -> list[int]:
     run `git` as children too, briefly, at a turn's start and end)."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
+        try:
+            listed = (task / "children").read_text().split()
+        except OSError:  # a worker thread of the host that ended meanwhile
+            continue
+        for child in listed:
             try:
                 command = Path(f"/proc/{child}/cmdline").read_bytes()
             except OSError:  # it ended meanwhile
