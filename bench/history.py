@@ -8,6 +8,8 @@
   every write (the path without history), measured in the same run.
 - todos.history: a page of 50 from 1,000 stored revisions of 50 items, over the real host
   process's socket, p50/p99/max.
+- With the History view open in the Main role (router and loader on the real host core,
+  paired through memory): todos.history requests per checklist write (target 0).
 - Tokens (o200k_base) and bytes of the TodoWrite result the model reads for a 50-item
   list: before (the whole list echoed back as JSON) and after (the short sentence).
 """
@@ -33,7 +35,8 @@ from tests.helpers.host_process import running_host
 N = 50
 WITHOUT_HISTORY = """
 CREATE TEMP VIEW todo_revisions AS
-    SELECT '' AS session_id, 0 AS revision, NULL AS turn_id, '' AS created_at, '[]' AS items
+    SELECT '' AS session_id, 0 AS revision, NULL AS turn_id, '' AS created_at, '[]' AS items,
+           '{}' AS diff
     WHERE 0;
 CREATE TEMP TRIGGER no_insert INSTEAD OF INSERT ON todo_revisions BEGIN SELECT 1; END;
 CREATE TEMP TRIGGER no_delete INSTEAD OF DELETE ON todo_revisions BEGIN SELECT 1; END;
@@ -111,6 +114,35 @@ def tokens() -> tuple[int, int, int, int]:
     return len(encoding.encode(before)), len(before), len(encoding.encode(after)), len(after)
 
 
+def open_history_requests(folder: Path, steps: int) -> tuple[int, int]:
+    """(todos.history requests, writes) while the open History view follows a demo turn of
+    `steps` steps, after its first load."""
+    import os
+
+    from nib_desktop.state import intents as it
+    from tests.helpers.paired import paired
+    from tests.helpers.waiting import until
+
+    os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
+
+    async def body() -> tuple[int, int]:
+        async with paired(folder) as main:
+            session = await main.intents.create_session("agent")
+            await until(lambda: main.state.transcript.loaded, what="the session shown")
+            main.intents.ask(it.OpenHistory())
+            await until(lambda: main.link.calls.count("todos.history") >= 1, what="a first load")
+            await until(lambda: not main.loader.history_loading, what="the first load")
+            asked = main.link.calls.count("todos.history")
+            await main.intents.start_turn("\n".join(f"{i}. Step {i}" for i in range(1, steps + 1)))
+            await until(lambda: main.state.turn(session.id).state == "completed", timeout=60)
+            final = main.state.snapshot(session.id)
+            assert final is not None
+            await until(lambda: main.state.history.revisions[0].revision == final.revision)
+            return main.link.calls.count("todos.history") - asked, final.revision
+
+    return asyncio.run(body())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=300)
@@ -130,6 +162,9 @@ def main() -> int:
     print(f"todos.history, page of 50 from 1,000 revisions of {N} items, over the socket:")
     print(f"  p50 {percentile(pages, 50) * 1e3:6.2f} ms  p99 {percentile(pages, 99) * 1e3:6.2f} ms"
           f"  max {max(pages) * 1e3:6.2f} ms ({args.pages} pages)")  # fmt: skip
+    requests, writes = open_history_requests(folder / "open", 20)
+    print("History open in the window's Main role, a demo turn of 20 steps:")
+    print(f"  {requests} todos.history requests for {writes} writes (target 0; 1 per write before)")
     before_tokens, before_bytes, after_tokens, after_bytes = tokens()
     print(f"TodoWrite result the model reads, {N} items (o200k_base):")
     print(f"  before (echoed list)  {before_tokens:5d} tokens {before_bytes:6d} bytes")

@@ -43,7 +43,8 @@ def items(n: int, salt: int) -> list[dict]:
 
 
 def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], float]:
-    """The same statements on the same schema and pragmas, with nothing around them."""
+    """The same rows and history on the same schema and pragmas in one transaction, with
+    nothing around them (the history's JSON made before the clock starts)."""
     db = open_database(folder)
     db.execute(f"PRAGMA synchronous = {sync}")
     db.execute(
@@ -51,11 +52,13 @@ def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], fl
         " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
     )
     latencies = []
+    diff = json.dumps({"added": [], "completedRemoved": [], "droppedUnfinished": [],
+                       "statusChanged": [], "reordered": False})  # fmt: skip
     start = time.perf_counter()
     for w in range(writes):
-        rows = [
-            ("x", i, d["content"], d["activeForm"], d["status"]) for i, d in enumerate(items(n, w))
-        ]
+        listed = items(n, w)
+        rows = [("x", i, d["content"], d["activeForm"], d["status"]) for i, d in enumerate(listed)]
+        history = ("x", w + 1, "t", "now", json.dumps(listed), diff)
         t0 = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         db.execute("DELETE FROM session_todo WHERE session_id = 'x'")
@@ -63,6 +66,10 @@ def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], fl
         db.execute(
             "UPDATE sessions SET todo_revision = todo_revision + 1, todo_updated_at = 'now'"
             " WHERE id = 'x'"
+        )
+        db.execute("INSERT INTO todo_revisions VALUES (?, ?, ?, ?, ?, ?)", history)
+        db.execute(
+            "DELETE FROM todo_revisions WHERE session_id = 'x' AND revision <= ?", (w - 999,)
         )
         db.execute("COMMIT")
         latencies.append(time.perf_counter() - t0)
@@ -192,7 +199,10 @@ def main() -> int:
     print("targets: p50 <= 2x floor at 50 items; >= 2000 writes/s delivered over the socket")
     client.close()
     server.close()
+    # the connection's task reads the client's end before the loop closes
+    loop.run_until_complete(asyncio.wait(asyncio.all_tasks(loop), timeout=5))
     core.close()
+    loop.close()
     return 0
 
 

@@ -23,7 +23,7 @@ from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
-from nib_desktop.router import LineFeed
+from nib_desktop.router import HistoryFeed, LineFeed
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
@@ -46,16 +46,20 @@ TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrol
 
 
 class Loader:
-    def __init__(self, host: HostLink, state: AppState, feed: LineFeed, run: Runner) -> None:
+    def __init__(
+        self, host: HostLink, state: AppState, feed: LineFeed, told: HistoryFeed, run: Runner
+    ) -> None:
         self._host = host
         self._state = state
         self._feed = feed
+        self._told = told
         self._run = run
         self._recovered: set[str] = set()  # local sessions whose checklist was fetched
         self._showing: asyncio.Future[Any] | None = None  # the shown session's load
         self._older_loading = False
         self._history_busy = False  # a newest-page load is on its way
         self._history_again = False  # ...and another write came meanwhile
+        self._asking: set[str] = set()  # turns whose request's words are being read
         state.subscribe(self._changed)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
@@ -70,8 +74,13 @@ class Loader:
             isinstance(event, ev.SnapshotArrived)
             and state.history.session_id is not None
             and event.snapshot.session_id == state.history.session_id
+            and not _holds(state.history, event.snapshot.revision)
         ):
             self._run(self.load_history(older=False), "load the checklist history")
+        if isinstance(event, ev.RevisionWritten) and store.HISTORY in change:
+            told = dict(state.history.requests)
+            if event.revision.turn_id and event.revision.turn_id not in told:
+                self._run(self._requests(event.session_id), "read the turn's request")
 
     async def settled(self) -> None:
         """Once the shown session's load (if one is on its way) is done; its failure is
@@ -159,6 +168,11 @@ class Loader:
         held = self._state.turn(views[0].session_id)
         return tuple(held if held.turn_id == v.turn_id else v for v in views)
 
+    @property
+    def history_loading(self) -> bool:
+        """A load of the History view's newest page is on its way."""
+        return self._history_busy
+
     async def load_history(self, older: bool = False) -> None:
         """A page of the open History view's revisions: the newest, or with `older` the
         page before the oldest held. Writes arriving during a load cost one more load,
@@ -192,6 +206,8 @@ class Loader:
         page = await self._host.call(rpc.TODOS_HISTORY, params)
         revisions = tuple(convert.revision(r) for r in page.revisions)
         self._state.apply(ev.HistoryPageLoaded(session_id, revisions, page.has_more, older))
+        if not older and self._state.history.session_id == session_id:
+            self._told.told(session_id, page.revisions[0] if page.revisions else None)
 
     async def _whole_groups(self, session_id: str) -> None:
         """Older pages until two turns are held (or none is left): every group but the
@@ -209,9 +225,10 @@ class Loader:
         held = self._state.history
         known = dict(held.requests)
         grouped = dict.fromkeys(r.turn_id for r in held.revisions)
-        turns = [t for t in grouped if t and t not in known]
+        turns = [t for t in grouped if t and t not in known and t not in self._asking]
         if held.session_id != session_id or not turns:
             return
+        self._asking.update(turns)
 
         async def first_words(turn_id: str) -> tuple[str, str]:
             params = m.MessageListParams(session_id=session_id, turn_id=turn_id, limit=1)
@@ -222,8 +239,16 @@ class Loader:
             first = listing.messages[0] if listing.messages else None
             return turn_id, request_words(first.content) if first and first.role == "user" else ""
 
-        read = await asyncio.gather(*(first_words(t) for t in turns))
+        try:
+            read = await asyncio.gather(*(first_words(t) for t in turns))
+        finally:
+            self._asking.difference_update(turns)
         self._state.apply(ev.HistoryRequestsRead(session_id, tuple(read)))
+
+
+def _holds(history: store.History, revision: int) -> bool:
+    """Whether the History view already holds `revision` (the router appended it)."""
+    return any(r.revision == revision for r in history.revisions[:1])
 
 
 def _turn_of(message: m.Message | None) -> str:

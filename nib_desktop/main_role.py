@@ -14,7 +14,7 @@ from __future__ import annotations
 from nib_desktop.connection import MAX_RECONNECTS, HostConnection
 from nib_desktop.intents import Intents
 from nib_desktop.loading import Loader
-from nib_desktop.router import LineFeed, Router
+from nib_desktop.router import HistoryFeed, LineFeed, Router
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
@@ -29,15 +29,15 @@ class MainRole:
         max_reconnects: int = MAX_RECONNECTS,
     ) -> None:
         self.state = state
-        feed = LineFeed()
-        self.router = Router(state, feed)
+        feed, told = LineFeed(), HistoryFeed()
+        self.router = Router(state, feed, told)
         self.connection = HostConnection(supervisor, self._reload, max_reconnects=max_reconnects)
         self.connection.notification.connect(self.router.route)
         self.connection.stateChanged.connect(
             lambda s, error: state.apply(ev.ConnectionChanged(s, error))
         )
         self.run = Runner(state)
-        self.loader = Loader(self.connection, state, feed, self.run)
+        self.loader = Loader(self.connection, state, feed, told, self.run)
         self.router.on_stale = self._reload_all
         self.intents = Intents(self.connection, state, self.loader, self.run,
                                supervisor.data_dir)  # fmt: skip

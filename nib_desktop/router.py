@@ -11,6 +11,7 @@ from typing import Any
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shown_text
+from host.protocol.todo_diff import diff_items
 from nib_desktop import convert
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
@@ -29,10 +30,48 @@ class LineFeed:
         return self.maker
 
 
+class HistoryFeed:
+    """How far the open History view is complete, as the host told it: its session, the
+    newest revision held (None: the session has none stored) and that revision's items,
+    so the next write is appended with the host's own diff and no `todos.history` call.
+    Set by the loader from a page, moved on by the router with each write."""
+
+    def __init__(self) -> None:
+        self.session_id = ""
+        self.revision: int | None = None
+        self.items: tuple[m.TodoItem, ...] = ()
+
+    def told(self, session_id: str, newest: m.TodoRevision | None) -> None:
+        held = self.revision if session_id == self.session_id else None
+        if newest is not None and held is not None and newest.revision < held:
+            return  # a page answered before a later write was appended
+        self.session_id = session_id
+        self.revision = newest.revision if newest is not None else None
+        self.items = newest.items if newest is not None else ()
+
+    def next_revision(self, snapshot: m.TodoSnapshot, turn_id: str) -> m.TodoRevision | None:
+        """The History entry of `snapshot` if it follows what is held (else None: load)."""
+        if snapshot.session_id != self.session_id or not turn_id or snapshot.updated_at is None:
+            return None
+        if self.revision is not None and self.revision != snapshot.revision - 1:
+            return None
+        revision = m.TodoRevision(
+            session_id=snapshot.session_id,
+            revision=snapshot.revision,
+            turn_id=turn_id,
+            created_at=snapshot.updated_at,
+            items=snapshot.items,
+            diff=diff_items(self.items, snapshot.items),  # as the host diffs a write
+        )
+        self.revision, self.items = snapshot.revision, snapshot.items
+        return revision
+
+
 class Router:
-    def __init__(self, state: AppState, feed: LineFeed) -> None:
+    def __init__(self, state: AppState, feed: LineFeed, history: HistoryFeed) -> None:
         self._state = state
         self._feed = feed
+        self._history = history
         # what to do when the host says a notification was too large to send (the Main
         # role: load everything again)
         self.on_stale: Callable[[], None] = lambda: None
@@ -53,7 +92,17 @@ class Router:
         self._state.apply(ev.CheckpointTaken(told.session_id))
 
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
-        self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
+        """The checklist's new revision; the open History view gains it in place when it
+        follows what it holds (a local session's running turn wrote it)."""
+        state = self._state
+        session_id = snapshot.session_id
+        if state.history.session_id == session_id:
+            shown = state.session(session_id)
+            writer = shown.running_turn if shown is not None and not shown.remote else ""
+            entry = self._history.next_revision(snapshot, writer)
+            if entry is not None:
+                state.apply(ev.RevisionWritten(session_id, convert.revision(entry)))
+        state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 
     def turns_changed(self, turn: m.Turn) -> None:
         view = convert.turn(turn)

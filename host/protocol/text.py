@@ -73,7 +73,12 @@ def shown_text(text: str) -> str:
     return "".join(out)
 
 
+_ASCII_UNSEEN = "".join(map(chr, [*range(0x21), 0x7F]))  # controls, space, DEL
+
+
 def has_visible(text: str) -> bool:
     """Whether `text` has a character that draws something (not only spaces, controls,
     zero-width characters or marks)."""
+    if text.isascii():  # the common case: drawn unless only controls and spaces
+        return bool(text.lstrip(_ASCII_UNSEEN))
     return any(unicodedata.category(char) not in _INVISIBLE for char in text)

@@ -18,6 +18,20 @@ FINISHED = frozenset({"completed", "cancelled"})
 
 
 def diff_items(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
+    if len(old) == len(new) and all(o.content == n.content for o, n in zip(old, new, strict=True)):
+        # the common write: the same steps in the same order, some statuses moved on
+        return TodoDiff(
+            status_changed=tuple(
+                StatusChange(content=n.content, from_=o.status, to=n.status)
+                for o, n in zip(old, new, strict=True)
+                if o.status != n.status
+            )
+        )
+    return matched_diff(old, new)
+
+
+def matched_diff(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
+    """The diff by matching contents, whatever the lists (diff_items' general case)."""
     unmatched_new: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(new):
         unmatched_new[item.content].append(index)

@@ -12,6 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import apsw
+from pydantic import TypeAdapter
+
+from host.protocol import models as m
+from host.protocol.todo_diff import diff_items
 
 
 @dataclass(frozen=True)
@@ -185,6 +189,31 @@ def _checkpoints(connection: apsw.Connection) -> None:
     )
 
 
+def _revision_diffs(connection: apsw.Connection) -> None:
+    """Each revision keeps the diff computed when it was written, so the history is
+    read without diffing again. Existing revisions get the diff the history gave them
+    (against the stored revision before, the oldest against the empty list)."""
+    connection.execute("ALTER TABLE todo_revisions ADD COLUMN diff TEXT")
+    lists = TypeAdapter(tuple[m.TodoItem, ...])
+    diffs = TypeAdapter(m.TodoDiff)
+    rows = connection.execute(
+        "SELECT session_id, revision, items FROM todo_revisions ORDER BY session_id, revision"
+    ).fetchall()
+    updates: list[tuple[str, object, object]] = []
+    session: object = None
+    previous: tuple[m.TodoItem, ...] = ()
+    for session_id, revision, items in rows:
+        if session_id != session:
+            session, previous = session_id, ()
+        current = lists.validate_json(str(items))
+        diff = diffs.dump_json(diff_items(previous, current), by_alias=True).decode()
+        updates.append((diff, session_id, revision))
+        previous = current
+    connection.executemany(
+        "UPDATE todo_revisions SET diff = ? WHERE session_id = ? AND revision = ?", updates
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
@@ -194,6 +223,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(25, "sessions on external ACP agents: agent, cwd, agent-side session", _agents),
     Migration(26, "a tool call's result carries what it did", _tool_activity),
     Migration(27, "checkpoints of a session's folder", _checkpoints),
+    Migration(28, "a checklist revision keeps its diff from the write", _revision_diffs),
 )
 
 

@@ -8,6 +8,7 @@ and publishes nothing, so a revision is in the history if and only if it was com
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from pydantic import TypeAdapter
@@ -23,8 +24,10 @@ from host.store.db import Database, immediate, running_turn
 from host.todos.schema import TodoWriteArgs
 
 HISTORY_KEPT = 1_000  # revisions per session
+LATEST_KEPT = 64  # sessions whose newest revision's items are held for the next write's diff
 PAGE_BYTES = 4 * 1024 * 1024  # a todos.history page, well under the 8 MiB frame
 _ITEMS = TypeAdapter(tuple[m.TodoItem, ...])
+_DIFF = TypeAdapter(m.TodoDiff)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class TodoService:
     def __init__(self, db: Database, publisher: Publisher) -> None:
         self._db = db
         self._publisher = publisher
+        # session -> (revision, items) of its newest history row, as this host wrote it:
+        # the next write diffs against it without decoding the row again
+        self._latest: OrderedDict[str, tuple[int, tuple[m.TodoItem, ...]]] = OrderedDict()
 
     def snapshot(self, session_id: str) -> m.TodoSnapshot:
         return self._read(session_id, *self._local_session(session_id))
@@ -67,7 +73,7 @@ class TodoService:
             if running is None or running != ctx.turn_id:
                 raise TodoRefused("the calling turn is not this session's running turn")
             now = now_iso()
-            previous = self._latest_items(ctx.session_id)
+            previous = self._latest_items(ctx.session_id, revision)
             self._db.execute("DELETE FROM session_todo WHERE session_id = ?", (ctx.session_id,))
             self._db.executemany(
                 "INSERT INTO session_todo (session_id, position, content, active_form, status)"
@@ -83,15 +89,28 @@ class TodoService:
                 (now, ctx.session_id),
             )
             items = tuple(args.todos)
+            diff = diff_items(previous, items)
             self._db.execute(
-                "INSERT INTO todo_revisions (session_id, revision, turn_id, created_at, items)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (ctx.session_id, revision + 1, ctx.turn_id, now, _ITEMS.dump_json(items).decode()),
+                "INSERT INTO todo_revisions"
+                " (session_id, revision, turn_id, created_at, items, diff)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    ctx.session_id,
+                    revision + 1,
+                    ctx.turn_id,
+                    now,
+                    _ITEMS.dump_json(items).decode(),
+                    _DIFF.dump_json(diff, by_alias=True).decode(),
+                ),
             )
             self._db.execute(
                 "DELETE FROM todo_revisions WHERE session_id = ? AND revision <= ?",
                 (ctx.session_id, revision + 1 - HISTORY_KEPT),
             )
+        self._latest[ctx.session_id] = (revision + 1, items)
+        self._latest.move_to_end(ctx.session_id)
+        if len(self._latest) > LATEST_KEPT:
+            self._latest.popitem(last=False)
         # The rows are exactly the validated items: no need to read them back.
         snapshot = m.TodoSnapshot(
             session_id=ctx.session_id,
@@ -100,29 +119,29 @@ class TodoService:
             items=items,
         )
         self._publisher.publish(rpc.TODOS_CHANGED, snapshot)
-        return Written(snapshot, diff_items(previous, items))
+        return Written(snapshot, diff)
 
     def history(self, params: m.TodoHistoryParams) -> m.TodoHistory:
-        """Committed revisions, newest first, each with its diff against the one before
-        it (the stored one before it; the empty list before the oldest kept)."""
+        """Committed revisions, newest first, each with the diff kept from its write
+        (against the revision before it; the oldest kept against what was stored before
+        it when it was written)."""
         self._local_session(params.session_id)
         before = params.before_revision if params.before_revision is not None else 2**62
         rows = self._db.execute(
-            "SELECT revision, turn_id, created_at, items FROM todo_revisions"
+            "SELECT revision, turn_id, created_at, items, diff FROM todo_revisions"
             " WHERE session_id = ? AND revision < ? ORDER BY revision DESC LIMIT ?",
             (params.session_id, before, params.limit + 1),
         ).fetchall()
-        lists = [_ITEMS.validate_json(str(row[3])) for row in rows]
         revisions: list[m.TodoRevision] = []
         size = 0
-        for i, (revision, turn_id, created_at, _items) in enumerate(rows[: params.limit]):
+        for revision, turn_id, created_at, items, diff in rows[: params.limit]:
             entry = m.TodoRevision(
                 session_id=params.session_id,
                 revision=revision,
                 turn_id=turn_id,
                 created_at=created_at,
-                items=lists[i],
-                diff=diff_items(lists[i + 1] if i + 1 < len(lists) else (), lists[i]),
+                items=_ITEMS.validate_json(str(items)),
+                diff=_DIFF.validate_json(str(diff)),
             )
             size += len(entry.model_dump_json(by_alias=True).encode())
             if revisions and size > PAGE_BYTES:  # a page ends at about PAGE_BYTES too
@@ -130,7 +149,12 @@ class TodoService:
             revisions.append(entry)
         return m.TodoHistory(revisions=tuple(revisions), has_more=len(rows) > params.limit)
 
-    def _latest_items(self, session_id: str) -> tuple[m.TodoItem, ...]:
+    def _latest_items(self, session_id: str, revision: int) -> tuple[m.TodoItem, ...]:
+        """The items of the session's newest history row (held from the last write when
+        it was that revision; read otherwise, e.g. a fork has none)."""
+        held = self._latest.get(session_id)
+        if held is not None and held[0] == revision:
+            return held[1]
         row = self._db.execute(
             "SELECT items FROM todo_revisions WHERE session_id = ? ORDER BY revision DESC LIMIT 1",
             (session_id,),

@@ -176,6 +176,13 @@ class HistoryPageLoaded(NamedTuple):
     older: bool
 
 
+class RevisionWritten(NamedTuple):
+    """A revision the open History view gains in place: the one after its newest."""
+
+    session_id: str
+    revision: Revision
+
+
 class RevisionViewed(NamedTuple):
     revision: int  # 0: back to the live list
 
@@ -214,6 +221,7 @@ Event = (
     | HistoryOpened
     | HistoryClosed
     | HistoryPageLoaded
+    | RevisionWritten
     | HistoryRequestsRead
     | RevisionViewed
     | DockExpanded

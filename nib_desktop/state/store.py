@@ -277,6 +277,8 @@ class AppState:
                 return self._close_history()
             case ev.HistoryPageLoaded(session_id, revisions, has_more, older):
                 return self._history_page(session_id, revisions, has_more, older)
+            case ev.RevisionWritten(session_id, revision):
+                return self._revision_written(session_id, revision)
             case ev.HistoryRequestsRead(session_id, requests):
                 shown = self.history
                 known = dict(shown.requests)
@@ -389,6 +391,14 @@ class AppState:
         self.history = History()
         return Change(frozenset({HISTORY, CHECKLIST} if viewing else {HISTORY}), self.current)
 
+    def _revision_written(self, session_id: str, revision: Revision) -> Change:
+        shown = self.history
+        newest = shown.revisions[0].revision if shown.revisions else 0
+        if session_id != shown.session_id or newest >= revision.revision:
+            return NOTHING
+        self.history = shown._replace(revisions=(revision, *shown.revisions))
+        return Change(frozenset({HISTORY}))
+
     def _history_page(
         self, session_id: str, revisions: tuple[Revision, ...], has_more: bool, older: bool
     ) -> Change:
@@ -399,10 +409,14 @@ class AppState:
             known = {r.revision for r in held.revisions}
             revisions = held.revisions + tuple(r for r in revisions if r.revision not in known)
         else:
+            # the page between what is held: newer ones (written while it was on its way)
+            # stay before it, older ones after it
             newest = {r.revision for r in revisions}
-            oldest = min(newest, default=0)
-            revisions = revisions + tuple(
-                r for r in held.revisions if r.revision < oldest and r.revision not in newest
+            top, oldest = max(newest, default=0), min(newest, default=0)
+            revisions = (
+                tuple(r for r in held.revisions if r.revision > top)
+                + revisions
+                + tuple(r for r in held.revisions if r.revision < oldest)
             )
             has_more = has_more or held.has_more
         self.history = held._replace(revisions=revisions, has_more=has_more)

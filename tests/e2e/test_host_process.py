@@ -26,7 +26,7 @@ def test_ready_line_names_socket_pid_and_versions(host) -> None:
         "socket": host.socket_path,
         "pid": host.proc.pid,
         "protocolVersion": 1,
-        "schemaVersion": 27,
+        "schemaVersion": 28,
     }
 
 
@@ -58,14 +58,14 @@ def _digest(path: Path) -> str:
 def test_newer_schema_is_refused_untouched(tmp_path, socket_path) -> None:
     db = open_database(tmp_path)
     db.execute("PRAGMA journal_mode = DELETE")
-    db.execute("PRAGMA user_version = 28")
+    db.execute("PRAGMA user_version = 29")
     db.close()
     path = tmp_path / DB_FILENAME
     before, mtime = _digest(path), path.stat().st_mtime_ns
     proc = spawn(tmp_path, socket_path)
     _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 3
-    assert "27" in err.decode() and len(err.decode().strip().splitlines()) == 1
+    assert "28" in err.decode() and len(err.decode().strip().splitlines()) == 1
     assert _digest(path) == before and path.stat().st_mtime_ns == mtime
     assert not (tmp_path / (DB_FILENAME + "-wal")).exists()
 

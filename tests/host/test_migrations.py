@@ -31,7 +31,7 @@ def _v20_file(folder: Path) -> Path:
 def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
     _v20_file(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 27
+    assert read_user_version(connection) == 28
     assert connection.execute(
         "SELECT id, title, todo_revision, todo_updated_at FROM sessions"
     ).fetchall() == [("s1", "old", 0, None)]
@@ -50,10 +50,10 @@ def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
 def test_newer_file_is_refused_and_not_modified(tmp_path) -> None:
     path = tmp_path / store.DB_FILENAME
     connection = apsw.Connection(str(path))
-    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 28")
+    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 29")
     connection.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(store.SchemaTooNew, match="28"):
+    with pytest.raises(store.SchemaTooNew, match="29"):
         store.open_database(tmp_path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
@@ -90,7 +90,7 @@ def test_v24_to_v25_sessions_are_on_the_hosts_own_agent(tmp_path) -> None:
 
 def test_new_file_is_created_at_22(tmp_path) -> None:
     connection = store.open_database(tmp_path / "fresh")
-    assert read_user_version(connection) == 27
+    assert read_user_version(connection) == 28
 
 
 def test_not_a_database(tmp_path) -> None:
@@ -123,7 +123,7 @@ def test_v21_to_v22_keeps_checklists_and_starts_history_at_the_current_snapshot(
 
     _v21_file_with_checklists(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 27
+    assert read_user_version(connection) == 28
     assert connection.execute("SELECT id, todo_revision FROM sessions ORDER BY id").fetchall() == [
         ("s1", 7),
         ("s2", 0),
@@ -162,7 +162,7 @@ def test_v22_to_v23_keeps_every_message_and_allows_summaries(tmp_path) -> None:
         )
     connection.close()
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 27
+    assert read_user_version(connection) == 28
     rows = connection.execute("SELECT seq, content FROM messages ORDER BY seq").fetchall()
     assert rows == [(1, "hello 1"), (2, "hello 2")]
     connection.execute(
@@ -184,6 +184,65 @@ def test_v25_to_v26_messages_are_kept_and_carry_no_activity(tmp_path) -> None:
     migrate(connection, MIGRATIONS, 25)
     connection.close()
     db = store.open_database(tmp_path)
-    assert read_user_version(db) == 27
+    assert read_user_version(db) == 28
     [message] = SessionService(db, Publisher()).messages("s1")
     assert (message.content, message.activity) == ("hello", None)
+
+
+def test_v27_to_v28_revisions_keep_the_diffs_the_history_gave_them(tmp_path) -> None:
+    """Schema 28: a revision keeps the diff of its write. A v27 file's revisions get the
+    diff the history computed for them (against the stored one before; the oldest
+    against the empty list), and the next write diffs against the newest stored one."""
+    import json
+
+    from host.events import Publisher
+    from host.execution_path import ExecutionContext, ExecutionPath
+    from host.protocol import models as m
+    from host.todos.schema import TodoWriteArgs
+    from host.todos.service import TodoService
+
+    path = _v20_file(tmp_path)
+    connection = apsw.Connection(str(path))
+    migrate(connection, MIGRATIONS, 27)
+    lists = [
+        [{"content": "Read", "status": "in_progress", "activeForm": "Reading"}],
+        [
+            {"content": "Read", "status": "completed", "activeForm": "Reading"},
+            {"content": "Write", "status": "pending", "activeForm": None},
+        ],
+        [{"content": "Write", "status": "in_progress", "activeForm": None}],
+    ]
+    for revision, items in enumerate(lists, start=4):  # 1..3 were pruned
+        connection.execute(
+            "INSERT INTO todo_revisions (session_id, revision, turn_id, created_at, items)"
+            " VALUES ('s1', ?, 't1', '2026-01-01T00:00:00.000Z', ?)",
+            (revision, json.dumps(items)),
+        )
+    connection.execute(
+        "UPDATE sessions SET todo_revision = 6; INSERT INTO turns (id, session_id, state,"
+        " started_at) VALUES ('t2', 's1', 'running', '2026-01-01T00:00:01.000Z')"
+    )
+    connection.close()
+
+    db = store.open_database(tmp_path)
+    assert read_user_version(db) == 28
+    todos = TodoService(db, Publisher())
+    page = todos.history(m.TodoHistoryParams(session_id="s1"))
+    diffs = {r.revision: r.diff for r in page.revisions}
+    assert diffs[4].added == ("Read",)  # the oldest kept: against the empty list
+    assert diffs[5].added == ("Write",)
+    assert [(c.content, c.from_, c.to) for c in diffs[5].status_changed] == [
+        ("Read", "in_progress", "completed")
+    ]
+    assert diffs[6].completed_removed == ("Read",) and diffs[6].added == ()
+
+    ctx = ExecutionContext("s1", "t2", ExecutionPath.AGENT)
+    written = todos.write(
+        ctx, TodoWriteArgs.model_validate({"todos": [{"content": "Write", "status": "completed"}]})
+    )
+    assert written.snapshot.revision == 7
+    assert [(c.content, c.from_, c.to) for c in written.diff.status_changed] == [
+        ("Write", "in_progress", "completed")
+    ]
+    newest = todos.history(m.TodoHistoryParams(session_id="s1", limit=1)).revisions[0]
+    assert newest.diff == written.diff

@@ -13,7 +13,7 @@ from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors
 from host.protocol import models as m
-from host.protocol.todo_diff import diff_items
+from host.protocol.todo_diff import diff_items, matched_diff
 from host.todos import service as todo_service
 from tests.helpers.budget import examples
 from tests.host.test_todo_service import session_with_turn, write
@@ -93,6 +93,16 @@ def test_applying_the_diff_to_the_old_list_gives_the_new(old_pairs, new_pairs) -
             added[item.content] -= 1
             after[(item.content, item.status)] += 1
     assert +after == Counter((i.content, i.status) for i in new)
+
+
+@examples(500)
+@given(LISTS, st.lists(STATUS, min_size=8, max_size=8))
+def test_the_same_steps_with_new_statuses_diff_as_the_general_match(old_pairs, statuses) -> None:
+    """The common write (same contents, same order) takes a short way: it must give the
+    general match's diff exactly."""
+    old = items(*old_pairs)
+    new = items(*((i.content, s) for i, s in zip(old, statuses, strict=False)))
+    assert diff_items(old, new) == matched_diff(old, new)
 
 
 # --- storage ----------------------------------------------------------------------------
