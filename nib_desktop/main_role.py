@@ -46,11 +46,11 @@ class MainRole:
         from nib_desktop.state.markdown import preload
 
         preload()  # while the host starts: agents' messages are Markdown
-        self.intents.follow_settings()
+        self.intents.settings.follow()
         return await self.connection.start()
 
     async def shutdown(self) -> None:
-        self.intents.stop_following()
+        self.intents.settings.stop()
         self.run.cancel_all()
         await self.connection.shutdown()
 

@@ -53,7 +53,7 @@ class Asker:
 
 
 def endpoint_problem(endpoint: str) -> str:
-    from nib_desktop.intents import endpoint_problem as check
+    from nib_desktop.remote_work import endpoint_problem as check
 
     return check(endpoint)
 

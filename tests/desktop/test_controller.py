@@ -83,7 +83,7 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
 def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
+        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r1")
         assert gui.sessions.property("currentRemote") is True
         os.kill(gui.supervisor.pid, signal.SIGKILL)
         await until(lambda: gui.connection.property("state") == "reconnecting", 15)

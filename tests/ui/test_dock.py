@@ -319,7 +319,7 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         await gui.start()
         await running_session(gui)
         before = gui.calls["todos.get"]
-        remote = await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r1")
+        remote = await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r1")
         await gui.frame()
         assert gui.sessions.property("currentId") == remote.id
         assert gui.item("todoDock").isVisible()

@@ -120,7 +120,7 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
 def test_history_is_not_offered_for_a_remote_session(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r-1")
+        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r-1")
         await gui.key(Qt.Key.Key_H, CTRL)
         assert not gui.history.property("open")
         assert not gui.item("historyButton").isVisible()

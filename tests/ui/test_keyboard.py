@@ -324,7 +324,7 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
 def test_a_host_error_is_told_in_words(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.attach_remote("unix:/nonexistent/nib.sock", "r-1")
+        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r-1")
         await until(lambda: gui.sessions.property("currentRemote"))
         gui.sessions.fork()  # a remote session cannot be forked here
         await until(lambda: gui.notice.property("text") != "", what="the notice")

@@ -39,7 +39,7 @@ def remote(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostProcess]:
 def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostProcess) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.attach_remote(f"unix:{remote.socket_path}", "")
+        session = await gui.actions.remote.attach_remote(f"unix:{remote.socket_path}", "")
         assert session.remote is not None and session.remote.state == "connected"
         assert gui.sessions.property("currentReachable")
         assert remote.socket_path in gui.item("remoteNote").property("text")
