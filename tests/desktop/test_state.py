@@ -222,3 +222,15 @@ def test_text_still_arriving_is_held_until_its_message_is_stored() -> None:
     state.apply(ev.TurnChanged(TurnView("a", "running", "", "t1")))
     ended = state.apply(ev.TurnChanged(TurnView("a", "failed", "gone", "t1")))
     assert store.LIVE in ended.aspects and state.transcript.live == ""
+
+
+def test_every_event_has_its_reducer_and_anything_else_is_refused() -> None:
+    import typing
+
+    import pytest
+
+    from nib_desktop.state.reducers import REDUCERS
+
+    assert set(typing.get_args(ev.Event)) == set(REDUCERS)
+    with pytest.raises(TypeError, match="not an event"):
+        AppState().apply("SnapshotArrived")  # type: ignore[arg-type]

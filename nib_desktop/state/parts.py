@@ -1,0 +1,150 @@
+"""The window's state as held, and what its reducers and listeners share: the aspects a
+change touches, the change itself, the shown transcript and the History view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import NamedTuple
+
+from nib_desktop.state.changes import Changes
+from nib_desktop.state.types import (
+    AgentChoice,
+    Approval,
+    ConnectionState,
+    DesktopPrefs,
+    Line,
+    RemoteChoice,
+    Revision,
+    Session,
+    Snapshot,
+    ToolSource,
+    TurnView,
+)
+
+
+class Aspect(StrEnum):
+    """What a change touched; listeners read only what they show."""
+
+    CONNECTION = "connection"
+    SESSIONS = "sessions"  # the list's rows
+    CURRENT = "current"  # which session is shown, or its row
+    CHECKLIST = "checklist"  # a session's snapshot or turn (`Change.session_id`)
+    TRANSCRIPT = "transcript"
+    APPROVALS = "approvals"
+    TOOLS = "tools"
+    AGENTS = "agents"  # the configured ACP agents
+    NOTICE = "notice"
+    DRAFTS = "drafts"
+    QUEUED = "queued"  # messages waiting for their session's turn to end
+    REMOTE_CHOICES = "remote_choices"
+    HISTORY = "history"
+    PREFS = "prefs"
+    ATTENTION = "attention"  # what waits for the user: unseen ends, the window's activity
+    LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
+    LIVE = "live"  # the shown transcript's text still arriving (`Transcript.live`)
+    CHANGES = "changes"  # the Changes view (`AppState.changes`)
+    CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
+
+
+@dataclass(frozen=True)
+class Change:
+    aspects: frozenset[Aspect]
+    session_id: str | None = None  # the session a CHECKLIST change is about
+
+    def __contains__(self, aspect: object) -> bool:
+        return aspect in self.aspects
+
+
+NOTHING = Change(frozenset())
+
+
+def change(*aspects: Aspect, session_id: str | None = None) -> Change:
+    return Change(frozenset(aspects), session_id)
+
+
+class Transcript(NamedTuple):
+    """The shown session's transcript as loaded: its newest pages."""
+
+    session_id: str | None = None
+    lines: tuple[Line, ...] = ()
+    has_more: bool = False
+    oldest_seq: int = 0  # the oldest message loaded (0: none yet)
+    oldest_turn: str = ""  # and its turn
+    loaded: bool = False  # its newest page arrived
+    # the text of the message still arriving (messages.delta), until it is stored
+    live: str = ""
+    live_thought: bool = False
+
+
+class History(NamedTuple):
+    """The dock's History view: open on a session or not, the revisions loaded (newest
+    first), whether older ones exist, and the revision shown read-only, if any."""
+
+    session_id: str | None = None
+    revisions: tuple[Revision, ...] = ()
+    has_more: bool = False
+    viewed: Revision | None = None
+    # the first words of each turn's request, by turn id (read as groups appear)
+    requests: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Held:
+    """What the window holds; `store.AppState` adds the one mutator and its listeners."""
+
+    connection: ConnectionState = "starting"
+    connection_error: str = ""
+    sessions: tuple[Session, ...] = ()  # newest first
+    # the sessions are the last run's list, shown until the host's own arrives
+    sessions_cached: bool = False
+    current: str | None = None
+    snapshots: dict[str, Snapshot] = field(default_factory=dict)
+    turns: dict[str, TurnView] = field(default_factory=dict)
+    transcript: Transcript = field(default_factory=Transcript)
+    approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
+    tools: tuple[ToolSource, ...] = ()
+    agents: tuple[AgentChoice, ...] = ()
+    notice: str = ""
+    notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
+    drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
+    queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
+    remote_choices: tuple[RemoteChoice, ...] = ()
+    remote_choices_note: str = ""
+    history: History = field(default_factory=History)
+    changes: Changes = field(default_factory=Changes)
+    dock_expanded: bool = False
+    reduced_motion: bool = False
+    window_active: bool = True
+    desktop: DesktopPrefs = field(default_factory=DesktopPrefs)
+    # sessions whose turn ended while the user was not looking at them
+    unseen: frozenset[str] = frozenset()
+    _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
+
+    # --- reading ------------------------------------------------------------------------
+
+    def session(self, session_id: str | None) -> Session | None:
+        return self._by_id.get(session_id or "")
+
+    @property
+    def shown(self) -> Session | None:
+        return self.session(self.current)
+
+    def snapshot(self, session_id: str | None) -> Snapshot | None:
+        return self.snapshots.get(session_id or "")
+
+    def turn(self, session_id: str | None) -> TurnView:
+        return self.turns.get(session_id or "") or TurnView(session_id or "")
+
+    # --- for the reducers -----------------------------------------------------------------
+
+    def set_sessions(self, sessions: tuple[Session, ...]) -> None:
+        self.sessions = tuple(sorted(sessions, key=lambda s: s.order, reverse=True))
+        self._by_id = {s.session_id: s for s in self.sessions}
+
+    def take_notice(self, cause: str) -> bool:
+        """Take the notice away if `cause` was what it waited for."""
+        if not self.notice or self.notice_until != cause:
+            return False
+        self.notice, self.notice_until = "", ""
+        return True
