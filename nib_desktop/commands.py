@@ -13,7 +13,7 @@ from host.protocol.text import shorten
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
+from nib_desktop.state import slash
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
 
@@ -55,19 +55,19 @@ class CommandWork:
 
     async def command(self, text: str) -> None:
         """A composer command, every case answered in words; never sent to the agent."""
-        command = it.slash_command(text)
-        known = "; ".join(f"{name} ({what})" for name, what in it.COMMANDS.items())
-        if command == it.HELP_COMMAND:
+        command = slash.slash_command(text)
+        known = "; ".join(f"{name} ({what})" for name, what in slash.COMMANDS.items())
+        if command == slash.HELP_COMMAND:
             self._tell(f"Commands: {known}.")
             return
-        if command not in it.COMMANDS:
+        if command not in slash.COMMANDS:
             self._tell(f"There is no command “{shorten(text.strip(), 40)}”. Commands: {known}.")
             return
         shown = self._state.shown
         if shown is None:
             self._tell(f"{command} works in a session: open one first.")
             return
-        if command == it.CONTINUE_COMMAND:
+        if command == slash.CONTINUE_COMMAND:
             await self._continue_command(shown)
             return
         if shown.running:
@@ -84,7 +84,7 @@ class CommandWork:
         if held is None or not any(i.status in ("pending", "in_progress") for i in held.items):
             self._tell("Nothing to continue: no step of the checklist is unfinished.")
             return
-        await self._start_in(shown.session_id, it.CONTINUE_TEXT)
+        await self._start_in(shown.session_id, slash.CONTINUE_TEXT)
 
     async def _compact_now(self, session_id: str) -> None:
         result = await self.compact_session(session_id)

@@ -11,24 +11,17 @@ from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
-from nib_desktop import activity
+from nib_desktop.lines import todo_line, tool_name
 from nib_desktop.state.types import (
-    HOST_RESTARTED,
     AgentChoice,
     Approval,
     Item,
-    Line,
     Revision,
     Session,
     Snapshot,
     ToolSource,
     TurnView,
-    merge_lines,
 )
-
-TODO_WRITE = "TodoWrite"
-UNCHANGED = "Checklist written again, unchanged"
-STATUS_GLYPHS = {"pending": "○", "in_progress": "◐", "completed": "✓", "cancelled": "✕"}
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
@@ -114,187 +107,6 @@ def checklist_note(remote: m.RemoteInfo) -> str:
 
 
 # --- the transcript ------------------------------------------------------------------
-
-
-def summary_text(message: m.Message) -> str:
-    """A compaction's line: how many messages it stands for, the same count whether the
-    line came live or from a page read later (messages are numbered from 1 in a session,
-    and a summary stands for every message before it), then the summary itself, shown
-    when the line is unfolded."""
-    count = max(0, message.seq - 1)
-    head = f"Context compacted: {count} earlier message{'s' if count != 1 else ''} summarised"
-    return f"{head}\n\n{message.content}" if message.content.strip() else head
-
-
-class LineMaker:
-    """A session's messages as lines, fed in order: user and assistant text as it is,
-    tool calls and results as compact lines. A checklist write is told from what the
-    host committed (the result's `todo`: its revision's diff), never from the call's
-    arguments; a refused write is told as refused, with the host's reason."""
-
-    def __init__(self) -> None:
-        self._todo_calls: set[str] = set()
-        # the last checklist line, when it told one step beginning: (its seq, the step)
-        self._begun: tuple[int, str] | None = None
-
-    def lines(self, message: m.Message) -> tuple[Line, ...]:
-        seq = message.seq
-        made = []
-        for line in self._lines(message):
-            replaces = self._live(message, line)
-            made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
-                             replaces or seq, replaces, bounded(line.detail) if line.detail
-                             else "", line.detail_kind))  # fmt: skip
-        return tuple(made)
-
-    def _live(self, message: m.Message, line: Line) -> int:
-        """One live line per step: a write that only finishes the step the last checklist
-        line began takes that line's place ("◐ X" becomes "✓ X"): that line's seq, else 0."""
-        if message.todo is None or line.kind != "todo":
-            return 0
-        diff = message.todo.diff
-        only = diff.status_changed[0] if len(diff.status_changed) == 1 else None
-        alone = only is not None and not (diff.added or diff.completed_removed
-                                          or diff.dropped_unfinished or diff.reordered)  # fmt: skip
-        begun, self._begun = self._begun, None
-        if not alone or only is None:
-            return 0
-        if only.to == "in_progress":
-            self._begun = (message.seq, only.content)
-            return 0
-        if only.to == "completed" and begun is not None and begun[1] == only.content:
-            return begun[0]
-        return 0
-
-    def _lines(self, message: m.Message) -> list[Line]:
-        if message.role == "summary":
-            return [Line("summary", summary_text(message))]
-        if message.todo is not None:
-            return [todo_line(message.todo.diff, message.todo.items)]
-        if message.kind == "thought":  # an external agent's: shown folded
-            return [Line("thought", message.content.strip("\n"))]
-        if message.kind == "plan":  # an agent's plan that did not write the checklist
-            mark = "✕ " if message.is_error else ""
-            return [Line("todo", mark + shorten(message.content, 400), message.is_error)]
-        if message.role == "tool":
-            if message.tool_call_id in self._todo_calls and message.is_error:
-                return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
-                             is_error=True)]  # fmt: skip
-            if message.activity is not None:  # what it did (section 16)
-                said, kind = activity.detail(message.activity)
-                mark = "← error: " if message.is_error else "← "
-                return [Line("tool_result", mark + activity.summary(message.activity),
-                             message.is_error, detail=said, detail_kind=kind)]  # fmt: skip
-            return [Line("tool_result", _result_line(message), message.is_error)]
-        lines: list[Line] = []
-        if message.content.strip():  # stored as the agent streamed it: blank lines around it
-            lines.append(Line(message.role, message.content.strip("\n")))
-        for call in message.tool_calls:
-            if call.name == TODO_WRITE:  # told by its result, once the host decided
-                self._todo_calls.add(call.id)
-            else:
-                lines.append(Line("tool_call", call_line(call)))
-        return lines
-
-
-MAX_LINE = 50_000  # characters of one transcript line the window lays out
-
-
-def bounded(text: str) -> str:
-    """A line the window can lay out at once, made safe to show (`shown_text`): a message
-    of megabytes (a remote's, a tool's) keeps its first MAX_LINE characters and says how
-    long it is."""
-    if len(text) <= MAX_LINE:
-        return shown_text(text)
-    shown = shown_text(text[:MAX_LINE])
-    return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
-
-
-def todo_line(diff: m.TodoDiff, items: int) -> Line:
-    """A committed checklist revision of `items` items in one line: a whole new list, or
-    what changed against the one before."""
-    fresh = len(diff.added) == items and not diff.completed_removed
-    if items and fresh and not diff.dropped_unfinished:
-        return Line("todo", f"Checklist: {_steps(items)}")
-    text, warning = diff_line(diff)
-    if not items and text == UNCHANGED:
-        text = "Checklist empty"
-    return Line("todo", text, warning=warning)
-
-
-def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
-    """One line telling a revision's changes ("✓ Write the tests · +2 steps"), and whether
-    it dropped items unfinished (said in words too, not only flagged)."""
-    parts = [f"{STATUS_GLYPHS[c.to]} {shorten(c.content, 80)}" for c in diff.status_changed]
-    if diff.added:
-        parts.append(f"+{_steps(len(diff.added))}")
-    if diff.completed_removed:
-        parts.append(f"{_steps(len(diff.completed_removed))} finished and removed")
-    if diff.dropped_unfinished:
-        dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
-        parts.append(f"dropped unfinished: {dropped}")
-    if diff.reordered:
-        parts.append("reordered")
-    return " · ".join(parts) or UNCHANGED, bool(diff.dropped_unfinished)
-
-
-def turn_end(t: TurnView) -> Line | None:
-    """The transcript's line for a turn that ended other than by finishing: stopped,
-    failed with its error, or interrupted by a host restart. None while it runs or when
-    it completed (its last message says so)."""
-    if t.state == "cancelled":
-        return Line("turn_end", "■ Turn stopped")
-    if t.state == "failed" and t.error == HOST_RESTARTED:
-        return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
-    if t.state == "failed":
-        return Line("turn_end", f"✕ Turn failed: {t.error or 'no reason given'}", is_error=True)
-    return None
-
-
-def transcript(
-    messages: tuple[m.Message, ...],
-    turns: tuple[TurnView, ...],
-    next_turn: str | None = None,
-    maker: LineMaker | None = None,
-) -> tuple[Line, ...]:
-    """A page of a session's messages as lines, each ended turn's line after its last
-    message. `next_turn`: the turn of the message after the page (already held), whose
-    end is told after that message instead. `maker`: one that later messages continue."""
-    ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
-    maker = maker or LineMaker()
-    lines: list[Line] = []
-    previous: str | None = None
-    for message in messages:
-        if previous is not None and message.turn_id != previous and previous in ends:
-            lines.append(ends.pop(previous))
-        lines[:] = merge_lines(tuple(lines), maker.lines(message))
-        previous = message.turn_id
-    if previous in ends and previous != next_turn:
-        lines.append(ends.pop(previous))
-    return tuple(lines)
-
-
-def _steps(n: int) -> str:
-    return f"{n} step" if n == 1 else f"{n} steps"
-
-
-def call_line(call: m.ToolCall) -> str:
-    """A tool call in one line: an MCP server's tool named with its server."""
-    return f"→ {tool_name(call.name)} {shorten(call.arguments, 120)}"
-
-
-def tool_name(name: str) -> str:
-    """An offered tool name as a person reads it: "get_current_time (time)"."""
-    if name.startswith("mcp__") and name.count("__") >= 2:
-        server, _, tool = name[len("mcp__") :].partition("__")
-        return f"{tool} ({server})"
-    return name
-
-
-def _result_line(message: m.Message) -> str:
-    if message.is_error:
-        return "← error: " + shorten(message.content, 200)
-    return "← " + shorten(message.content, 160)
 
 
 # --- history, approvals, tools ---------------------------------------------------------

@@ -24,6 +24,7 @@ from nib_desktop.runner import Runner
 from nib_desktop.settings_work import SettingsWork
 from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
+from nib_desktop.state import slash
 from nib_desktop.state.store import AppState
 
 
@@ -110,7 +111,7 @@ class Intents:
             case it.DeleteSession(session_id):
                 return self.delete_session(session_id), "delete the session"
             case it.Send(text):
-                if it.slash_command(text) is not None:
+                if slash.slash_command(text) is not None:
                     return self.commands.command(text), "run the command"
                 return self.start_turn(text), "send the message"
             case it.Stop():
@@ -197,7 +198,7 @@ class Intents:
         shown = self._state.shown
         if shown is None or shown.running:
             return None
-        return await self.start_turn(it.CONTINUE_TEXT)
+        return await self.start_turn(slash.CONTINUE_TEXT)
 
     async def retry(self) -> None:
         await self._host.start()

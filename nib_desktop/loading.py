@@ -22,6 +22,7 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
+from nib_desktop import lines as transcript_lines
 from nib_desktop.connection import HostLink
 from nib_desktop.router import HistoryFeed, LineFeed
 from nib_desktop.runner import Runner
@@ -125,7 +126,7 @@ class Loader:
         if self._state.current != sid:
             return  # another session is shown now
         messages = listing.messages
-        lines = convert.transcript(messages, self._turns(turns), maker=self._feed.reset())
+        lines = transcript_lines.transcript(messages, self._turns(turns), maker=self._feed.reset())
         first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
             ev.TranscriptPage(sid, lines, listing.has_more, first.seq if first else 0,
@@ -152,7 +153,8 @@ class Loader:
             self._older_loading = False
         if self._state.transcript.session_id != held.session_id or not listing.messages:
             return
-        lines = convert.transcript(listing.messages, self._turns(turns), held.oldest_turn or None)
+        views = self._turns(turns)
+        lines = transcript_lines.transcript(listing.messages, views, held.oldest_turn or None)
         first = listing.messages[0]
         page = ev.TranscriptPage(
             held.session_id, lines, listing.has_more, first.seq, _turn_of(first), older=True

@@ -12,7 +12,7 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.text import shown_text
 from host.protocol.todo_diff import diff_items
-from nib_desktop import convert
+from nib_desktop import convert, lines
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import TurnView
@@ -23,10 +23,10 @@ class LineFeed:
     loaded, fed every message appended to it since."""
 
     def __init__(self) -> None:
-        self.maker = convert.LineMaker()
+        self.maker = lines.LineMaker()
 
-    def reset(self) -> convert.LineMaker:
-        self.maker = convert.LineMaker()
+    def reset(self) -> lines.LineMaker:
+        self.maker = lines.LineMaker()
         return self.maker
 
 
@@ -107,7 +107,7 @@ class Router:
     def turns_changed(self, turn: m.Turn) -> None:
         view = convert.turn(turn)
         self._state.apply(ev.TurnChanged(view))
-        line = convert.turn_end(view)
+        line = lines.turn_end(view)
         if line is not None:
             self._state.apply(ev.LinesAppended(turn.session_id, (line,)))
 

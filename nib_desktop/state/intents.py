@@ -7,36 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-COMPACT_COMMAND = "/compact"  # sent alone: summarise the session now
-CONTINUE_COMMAND = "/continue"  # carry the unfinished checklist on
-HELP_COMMAND = "/help"
-# the composer's commands, with what each does (offered as "/" is typed, and said when
-# an unknown one is)
-COMMANDS = {
-    COMPACT_COMMAND: "summarise the conversation so far",
-    CONTINUE_COMMAND: "carry on from the first unfinished step",
-    HELP_COMMAND: "list these commands",
-}
-
-
-def command_completions(text: str) -> list[tuple[str, str]]:
-    """The commands that complete `text` as typed ("/", "/co"), with what each does;
-    none once a space or a second line follows."""
-    if not text.startswith("/") or any(c.isspace() for c in text):
-        return []
-    typed = text.lower()
-    return [(name, what) for name, what in COMMANDS.items() if name.startswith(typed)]
-
-
-def slash_command(text: str) -> str | None:
-    """The command `text` is (one word after "/", nothing else), lower-cased; None for
-    a message, even one that starts with "/" ("/usr/bin is missing")."""
-    word = text.strip()
-    if len(word) < 2 or word[0] != "/" or not (word[1].isalpha() and word[1:].replace("-", "")
-                                                .replace("_", "").isalnum()):  # fmt: skip
-        return None
-    return word.lower()
-
 
 @dataclass(frozen=True)
 class SetDesktopPref:
@@ -96,7 +66,6 @@ class Stop:
 
 
 # what Continue sends: the host gives the agent its unfinished checklist with it
-CONTINUE_TEXT = "Continue from the first unfinished step of the checklist."
 
 
 @dataclass(frozen=True)

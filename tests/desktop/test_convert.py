@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from host.protocol import models as m
-from nib_desktop.convert import LineMaker
+from nib_desktop import lines
+from nib_desktop.lines import LineMaker
 
 N = 0
 
@@ -59,7 +60,7 @@ def test_one_live_line_per_step_whole_or_paged() -> None:
     """A step's "◐" line becomes its "✓" line in place (a run of 50 steps is 50 lines, not
     100); a write that does more than finish the step begun is a line of its own. The
     same in the state as lines arrive and in a transcript read again."""
-    from nib_desktop.convert import transcript
+    from nib_desktop.lines import transcript
     from nib_desktop.state.types import merge_lines
 
     def change(content: str, before: str, after: str) -> dict[str, str]:
@@ -127,7 +128,7 @@ def test_outside_text_cannot_spoof_the_window() -> None:
     assert convert.snapshot(snap).items[0].content == "⟨U+202E⟩exe.txt"
     message = m.Message(id="1", session_id="s", turn_id=None, seq=1, role="assistant",
                         content="plain \u202e.3", created_at="x")  # fmt: skip
-    assert convert.LineMaker().lines(message)[0].text == "plain ⟨U+202E⟩.3"
+    assert lines.LineMaker().lines(message)[0].text == "plain ⟨U+202E⟩.3"
 
 
 def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
@@ -144,9 +145,8 @@ def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
 
 def test_a_compaction_is_one_transcript_line() -> None:
     from host.protocol import models as m
-    from nib_desktop import convert
 
-    maker = convert.LineMaker()
+    maker = lines.LineMaker()
 
     def message(seq: int, role: str, content: str) -> m.Message:
         return m.Message(id=str(seq), session_id="s", turn_id=None, seq=seq, role=role,
@@ -160,9 +160,7 @@ def test_a_compaction_is_one_transcript_line() -> None:
     head = "Context compacted: 4 earlier messages summarised"
     assert rows[-1].text == f"{head}\n\nwhat happened"  # the summary, read when unfolded
     # the same count from a page that starts at the summary (a reload reads pages)
-    assert (
-        convert.LineMaker().lines(message(5, "summary", "what happened"))[0].text == rows[-1].text
-    )
+    assert lines.LineMaker().lines(message(5, "summary", "what happened"))[0].text == rows[-1].text
     # a second compaction stands for everything before it, the first summary included
     assert maker.lines(message(9, "summary", "more"))[0].text.startswith(
         "Context compacted: 8 earlier messages summarised"
@@ -177,7 +175,7 @@ def test_an_empty_first_write_reads_empty() -> None:
 def test_a_huge_message_is_laid_out_bounded_and_says_so() -> None:
     """A message of megabytes (a remote's, a tool's) is one line of at most 50,000
     characters plus its length in words: the window never lays out megabytes at once."""
-    from nib_desktop.convert import MAX_LINE
+    from nib_desktop.lines import MAX_LINE
 
     [line] = LineMaker().lines(message("assistant", "x" * 1_000_000))
     assert len(line.text) < MAX_LINE + 100

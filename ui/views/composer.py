@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import store
+from nib_desktop.state import slash, store
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState, Change
@@ -39,10 +39,10 @@ class ComposerView(QObject):
         """Send `text` in the session shown (a new one if none is); False, and the text
         stays in the input, when it cannot be sent now."""
         shown = self._state.shown
-        command = it.slash_command(text)
+        command = slash.slash_command(text)
         if command is not None:  # answered in words by the Main role, whatever the case
             self._ask(it.Send(command))
-            return command in it.COMMANDS  # answered: the input is free again
+            return command in slash.COMMANDS  # answered: the input is free again
         if not text.strip() or self._state.connection != "ready":
             return False
         if shown is not None and shown.running:  # goes when the turn completes
@@ -67,7 +67,7 @@ class ComposerView(QObject):
     @Slot(str, result="QVariantList")
     def completions(self, text: str) -> list[dict[str, str]]:
         """The commands that complete what is typed ("/", "/co"): name and what it does."""
-        return [{"name": name, "what": what} for name, what in it.command_completions(text)]
+        return [{"name": name, "what": what} for name, what in slash.command_completions(text)]
 
     @Slot()
     def cancelQueued(self) -> None:
