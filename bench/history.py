@@ -131,7 +131,7 @@ def open_history_requests(folder: Path, steps: int) -> tuple[int, int]:
             await until(lambda: main.state.transcript.loaded, what="the session shown")
             main.intents.ask(it.OpenHistory())
             await until(lambda: main.link.calls.count("todos.history") >= 1, what="a first load")
-            await until(lambda: not main.loader.history_loading, what="the first load")
+            await until(lambda: not main.loader.history.history_loading, what="the first load")
             asked = main.link.calls.count("todos.history")
             await main.intents.start_turn("\n".join(f"{i}. Step {i}" for i in range(1, steps + 1)))
             await until(lambda: main.state.turn(session.id).state == "completed", timeout=60)

@@ -17,13 +17,12 @@ import asyncio
 import logging
 from typing import Any
 
-from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
 from nib_desktop import lines as transcript_lines
 from nib_desktop.connection import HostLink
+from nib_desktop.history_loading import HistoryLoader
 from nib_desktop.router import HistoryFeed, LineFeed
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
@@ -32,16 +31,6 @@ from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import TurnView
 
 log = logging.getLogger(__name__)
-
-WHOLE_GROUP_PAGES = 20  # older History pages read, at most, to find where a turn began
-REQUEST_WORDS = 48  # characters of a turn's request in its History group header
-
-
-def request_words(text: str) -> str:
-    """A request's first words for a header: its first line that says something."""
-    line = next((ln for ln in text.splitlines() if ln.strip()), "")
-    return shown_text(shorten(line, REQUEST_WORDS))
-
 
 TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrolls up
 
@@ -53,15 +42,12 @@ class Loader:
         self._host = host
         self._state = state
         self._feed = feed
-        self._told = told
         self._run = run
         self._recovered: set[str] = set()  # local sessions whose checklist was fetched
         self._showing: asyncio.Future[Any] | None = None  # the shown session's load
         self._older_loading = False
-        self._history_busy = False  # a newest-page load is on its way
-        self._history_again = False  # ...and another write came meanwhile
-        self._asking: set[str] = set()  # turns whose request's words are being read
         state.subscribe(self._changed)
+        self.history = HistoryLoader(host, state, told, run)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if isinstance(event, ev.SessionsListed):
@@ -71,17 +57,6 @@ class Loader:
         relinked = store.LINKED in change and change.session_id == state.current
         if moved or relinked:
             self._showing = self._run(self.show_current(), "show the session")
-        if (isinstance(event, ev.HistoryOpened) and store.HISTORY in change) or (
-            isinstance(event, ev.SnapshotArrived)
-            and state.history.session_id is not None
-            and event.snapshot.session_id == state.history.session_id
-            and not _holds(state.history, event.snapshot.revision)
-        ):
-            self._run(self.load_history(older=False), "load the checklist history")
-        if isinstance(event, ev.RevisionWritten) and store.HISTORY in change:
-            told = dict(state.history.requests)
-            if event.revision.turn_id and event.revision.turn_id not in told:
-                self._run(self._requests(event.session_id), "read the turn's request")
 
     async def settled(self) -> None:
         """Once the shown session's load (if one is on its way) is done; its failure is
@@ -169,88 +144,6 @@ class Loader:
             return views
         held = self._state.turn(views[0].session_id)
         return tuple(held if held.turn_id == v.turn_id else v for v in views)
-
-    @property
-    def history_loading(self) -> bool:
-        """A load of the History view's newest page is on its way."""
-        return self._history_busy
-
-    async def load_history(self, older: bool = False) -> None:
-        """A page of the open History view's revisions: the newest, or with `older` the
-        page before the oldest held. Writes arriving during a load cost one more load,
-        not one each."""
-        if not older and self._history_busy:
-            self._history_again = True
-            return
-        self._history_busy = not older
-        try:
-            while True:
-                self._history_again = False
-                await self._history_page(older)
-                if older or not self._history_again:
-                    return
-        finally:
-            if not older:
-                self._history_busy = False
-
-    async def _history_page(self, older: bool) -> None:
-        session_id = self._state.history.session_id
-        if session_id is None:
-            return
-        await self._one_history_page(session_id, older)
-        await self._whole_groups(session_id)
-        await self._requests(session_id)
-
-    async def _one_history_page(self, session_id: str, older: bool) -> None:
-        held = self._state.history
-        before = min((r.revision for r in held.revisions), default=0) if older else 0
-        params = m.TodoHistoryParams(session_id=session_id, before_revision=before or None)
-        page = await self._host.call(rpc.TODOS_HISTORY, params)
-        revisions = tuple(convert.revision(r) for r in page.revisions)
-        self._state.apply(ev.HistoryPageLoaded(session_id, revisions, page.has_more, older))
-        if not older and self._state.history.session_id == session_id:
-            self._told.told(session_id, page.revisions[0] if page.revisions else None)
-
-    async def _whole_groups(self, session_id: str) -> None:
-        """Older pages until two turns are held (or none is left): every group but the
-        oldest then shows its turn's whole range, not just the part a page held."""
-        for _ in range(WHOLE_GROUP_PAGES):
-            held = self._state.history
-            turns = {r.turn_id for r in held.revisions}
-            if held.session_id != session_id or not held.has_more or len(turns) > 1:
-                return
-            await self._one_history_page(session_id, older=True)
-
-    async def _requests(self, session_id: str) -> None:
-        """The first words of each grouped turn's request, for its header (one short
-        `messages.list` of that turn's first message each, only for turns not read yet)."""
-        held = self._state.history
-        known = dict(held.requests)
-        grouped = dict.fromkeys(r.turn_id for r in held.revisions)
-        turns = [t for t in grouped if t and t not in known and t not in self._asking]
-        if held.session_id != session_id or not turns:
-            return
-        self._asking.update(turns)
-
-        async def first_words(turn_id: str) -> tuple[str, str]:
-            params = m.MessageListParams(session_id=session_id, turn_id=turn_id, limit=1)
-            try:
-                listing = await self._host.call(rpc.MESSAGES_LIST, params)
-            except errors.RpcError:  # e.g. a remote host without the project's turnId
-                return turn_id, ""
-            first = listing.messages[0] if listing.messages else None
-            return turn_id, request_words(first.content) if first and first.role == "user" else ""
-
-        try:
-            read = await asyncio.gather(*(first_words(t) for t in turns))
-        finally:
-            self._asking.difference_update(turns)
-        self._state.apply(ev.HistoryRequestsRead(session_id, tuple(read)))
-
-
-def _holds(history: store.History, revision: int) -> bool:
-    """Whether the History view already holds `revision` (the router appended it)."""
-    return any(r.revision == revision for r in history.revisions[:1])
 
 
 def _turn_of(message: m.Message | None) -> str:
