@@ -137,93 +137,13 @@ Rectangle {
             Layout.fillWidth: true
             active: composer.app.approvals.approvalId !== ""
             visible: active
-            sourceComponent: FocusScope {
-                id: approvalRow
-                objectName: "approvalRow"
-                implicitHeight: approvalColumn.implicitHeight + 16
-                Accessible.role: Accessible.Grouping
-                Accessible.name: qsTr("Approval: %1").arg(composer.app.approvals.tool)
-
-                Rectangle {
-                    anchors.fill: parent
-                    color: composer.theme.selection
-                }
-                ColumnLayout {
-                    id: approvalColumn
-                    anchors.left: parent.left
-                    anchors.right: parent.right
-                    anchors.top: parent.top
-                    anchors.margins: 8
-                    spacing: 4
-                    Text {
-                        objectName: "approvalTitle"
-                        Layout.fillWidth: true
-                        text: qsTr("Allow %1 to run?").arg(composer.app.approvals.tool)
-                        textFormat: Text.PlainText
-                        font.bold: true
-                        wrapMode: Text.Wrap
-                        color: composer.theme.text
-                    }
-                    Text {
-                        objectName: "approvalArguments"
-                        Layout.fillWidth: true
-                        text: composer.app.approvals.arguments
-                        textFormat: Text.PlainText
-                        font.family: "monospace"
-                        font.pixelSize: 12
-                        wrapMode: Text.WrapAnywhere
-                        maximumLineCount: 6
-                        elide: Text.ElideRight
-                        FullTextTip { target: parent }
-                        color: composer.theme.text
-                        Accessible.role: Accessible.StaticText
-                        Accessible.name: qsTr("Arguments: %1").arg(text)
-                    }
-                    RowLayout {
-                        spacing: 6
-                        NibButton {
-                            objectName: "allowOnceButton"
-                            text: qsTr("Allow once")
-                            primary: true
-                            palette.buttonText: composer.theme.text
-                            activeFocusOnTab: true
-                            ToolTip.visible: hovered || activeFocus
-                            ToolTip.text: qsTr("Allow this call (%1)").arg(allowOnceShortcut.nativeText)
-                            Accessible.name: qsTr("Allow once")
-                            Accessible.description: ToolTip.text
-                            onClicked: composer.answer("allow_once")
-                        }
-                        NibButton {
-                            objectName: "allowSessionButton"
-                            text: qsTr("Allow for this session")
-                            activeFocusOnTab: true
-                            ToolTip.visible: hovered || activeFocus
-                            ToolTip.text: qsTr("Allow this tool until the host stops (%1)").arg(allowSessionShortcut.nativeText)
-                            Accessible.name: qsTr("Allow for this session")
-                            Accessible.description: ToolTip.text
-                            onClicked: composer.answer("allow_session")
-                        }
-                        NibButton {
-                            objectName: "denyButton"
-                            text: qsTr("Deny")
-                            activeFocusOnTab: true
-                            ToolTip.visible: hovered || activeFocus
-                            ToolTip.text: qsTr("Refuse this call; the agent is told (%1)").arg(denyShortcut.nativeText)
-                            Accessible.name: qsTr("Deny")
-                            Accessible.description: ToolTip.text
-                            onClicked: composer.answer("deny")
-                        }
-                        Label {
-                            Layout.fillWidth: true
-                            text: qsTr("%1 allow · %2 for the session · %3 deny").arg(allowOnceShortcut.nativeText)
-                                  .arg(allowSessionShortcut.nativeText).arg(denyShortcut.nativeText)
-                            elide: Text.ElideRight
-                            FullTextTip { target: parent }
-                            color: composer.theme.muted
-                            font.pixelSize: 11
-                        }
-                    }
-                }
+            sourceComponent: ApprovalRow {
+                approvals: composer.app.approvals
+                theme: composer.theme
+                allowOnceKeys: allowOnceShortcut.nativeText
+                allowSessionKeys: allowSessionShortcut.nativeText
+                denyKeys: denyShortcut.nativeText
+                onAnswered: decision => composer.answer(decision)
             }
         }
 
@@ -233,112 +153,28 @@ Rectangle {
             color: composer.theme.divider
         }
 
-        // A message sent while the turn runs: shown, editable, cancellable; it goes when
-        // the turn completes (after a stop or a failure it waits for Send now)
-        RowLayout {
-            objectName: "queuedRow"
+        // A message sent while the turn runs (QueuedRow.qml)
+        QueuedRow {
             Layout.fillWidth: true
             Layout.leftMargin: 12
             Layout.rightMargin: 8
-            visible: composer.app.composer.queuedText !== ""
-            spacing: 6
-            Label {
-                objectName: "queuedText"
-                Layout.fillWidth: true
-                text: (composer.app.composer.queuedHeld
-                       ? qsTr("Queued — the turn did not complete: ") : qsTr("Queued, sent when this turn completes: "))
-                      + composer.app.composer.queuedText
-                textFormat: Text.PlainText
-                elide: Text.ElideRight
-                FullTextTip { target: parent }
-                maximumLineCount: 1
-                color: composer.theme.muted
-                font.pixelSize: 12
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            NibToolButton {
-                objectName: "sendQueuedButton"
-                visible: composer.app.composer.queuedHeld
-                text: qsTr("Send now")
-                font.pixelSize: 12
-                onClicked: composer.app.composer.sendQueued()
-            }
-            NibToolButton {
-                objectName: "editQueuedButton"
-                text: qsTr("Edit")
-                font.pixelSize: 12
-                ToolTip.visible: hovered
-                ToolTip.text: qsTr("Back into the input (Up in the empty input)")
-                onClicked: composer.editQueued()
-            }
-            NibToolButton {
-                objectName: "cancelQueuedButton"
-                text: qsTr("Cancel")
-                font.pixelSize: 12
-                onClicked: composer.app.composer.cancelQueued()
-            }
+            composer: composer.app.composer
+            theme: composer.theme
+            onEditRequested: composer.editQueued()
         }
 
-        // "/" typed: the commands it may begin, with what each does. Up and Down choose,
-        // Tab completes; Return sends what is typed.
-        ColumnLayout {
+        // "/" typed: the commands it may begin (SlashCompletions.qml); Return sends what
+        // is typed
+        SlashCompletions {
             id: completion
-            objectName: "slashCompletions"
-            property var matches: input.text.startsWith("/") ? composer.app.composer.completions(input.text) : []
-            property int chosen: 0
-            onMatchesChanged: completion.chosen = 0
-            function complete(): void {
-                const match = completion.matches[Math.min(completion.chosen, completion.matches.length - 1)]
-                input.text = match.name
-                input.cursorPosition = input.length
-            }
             Layout.fillWidth: true
             Layout.leftMargin: 8
             Layout.rightMargin: 8
             Layout.topMargin: 4
-            visible: completion.matches.length > 0 && input.activeFocus
-            spacing: 0
-            Repeater {
-                model: completion.matches
-                delegate: Rectangle {
-                    id: choice
-                    required property var modelData
-                    required property int index
-                    objectName: "slashCompletion"
-                    readonly property bool chosen: choice.index === completion.chosen
-                    Layout.fillWidth: true
-                    implicitHeight: 24
-                    radius: 4
-                    color: chosen ? composer.theme.accent : "transparent"
-                    Accessible.role: Accessible.ListItem
-                    Accessible.name: choice.modelData.name + ", " + choice.modelData.what
-                    RowLayout {
-                        anchors.fill: parent
-                        anchors.leftMargin: 6
-                        anchors.rightMargin: 6
-                        spacing: 10
-                        Text {
-                            text: choice.modelData.name
-                            textFormat: Text.PlainText
-                            font.bold: true
-                            color: choice.chosen ? composer.theme.accentText : composer.theme.text
-                        }
-                        Text {
-                            Layout.fillWidth: true
-                            text: choice.modelData.what + (choice.chosen ? qsTr("  (Tab)") : "")
-                            textFormat: Text.PlainText
-                            elide: Text.ElideRight
-                            color: choice.chosen ? composer.theme.accentText : composer.theme.muted
-                        }
-                    }
-                    TapHandler {
-                        onTapped: { completion.chosen = choice.index; completion.complete(); input.forceActiveFocus() }
-                    }
-                }
-            }
+            composer: composer.app.composer
+            theme: composer.theme
+            input: input
         }
-
         ScrollView {
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(Math.max(input.implicitHeight, 44), 160)
@@ -420,97 +256,14 @@ Rectangle {
             }
         }
 
-        RowLayout {
+        ComposerFooter {
             Layout.fillWidth: true
             Layout.margins: 8
-            spacing: 8
-            Label {
-                objectName: "sessionKind"
-                // an external agent's session names the agent and its folder
-                text: composer.app.sessions.currentAgent !== ""
-                      ? qsTr("%1 · %2").arg(composer.app.sessions.currentAgent).arg(composer.app.sessions.currentFolder)
-                      : qsTr("Mode: %1").arg(composer.app.sessions.currentMode)
-                textFormat: Text.PlainText
-                elide: Text.ElideMiddle
-                FullTextTip { target: parent }
-                Layout.maximumWidth: 320
-                color: composer.theme.muted
-                font.pixelSize: 12
-                Accessible.role: Accessible.StaticText
-                Accessible.name: composer.app.sessions.currentAgent !== ""
-                                 ? qsTr("Agent %1, in %2").arg(composer.app.sessions.currentAgent).arg(composer.app.sessions.currentFolder)
-                                 : text
-            }
-            Label {
-                objectName: "remoteNote"
-                Layout.fillWidth: true
-                visible: composer.app.sessions.currentRemote
-                text: composer.app.sessions.currentRemoteNote
-                textFormat: Text.PlainText
-                elide: Text.ElideRight
-                FullTextTip { target: parent }
-                color: composer.app.sessions.currentReachable ? composer.theme.muted : composer.theme.danger
-                font.pixelSize: 12
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            Label {
-                objectName: "approvalsElsewhere"
-                visible: composer.app.approvals.elsewhere > 0
-                Layout.fillWidth: true
-                text: composer.app.approvals.elsewhereText
-                textFormat: Text.PlainText
-                elide: Text.ElideMiddle
-                FullTextTip { target: parent }
-                color: composer.theme.warning
-                font.pixelSize: 12
-                font.underline: elsewhereArea.containsMouse
-                Accessible.role: Accessible.Link
-                Accessible.name: text
-                ToolTip.visible: elsewhereArea.containsMouse && truncated
-                ToolTip.text: text
-                MouseArea {
-                    id: elsewhereArea
-                    anchors.fill: parent
-                    hoverEnabled: true
-                    cursorShape: Qt.PointingHandCursor
-                    onClicked: composer.app.approvals.goToWaiting()
-                }
-            }
-            Label {
-                objectName: "toolsFailed"
-                visible: composer.app.tools.failed > 0
-                text: (composer.app.tools.failed === 1 ? qsTr("A tool server failed")
-                       : qsTr("%1 tool servers failed").arg(composer.app.tools.failed))
-                      + " · " + composer.toolsKeys
-                color: composer.theme.danger
-                font.pixelSize: 12
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            Item { Layout.fillWidth: !composer.app.sessions.currentRemote }
-            NibButton {
-                objectName: "stopButton"
-                text: qsTr("Stop")
-                visible: composer.app.sessions.currentRunning
-                ToolTip.visible: hovered
-                ToolTip.text: qsTr("Stop the turn (Esc)")
-                Accessible.name: qsTr("Stop the turn")
-                onClicked: composer.app.composer.stop()
-            }
-            NibButton {
-                objectName: "sendButton"
-                text: qsTr("Send")
-                // disabled: muted text and no accent fill (Fusion keeps the enabled colour)
-                palette.buttonText: enabled ? composer.theme.text : composer.theme.disabledText
-                primary: true
-                enabled: input.text.trim().length > 0 && composer.app.sessions.currentReachable
-                ToolTip.visible: hovered
-                ToolTip.text: composer.app.sessions.currentRunning ? qsTr("Queue it for when this turn completes (Enter)")
-                                                                  : qsTr("Send (Enter)")
-                Accessible.name: qsTr("Send")
-                onClicked: composer.submit()
-            }
+            app: composer.app
+            theme: composer.theme
+            toolsKeys: composer.toolsKeys
+            canSend: input.text.trim().length > 0
+            onSendRequested: composer.submit()
         }
     }
 }
