@@ -283,125 +283,15 @@ Item {
             }
         }
 
-        // The History view: every revision, newest first, grouped by turn. Up and Down
-        // move (PgUp/PgDn by a page, Home the newest, End the oldest), Enter shows one
-        // read-only, Escape returns to the live list.
-        ListView {
+        // The History view (HistoryList.qml)
+        HistoryList {
             id: historyList
-            objectName: "historyList"
             width: parent.width
-            visible: dock.history.open && !dock.history.viewing
-            height: visible ? Math.min(Math.max(contentHeight, 28), dock.maxListHeight) : 0
-            clip: true
-            model: dock.history.rows
-            boundsBehavior: Flickable.StopAtBounds
-            activeFocusOnTab: false
-            keyNavigationEnabled: true
-            highlightMoveDuration: 0
-            Accessible.role: Accessible.List
-            Accessible.name: qsTr("Checklist history")
-            section.property: "turnLabel"
-            section.delegate: Text {
-                required property string section
-                width: historyList.width
-                leftPadding: 10
-                topPadding: 4
-                text: section
-                textFormat: Text.PlainText
-                color: dock.theme.muted
-                font.pixelSize: 11
-                font.bold: true
-                Accessible.role: Accessible.Heading
-                Accessible.name: section
-            }
-            ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
-            onCurrentIndexChanged: if (currentIndex === count - 1 && dock.history.hasMore)
-                                       dock.app.history.loadOlder()
-            onAtYEndChanged: if (atYEnd && count > 0 && dock.history.hasMore)
-                                 dock.app.history.loadOlder()
-            // End goes to the oldest revision, loading the pages before it on the way
-            property bool toOldest: false
-            readonly property int page: Math.max(1, Math.floor(height / 28) - 1)
-            onCountChanged: {
-                if (!toOldest)
-                    return
-                if (dock.history.hasMore) {
-                    dock.app.history.loadOlder()
-                } else {
-                    toOldest = false
-                    currentIndex = count - 1
-                }
-            }
-            Keys.onPressed: (event) => {
-                if (event.key === Qt.Key_Home) {
-                    toOldest = false
-                    currentIndex = 0
-                } else if (event.key === Qt.Key_End) {
-                    currentIndex = count - 1
-                    toOldest = dock.history.hasMore
-                    if (toOldest)
-                        dock.app.history.loadOlder()
-                } else if (event.key === Qt.Key_PageDown) {
-                    currentIndex = Math.min(count - 1, currentIndex + page)
-                } else if (event.key === Qt.Key_PageUp) {
-                    currentIndex = Math.max(0, currentIndex - page)
-                } else {
-                    return
-                }
-                event.accepted = true
-            }
-            Keys.onEscapePressed: dock.closeHistory()
-            Keys.onReturnPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
-            Keys.onEnterPressed: if (currentIndex >= 0) dock.showRevision(dock.history.revisionAt(currentIndex))
-
-            Text {
-                anchors.centerIn: parent
-                visible: historyList.count === 0
-                text: qsTr("Loading the history…")
-                color: dock.theme.muted
-                font.pixelSize: 12
-            }
-
-            delegate: Rectangle {
-                id: entry
-                required property int index
-                required property int revision
-                required property string time
-                required property string summary
-                required property bool warning
-                required property string accessibleName
-
-                objectName: "historyRow"
-                width: historyList.width
-                implicitHeight: entryText.implicitHeight + 8
-                color: ListView.isCurrentItem && historyList.activeFocus ? dock.theme.selection : "transparent"
-                Accessible.role: Accessible.ListItem
-                Accessible.name: accessibleName
-
-                Text {
-                    id: entryText
-                    anchors.left: parent.left
-                    anchors.right: parent.right
-                    anchors.verticalCenter: parent.verticalCenter
-                    anchors.leftMargin: 10
-                    anchors.rightMargin: 14
-                    text: qsTr("Revision %1 · %2 · %3").arg(entry.revision).arg(entry.time).arg(entry.summary)
-                    textFormat: Text.PlainText
-                    wrapMode: Text.Wrap
-                    maximumLineCount: 3
-                    elide: Text.ElideRight
-                    FullTextTip { target: parent }
-                    color: entry.warning ? dock.theme.warning : dock.theme.text
-                    font.pixelSize: 12
-                }
-                MouseArea {
-                    anchors.fill: parent
-                    onClicked: {
-                        historyList.currentIndex = entry.index
-                        dock.showRevision(entry.revision)
-                    }
-                }
-            }
+            history: dock.history
+            theme: dock.theme
+            maxListHeight: dock.maxListHeight
+            onCloseRequested: dock.closeHistory()
+            onRevisionChosen: revision => dock.showRevision(revision)
         }
     }
 }
