@@ -1,0 +1,137 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import Nib
+
+// One line of the transcript: a message in its bubble (an agent's Markdown rendered by
+// the window), a compact line for tool calls, checklist writes and turn ends, folded
+// thoughts, summaries and long messages, and what a tool call did beneath it.
+Item {
+    id: entry
+
+    required property TranscriptView view
+    required property Theme theme
+    required property bool unfoldAll  // Return in the transcript turns every line over
+    required property string kind
+    required property string text
+    required property string preview
+    required property bool isError
+    required property bool warning
+    required property string detail
+    required property string detailHtml
+    required property string detailPreview
+    required property int index
+    required property bool markdown
+    required property string richShort
+
+    readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
+                                    || kind === "turn_end" || kind === "summary" || thought
+    // an agent's thought: kept, folded to its first line until clicked; a long
+    // message: folded to its first lines until clicked
+    readonly property bool thought: kind === "thought"
+    // a compaction: its count on one line; unfolded, the summary the agent goes on from
+    readonly property bool summary: kind === "summary" && text.indexOf("\n") >= 0
+    readonly property bool long: preview.length > 0
+    // a click turns this line over; Return in the transcript turns them all
+    property bool turned: false
+    readonly property bool unfolded: turned !== entry.unfoldAll
+    readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
+    implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
+
+    Rectangle {
+        id: bubble
+        anchors.right: entry.kind === "user" ? parent.right : undefined
+        // a long message fills the width anyway: not laid out unwrapped to find out
+        width: entry.compact ? parent.width
+             : entry.long ? parent.width * 0.85 : Math.min(parent.width * 0.85, body.implicitWidth + 24)
+        implicitHeight: body.implicitHeight + (entry.compact ? 4 : 16)
+        radius: 8
+        color: entry.kind === "user" ? entry.theme.userBubble : "transparent"
+
+        // read-only and selectable: drag to select, Ctrl+C copies
+        TextEdit {
+            id: body
+            objectName: "transcriptText"
+            anchors.fill: parent
+            anchors.margins: entry.compact ? 2 : 8
+            text: entry.thought && !entry.unfolded
+                  ? qsTr("Thought: %1%2").arg(entry.firstLine.length > 120 ? entry.firstLine.slice(0, 120) : entry.firstLine)
+                                         .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
+                  : entry.summary && !entry.unfolded ? qsTr("%1 — the summary ▸").arg(entry.firstLine)
+                  : entry.markdown ? (entry.long && entry.unfolded ? entry.view.wholeRich(entry.index) : entry.richShort)
+                  : entry.long && !entry.unfolded ? entry.preview : entry.text
+            // an agent's message: Markdown rendered by the window (nib_desktop.state.markdown)
+            textFormat: entry.markdown ? TextEdit.RichText : TextEdit.PlainText
+            // a link opens only on a click, and only http, https and mailto ones
+            onLinkActivated: (link) => entry.view.openLink(link)
+            HoverHandler {
+                enabled: entry.markdown
+                cursorShape: body.hoveredLink.length > 0 ? Qt.PointingHandCursor : Qt.IBeamCursor
+            }
+            ToolTip.visible: body.hoveredLink.length > 0
+            ToolTip.text: body.hoveredLink
+            font.italic: entry.thought
+            readOnly: true
+            selectByMouse: true
+            activeFocusOnTab: false
+            wrapMode: TextEdit.Wrap
+            selectionColor: entry.theme.selection
+            selectedTextColor: entry.theme.text
+            color: entry.isError ? entry.theme.danger
+                 : entry.warning ? entry.theme.warning
+                 : entry.compact ? entry.theme.muted : entry.theme.text
+            font.pixelSize: entry.compact ? 13 : 14
+            Accessible.role: Accessible.StaticText
+            Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ")
+                              : entry.thought ? qsTr("Agent's thought: ") : "")
+                             + (entry.long && !entry.unfolded ? entry.preview : entry.text)
+            TapHandler {
+                enabled: entry.thought || entry.summary || entry.long
+                onTapped: entry.turned = !entry.turned
+            }
+        }
+    }
+
+    // what a tool call did: its diff (coloured) or its output, monospaced, folded
+    // to its first lines until clicked (Return in the transcript unfolds all);
+    // made only for the rows that have one
+    Loader {
+        id: detailBox
+        active: entry.detailHtml.length > 0
+        visible: active
+        anchors.top: bubble.bottom
+        anchors.topMargin: 4
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.leftMargin: 16
+        sourceComponent: Rectangle {
+            implicitHeight: detailText.implicitHeight + 12
+            radius: 6
+            color: entry.theme.userBubble
+            TextEdit {
+                id: detailText
+                objectName: "toolDetail"
+                anchors.fill: parent
+                anchors.margins: 6
+                text: entry.detailPreview.length > 0 && !entry.unfolded ? entry.detailPreview : entry.detailHtml
+                // made by the window from escaped text (nib_desktop.state.rich)
+                textFormat: TextEdit.RichText
+                font.family: "monospace"
+                font.pixelSize: 12
+                color: entry.theme.text
+                readOnly: true
+                selectByMouse: true
+                activeFocusOnTab: false
+                wrapMode: TextEdit.WrapAnywhere
+                selectionColor: entry.theme.selection
+                selectedTextColor: entry.theme.text
+                Accessible.role: Accessible.StaticText
+                Accessible.name: entry.detail
+                TapHandler {
+                    enabled: entry.detailPreview.length > 0
+                    onTapped: entry.turned = !entry.turned
+                }
+            }
+        }
+    }
+}
