@@ -122,7 +122,7 @@ ApplicationWindow {
             list.push({ name: qsTr("Compact the conversation"), key: "/compact",
                         run: () => window.app.composer.send("/compact") })
         if (sessions.currentRemote && !sessions.currentReachable)
-            list.push({ name: qsTr("Reach the remote host now"), key: retryRemoteShortcut.nativeText,
+            list.push({ name: qsTr("Reach the remote host now"), key: window.keys["retryRemote"],
                         run: () => sessions.retryRemote() })
         if (hasSession && !sessions.currentRemote)
             list.push({ name: qsTr("Fork this session"), key: window.keys["fork"], run: () => sessions.fork() })
@@ -159,7 +159,7 @@ ApplicationWindow {
                 list.push({ name: qsTr("Go to: %1").arg(session.title), key: "",
                             run: () => sessions.show(session.id) })
         }
-        list.push({ name: qsTr("Quit Nib"), key: quitShortcut.nativeText, run: () => window.close() })
+        list.push({ name: qsTr("Quit Nib"), key: window.keys["quit"], run: () => window.close() })
         return list
     }
     Shortcut {
@@ -213,118 +213,25 @@ ApplicationWindow {
 
     // Ctrl+B hides the sessions list (more room for the transcript) and shows it again
     property bool sidebarCollapsed: false
-    Shortcut {
-        id: sidebarShortcut
-        objectName: "sidebarShortcut"
-        sequence: "Ctrl+B"
-        onActivated: window.toggleSidebar()
-    }
     function toggleSidebar(): void {
         window.sidebarCollapsed = !window.sidebarCollapsed
         if (window.sidebarCollapsed)
             window.focusInput()
     }
-    Shortcut {
-        id: newShortcut
-        objectName: "newShortcut"
-        sequence: "Ctrl+N"
-        onActivated: window.app.sessions.create("agent")
+    WindowKeys {
+        id: windowKeys
+        sessions: window.app.sessions
+        connection: window.app.connection
+        onSidebarToggled: window.toggleSidebar()
+        onQuitRequested: window.close()
+        onNewMenuRequested: sidebar.openNewMenu()
+        onDeleteRequested: window.confirmDelete()
+        onToolsRequested: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
+        onChangesRequested: window.openChanges("")
+        onSettingsRequested: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
+        onFocusCycled: step => window.cycleFocus(step)
     }
-    Shortcut {
-        id: quitShortcut
-        objectName: "quitShortcut"
-        // as the window manager's close: asks first while turns run
-        sequence: "Ctrl+Q"
-        onActivated: window.close()
-    }
-    // an unreachable remote session's host, tried now (the banner's Ctrl+R starts a
-    // failed local host; the two are never enabled together)
-    Shortcut {
-        id: retryRemoteShortcut
-        objectName: "retryRemoteShortcut"
-        sequence: "Ctrl+R"
-        enabled: window.app.sessions.currentRemote && !window.app.sessions.currentReachable
-                 && window.app.connection.state === "ready"
-        onActivated: window.app.sessions.retryRemote()
-    }
-    Shortcut {
-        id: newMenuShortcut
-        objectName: "newMenuShortcut"
-        // every kind of session, the configured ACP agents included, by keyboard
-        sequence: "Ctrl+Shift+N"
-        onActivated: sidebar.openNewMenu()
-    }
-    Shortcut {
-        id: forkShortcut
-        sequence: "Ctrl+Shift+D"
-        enabled: window.app.sessions.currentId !== "" && !window.app.sessions.currentRemote
-        onActivated: window.app.sessions.fork()
-    }
-    Shortcut {
-        id: deleteShortcut
-        sequence: "Ctrl+Shift+Delete"
-        enabled: window.app.sessions.currentId !== ""
-        onActivated: window.confirmDelete()
-    }
-    Shortcut {
-        id: previousShortcut
-        sequence: "Ctrl+PgUp"
-        onActivated: window.app.sessions.showAdjacent(-1)
-    }
-    Shortcut {
-        sequence: "Alt+Up"
-        onActivated: window.app.sessions.showAdjacent(-1)
-    }
-    Shortcut {
-        id: nextShortcut
-        sequence: "Ctrl+PgDown"
-        onActivated: window.app.sessions.showAdjacent(1)
-    }
-    Shortcut {
-        sequence: "Alt+Down"
-        onActivated: window.app.sessions.showAdjacent(1)
-    }
-    Shortcut {
-        id: toolsShortcut
-        sequence: "Ctrl+Shift+T"
-        onActivated: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
-    }
-    Shortcut {
-        id: changesShortcut
-        objectName: "changesShortcut"
-        sequence: "Ctrl+Shift+G"
-        enabled: window.app.sessions.currentId !== ""
-        onActivated: window.openChanges("")
-    }
-    Shortcut {
-        id: settingsShortcut
-        objectName: "settingsShortcut"
-        sequence: "Ctrl+,"
-        onActivated: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
-    }
-    Shortcut {
-        sequence: "F6"
-        onActivated: window.cycleFocus(1)
-    }
-    Shortcut {
-        sequence: "Shift+F6"
-        onActivated: window.cycleFocus(-1)
-    }
-
-    // the keys as this platform writes them, for tooltips
-    readonly property var keys: ({
-        "new": newShortcut.nativeText,
-        "newMenu": newMenuShortcut.nativeText,
-        "fork": forkShortcut.nativeText,
-        "delete": deleteShortcut.nativeText,
-        "previous": previousShortcut.nativeText,
-        "next": nextShortcut.nativeText,
-        "tools": toolsShortcut.nativeText,
-        "changes": changesShortcut.nativeText,
-        "settings": settingsShortcut.nativeText,
-        "sidebar": sidebarShortcut.nativeText,
-        "palette": "Ctrl+K"
-    })
+    readonly property var keys: windowKeys.texts
 
     // Completed steps and turn ends, said politely to assistive technology; a tool call
     // waiting for approval, assertively.
@@ -421,7 +328,7 @@ ApplicationWindow {
                 app: window.app
                 theme: theme
                 maxDockListHeight: Math.min(window.height / 3, 12 * 30)
-                toolsKeys: toolsShortcut.nativeText
+                toolsKeys: window.keys["tools"]
             }
         }
     }
