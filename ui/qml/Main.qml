@@ -43,7 +43,6 @@ ApplicationWindow {
             if (file === "AgentDialog.qml")
                 made.agent = window.agentAsked
             loader.setSource(Qt.resolvedUrl("dialogs/" + file), made)
-            // every dialog gives the keyboard back to the input when it closes
             const dialog = loader.item as T.Dialog
             dialog.closed.connect(window.focusInput)
         }
@@ -97,70 +96,36 @@ ApplicationWindow {
         palette.show(window.commands())
     }
 
-    // Everything the window can do now, with its key: what the palette lists.
+    // What the palette lists (made by its view); each runs here by its id.
     function commands(): var {
+        const keys = Object.assign({}, window.keys, composer.keys)
+        return window.app.palette.commands(keys, window.sidebarCollapsed).map(
+            (command) => ({ name: command.name, key: command.key,
+                            run: () => window.runCommand(command.id, command.arg) }))
+    }
+    function runCommand(id: string, arg: string): void {
         const sessions = window.app.sessions
-        const settings = window.app.settings
-        const hasSession = sessions.currentId !== ""
-        const running = sessions.currentRunning
-        const choices = sessions.choices()
-        const list = [
-            { name: qsTr("New agent session"), key: window.keys["new"], run: () => sessions.create("agent") },
-            { name: qsTr("New plan session"), key: "", run: () => sessions.create("plan") },
-            { name: qsTr("New goal session"), key: "", run: () => sessions.create("goal") },
-            { name: qsTr("New remote session…"), key: "", run: () => window.openDialog(remoteDialogLoader, "RemoteDialog.qml") }
-        ]
-        for (const agent of choices.filter((choice) => choice.kind === "agent"))
-            list.push({ name: qsTr("New %1 session…").arg(agent.title), key: "",
-                        run: () => window.newAgentSession(agent.id) })
-        if (running)
-            list.push({ name: qsTr("Stop the turn"), key: qsTr("Esc"), run: () => window.app.composer.stop() })
-        if (window.app.dock.canContinue)
-            list.push({ name: qsTr("Continue from the first unfinished step"), key: qsTr("Ctrl+Enter"),
-                        run: () => window.app.dock.continueTurn() })
-        if (hasSession && !running && !sessions.currentRemote)
-            list.push({ name: qsTr("Compact the conversation"), key: "/compact",
-                        run: () => window.app.composer.send("/compact") })
-        if (sessions.currentRemote && !sessions.currentReachable)
-            list.push({ name: qsTr("Reach the remote host now"), key: window.keys["retryRemote"],
-                        run: () => sessions.retryRemote() })
-        if (hasSession && !sessions.currentRemote)
-            list.push({ name: qsTr("Fork this session"), key: window.keys["fork"], run: () => sessions.fork() })
-        if (hasSession)
-            list.push({ name: qsTr("Delete this session…"), key: window.keys["delete"],
-                        run: () => window.confirmDelete() })
-        // the checklist's actions where there is a checklist
-        if (window.app.dock.shown && !window.app.dock.unavailable) {
-            list.push({ name: qsTr("Show or hide the checklist"), key: composer.keys["toggle"],
-                        run: () => window.app.dock.toggleExpanded() })
-            list.push({ name: qsTr("Checklist history"), key: composer.keys["history"],
-                        run: () => composer.dock.toggleHistory() })
+        switch (id) {
+        case "new": sessions.create(arg); break
+        case "remote": window.openDialog(remoteDialogLoader, "RemoteDialog.qml"); break
+        case "agent": window.newAgentSession(arg); break
+        case "stop": window.app.composer.stop(); break
+        case "continue": window.app.dock.continueTurn(); break
+        case "compact": window.app.composer.send("/compact"); break
+        case "retryRemote": sessions.retryRemote(); break
+        case "fork": sessions.fork(); break
+        case "delete": window.confirmDelete(); break
+        case "toggleDock": window.app.dock.toggleExpanded(); break
+        case "history": composer.dock.toggleHistory(); break
+        case "changes": window.openChanges(""); break
+        case "tools": window.openDialog(toolsDialogLoader, "ToolsDialog.qml"); break
+        case "settings": window.openDialog(settingsDialogLoader, "SettingsDialog.qml"); break
+        case "sidebar": window.toggleSidebar(); break
+        case "look": window.app.settings.setAppearance(arg); break
+        case "motion": window.app.settings.set("reducedMotion", arg === "on"); break
+        case "show": sessions.show(arg); break
+        case "quit": window.close(); break
         }
-        if (hasSession)
-            list.push({ name: qsTr("Changes in the folder"), key: window.keys["changes"],
-                        run: () => window.openChanges("") })
-        list.push({ name: qsTr("Tools and agents"), key: window.keys["tools"],
-                    run: () => window.openDialog(toolsDialogLoader, "ToolsDialog.qml") })
-        list.push({ name: qsTr("Settings"), key: window.keys["settings"],
-                    run: () => window.openDialog(settingsDialogLoader, "SettingsDialog.qml") })
-        list.push({ name: window.sidebarCollapsed ? qsTr("Show the sessions list") : qsTr("Hide the sessions list"),
-                    key: window.keys["sidebar"], run: () => window.toggleSidebar() })
-        const looks = [["system", qsTr("Theme: as the system")], ["light", qsTr("Theme: light")],
-                       ["dark", qsTr("Theme: dark")]]
-        for (const [look, name] of looks) {
-            if (settings.appearance !== look)
-                list.push({ name: name, key: "", run: () => settings.setAppearance(look) })
-        }
-        list.push({ name: settings.reducedMotion ? qsTr("Reduced motion: off (the sweep moves)")
-                                                 : qsTr("Reduced motion: on (no sweep)"),
-                    key: "", run: () => settings.set("reducedMotion", !settings.reducedMotion) })
-        for (const session of choices.filter((choice) => choice.kind === "session")) {
-            if (session.id !== sessions.currentId)
-                list.push({ name: qsTr("Go to: %1").arg(session.title), key: "",
-                            run: () => sessions.show(session.id) })
-        }
-        list.push({ name: qsTr("Quit Nib"), key: window.keys["quit"], run: () => window.close() })
-        return list
     }
     Shortcut {
         id: paletteShortcut

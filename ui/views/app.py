@@ -17,6 +17,7 @@ from ui.views.connection import ConnectionView
 from ui.views.dock import DockView
 from ui.views.history import HistoryView
 from ui.views.notices import NoticeView
+from ui.views.palette import PaletteView
 from ui.views.remote import RemoteView
 from ui.views.rows import qml_uncreatable
 from ui.views.sessions import SessionsView
@@ -54,6 +55,7 @@ class AppViews(QObject):
         self.notice_view = NoticeView(state, ask, self)
         self.remote_view = RemoteView(state, ask, endpoint_problem, self)
         self.settings_view = SettingsView(state, ask, self)
+        self.palette_view = PaletteView(state, self.dock_view, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -91,6 +93,9 @@ class AppViews(QObject):
     def _get_settings(self) -> SettingsView:
         return self.settings_view
 
+    def _get_palette(self) -> PaletteView:
+        return self.palette_view
+
     sessions = Property(SessionsView, _get_sessions, constant=True)
     composer = Property(ComposerView, _get_composer, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
@@ -103,3 +108,4 @@ class AppViews(QObject):
     notice = Property(NoticeView, _get_notice, constant=True)
     remote = Property(RemoteView, _get_remote, constant=True)
     settings = Property(SettingsView, _get_settings, constant=True)
+    palette = Property(PaletteView, _get_palette, constant=True)

@@ -1,0 +1,78 @@
+"""The command palette's list: everything the window can do now, each with its key, in
+the order shown when nothing is typed. Read from the other views when the palette opens;
+the window runs a command by its `id` (and `arg`: a session's, an agent's or a theme's)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state.store import AppState
+from ui.views.dock import DockView
+from ui.views.rows import qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+LOOKS = (("system", "Theme: as the system"), ("light", "Theme: light"), ("dark", "Theme: dark"))
+
+
+def _command(id_: str, name: str, key: str = "", arg: str = "") -> dict[str, str]:
+    return {"id": id_, "name": name, "key": key, "arg": arg}
+
+
+@QmlElement
+@qml_uncreatable("made by the application")
+class PaletteView(QObject):
+    def __init__(self, state: AppState, dock: DockView, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state = state
+        self._dock = dock
+
+    @Slot("QVariantMap", bool, result="QVariantList")
+    def commands(self, keys: dict[str, str], sidebar_collapsed: bool) -> list[dict[str, str]]:
+        """`keys`: the window's and the composer's keys as this platform writes them."""
+        state, dock = self._state, self._dock
+        shown = state.shown
+        running = shown is not None and shown.running
+        remote = shown is not None and shown.remote
+        key = keys.get
+        out = [
+            _command("new", "New agent session", key("new", ""), "agent"),
+            _command("new", "New plan session", "", "plan"),
+            _command("new", "New goal session", "", "goal"),
+            _command("remote", "New remote session…"),
+        ]
+        out += [_command("agent", f"New {a.name} session…", "", a.name) for a in state.agents]
+        if running:
+            out.append(_command("stop", "Stop the turn", "Esc"))
+        if dock.property("canContinue"):
+            name = "Continue from the first unfinished step"
+            out.append(_command("continue", name, "Ctrl+Enter"))
+        if shown is not None and not running and not remote:
+            out.append(_command("compact", "Compact the conversation", "/compact"))
+        if remote and shown is not None and not shown.reachable:
+            out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
+        if shown is not None and not remote:
+            out.append(_command("fork", "Fork this session", key("fork", "")))
+        if shown is not None:
+            out.append(_command("delete", "Delete this session…", key("delete", "")))
+        if dock.property("shown") and not dock.property("unavailable"):  # it has a checklist
+            out.append(_command("toggleDock", "Show or hide the checklist", key("toggle", "")))
+            out.append(_command("history", "Checklist history", key("history", "")))
+        if shown is not None:
+            out.append(_command("changes", "Changes in the folder", key("changes", "")))
+        out.append(_command("tools", "Tools and agents", key("tools", "")))
+        out.append(_command("settings", "Settings", key("settings", "")))
+        sidebar = "Show the sessions list" if sidebar_collapsed else "Hide the sessions list"
+        out.append(_command("sidebar", sidebar, key("sidebar", "")))
+        desktop = state.desktop
+        out += [_command("look", name, "", look) for look, name in LOOKS
+                if look != desktop.appearance]  # fmt: skip
+        still = desktop.reduced_motion
+        motion = "Reduced motion: " + ("off (the sweep moves)" if still else "on (no sweep)")
+        out.append(_command("motion", motion, "", "off" if still else "on"))
+        out += [_command("show", f"Go to: {s.title}", "", s.session_id)
+                for s in state.sessions if s.session_id != state.current]  # fmt: skip
+        out.append(_command("quit", "Quit Nib", key("quit", "")))
+        return out
