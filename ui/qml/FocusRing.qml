@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 
 // The keyboard focus, drawn around its parent: two pixels of the palette's highlight,
