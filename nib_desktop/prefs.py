@@ -1,5 +1,5 @@
-"""What the window keeps between runs in QSettings: its geometry, the dock's expanded
-state and the reduced-motion preference (`ui/reducedMotion`, or NIB_REDUCED_MOTION=1)."""
+"""What the window keeps between runs in QSettings: its geometry and the dock's expanded
+state. (Still motion is settings.json's `desktop.reducedMotion`, or NIB_REDUCED_MOTION=1.)"""
 
 from __future__ import annotations
 
@@ -14,13 +14,12 @@ from nib_desktop.state.store import AppState
 
 
 def restore_prefs(state: AppState) -> None:
-    """The dock's expanded state and the reduced-motion preference (`ui/reducedMotion`
-    in QSettings, or NIB_REDUCED_MOTION=1). Set on the new state before any view watches
-    it (no event: the events module loads after the first frame)."""
+    """The dock's expanded state from QSettings, and still motion if the environment asks
+    (NIB_REDUCED_MOTION=1). Set on the new state before any view watches it (no event:
+    the events module loads after the first frame)."""
     settings = QSettings()
     state.dock_expanded = bool(settings.value("dock/expanded", False, type=bool))
-    reduced = settings.value("ui/reducedMotion", False, type=bool)
-    state.reduced_motion = still_motion(bool(reduced))
+    state.reduced_motion = still_motion(False)
 
 
 def saved_geometry() -> tuple[int, int, int, int] | None:

@@ -3,8 +3,7 @@ decorator when its module is imported; importing this module imports them all.""
 
 from __future__ import annotations
 
-from ui import sweep
-from ui.views import app, rows
+import ui.sweep  # SweepText
+import ui.views.app  # AppViews, which imports every view and row model
 
-TYPES = (app.AppViews, rows.TodoListModel, rows.SessionListModel, rows.TranscriptModel,
-         sweep.SweepText)  # fmt: skip
+__all__ = ["ui"]

@@ -1,10 +1,10 @@
 """The state's events and intents, imported when first used rather than when a view is.
 
-Each is a few dozen frozen dataclasses, and Python makes a dataclass by compiling its
-methods: about a millisecond each here, some 55 ms for both, on the way to the window's
-first frame. Nothing before that frame sends an intent or applies an event, so the views
-import them through this module, and they load at the first use (a key pressed, the host
-connected). Type checkers see the real modules."""
+The intents are a few dozen frozen dataclasses, and Python makes a dataclass by compiling
+its methods: about a millisecond each here, on the way to the window's first frame (the
+events are named tuples, cheaper, but many). Nothing before that frame sends an intent
+or applies an event, so the views import them through this module, and they load at the
+first use (a key pressed, the host connected). Type checkers see the real modules."""
 
 from __future__ import annotations
 

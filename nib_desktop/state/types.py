@@ -63,7 +63,7 @@ class Revision(NamedTuple):
 
     revision: int
     turn_id: str  # "" when written outside a turn (the history's baseline)
-    time: str  # local HH:MM
+    time: str  # local HH:MM:SS
     items: tuple[Item, ...]
     summary: str  # what changed against the revision before, in one line
     warning: bool  # items were dropped unfinished (the summary says so in words)

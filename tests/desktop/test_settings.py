@@ -26,7 +26,9 @@ def close(engine, window) -> None:
     shiboken6.delete(engine)
 
 
-def test_geometry_expanded_and_reduced_motion_persist(qapp, tmp_path) -> None:
+def test_geometry_expanded_persist_and_the_environment_stills_motion(
+    qapp, tmp_path, monkeypatch
+) -> None:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
     try:
@@ -38,7 +40,7 @@ def test_geometry_expanded_and_reduced_motion_persist(qapp, tmp_path) -> None:
         state.apply(ev.DockExpanded(True))
         save()
         close(engine, window)
-        QSettings().setValue("ui/reducedMotion", True)
+        monkeypatch.setenv("NIB_REDUCED_MOTION", "1")  # the setting is settings.json's
 
         # made where it was: it opens there, and never moves there after it is shown
         state, views, engine, window = open_window()

@@ -49,7 +49,8 @@ def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
     items = dock.model
     assert isinstance(items, TodoListModel)
     qtmodeltester.check(items)
-    with qtbot.waitSignal(items.modelReset):
+    # a change in length inserts (or removes) rows: never a reset
+    with qtbot.assertNotEmitted(items.modelReset), qtbot.waitSignal(items.rowsInserted):
         state.apply(ev.SnapshotArrived(
             Snapshot("a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two")))
         ))  # fmt: skip
@@ -107,3 +108,30 @@ def test_dock_rows_carry_the_glyph_of_their_status(qtbot) -> None:
     statuses = ("pending", "in_progress", "completed", "cancelled")
     state.apply(ev.SnapshotArrived(Snapshot("a", 1, tuple(Item(s, s) for s in statuses))))  # type: ignore[arg-type]
     assert [r.glyph for r in dock.model.rows()] == ["○", "◐", "✓", "✕"]
+
+
+def test_rows_change_by_row_whatever_the_lists(qtmodeltester) -> None:
+    """Any list to any other: the model ends holding exactly the new rows, told by
+    inserts, removals and changes in place (each checked by Qt's model tester as it
+    happens), never by a reset."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from tests.helpers.budget import examples
+
+    transcript = TranscriptModel()
+    qtmodeltester.check(transcript)
+    resets: list[int] = []
+    transcript.modelReset.connect(lambda: resets.append(1))
+    lists = st.lists(st.sampled_from("abcde"), max_size=8)
+
+    @examples(300)
+    @given(lists, lists)
+    def change(before: list[str], after: list[str]) -> None:
+        transcript.set_rows([Line("user", x) for x in before])
+        transcript.set_rows([Line("user", x) for x in after])
+        assert [r.text for r in transcript.rows()] == after
+        assert transcript.rowCount() == len(after)
+
+    change()
+    assert resets == []

@@ -31,7 +31,7 @@ class RowModel(QAbstractListModel):
     """A list of frozen rows; each role reads one attribute: `ROLES` names the roles QML
     sees, each the row's attribute of the same name, or the one `ATTRIBUTES` gives (the
     state's own values are shown as they are, no copy). `set_rows` emits the least
-    change it can: dataChanged for rows that differ when the length is the same."""
+    change it can, by row: never a reset."""
 
     ROLES: tuple[str, ...] = ()
     ATTRIBUTES: dict[str, str] = {}  # noqa: RUF012 - read only, per class
@@ -90,17 +90,30 @@ class RowModel(QAbstractListModel):
         self.set_rows(rows)
 
     def set_rows(self, rows: list[Any]) -> None:
-        if len(rows) != len(self._rows):
-            self.beginResetModel()
-            self._rows = list(rows)
-            self.endResetModel()
-            return
-        changed = [
-            i for i, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if old != new
-        ]
-        self._rows = list(rows)
-        if changed:
-            self.dataChanged.emit(self.index(changed[0]), self.index(changed[-1]))
+        """The rows that differ, by row: what is the same at either end stays, the rows
+        between change in place, and the rest is inserted or removed. Never a reset, so a
+        view keeps its delegates, its focus and its scroll position."""
+        held, n, m = self._rows, len(self._rows), len(rows)
+        head = 0
+        while head < min(n, m) and held[head] == rows[head]:
+            head += 1
+        tail = 0
+        while tail < min(n, m) - head and held[n - 1 - tail] == rows[m - 1 - tail]:
+            tail += 1
+        was, now = n - tail - head, m - tail - head  # the rows between, before and after
+        both = min(was, now)
+        if both:
+            held[head : head + both] = rows[head : head + both]
+            self.dataChanged.emit(self.index(head), self.index(head + both - 1))
+        at = head + both
+        if now > was:
+            self.beginInsertRows(QModelIndex(), at, at + now - was - 1)
+            held[at:at] = rows[at : at + now - was]
+            self.endInsertRows()
+        elif was > now:
+            self.beginRemoveRows(QModelIndex(), at, at + was - now - 1)
+            del held[at : at + was - now]
+            self.endRemoveRows()
 
 
 @QmlElement
