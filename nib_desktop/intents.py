@@ -26,6 +26,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import slash
 from nib_desktop.state.store import AppState
+from nib_desktop.step_files import StepFiles
 
 
 class Intents:
@@ -43,6 +44,7 @@ class Intents:
         self._loader = loader
         self._run = run
         self.changes = ChangesWork(host, state, run)
+        self.step_files = StepFiles(host, state, run)
         self.settings = SettingsWork(state, data_dir)
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)

@@ -163,11 +163,20 @@ class TodoRow(NamedTuple):
     interrupted: bool  # in progress, but its turn ended
     endedWord: str  # then how: "stopped", "interrupted", "failed"
     sweeping: bool
+    filesText: str  # "3 files" the step changed in the folder, "" when none or not known
 
 
-def todo_rows(snapshot: Snapshot | None, turn: TurnView, live: bool) -> list[TodoRow]:
+def files_text(n: int) -> str:
+    return "" if n <= 0 else "1 file" if n == 1 else f"{n:,} files"
+
+
+def todo_rows(
+    snapshot: Snapshot | None, turn: TurnView, live: bool, files: dict[str, int] | None = None
+) -> list[TodoRow]:
     """The dock's rows: a step in progress sweeps while its turn runs, and says how the
-    turn ended when it no longer does. A past revision (`live` False) is only shown."""
+    turn ended when it no longer does; with `files`, how many files each step changed.
+    A past revision (`live` False) is only shown."""
+    files = files or {}
     items = snapshot.items if snapshot is not None else ()
     running = turn.running and live
     word = ended_word(turn)
@@ -175,11 +184,14 @@ def todo_rows(snapshot: Snapshot | None, turn: TurnView, live: bool) -> list[Tod
     for index, item in enumerate(items):
         in_progress = item.status == "in_progress"
         ended = word if in_progress and not running and live else ""
+        changed = files_text(files.get(item.content, 0)) if live else ""
         rows.append(TodoRow(
             content=item.content, status=item.status, glyph=STATUS_GLYPHS[item.status],
             activeForm=item.active_form or "", number=index + 1,
-            accessibleName=accessible_name(index, len(items), item, ended),
+            accessibleName=accessible_name(index, len(items), item, ended)
+            + (f", {changed} changed" if changed else ""),
             interrupted=ended != "", endedWord=ended, sweeping=in_progress and running,
+            filesText=changed,
         ))  # fmt: skip
     return rows
 

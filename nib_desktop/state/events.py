@@ -147,6 +147,13 @@ class ChangesShown(NamedTuple):
     changes: Changes
 
 
+class StepFilesCounted(NamedTuple):
+    """How many files each step of a session's checklist changed (by its content)."""
+
+    session_id: str
+    counts: tuple[tuple[str, int], ...]
+
+
 class CheckpointTaken(NamedTuple):
     session_id: str
 
@@ -222,6 +229,7 @@ Event = (
     | HistoryClosed
     | HistoryPageLoaded
     | RevisionWritten
+    | StepFilesCounted
     | HistoryRequestsRead
     | RevisionViewed
     | DockExpanded

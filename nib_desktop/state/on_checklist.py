@@ -95,5 +95,12 @@ def changes_shown(s: Held, e: ev.ChangesShown) -> Change:
     return change(A.CHANGES)
 
 
+def step_files_counted(s: Held, e: ev.StepFilesCounted) -> Change:
+    if s.step_files.get(e.session_id) == e.counts:
+        return NOTHING
+    s.step_files[e.session_id] = e.counts
+    return change(A.CHECKLIST, session_id=e.session_id)
+
+
 def checkpoint_taken(_s: Held, e: ev.CheckpointTaken) -> Change:
     return change(A.CHECKPOINT, session_id=e.session_id)

@@ -47,4 +47,5 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.RevisionViewed: checklist.revision_viewed,
     ev.ChangesShown: checklist.changes_shown,
     ev.CheckpointTaken: checklist.checkpoint_taken,
+    ev.StepFilesCounted: checklist.step_files_counted,
 }

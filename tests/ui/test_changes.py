@@ -13,6 +13,8 @@ from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 from tests.ui.test_agents import ALT, CTRL_SHIFT, agent_session, configure, send, turn_end
 
+CTRL = Qt.KeyboardModifier.ControlModifier
+
 
 def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> None:
     configure(gui)
@@ -84,6 +86,21 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         await until(lambda: (work / "new.txt").exists(), 10, "the undo")
         assert (work / "app.py").read_text() == "print(2)\n"
         assert (work / "data.txt").read_text() == "changed\n"
+
+        # the dock's rows say what each step changed, and open that step's changes
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not changes.property("isOpen"), 5, "the view closed")
+        dock_rows = gui.views.dock_view.model.rows
+        await until(lambda: [r.filesText for r in dock_rows()] == ["1 file"] * 3, 10,
+                    "each step's files in the dock")  # fmt: skip
+        assert dock_rows()[1].accessibleName.endswith(", 1 file changed")
+        await gui.key(Qt.Key.Key_T, CTRL)
+        await until(lambda: len(gui.visible_items("stepFiles")) == 3, 5, "the rows shown")
+        await gui.frame()
+        await gui.click(gui.visible_items("stepFiles")[1])
+        await until(lambda: changes.property("isOpen") and len(titles()) == 5, 10, "reopened")
+        await until(lambda: [row.title for row in changes.file_model.rows()] == ["new.txt"], 10,
+                    "step 2's files")  # fmt: skip
 
     gui.run(body(), timeout=90)
 

@@ -62,12 +62,12 @@ ApplicationWindow {
     Loader { id: deleteDialogLoader }
     Loader { id: toolsDialogLoader }
     Loader { id: changesDialogLoader }
-
-    // the Changes view of the shown session, on the step `step` when given
+    // the Changes view, on the step `step` when given (a dock row's "3 files" asks too)
     function openChanges(step: string): void {
         window.app.changes.open(step)
         window.openDialog(changesDialogLoader, "ChangesDialog.qml")
     }
+    Connections { target: window.app.changes; function onAsked(step: string): void { window.openChanges(step) } }
     Loader { id: settingsDialogLoader }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)

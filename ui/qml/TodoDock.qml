@@ -278,6 +278,7 @@ Item {
             delegate: TodoRow {
                 width: list.width
                 theme: dock.theme
+                changes: dock.app.changes
                 reducedMotion: dock.model.reducedMotion
                 animate: list.visible && dock.visible
             }

@@ -16,7 +16,9 @@ Item {
     required property bool interrupted
     required property string endedWord
     required property bool sweeping
+    required property string filesText
     required property Theme theme
+    required property ChangesView changes
     property bool reducedMotion: false
     // the row can be seen (the list is open): only then does the sweep move
     property bool animate: false
@@ -90,6 +92,23 @@ Item {
                 sweeping: sweep.running
                 running: !row.reducedMotion && row.animate
             }
+        }
+
+        // what the step changed in the folder ("3 files"): a click shows those changes
+        Text {
+            objectName: "stepFiles"
+            visible: row.filesText !== ""
+            Layout.alignment: Qt.AlignTop
+            leftPadding: 8
+            text: row.filesText
+            textFormat: Text.PlainText
+            color: row.theme.accent
+            font.pixelSize: 12
+            font.underline: filesHover.hovered
+            Accessible.role: Accessible.Link
+            Accessible.name: qsTr("%1 changed by this step: show them").arg(row.filesText)
+            HoverHandler { id: filesHover; cursorShape: Qt.PointingHandCursor }
+            TapHandler { onTapped: row.changes.ask(row.content) }
         }
     }
 }

@@ -46,6 +46,7 @@ def _file_row(change: FileDiff) -> ChangeRow:
 @qml_uncreatable("made by the views")
 class ChangesView(QObject):
     changed = Signal()
+    asked = Signal(str)  # the window opens the view on that step (a dock row's "3 files")
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -140,6 +141,11 @@ class ChangesView(QObject):
         self._scope, self._file = 0, 0
         self._wanted = f"Step: {step}" if step else ""
         self._ask(it.OpenChanges(step))
+
+    @Slot(str)
+    def ask(self, step: str) -> None:
+        """The window is asked to open the view on the step `step`."""
+        self.asked.emit(step)
 
     @Slot()
     def close(self) -> None:

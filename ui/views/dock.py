@@ -87,7 +87,8 @@ class DockView(QObject):
         self._headline = headline(snapshot, turn) if snapshot is not None else None
         if viewed is not None and snapshot is not None:
             self._headline = Headline(current_step(snapshot), "idle", False)
-        self.model.set_rows(todo_rows(snapshot, turn, live=viewed is None))
+        files = dict(state.step_files.get(session or "", ()))
+        self.model.set_rows(todo_rows(snapshot, turn, live=viewed is None, files=files))
         self.changed.emit()
         if announce and was_running and not turn.running and self._headline is not None:
             self.announcement.emit(self._headline.text)

@@ -144,7 +144,7 @@ class TodoListModel(RowModel):
     """Rows: `ui.snapshots.TodoRow`s."""
 
     ROLES = ("content", "status", "glyph", "activeForm", "number", "accessibleName",
-             "interrupted", "endedWord", "sweeping")  # fmt: skip
+             "interrupted", "endedWord", "sweeping", "filesText")  # fmt: skip
 
 
 class HistoryRow(NamedTuple):

@@ -4,7 +4,8 @@ import QtQuick.Controls
 import ".."
 
 // One list of the Changes view (its scopes, or a scope's files): the arrow keys and a
-// click choose a row, which the view then shows.
+// click choose a row, which the view then shows. Only they choose: rows arriving or
+// going never move the choice, which is the view's (`chosen`).
 ListView {
     id: list
 
@@ -14,9 +15,13 @@ ListView {
     clip: true
     spacing: 2
     activeFocusOnTab: true
-    keyNavigationEnabled: true
-    currentIndex: chosen
-    onCurrentIndexChanged: if (currentIndex !== chosen && currentIndex >= 0) list.picked(currentIndex)
+    keyNavigationEnabled: false
+    highlightMoveDuration: 0
+    Component.onCompleted: list.currentIndex = list.chosen
+    onChosenChanged: list.currentIndex = list.chosen
+    onCountChanged: list.currentIndex = list.chosen
+    Keys.onUpPressed: if (list.chosen > 0) list.picked(list.chosen - 1)
+    Keys.onDownPressed: if (list.chosen < list.count - 1) list.picked(list.chosen + 1)
     Accessible.role: Accessible.List
     ScrollBar.vertical: ScrollBar {}
     delegate: Rectangle {
@@ -57,10 +62,7 @@ ListView {
         }
         MouseArea {
             anchors.fill: parent
-            onClicked: {
-                list.currentIndex = row.index
-                list.picked(row.index)
-            }
+            onClicked: list.picked(row.index)
         }
     }
 }
