@@ -28,7 +28,7 @@ from host.protocol.endpoint import (
     validation_details,
 )
 from host.protocol.framing import MAX_FRAME_BYTES, FrameDecoder, FramingError, encode_message
-from host.protocol.methods import HELLO, METHODS, Method
+from host.protocol.methods import CANCEL_REQUEST, HELLO, METHODS, READS, Method
 from host.store.errors import StorageFailure
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ class ServerConnection:
         self.authenticated = False
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._reads: dict[object, asyncio.Task[None]] = {}  # a read still running, by its id
 
     def feed(self, data: bytes) -> None:
         if self.closed:
@@ -127,7 +128,9 @@ class ServerConnection:
             self._handshake(message)
             return
         if message.is_notification:
-            return  # JSON-RPC: a client's notification asks for nothing, so nothing runs
+            if message.method == CANCEL_REQUEST:
+                self._cancel(message.params)
+            return  # JSON-RPC: a client's notification asks for nothing more
         if message.method == HELLO.name:
             self._reply(message.id, errors.InvalidRequest("already authenticated"), message)
             return
@@ -154,8 +157,21 @@ class ServerConnection:
             task = asyncio.ensure_future(self._finish(message, method, outcome))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            if method.name in READS and message.id is not None:
+                request_id = message.id
+                self._reads[request_id] = task
+                task.add_done_callback(lambda _t: self._reads.pop(request_id, None))
         else:
             self._answer(message, outcome)
+
+    def _cancel(self, params: object) -> None:
+        """The client stopped waiting for a call: a read still running is dropped (a call
+        that changes something goes on; its notifications tell how it ended)."""
+        request_id = params.get("id") if isinstance(params, dict) else None
+        task = self._reads.pop(request_id, None) if isinstance(request_id, int | str) else None
+        if task is not None:
+            log.info("a read the client stopped waiting for was cancelled")
+            task.cancel()
 
     async def _finish(
         self, message: Request, method: Method[Any, Any], outcome: Awaitable[m.Wire]

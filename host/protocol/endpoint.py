@@ -8,6 +8,7 @@ the window, asyncio streams for RACP) only move bytes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import json
@@ -23,7 +24,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from host.protocol import errors
 from host.protocol import models as m
 from host.protocol.framing import FrameDecoder, FramingError, encode_frame, encode_message
-from host.protocol.methods import NOTIFICATIONS, Method
+from host.protocol.methods import CANCEL_REQUEST, NOTIFICATIONS, Method
 from host.protocol.text import valid_text
 
 JsonId = int | str | None
@@ -284,6 +285,11 @@ class ClientEndpoint:
             self._send(encode_message(message))
             result: R = await asyncio.wait_for(future, timeout)
             return result
+        except TimeoutError:  # no one waits for it now: a read is dropped at the host too
+            cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST, "params": {"id": request_id}}
+            with contextlib.suppress(Exception):
+                self._send(encode_message(cancel))
+            raise
         finally:
             self._pending.pop(request_id, None)
             if self._holder is future:  # after this step of the caller: the frames after it

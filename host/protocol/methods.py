@@ -82,6 +82,17 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     )
 }
 
+# The methods that change nothing: a call of one that the client stopped waiting for is
+# cancelled at the host (`CANCEL_REQUEST`); a call that changes something goes on, and its
+# outcome is told by its notifications.
+_READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
+          REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
+          CHANGES_STEP)  # fmt: skip
+READS = frozenset(method.name for method in _READS)
+# The client's notification that it stopped waiting for its request `id` (the project's,
+# as the Language Server Protocol's): {"id": int}.
+CANCEL_REQUEST = "$/cancelRequest"
+
 TODOS_CHANGED = Notification("todos.changed", m.TodoSnapshot)
 TURNS_CHANGED = Notification("turns.changed", m.Turn)
 SESSIONS_CHANGED = Notification("sessions.changed", m.Session)

@@ -137,3 +137,57 @@ def test_an_answer_takes_effect_before_the_notifications_sent_after_it() -> None
 
     asyncio.run(body())
     assert seen == ["answered starting", "notified failed"]
+
+
+def test_a_read_the_client_stops_waiting_for_is_cancelled_at_the_host() -> None:
+    """A call that times out tells the host (`$/cancelRequest`): a read still running is
+    dropped there; a call that changes something goes on and answers (nobody listens)."""
+    import asyncio
+
+    from host.protocol import PROTOCOL_VERSION
+    from host.protocol import methods as rpc
+    from host.protocol import models as m
+    from host.rpc import Dispatcher, ServerConnection
+    from tests.helpers.waiting import until
+
+    ran: dict[str, str] = {}
+
+    def slow(name: str, result: m.Wire) -> object:
+        async def handle(_params: object) -> m.Wire:
+            ran[name] = "started"
+            try:
+                await asyncio.sleep(0.3)
+            except asyncio.CancelledError:
+                ran[name] = "cancelled"
+                raise
+            ran[name] = "finished"
+            return result
+
+        return handle
+
+    def unused(_params: object) -> m.Wire:
+        raise AssertionError("not called")
+
+    handlers: dict = {
+        method: unused for name, method in rpc.METHODS.items() if name != "host.hello"
+    }
+    handlers[rpc.SESSIONS_LIST] = slow("read", m.SessionList(sessions=()))
+    turn = m.Turn(id="t", session_id="s", state="cancelled", error=None,
+                  started_at="2026-01-01T00:00:00.000Z", finished_at=None)  # fmt: skip
+    handlers[rpc.TURNS_CANCEL] = slow("write", turn)
+
+    async def body() -> None:
+        loop = asyncio.get_running_loop()
+        client = ClientEndpoint(lambda data: loop.call_soon(server.feed, data), lambda *_: None)
+        reply = lambda data: loop.call_soon(client.feed, data)  # noqa: E731
+        server = ServerConnection("k", Dispatcher(handlers), reply, lambda: None)
+        hello = m.HelloParams(token="k", protocol_version=PROTOCOL_VERSION, client="test")
+        await client.request(rpc.HELLO, hello, 5.0)
+        with pytest.raises(TimeoutError):
+            await client.request(rpc.SESSIONS_LIST, m.Empty(), 0.05)
+        with pytest.raises(TimeoutError):
+            await client.request(rpc.TURNS_CANCEL, m.TurnRef(session_id="s", turn_id="t"), 0.05)
+        await until(lambda: ran.get("write") == "finished", 5, "the write's end")
+        assert ran == {"read": "cancelled", "write": "finished"}
+
+    asyncio.run(asyncio.wait_for(body(), 10))
