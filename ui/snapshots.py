@@ -163,7 +163,7 @@ class TodoRow(NamedTuple):
     interrupted: bool  # in progress, but its turn ended
     endedWord: str  # then how: "stopped", "interrupted", "failed"
     sweeping: bool
-    filesText: str  # "3 files" the step changed in the folder, "" when none or not known
+    filesText: str = ""  # "3 files" the step changed in the folder, "" when none or not known
 
 
 def files_text(n: int) -> str:
