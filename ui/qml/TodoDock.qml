@@ -1,7 +1,6 @@
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Layouts
 import Nib
 
 // The Composer's checklist: one line collapsed, the whole list expanded in its own
@@ -61,149 +60,18 @@ Item {
         id: column
         width: parent.width
 
-        Item {
+        DockHeader {
             id: header
-            objectName: "dockHeader"
             width: parent.width
-            height: dock.headerHeight
-            Accessible.role: Accessible.Button
-            Accessible.name: dock.model.unavailable ? dock.model.unavailableText
-                : qsTr("Checklist, %1 of %2 done: %3. %4 the list (%5)")
-                  .arg(dock.model.completed).arg(dock.model.total).arg(headline.text)
-                  .arg(dock.model.expanded ? qsTr("Collapse") : qsTr("Expand")).arg(dock.toggleKeys)
-            Accessible.onPressAction: dock.model.toggleExpanded()
-
-            // below the row, so its buttons get their own clicks
-            MouseArea {
-                anchors.fill: parent
-                enabled: !dock.model.unavailable
-                cursorShape: Qt.PointingHandCursor
-                onClicked: dock.model.toggleExpanded()
-            }
-
-            // progress hairline along the top edge: completed / (total - cancelled)
-            // inset from the Composer's rounded corners, with round ends
-            Rectangle {
-                objectName: "progressTrack"
-                visible: !dock.model.unavailable
-                x: 10
-                width: parent.width - 20
-                height: 3
-                radius: 1.5
-                color: dock.theme.divider
-                Rectangle {
-                    objectName: "progressBar"
-                    width: parent.width * Math.max(0, Math.min(1, dock.model.fraction))
-                    height: parent.height
-                    radius: 1.5
-                    color: dock.theme.accent
-                }
-            }
-
-            RowLayout {
-                anchors.fill: parent
-                anchors.leftMargin: 10
-                anchors.rightMargin: 10
-                anchors.topMargin: 3
-                spacing: 8
-
-                Text {
-                    objectName: "headerGlyph"
-                    visible: !dock.model.unavailable
-                    Layout.preferredWidth: 16
-                    horizontalAlignment: Text.AlignHCenter
-                    text: dock.history.viewing ? "⟲" : dock.model.tone === "done" ? "✓" : "◐"
-                    color: dock.model.tone === "done" ? dock.theme.green
-                         : dock.model.tone === "running" ? dock.theme.accent
-                         : dock.theme.muted
-                    font.pixelSize: dock.model.tone === "done" && !dock.history.viewing ? 15 : 14
-                }
-                Text {
-                    objectName: "progressCount"
-                    visible: !dock.model.unavailable && !dock.model.countInText
-                    text: dock.model.completed + " / " + dock.model.total
-                    color: dock.theme.text
-                    font.features: { "tnum": 1 }
-                    font.pixelSize: 13
-                }
-                Text {
-                    id: headline
-                    objectName: "currentStep"
-                    readonly property bool plain: textFormat === Text.PlainText
-                    Layout.fillWidth: true
-                    visible: !headerSweep.active
-                    text: dock.model.unavailable ? dock.model.unavailableText
-                        : dock.history.viewing ? qsTr("%1 · read-only").arg(dock.history.viewLabel)
-                        : dock.model.currentStep
-                    textFormat: Text.PlainText
-                    elide: Text.ElideRight
-                    FullTextTip { target: parent }
-                    maximumLineCount: 1
-                    color: dock.model.unavailable ? dock.theme.muted
-                         : dock.model.tone === "running" && dock.model.reducedMotion ? dock.theme.accent
-                         : dock.theme.text
-                    font.pixelSize: 13
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: text
-                }
-                // Collapsed, the running step carries the sweep here (the row is hidden).
-                Loader {
-                    id: headerSweep
-                    Layout.fillWidth: true
-                    Layout.preferredWidth: 0
-                    Layout.preferredHeight: headline.implicitHeight
-                    visible: active
-                    active: dock.model.tone === "running" && !dock.listShown && !dock.model.reducedMotion
-                            && !dock.model.unavailable
-                    sourceComponent: SweepText {
-                        objectName: "headerSweep"
-                        singleLine: true
-                        text: headline.text
-                        font: headline.font
-                        color: dock.theme.text
-                        bandColor: dock.theme.sweepBand
-                        sweeping: true
-                        running: true
-                        Accessible.role: Accessible.StaticText
-                        Accessible.name: text
-                        FullTextTip { target: parent }
-                    }
-                }
-                NibToolButton {
-                    objectName: "continueButton"
-                    // the dock never takes the focus (ADR 0312): its actions have keys and are in the palette
-                    focusPolicy: Qt.NoFocus
-                    visible: dock.model.canContinue && !dock.history.open
-                    text: qsTr("Continue")
-                    font.pixelSize: 12
-                    implicitHeight: 24
-                    ToolTip.visible: hovered
-                    ToolTip.text: qsTr("Carry on from the first unfinished step (Ctrl+Enter in the empty composer)")
-                    Accessible.name: qsTr("Continue from the first unfinished step")
-                    onClicked: dock.model.continueTurn()
-                }
-                NibToolButton {
-                    objectName: "historyButton"
-                    // the dock never takes the focus (ADR 0312): its actions have keys and are in the palette
-                    focusPolicy: Qt.NoFocus
-                    visible: !dock.model.unavailable
-                    text: dock.history.viewing ? qsTr("Back to live") : dock.history.open ? qsTr("Close history") : qsTr("History")
-                    font.pixelSize: 12
-                    implicitHeight: 24
-                    ToolTip.visible: hovered
-                    ToolTip.text: dock.history.open ? qsTr("Back to the live list (Esc)")
-                                                        : qsTr("Every revision of this checklist (%1)").arg(dock.historyKeys)
-                    Accessible.name: text
-                    onClicked: dock.history.open ? dock.closeHistory() : dock.toggleHistory()
-                }
-                Text {
-                    visible: !dock.model.unavailable
-                    text: dock.toggleKeys + " " + (dock.model.expanded ? "▴" : "▾")
-                    color: dock.theme.muted
-                    font.pixelSize: 12
-                }
-            }
-
+            model: dock.model
+            history: dock.history
+            theme: dock.theme
+            headerHeight: dock.headerHeight
+            listShown: dock.listShown
+            toggleKeys: dock.toggleKeys
+            historyKeys: dock.historyKeys
+            onHistoryClosed: dock.closeHistory()
+            onHistoryToggled: dock.toggleHistory()
         }
 
         ListView {
