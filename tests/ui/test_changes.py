@@ -71,10 +71,11 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         words = changes.property("restoreWords")
         assert words.startswith("Restore the folder to before “Step: Step 1”? This changes app.py")
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: (work / "app.py").read_text() == "print(1)\n", 10, "the restore")
+        # done when the host answered (it writes the files one by one until then)
+        await until(lambda: changes.property("undoWords") != "", 10, "the restore answered")
+        assert (work / "app.py").read_text() == "print(1)\n"
         assert not (work / "new.txt").exists()
         assert (work / "data.txt").read_text() == "original\n"
-        await until(lambda: changes.property("undoWords") != "", 10, "the undo offered")
         assert changes.property("undoWords") == "Restored 3 files: app.py, data.txt, new.txt"
 
         confirm = gui.window.findChild(object, "restoreConfirm")
@@ -83,9 +84,10 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         await until(lambda: undo.property("visible") and undo.width() > 0, 5, "the undo button")
         await gui.frame()  # laid out where it is shown
         await gui.click(undo)
-        await until(lambda: (work / "new.txt").exists(), 10, "the undo")
-        assert (work / "app.py").read_text() == "print(2)\n"
-        assert (work / "data.txt").read_text() == "changed\n"
+        # the folder as the turn left it, every file (the host writes them one by one)
+        await until(lambda: (work / "new.txt").exists()
+                    and (work / "app.py").read_text() == "print(2)\n"
+                    and (work / "data.txt").read_text() == "changed\n", 10, "the undo")  # fmt: skip
 
         # the dock's rows say what each step changed, and open that step's changes
         await gui.key(Qt.Key.Key_Escape)
