@@ -6,6 +6,8 @@ one count at a time, one more after it when checkpoints came meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
+
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
@@ -34,6 +36,10 @@ class StepFiles:
             self.recount()  # the checklist arrived after the session was shown
 
     def recount(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop runs (the window is closing): nothing to count for
+            return
         if self._counting:
             self._again = True
             return

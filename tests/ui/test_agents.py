@@ -78,6 +78,7 @@ def test_a_new_agent_session_by_keyboard_and_its_plan_in_the_dock(gui: Gui, tmp_
         await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
         assert gui.sessions.property("currentFolder") == str(work)
         assert gui.item("sessionKind").property("text") == f"{NAME} · {work}"
+        await until(lambda: gui.visible_items("sessionAgent"), 5, "the session's row laid out")
         assert gui.visible_items("sessionAgent")[0].property("text") == f"{NAME} · {work}"
         await until(lambda: gui.item("composerInput").hasActiveFocus(), what="the input")
 
