@@ -58,7 +58,7 @@ def write_latencies(folder: Path, writes: int, history: bool) -> list[float]:
     if not history:
         core.db.execute(WITHOUT_HISTORY)
     session = core.sessions.create(m.CreateSessionParams())
-    turn, _ = core.sessions.begin_turn(session.id, "bench")
+    turn, _ = core.sessions.turns.begin(session.id, "bench")
     ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     core.publisher.subscribe(lambda name, params: None)
     loop = asyncio.new_event_loop()
@@ -80,13 +80,13 @@ def history_latencies(folder: Path, pages: int) -> list[float]:
     data = folder / "data"
     core = HostCore(data)
     session = core.sessions.create(m.CreateSessionParams())
-    turn, _ = core.sessions.begin_turn(session.id, "bench")
+    turn, _ = core.sessions.turns.begin(session.id, "bench")
     ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     loop = asyncio.new_event_loop()
     for w in range(1_000):
         arguments = json.dumps({"todos": todos(w)})
         loop.run_until_complete(core.runtime.registry.execute(ctx, "TodoWrite", arguments))
-    core.sessions.end_turn(session.id, turn.id, "completed", None)
+    core.sessions.turns.end(session.id, turn.id, "completed", None)
     core.close()
     loop.close()
     out = []

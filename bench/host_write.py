@@ -160,7 +160,7 @@ def main() -> int:
             print("client never authenticated", file=sys.stderr)
             return 1
     session = core.sessions.create(m.CreateSessionParams(title="bench"))
-    turn, _ = core.sessions.begin_turn(session.id, "bench")
+    turn, _ = core.sessions.turns.begin(session.id, "bench")
     ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
     revision = 0
 

@@ -256,7 +256,7 @@ def long_transcript(folder: Path, mib: int) -> tuple[float, int, float, float, s
     session = core.sessions.create(m.CreateSessionParams(title="long"))
     chunk = "word " * 4000  # 20 KB a message
     for _ in range(mib * 1024 * 1024 // len(chunk)):
-        core.sessions.append_message(session.id, None, "assistant", chunk)
+        core.sessions.transcript.append(session.id, None, "assistant", chunk)
     core.close()
     db = connect(data / "nib.sqlite3")
     t0 = time.perf_counter()

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from host.acp.agents import Agents
     from host.agent.runtime import AgentRuntime
     from host.checkpoints.service import Checkpoints
-    from host.remote.links import RemoteSessions
+    from host.remote.registry import RemoteSessions
     from host.rpc import Dispatcher, Handler
     from host.todos.service import TodoService
 
@@ -53,7 +53,7 @@ class HostCore:
         self.db = db if db is not None else open_database(data_dir)
         self.publisher = Publisher()
         self.sessions = SessionService(self.db, self.publisher)
-        self.interrupted_turns = self.sessions.fail_interrupted_turns()
+        self.interrupted_turns = self.sessions.turns.fail_interrupted()
         self.on_shutdown_requested: Callable[[], None] = lambda: None
         self._secrets = secrets or Secrets()
         self._acp: Agents | None = None
@@ -90,7 +90,7 @@ class HostCore:
 
     @cached_property
     def remotes(self) -> RemoteSessions:
-        from host.remote.links import RemoteSessions
+        from host.remote.registry import RemoteSessions
 
         remotes = RemoteSessions(self.sessions, self.publisher)
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
@@ -134,9 +134,9 @@ class HostCore:
             rpc.TURNS_START: remote(rpc.TURNS_START, lambda p: self.runtime.start(p)),
             rpc.TURNS_CANCEL: remote(rpc.TURNS_CANCEL, lambda p: self.runtime.cancel(p)),
             rpc.TURNS_LIST: remote(
-                rpc.TURNS_LIST, lambda p: m.TurnList(turns=s.turns(p.session_id, p.limit))
+                rpc.TURNS_LIST, lambda p: m.TurnList(turns=s.turns.newest(p.session_id, p.limit))
             ),
-            rpc.MESSAGES_LIST: remote(rpc.MESSAGES_LIST, s.message_page),
+            rpc.MESSAGES_LIST: remote(rpc.MESSAGES_LIST, s.transcript.page),
             rpc.SESSIONS_COMPACT: lambda p: self.runtime.compact_session(p),
             rpc.TODOS_GET: remote(rpc.TODOS_GET, lambda p: self.todos.snapshot(p.session_id)),
             rpc.TODOS_HISTORY: remote(rpc.TODOS_HISTORY, lambda p: self.todos.history(p)),

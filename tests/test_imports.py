@@ -40,7 +40,7 @@ HOST_RANKS = {
     "host.clock": 1, "host.execution_path": 1, "host.config": 1, "host.events": 1,
     "host.store": 2,
     "host.sessions": 3, "host.todos": 3, "host.checkpoints": 3,
-    "host.tools": 4,
+    "host.tools": 4, "host.remote": 4,
     "host.agent": 5,
     "host.acp": 6,
 }  # fmt: skip
@@ -190,6 +190,12 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def test_every_package_of_the_host_has_a_rank() -> None:
+    """A new package of the host is placed in the layers, not left at the top by default."""
+    packages = {f"host.{p.parent.name}" for p in (ROOT / "host").glob("*/__init__.py")}
+    assert packages - set(HOST_RANKS) == set()
+
+
 def test_no_module_imports_itself_round_about() -> None:
     graph = import_graph()
     assert len(graph) >= 40
@@ -302,7 +308,7 @@ def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
     assert "host.protocol.models" in before and "host.sessions.service" in before
     # nor asyncio and the server: the ready line is written once the socket listens, and
     # the kernel holds a first request until the loop reads it (host.listening)
-    loaded_early = {"host.agent.runtime", "host.remote.links", "host.tools.external", "ctypes",
+    loaded_early = {"host.agent.runtime", "host.remote.registry", "host.tools.external", "ctypes",
                     "host.todos.service", "logging.handlers", "asyncio", "host.server",
                     "host.rpc"}  # fmt: skip
     assert loaded_early.isdisjoint(before)

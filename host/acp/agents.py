@@ -529,7 +529,7 @@ class Agents:
         finally:
             recorder.close()
             self._running.pop(session.id, None)
-            self.sessions.end_turn(session.id, turn.id, state, error)
+            self.sessions.turns.end(session.id, turn.id, state, error)
 
     async def _prompt(
         self, session: m.Session, recorder: Recorder, text: str

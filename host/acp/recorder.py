@@ -103,7 +103,7 @@ class Recorder:
         if kind != self._text_kind or self._stream is None:
             self.flush()
             self._text_kind = kind
-            self._stream = TextStream(self._sessions.tell_delta, self.ctx.session_id,
+            self._stream = TextStream(self._sessions.transcript.tell_delta, self.ctx.session_id,
                                       self.ctx.turn_id, "thought" if kind else "text")  # fmt: skip
         self._stream.add(text)
         if self._stream.size > MAX_STORED_CHARS:
@@ -208,7 +208,7 @@ class Recorder:
         self._append("tool", text, is_error=is_error, kind="plan")
 
     def _append(self, role: str, content: str, **fields: Any) -> None:
-        self._sessions.append_message(self.ctx.session_id, self.ctx.turn_id, role, content,
+        self._sessions.transcript.append(self.ctx.session_id, self.ctx.turn_id, role, content,
                                       **fields)  # fmt: skip
 
     def close(self) -> None:
@@ -227,7 +227,7 @@ class Recorder:
 
 def late_plan(sessions: SessionService, session_id: str) -> None:
     """A plan for a session with no running turn: told, not stored."""
-    sessions.append_message(session_id, None, "tool", "A plan arrived after the turn ended"
+    sessions.transcript.append(session_id, None, "tool", "A plan arrived after the turn ended"
                             " and was not stored", is_error=True, kind="plan")  # fmt: skip
 
 

@@ -143,7 +143,7 @@ class AgentRuntime:
             raise errors.TurnRunning("this session is being compacted; send once that is done")
         external = self._sessions.require_local(params.session_id).agent != m.NIB_AGENT
         agents = self.agents if external else None  # made first: a failure begins no turn
-        turn, _message = self._sessions.begin_turn(params.session_id, params.text)
+        turn, _message = self._sessions.turns.begin(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
         if agents is not None:
             work = agents.run(session, turn, params.text)
@@ -163,18 +163,18 @@ class AgentRuntime:
             await self.before_prompt(turn.id)
         except asyncio.CancelledError:
             work.close()
-            self._sessions.end_turn(session.id, turn.id, "cancelled", None)
+            self._sessions.turns.end(session.id, turn.id, "cancelled", None)
             raise
         await work
 
     async def cancel(self, params: m.TurnRef) -> m.Turn:
-        turn = self._sessions.get_turn(params.session_id, params.turn_id)
+        turn = self._sessions.turns.get(params.session_id, params.turn_id)
         task_ = self._tasks.get(turn.id)
         if turn.state != "running" or task_ is None:
             raise errors.TurnNotFound(f"turn {turn.id} is not running (it is {turn.state})")
         task_.cancel()
         await asyncio.wait({task_})
-        return self._sessions.get_turn(params.session_id, params.turn_id)
+        return self._sessions.turns.get(params.session_id, params.turn_id)
 
     async def finish_running(self) -> None:
         """Wait until no turn is running (those that start meanwhile included)."""
@@ -220,7 +220,7 @@ class AgentRuntime:
             if session.mode == "agent":
                 await self.external.prepare()
             history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
-            history += chat_history(self._sessions.messages(session.id))
+            history += chat_history(self._sessions.transcript.all(session.id))
             if session.mode == "agent":
                 inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
@@ -248,7 +248,7 @@ class AgentRuntime:
             state, error = "failed", f"internal error: {type(exc).__name__}: {exc}"
         finally:
             self._runs.pop(turn.id, None)
-            self._sessions.end_turn(session.id, turn.id, state, error)
+            self._sessions.turns.end(session.id, turn.id, state, error)
 
     def _providers_shared(self, provider: Provider) -> int:
         """How many running turns use `provider`."""
@@ -295,7 +295,7 @@ class AgentRuntime:
         summary = await ask(provider, ctx.path, prompts.COMPACT, text)
         if not summary:
             raise ProviderError("the model gave an empty summary when asked to compact")
-        self._sessions.append_message(ctx.session_id, ctx.turn_id, "summary", summary)
+        self._sessions.transcript.append(ctx.session_id, ctx.turn_id, "summary", summary)
         compacted: list[ChatMessage] = [history[0], summary_message(summary)]
         checklist = checklist_context(self._todos.snapshot(ctx.session_id), always=True)
         if checklist is not None:
@@ -326,7 +326,7 @@ class AgentRuntime:
 
     async def _compact_now(self, session: m.Session) -> m.CompactResult:
         history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
-        history += chat_history(self._sessions.messages(session.id))
+        history += chat_history(self._sessions.transcript.all(session.id))
         older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)]
         if not older:
             return m.CompactResult(summarised_messages=0)
@@ -341,7 +341,7 @@ class AgentRuntime:
             raise errors.InternalError(f"compaction failed: {reason}") from None
         if not summary:
             raise errors.InternalError("compaction failed: the model gave an empty summary")
-        stored = self._sessions.append_message(session.id, None, "summary", summary)
+        stored = self._sessions.transcript.append(session.id, None, "summary", summary)
         # the count the transcript shows: every stored message before the summary
         return m.CompactResult(summarised_messages=stored.seq - 1)
 
@@ -396,10 +396,8 @@ class AgentRuntime:
             text: list[str] = []
             calls: list[ToolCallRequest] = []
             # the recorded turn's text is told as it arrives (section 16)
-            stream = (
-                TextStream(self._sessions.tell_delta, ctx.session_id, ctx.turn_id, "text")
-                if record else None
-            )  # fmt: skip
+            told = self._sessions.transcript.tell_delta
+            stream = TextStream(told, ctx.session_id, ctx.turn_id, "text") if record else None
             try:
                 reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
                                             specs), text, calls, stream)  # fmt: skip
@@ -424,7 +422,7 @@ class AgentRuntime:
             calls = cleaned
             history.append(AssistantMessage(content, tuple(calls)))
             if record:
-                self._sessions.append_message(
+                self._sessions.transcript.append(
                     ctx.session_id,
                     ctx.turn_id,
                     "assistant",
@@ -440,7 +438,7 @@ class AgentRuntime:
                     result = await self.registry.execute(ctx, call.name, call.arguments)
                 history.append(ToolMessage(call.id, result.content, result.is_error))
                 if record:
-                    self._sessions.append_message(
+                    self._sessions.transcript.append(
                         ctx.session_id,
                         ctx.turn_id,
                         "tool",

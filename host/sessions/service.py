@@ -1,112 +1,29 @@
-"""Rows of sessions, turns and transcript messages, and the notifications they cause.
+"""Sessions: their rows, and the notifications they cause. A session's turns and its
+transcript are rooms of their own (`turns`, `transcript`), reached through it.
 
 Every write commits first and publishes after; a failed write publishes nothing.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import re
-from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from host.clock import new_id, now_iso
 from host.events import Publisher
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.protocol.text import LIST_ITEM, shorten, valid_text
-from host.store.db import Database, immediate, running_turn
-from host.store.errors import StorageFailure
-
-_SESSION_COLUMNS = f"""
-    s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
-    s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
-    {running_turn("s")}, s.agent, s.cwd
-"""
-
-
-def _session(row: Any) -> m.Session:
-    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run,
-     agent, cwd) = row  # fmt: skip
-    remote = (
-        m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
-    )
-    return m.Session(
-        id=sid,
-        title=title,
-        mode=mode,
-        origin=origin,
-        remote=remote,
-        parent_id=parent,
-        created_at=created,
-        updated_at=updated,
-        todo_revision=rev,
-        todo_updated_at=todo_at,
-        running_turn_id=run,
-        agent=agent,
-        cwd=cwd,
-    )
-
-
-def _turn(row: Any) -> m.Turn:
-    tid, sid, state, error, started, finished = row
-    return m.Turn(
-        id=tid, session_id=sid, state=state, error=error, started_at=started, finished_at=finished
-    )
-
-
-def _message(row: Any) -> m.Message:
-    mid, sid, turn, seq, role, content, calls, call_id, is_error, created, todo, kind, did = row
-    tool_calls = tuple(m.ToolCall(**call) for call in json.loads(calls)) if calls else ()
-    commit = m.TodoCommit.model_validate_json(todo) if todo else None
-    activity = m.ToolActivity.model_validate_json(did) if did else None
-    return m.Message(
-        id=mid,
-        session_id=sid,
-        turn_id=turn,
-        seq=seq,
-        role=role,
-        content=content,
-        tool_calls=tool_calls,
-        tool_call_id=call_id,
-        is_error=bool(is_error),
-        created_at=created,
-        todo=commit,
-        kind=kind,
-        activity=activity,
-    )
-
-
-_TURN_COLUMNS = "id, session_id, state, error, started_at, finished_at"
-PAGE_BYTES = 4 * 1024 * 1024  # a messages.list page, well under the 8 MiB frame
-_MESSAGE_COLUMNS = (
-    "id, session_id, turn_id, seq, role, content, tool_calls, tool_call_id, is_error,"
-    " created_at, todo, kind, activity"
-)
-
-log = logging.getLogger(__name__)
+from host.protocol.text import LIST_ITEM, shorten
+from host.sessions.rows import SESSION_COLUMNS, session_of
+from host.sessions.transcript import Transcript
+from host.sessions.turns import Turns
+from host.store.db import Database, immediate
 
 DEFAULT_TITLE = "New session"
 TITLE_LENGTH = 60
 
-
 _NEXT_ITEM = re.compile(r"\s+\d{1,3}[.)]\s+\S")  # "… 2. Write" inside one line
-
-
-def _within_a_page(rows: Iterable[tuple[Any, ...]]) -> list[m.Message]:
-    """The rows, in their order, as messages while they fit about PAGE_BYTES of text (at
-    least one), so an answer never nears the frame limit."""
-    page: list[m.Message] = []
-    size = 0
-    for row in rows:
-        text = row[5] + (row[6] or "") + (row[12] or "")  # content, calls, activity
-        size += len(text.encode("utf-8", "surrogatepass")) + 300
-        if page and size > PAGE_BYTES:
-            break
-        page.append(_message(row))
-    return page
 
 
 def title_from(text: str) -> str:
@@ -138,38 +55,36 @@ class SessionService:
     def __init__(self, db: Database, publisher: Publisher) -> None:
         self._db = db
         self._publisher = publisher
-        # Turns that ended while their end could not be written (a full disk, a failing
-        # file): ended for everyone in memory, written with the next write that works,
-        # and ended as "host restarted" by the next start if the host stops first.
-        self._unrecorded: dict[str, tuple[str, str | None, str]] = {}
         self._remote: RemoteOverlay = _StoredOnly()
+        self.transcript = Transcript(db, publisher, self.get)
+        self.turns = Turns(db, publisher, self)
 
     def show_remote_with(self, remote: RemoteOverlay) -> None:
         """Where a remote session's live state comes from (the host's assembly passes its
         remote links once; until then a remote session is its stored row)."""
         self._remote = remote
 
-    # --- sessions ---------------------------------------------------------------------
-
     def get(self, session_id: str) -> m.Session:
         row = self._db.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
+            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()
         if row is None:
             raise errors.SessionNotFound(f"no session {session_id!r}")
-        return self._ended_in_memory(_session(row))
+        return self._live(session_of(row))
 
     def list(self) -> tuple[m.Session, ...]:
         rows = self._db.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s "
+            f"SELECT {SESSION_COLUMNS} FROM sessions s "
             "ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
         ).fetchall()
-        return tuple(self._ended_in_memory(_session(row)) for row in rows)
+        return tuple(self._live(session_of(row)) for row in rows)
 
-    def _ended_in_memory(self, session: m.Session) -> m.Session:
+    def _live(self, session: m.Session) -> m.Session:
+        """The session as it stands: a remote one as its host tells, a local one without
+        a running turn that ended in memory only."""
         if session.origin == "remote":
             return self._remote.overlay(session)
-        if session.running_turn_id in self._unrecorded:
+        if self.turns.ended_in_memory(session.running_turn_id):
             return session.model_copy(update={"running_turn_id": None})
         return session
 
@@ -214,16 +129,7 @@ class SessionService:
                 (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now,
                  parent.agent, parent.cwd),
             )  # fmt: skip
-            copied = self._db.execute(
-                "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at,"
-                " todo, kind, activity FROM messages WHERE session_id = ? ORDER BY seq",
-                (parent.id,),
-            ).fetchall()
-            self._db.executemany(
-                f"INSERT INTO messages ({_MESSAGE_COLUMNS})"
-                " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(new_id(), sid, *row) for row in copied],
-            )
+            self.transcript.copy(parent.id, sid)
             session = self.get(sid)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)
         return session
@@ -242,251 +148,17 @@ class SessionService:
             )
         return session
 
-    # --- turns ------------------------------------------------------------------------
+    def touch(self, session_id: str, now: str) -> None:
+        """The session was used now (inside the caller's transaction)."""
+        self._db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
 
-    def get_turn(self, session_id: str, turn_id: str) -> m.Turn:
-        row = self._db.execute(
-            f"SELECT {_TURN_COLUMNS} FROM turns WHERE id = ? AND session_id = ?",
-            (turn_id, session_id),
-        ).fetchone()
-        if row is None:
-            raise errors.TurnNotFound(f"no turn {turn_id!r} in session {session_id!r}")
-        return self._turn_in_memory(_turn(row))
-
-    def _turn_in_memory(self, turn: m.Turn) -> m.Turn:
-        ended = self._unrecorded.get(turn.id)
-        if ended is None:
-            return turn
-        state, error, finished = ended
-        return turn.model_copy(update={"state": state, "error": error, "finished_at": finished})
-
-    def _record_unrecorded(self) -> tuple[str, ...]:
-        """Write the turn ends that could not be written before (inside a transaction);
-        the turns written, to forget once it commits (a rollback keeps them in memory)."""
-        written = tuple(self._unrecorded)
-        for turn_id in written:
-            state, error, finished = self._unrecorded[turn_id]
+    def title_by_first(self, session: m.Session, text: str) -> None:
+        """A session still called by the default title is named by its first message
+        (inside the caller's transaction, before that message is stored)."""
+        if session.title == DEFAULT_TITLE and self.transcript.is_empty(session.id):
             self._db.execute(
-                "UPDATE turns SET state = ?, error = ?, finished_at = ?"
-                " WHERE id = ? AND state = 'running'",
-                (state, error, finished, turn_id),
+                "UPDATE sessions SET title = ? WHERE id = ?", (title_from(text), session.id)
             )
-        return written
-
-    def _recorded(self, written: tuple[str, ...]) -> None:
-        for turn_id in written:
-            self._unrecorded.pop(turn_id, None)
-
-    def turns(self, session_id: str, limit: int) -> tuple[m.Turn, ...]:
-        """The session's newest turns, newest first."""
-        self.get(session_id)
-        rows = self._db.execute(
-            f"SELECT {_TURN_COLUMNS} FROM turns WHERE session_id = ?"
-            " ORDER BY started_at DESC, rowid DESC LIMIT ?",
-            (session_id, limit),
-        ).fetchall()
-        return tuple(self._turn_in_memory(_turn(row)) for row in rows)
-
-    def begin_turn(self, session_id: str, text: str) -> tuple[m.Turn, m.Message]:
-        """Create the session's running turn and store the user's message with it."""
-        tid, now = new_id(), now_iso()
-        with immediate(self._db):
-            written = self._record_unrecorded()
-            session = self.require_local(session_id)
-            if session.running_turn_id is not None:
-                raise errors.TurnRunning(
-                    f"turn {session.running_turn_id} is still running in this session"
-                )
-            self._db.execute(
-                f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, 'running', NULL, ?, NULL)",
-                (tid, session_id, now),
-            )
-            self._touch(session_id, now)
-            if session.title == DEFAULT_TITLE and not self._has_messages(session_id):
-                self._db.execute(
-                    "UPDATE sessions SET title = ? WHERE id = ?", (title_from(text), session_id)
-                )
-            message = self._insert_message(session_id, tid, "user", text)
-            turn = self.get_turn(session_id, tid)
-            session = self.get(session_id)
-        self._recorded(written)
-        self._publisher.publish(rpc.TURNS_CHANGED, turn)
-        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
-        self._publisher.publish(
-            rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
-        )
-        return turn, message
-
-    def end_turn(self, session_id: str, turn_id: str, state: str, error: str | None) -> m.Turn:
-        """End a running turn; a turn that already ended is returned as it is. If the end
-        cannot be written, the turn still ends, in memory and for every client (failed,
-        with the storage problem in words), and the session stays usable."""
-        try:
-            with immediate(self._db):
-                turn = self.get_turn(session_id, turn_id)
-                if turn.state != "running":
-                    return turn
-                now = now_iso()
-                self._db.execute(
-                    "UPDATE turns SET state = ?, error = ?, finished_at = ? WHERE id = ?",
-                    (state, error, now, turn_id),
-                )
-                self._touch(session_id, now)
-                turn = self.get_turn(session_id, turn_id)
-                session = self.get(session_id)
-        except StorageFailure as exc:
-            reason = exc.reason or f"a storage error ({exc.kind})"
-            log.error("the end of turn %s could not be written: %s", turn_id, exc)
-            if state == "completed":
-                state = "failed"
-            words = f"the end of the turn could not be saved: {reason}"
-            error = f"{error}; {words}" if error else words
-            self._unrecorded[turn_id] = (state, error, now_iso())
-            turn, maybe = self._ended_without_storage(session_id, turn_id)
-            self._publisher.publish(rpc.TURNS_CHANGED, turn)
-            if maybe is not None:
-                self._publisher.publish(rpc.SESSIONS_CHANGED, maybe)
-            return turn
-        self._publisher.publish(rpc.TURNS_CHANGED, turn)
-        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
-        return turn
-
-    def _ended_without_storage(
-        self, session_id: str, turn_id: str
-    ) -> tuple[m.Turn, m.Session | None]:
-        """The turn and its session as they stand in memory; read again when the file can
-        still be read, else the turn from what memory knows and no session."""
-        state, error, finished = self._unrecorded[turn_id]
-        try:
-            return self.get_turn(session_id, turn_id), self.get(session_id)
-        except StorageFailure:
-            turn = m.Turn.model_validate(
-                {"id": turn_id, "sessionId": session_id, "state": state, "error": error,
-                 "startedAt": finished, "finishedAt": finished}
-            )  # fmt: skip
-            return turn, None
-
-    def fail_interrupted_turns(self) -> int:
-        """Turns left running by a host that stopped are ended as failed. Run at start-up,
-        before any client connects, so there is nobody to notify."""
-        with immediate(self._db):
-            self._db.execute(
-                "UPDATE turns SET state = 'failed', error = 'host restarted', finished_at = ?"
-                " WHERE state = 'running'",
-                (now_iso(),),
-            )
-            return int(self._db.changes())
-
-    # --- messages ---------------------------------------------------------------------
-
-    def append_message(
-        self,
-        session_id: str,
-        turn_id: str | None,
-        role: str,
-        content: str,
-        tool_calls: tuple[m.ToolCall, ...] = (),
-        tool_call_id: str | None = None,
-        is_error: bool = False,
-        todo: m.TodoCommit | None = None,
-        kind: m.MessageKind | None = None,
-        activity: m.ToolActivity | None = None,
-    ) -> m.Message:
-        with immediate(self._db):
-            message = self._insert_message(
-                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo,
-                kind, activity,
-            )  # fmt: skip
-        self._publisher.publish(
-            rpc.MESSAGES_APPENDED, m.MessageAppended(session_id=session_id, message=message)
-        )
-        return message
-
-    def tell_delta(self, delta: m.MessageDelta) -> None:
-        """Text of a message still arriving (section 16): told, not stored."""
-        self._publisher.publish(rpc.MESSAGES_DELTA, delta)
-
-    def messages(self, session_id: str) -> tuple[m.Message, ...]:
-        self.get(session_id)
-        rows = self._db.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY seq",
-            (session_id,),
-        ).fetchall()
-        return tuple(_message(row) for row in rows)
-
-    def message_page(self, params: m.MessageListParams) -> m.MessageList:
-        """`messages.list`: the newest messages before `before_seq`, at most `limit` and
-        about PAGE_BYTES of text (at least one message), in transcript order."""
-        self.get(params.session_id)
-        counted = self._db.execute(
-            "SELECT COUNT(*), MIN(seq) FROM messages WHERE session_id = ?",
-            (params.session_id,),
-        ).fetchone()
-        total, first = counted if counted is not None else (0, None)
-        before = params.before_seq if params.before_seq is not None else 2**62
-        if params.turn_id is not None:
-            return self._turn_page(params, before, total)
-        rows = self._db.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND seq < ?"
-            " ORDER BY seq DESC LIMIT ?",
-            (params.session_id, before, params.limit),
-        )
-        page = _within_a_page(rows)
-        page.reverse()
-        has_more = bool(page) and first is not None and page[0].seq > first
-        return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
-
-    def _turn_page(self, params: m.MessageListParams, before: int, total: int) -> m.MessageList:
-        """One turn's messages from its request on (the History view's group headers)."""
-        rows = self._db.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND turn_id = ?"
-            " AND seq < ? ORDER BY seq LIMIT ?",
-            (params.session_id, params.turn_id, before, params.limit + 1),
-        ).fetchall()
-        page = _within_a_page(rows[: params.limit])
-        has_more = len(rows) > len(page)  # more of the turn than this page
-        return m.MessageList(messages=tuple(page), total=total, has_more=has_more)
-
-    def _insert_message(
-        self,
-        session_id: str,
-        turn_id: str | None,
-        role: str,
-        content: str,
-        tool_calls: tuple[m.ToolCall, ...] = (),
-        tool_call_id: str | None = None,
-        is_error: bool = False,
-        todo: m.TodoCommit | None = None,
-        kind: m.MessageKind | None = None,
-        activity: m.ToolActivity | None = None,
-    ) -> m.Message:
-        mid, now = new_id(), now_iso()
-        content = valid_text(content)  # nothing stored can make a later read fail
-        calls = json.dumps([c.model_dump() for c in tool_calls]) if tool_calls else None
-        self._db.execute(
-            f"INSERT INTO messages ({_MESSAGE_COLUMNS}) VALUES (?, ?, ?,"
-            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?),"
-            " ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                mid,
-                session_id,
-                turn_id,
-                session_id,
-                role,
-                content,
-                calls,
-                tool_call_id,
-                is_error,
-                now,
-                todo.model_dump_json(by_alias=True) if todo else None,
-                kind,
-                activity.model_dump_json(by_alias=True) if activity else None,
-            ),
-        )
-        row = self._db.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (mid,)
-        ).fetchone()
-        return _message(row)
 
     # --- external agents (section 15) -------------------------------------------------
 
@@ -503,12 +175,3 @@ class SessionService:
                 "UPDATE sessions SET agent_session_id = ? WHERE id = ?",
                 (agent_session_id, session_id),
             )
-
-    def _has_messages(self, session_id: str) -> bool:
-        row = self._db.execute(
-            "SELECT 1 FROM messages WHERE session_id = ? LIMIT 1", (session_id,)
-        ).fetchone()
-        return row is not None
-
-    def _touch(self, session_id: str, now: str) -> None:
-        self._db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))

@@ -297,7 +297,7 @@ def test_a_transcript_over_the_frame_limit_is_served_in_pages(tmp_path, socket_p
     core = HostCore(tmp_path / "data")
     session = core.sessions.create(m.CreateSessionParams(title="long"))
     for i in range(25):
-        core.sessions.append_message(session.id, None, "assistant", f"{i} " + "é" * 200_000)
+        core.sessions.transcript.append(session.id, None, "assistant", f"{i} " + "é" * 200_000)
     core.close()
     with running_host(tmp_path / "data", socket_path) as process:
         client = process.connect()

@@ -119,7 +119,7 @@ def test_an_answer_over_the_frame_limit_becomes_an_error_naming_it(tmp_path) -> 
     from host.protocol import models as m
 
     sid = core.sessions.create(m.CreateSessionParams(title="huge")).id
-    core.sessions.append_message(sid, None, "assistant", "y" * (9 * 1024 * 1024))
+    core.sessions.transcript.append(sid, None, "assistant", "y" * (9 * 1024 * 1024))
     wire = Wire(core, hello=True)
     wire.feed(encode_message({"jsonrpc": "2.0", "id": 7, "method": "messages.list",
                               "params": {"sessionId": sid}}))  # fmt: skip

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from host.core import HostCore
 from host.protocol import models as m
-from host.sessions.service import PAGE_BYTES
+from host.sessions.rows import PAGE_BYTES
 
 
 def big_transcript(core: HostCore, count: int, size: int) -> str:
     session = core.sessions.create(m.CreateSessionParams(title="big"))
     for i in range(count):
-        core.sessions.append_message(session.id, None, "assistant", f"{i:04d} " + "x" * size)
+        core.sessions.transcript.append(session.id, None, "assistant", f"{i:04d} " + "x" * size)
     return session.id
 
 
@@ -21,7 +21,7 @@ def test_pages_cover_the_transcript_once_in_order(core: HostCore) -> None:
     before = None
     pages = 0
     while True:
-        page = core.sessions.message_page(m.MessageListParams(session_id=sid, before_seq=before))
+        page = core.sessions.transcript.page(m.MessageListParams(session_id=sid, before_seq=before))
         pages += 1
         assert page.total == 40
         body = sum(len(msg.content) for msg in page.messages)
@@ -35,10 +35,10 @@ def test_pages_cover_the_transcript_once_in_order(core: HostCore) -> None:
 
 def test_a_limit_and_a_small_transcript(core: HostCore) -> None:
     sid = big_transcript(core, 5, 10)
-    page = core.sessions.message_page(m.MessageListParams(session_id=sid, limit=2))
+    page = core.sessions.transcript.page(m.MessageListParams(session_id=sid, limit=2))
     assert [msg.seq for msg in page.messages] == [4, 5] and page.has_more and page.total == 5
-    whole = core.sessions.message_page(m.MessageListParams(session_id=sid))
+    whole = core.sessions.transcript.page(m.MessageListParams(session_id=sid))
     assert [msg.seq for msg in whole.messages] == [1, 2, 3, 4, 5] and not whole.has_more
     empty = core.sessions.create(m.CreateSessionParams(title="empty"))
-    none = core.sessions.message_page(m.MessageListParams(session_id=empty.id))
+    none = core.sessions.transcript.page(m.MessageListParams(session_id=empty.id))
     assert none.messages == () and none.total == 0 and not none.has_more

@@ -185,7 +185,7 @@ def test_v25_to_v26_messages_are_kept_and_carry_no_activity(tmp_path) -> None:
     connection.close()
     db = store.open_database(tmp_path)
     assert read_user_version(db) == 28
-    [message] = SessionService(db, Publisher()).messages("s1")
+    [message] = SessionService(db, Publisher()).transcript.all("s1")
     assert (message.content, message.activity) == ("hello", None)
 
 

@@ -12,17 +12,17 @@ import pytest
 from host.core import HostCore
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.remote import links
+from host.remote import bounds, catch_up, link
 
 NOW = "2026-01-01T00:00:00.000Z"
 
 
-def linked(core: HostCore) -> tuple[links.RemoteHost, str]:
+def linked(core: HostCore) -> tuple[link.RemoteHost, str]:
     target = m.RemoteTarget(endpoint="unix:/tmp/nib-remote-bounds.sock", remote_session_id="r1")
     local = core.sessions.create(m.CreateSessionParams(remote=target))
     host = core.remotes._host(target.endpoint)
     host.attach("r1", local.id)
-    host.capabilities = (links.TODOS,)
+    host.capabilities = (catch_up.TODOS,)
     return host, local.id
 
 
@@ -68,7 +68,7 @@ def test_a_session_with_an_oversized_field_is_not_used(core: HostCore, notes) ->
 def test_a_remote_may_keep_a_bounded_number_of_approvals_waiting(core: HostCore, notes) -> None:
     async def scenario() -> None:
         host, _local = linked(core)
-        for i in range(links.MAX_REMOTE_APPROVALS + 50):
+        for i in range(bounds.MAX_REMOTE_APPROVALS + 50):
             host._handle(
                 rpc.APPROVALS_REQUESTED.name,
                 m.ApprovalRequested(
@@ -79,25 +79,25 @@ def test_a_remote_may_keep_a_bounded_number_of_approvals_waiting(core: HostCore,
 
     asyncio.run(scenario())
     asked = [p for name, p in notes if name == rpc.APPROVALS_REQUESTED.name]
-    assert len(asked) == links.MAX_REMOTE_APPROVALS
-    assert len(core.remotes.remote_approvals) == links.MAX_REMOTE_APPROVALS
+    assert len(asked) == bounds.MAX_REMOTE_APPROVALS
+    assert len(core.remotes.remote_approvals) == bounds.MAX_REMOTE_APPROVALS
 
 
 def test_only_a_healthy_link_resets_the_back_off() -> None:
     """A remote that breaks every link right after the handshake is retried ever more
     slowly (0.5, 1, 2 … 30 s), not about once a second; a link that lasted resets it. A
     remote that does not answer at all (down, restarting) is tried every second."""
-    delay, waits = links.FIRST_RETRY_S, []
+    delay, waits = link.FIRST_RETRY_S, []
     for _ in range(8):
-        pause, delay = links.after_loss(delay, lasted=0.05)
+        pause, delay = link.after_loss(delay, lasted=0.05)
         waits.append(pause)
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
-    assert links.after_loss(30.0, lasted=links.HEALTHY_S) == (0.0, links.FIRST_RETRY_S)
+    assert link.after_loss(30.0, lasted=link.HEALTHY_S) == (0.0, link.FIRST_RETRY_S)
     # a host that does not answer at all is tried every second, however long it is down
-    pause, pauses = links.FIRST_RETRY_S, []
+    pause, pauses = link.FIRST_RETRY_S, []
     for _ in range(8):
         pauses.append(pause)
-        pause = links.after_no_answer(pause)
+        pause = link.after_no_answer(pause)
     assert pauses == [0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
 
 
@@ -108,9 +108,9 @@ def test_a_remote_flooding_its_catch_up_is_dropped(core: HostCore) -> None:
     async def scenario() -> None:
         host, _local = linked(core)
         link = Link()
-        for i in range(links.MAX_QUEUED):
+        for i in range(bounds.MAX_QUEUED):
             host._receive(link, rpc.TODOS_CHANGED.name, snapshot(i + 1))  # type: ignore[arg-type]
-        assert link.dropped is None and len(host._queued) == links.MAX_QUEUED
+        assert link.dropped is None and len(host._queued) == bounds.MAX_QUEUED
         host._receive(link, rpc.TODOS_CHANGED.name, snapshot(1))  # type: ignore[arg-type]
         assert link.dropped is not None and "2000 notifications" in link.dropped
         assert host._queued == []
@@ -145,13 +145,13 @@ def test_what_a_catch_up_holds_is_bounded_in_bytes_too(core: HostCore) -> None:
         host._receive(link, rpc.MESSAGES_APPENDED.name, appended(1, 8 << 20))  # type: ignore[arg-type]
         held = host._queued[0][2]
         assert isinstance(held, m.MessageAppended)
-        assert len(held.message.content) < links.MAX_MESSAGE + 100
+        assert len(held.message.content) < bounds.MAX_MESSAGE + 100
         sent = 1
         while link.dropped is None:
             sent += 1
             host._receive(link, rpc.MESSAGES_APPENDED.name, appended(sent, 1 << 20))  # type: ignore[arg-type]
-            assert host._queued_bytes <= links.MAX_QUEUED_BYTES
-        assert sent <= links.MAX_QUEUED_BYTES // (1 << 20) + 1
+            assert host._queued_bytes <= bounds.MAX_QUEUED_BYTES
+        assert sent <= bounds.MAX_QUEUED_BYTES // (1 << 20) + 1
         assert "before its catch-up was answered" in link.dropped
         assert host._queued == [] and host._queued_bytes == 0
         host.close()

@@ -95,11 +95,11 @@ def test_a_full_disk_mid_turn_ends_the_turn_and_leaves_the_session_usable(
         ended = next(t for t in turn_notes() if t.id == first.id and t.state != "running")
         assert ended.state == "failed" and "the disk is full" in (ended.error or "")
         assert core.sessions.get(session.id).running_turn_id is None
-        assert core.sessions.get_turn(session.id, first.id).state == "failed"
+        assert core.sessions.turns.get(session.id, first.id).state == "failed"
         core.db.execute("PRAGMA max_page_count = 1073741823")  # space again
         second = core.runtime.start(m.StartTurnParams(session_id=session.id, text="d. e. f."))
-        await until(lambda: core.sessions.get_turn(session.id, second.id).state != "running")
-        assert core.sessions.get_turn(session.id, second.id).state == "completed"
+        await until(lambda: core.sessions.turns.get(session.id, second.id).state != "running")
+        assert core.sessions.turns.get(session.id, second.id).state == "completed"
 
     asyncio.run(scenario())
     row = core.db.execute("SELECT state FROM turns ORDER BY started_at").fetchall()
@@ -112,23 +112,23 @@ def test_a_turn_whose_end_cannot_be_written_still_ends(core: HostCore, notes) ->
     import asyncio
 
     session = core.sessions.create(m.CreateSessionParams())
-    turn, _ = core.sessions.begin_turn(session.id, "hello")
+    turn, _ = core.sessions.turns.begin(session.id, "hello")
     core.db.execute(
         "CREATE TEMP TRIGGER no_end BEFORE UPDATE OF state ON turns"
         " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
     )
-    ended = core.sessions.end_turn(session.id, turn.id, "completed", None)
+    ended = core.sessions.turns.end(session.id, turn.id, "completed", None)
     assert ended.state == "failed" and "could not be saved" in (ended.error or "")
     turns = [p for name, p in notes if name == rpc.TURNS_CHANGED.name]
     assert turns[-1] == ended
     sessions = [p for name, p in notes if name == rpc.SESSIONS_CHANGED.name]
     assert sessions[-1].running_turn_id is None
     assert core.sessions.get(session.id).running_turn_id is None
-    assert core.sessions.turns(session.id, 5)[0].state == "failed"
+    assert core.sessions.turns.newest(session.id, 5)[0].state == "failed"
     core.db.execute("DROP TRIGGER no_end")
 
     async def next_turn() -> None:
-        second, _ = core.sessions.begin_turn(session.id, "again")
+        second, _ = core.sessions.turns.begin(session.id, "again")
         assert second.state == "running"
 
     asyncio.run(next_turn())
@@ -144,24 +144,24 @@ def test_a_turn_started_while_the_disk_is_still_full_does_not_wedge_the_session(
     import asyncio
 
     session = core.sessions.create(m.CreateSessionParams())
-    turn, _ = core.sessions.begin_turn(session.id, "hello")
+    turn, _ = core.sessions.turns.begin(session.id, "hello")
     core.db.execute(
         "CREATE TEMP TRIGGER no_end BEFORE UPDATE OF state ON turns"
         " BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
     )
-    core.sessions.end_turn(session.id, turn.id, "completed", None)
+    core.sessions.turns.end(session.id, turn.id, "completed", None)
     core.db.execute("DROP TRIGGER no_end")  # the end can be written now, the new turn not
     core.db.execute(
         "CREATE TEMP TRIGGER full BEFORE INSERT ON turns"
         " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
     )
     with pytest.raises(StorageFailure):
-        core.sessions.begin_turn(session.id, "while full")
+        core.sessions.turns.begin(session.id, "while full")
     core.db.execute("DROP TRIGGER full")
     assert core.sessions.get(session.id).running_turn_id is None  # still ended
 
     async def next_turn() -> None:
-        second, _ = core.sessions.begin_turn(session.id, "again")
+        second, _ = core.sessions.turns.begin(session.id, "again")
         assert second.state == "running"
 
     asyncio.run(next_turn())

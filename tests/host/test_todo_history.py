@@ -153,7 +153,7 @@ def test_fork_starts_without_history_and_delete_cascades(core) -> None:
     write(core, ctx, [{"content": "A", "status": "pending"}])
     fork = core.sessions.fork(m.ForkParams(session_id=session.id))
     assert history(core, fork.id).revisions == ()
-    core.sessions.end_turn(session.id, ctx.turn_id, "completed", None)
+    core.sessions.turns.end(session.id, ctx.turn_id, "completed", None)
     core.sessions.delete(session.id)
     assert core.db.execute("SELECT count(*) FROM todo_revisions").fetchone() == (0,)
 

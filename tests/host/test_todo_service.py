@@ -15,7 +15,7 @@ from tests.helpers.db_copy import database_copy
 
 def session_with_turn(core: HostCore, mode: str = "agent") -> tuple[m.Session, m.Turn]:
     session = core.sessions.create(m.CreateSessionParams(mode=mode))  # type: ignore[arg-type]
-    turn, _ = core.sessions.begin_turn(session.id, "do things")
+    turn, _ = core.sessions.turns.begin(session.id, "do things")
     return session, turn
 
 
@@ -115,12 +115,12 @@ def test_only_agent_sessions_may_be_written(core, mode) -> None:
 
 def test_the_calling_turn_must_be_the_running_turn(core) -> None:
     session, turn = session_with_turn(core)
-    core.sessions.end_turn(session.id, turn.id, "completed", None)
+    core.sessions.turns.end(session.id, turn.id, "completed", None)
     content, is_error = write(
         core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS
     )
     assert is_error and "not this session's running turn" in content
-    newer, _ = core.sessions.begin_turn(session.id, "again")
+    newer, _ = core.sessions.turns.begin(session.id, "again")
     content, is_error = write(
         core, ExecutionContext(session.id, turn.id, ExecutionPath.AGENT), ITEMS
     )
@@ -166,8 +166,8 @@ def test_fork_isolation(core) -> None:
     fork = core.sessions.fork(m.ForkParams(session_id=session.id))
     assert fork.todo_revision == 0 and core.todos.snapshot(fork.id).items == ()
     assert fork.parent_id == session.id
-    assert [x.content for x in core.sessions.messages(fork.id)] == ["do things"]
-    fork_turn, _ = core.sessions.begin_turn(fork.id, "more")
+    assert [x.content for x in core.sessions.transcript.all(fork.id)] == ["do things"]
+    fork_turn, _ = core.sessions.turns.begin(fork.id, "more")
     write(core, ExecutionContext(fork.id, fork_turn.id, ExecutionPath.AGENT), [])
     assert core.todos.snapshot(session.id).revision == 1
     assert len(core.todos.snapshot(session.id).items) == 3
@@ -185,4 +185,4 @@ def test_delete_cascades_rows(core) -> None:
 def test_one_running_turn_per_session(core) -> None:
     session, _turn = session_with_turn(core)
     with pytest.raises(errors.TurnRunning):
-        core.sessions.begin_turn(session.id, "second")
+        core.sessions.turns.begin(session.id, "second")

@@ -25,7 +25,7 @@ def run_turn(core: HostCore, text: str) -> m.Turn:
         turn = core.runtime.start(m.StartTurnParams(session_id=session.id, text=text))
         await core.runtime.finish_running()
         await core.runtime.shutdown()
-        return core.sessions.get_turn(session.id, turn.id)
+        return core.sessions.turns.get(session.id, turn.id)
 
     return asyncio.run(asyncio.wait_for(body(), 30))
 

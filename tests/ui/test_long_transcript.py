@@ -16,7 +16,9 @@ def test_a_10_mb_transcript_opens_and_pages_in(gui: Gui, tmp_path) -> None:
     core = HostCore(tmp_path / "data")
     session = core.sessions.create(m.CreateSessionParams(title="long"))
     for i in range(500):
-        core.sessions.append_message(session.id, None, "assistant", f"message {i} " + "z" * 20_000)
+        core.sessions.transcript.append(
+            session.id, None, "assistant", f"message {i} " + "z" * 20_000
+        )
     core.close()
 
     async def body() -> None:

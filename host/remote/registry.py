@@ -1,0 +1,218 @@
+"""Remote sessions served for real (contract section 14): every remote host the local host
+links to, and the remote sessions' methods.
+
+Every remote session is a local row (its endpoint and the remote's session id) and a
+mirror of what its host last said (running turn, checklist revision, newest message).
+Requests on a remote session are carried out on its host with the remote session id;
+notifications from the host reach local clients under the local session id. Nothing of a
+remote session's transcript or checklist is ever read from the local database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from host.events import Publisher
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.protocol.methods import Method
+from host.remote.bounds import unbounded
+from host.remote.catch_up import TODOS, Mirror, catch_up_session
+from host.remote.connection import RemoteDown
+from host.remote.link import RemoteHost
+from host.sessions.service import SessionService
+
+P = TypeVar("P", bound=m.Wire)
+R = TypeVar("R", bound=m.Wire)
+
+
+class RemoteSessions:
+    """Every remote host the local host links to, and the remote sessions' methods."""
+
+    def __init__(self, sessions: SessionService, publisher: Publisher) -> None:
+        self._sessions = sessions
+        self._publisher = publisher
+        self._hosts: dict[str, RemoteHost] = {}
+        self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
+        self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
+
+    def start(self) -> None:
+        """Link to every host a stored remote session names (in the running loop)."""
+        for session in self._sessions.list():
+            if session.remote is not None:
+                self._attach(session.id, session.remote.endpoint, session.remote.remote_session_id)
+        for host in self._hosts.values():
+            host.start()
+
+    async def close(self) -> None:
+        for host in list(self._hosts.values()):
+            host.close()
+        self._hosts.clear()
+
+    def drop(self, host: RemoteHost) -> None:
+        host.close()
+        if self._hosts.get(host.endpoint) is host:
+            del self._hosts[host.endpoint]
+
+    # --- what the session service shows -------------------------------------------------
+
+    def overlay(self, session: m.Session) -> m.Session:
+        """A remote session as its host last told: how it is reached, its running turn
+        and (with "todos") its checklist revision."""
+        if session.remote is None:
+            return session
+        host = self._hosts.get(session.remote.endpoint.strip())
+        if host is None:
+            return session
+        info = session.remote.model_copy(
+            update={"state": host.state, "error": host.error, "capabilities": host.capabilities}
+        )
+        update: dict[str, Any] = {"remote": info}
+        mirror = host.mirrors.get(session.remote.remote_session_id)
+        if mirror is not None:
+            update["running_turn_id"] = mirror.running_turn_id
+            remote = mirror.session
+            if remote is not None:
+                update["updated_at"] = max(session.updated_at, remote.updated_at)
+                suffix = f" on {host.parsed.label()}"
+                if session.title.endswith(suffix):  # named after it: follows its renames
+                    update["title"] = f"{remote.title}{suffix}"[:500]
+                if TODOS in host.capabilities:
+                    update["todo_revision"] = remote.todo_revision
+                    update["todo_updated_at"] = remote.todo_updated_at
+        return session.model_copy(update=update)
+
+    def publish_session(self, local_id: str) -> None:
+        with contextlib.suppress(errors.SessionNotFound):
+            self._publisher.publish(rpc.SESSIONS_CHANGED, self._sessions.get(local_id))
+
+    def publish(self, note: rpc.Notification[Any], params: m.Wire) -> None:
+        self._publisher.publish(note, params)
+
+    # --- methods --------------------------------------------------------------------
+
+    def is_remote(self, session_id: str) -> bool:
+        return session_id in self._where
+
+    async def create(self, params: m.CreateSessionParams) -> m.Session:
+        """Attach a remote session (checked on its host when that can be reached now), or
+        create one there; the local row is written only once the remote one exists."""
+        target = params.remote
+        assert target is not None
+        endpoint = target.endpoint.strip()
+        host = self._host(endpoint)
+        remote: m.Session | None = None
+        try:
+            if target.remote_session_id is None:
+                connection = await host.ready()
+                create = m.CreateSessionParams(title=params.title, mode=params.mode)
+                remote = await host.call(rpc.SESSIONS_CREATE, create, connection)
+            else:
+                try:
+                    connection = await host.ready()
+                except errors.RemoteUnreachable:
+                    connection = None  # attached anyway: it is linked when it comes back
+                if connection is not None:
+                    ref = m.SessionRef(session_id=target.remote_session_id)
+                    try:
+                        remote = await host.call(rpc.SESSIONS_GET, ref, connection)
+                    except errors.SessionNotFound:
+                        raise errors.SessionNotFound(
+                            f"{host.parsed.label()} has no session {target.remote_session_id!r}"
+                        ) from None
+        except BaseException:
+            host.close_when_idle()
+            raise
+        remote_id = remote.id if remote is not None else target.remote_session_id
+        assert remote_id is not None
+        label = host.parsed.label()
+        named = remote.title if remote is not None else remote_id
+        title = params.title or f"{named} on {label}"
+        mirror = host.mirrors.setdefault(remote_id, Mirror())
+        if remote is not None:
+            mirror.session = remote
+            mirror.running_turn_id = remote.running_turn_id
+        local = self._sessions.create(
+            m.CreateSessionParams(
+                title=title[:500],
+                mode=remote.mode if remote is not None else params.mode,
+                remote=m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_id),
+            )
+        )
+        self._attach(local.id, endpoint, remote_id)
+        if host.connection is not None and remote is not None and mirror.last_seq is None:
+            with contextlib.suppress(RemoteDown, errors.RpcError):
+                await catch_up_session(host, host.connection, remote_id, mirror, remote)
+        host.start()
+        return self._sessions.get(local.id)
+
+    async def remote_sessions(self, params: m.RemoteSessionsParams) -> m.SessionList:
+        host = self._host(params.endpoint.strip())
+        try:
+            connection = await host.ready()
+            return await host.call(rpc.SESSIONS_LIST, m.Empty(), connection)
+        finally:
+            host.close_when_idle()
+
+    async def respond(
+        self,
+        params: m.ApprovalRespondParams,
+        local: Callable[[m.ApprovalRespondParams], m.OkResult],
+    ) -> m.OkResult:
+        """An approval asked by a remote host is answered there; any other, here."""
+        host = self.remote_approvals.get(params.approval_id)
+        if host is None:
+            return local(params)
+        return await host.call(rpc.APPROVALS_RESPOND, params)
+
+    def forget(self, local_id: str) -> None:
+        """The local row of a remote session was deleted (the remote session stays)."""
+        where = self._where.pop(local_id, None)
+        if where is not None:
+            where[0].detach(local_id)
+
+    async def forward(self, method: Method[P, R], params: P) -> R:
+        """`method` for a remote session, carried out on its host."""
+        session_id: str = getattr(params, "session_id")  # noqa: B009
+        host, remote_id = self._where[session_id]
+        if method in (rpc.TODOS_GET, rpc.TODOS_HISTORY):
+            host.live()  # unreachable first: capabilities may be stale
+            if TODOS not in host.capabilities:
+                raise errors.RemoteSession(
+                    f"the checklist of this session is not shared by {host.parsed.label()}"
+                    " (its host speaks RACP v1 without the todos capability)"
+                )
+        remote_params = params.model_copy(update={"session_id": remote_id})
+        result = await host.call(method, remote_params)
+        problem = unbounded(result)
+        if problem is not None:  # answered as the host would have refused to write it
+            raise errors.RemoteUnreachable(f"{host.parsed.label()} answered {problem}")
+        return _localised(result, session_id)
+
+    # ---------------------------------------------------------------------------------
+
+    def _host(self, endpoint: str) -> RemoteHost:
+        host = self._hosts.get(endpoint)
+        if host is None:
+            host = self._hosts[endpoint] = RemoteHost(endpoint, self)
+        return host
+
+    def _attach(self, local_id: str, endpoint: str, remote_id: str) -> None:
+        host = self._host(endpoint.strip())
+        host.attach(remote_id, local_id)
+        self._where[local_id] = (host, remote_id)
+
+
+def _localised(result: R, session_id: str) -> R:
+    """A remote's answer with the local session id wherever it names the session."""
+    here = {"session_id": session_id}
+    if "session_id" in type(result).model_fields:  # Turn, TodoSnapshot
+        return result.model_copy(update=here)
+    for name in ("turns", "messages", "revisions"):  # TurnList, MessageList, TodoHistory
+        if name in type(result).model_fields:
+            rows = tuple(row.model_copy(update=here) for row in getattr(result, name))
+            return result.model_copy(update={name: rows})
+    return result
