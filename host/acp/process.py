@@ -1,0 +1,434 @@
+"""One configured ACP agent's process (contract section 15): started on the first turn
+that needs it and again after it exits, its connection through the SDK's
+`ClientSideConnection` over `LineTransport`, the agent's updates routed to the session's
+recorder, its permission requests made approvals, and what makes it be disconnected."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from acp import RequestError
+from acp.client.connection import ClientSideConnection
+from acp.schema import (
+    AllowedOutcome,
+    ClientCapabilities,
+    DeniedOutcome,
+    Implementation,
+    PermissionOption,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
+
+from host.acp.config import AgentConfig
+from host.acp.recorder import Recorder, as_text, late_plan
+from host.acp.transport import AgentBroken, LineTransport
+from host.protocol import models as m
+from host.protocol.appinfo import app_version
+from host.protocol.framing import MAX_FRAME_BYTES
+from host.protocol.text import shorten
+from host.sessions.service import SessionService
+from host.store.errors import StorageFailure
+
+if TYPE_CHECKING:
+    from host.tools.approvals import Approvals
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+STOP_GRACE_S = 2.0  # after stdin closes, before SIGTERM, and again before SIGKILL
+GROUP_POLL_S = 0.05  # how often a stopped agent's group is looked at until it is empty
+# the minimal base an agent's configured env goes over: never the host's token, the
+# remote token or the model key (contract section 15)
+BASE_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
+INSTALL_HINTS = {
+    "claude-agent-acp": "npm install -g @agentclientprotocol/claude-agent-acp",
+    "codex-acp": "npm install -g @zed-industries/codex-acp",
+    "gemini": "npm install -g @google/gemini-cli",
+    "goose": "see https://block.github.io/goose/docs/getting-started/installation",
+}
+
+
+class Owner(Protocol):
+    """What a process needs of the agents it is one of."""
+
+    sessions: SessionService
+
+    def changed(self) -> None: ...
+    def running(self, session_id: str) -> Recorder | None: ...
+    def approvals(self) -> Approvals: ...
+
+
+class AgentFailure(Exception):
+    """The turn cannot go on, for the reason in words."""
+
+
+def agent_env(configured: dict[str, str]) -> dict[str, str]:
+    env = {key: os.environ[key] for key in BASE_ENV if key in os.environ}
+    env.update(configured)
+    return env
+
+
+def _not_installed(config: AgentConfig) -> str:
+    words = " ".join((config.command, *(config.entry.args if config.entry else ())))
+    hint = next((h for key, h in INSTALL_HINTS.items() if key in words), None)
+    how = f"install it ({hint})" if hint else "install it"
+    return (f"{config.command!r} was not found: {how}, or set the agent's \"command\" in "
+            "settings.json to where it is")  # fmt: skip
+
+
+EARLY_UPDATES = 200  # held while a session/new is unanswered; more is a broken agent
+
+
+class AgentProcess:
+    """One configured agent's process and its connection."""
+
+    def __init__(self, config: AgentConfig, agents: Owner) -> None:
+        self.config = config
+        self._agents = agents
+        self.state: m.AgentState = "idle"
+        self.error: str | None = None
+        self.info: m.AgentInfo | None = None
+        self.load_session = False
+        self.auth_methods: list[str] = []
+        self.conn: ClientSideConnection | None = None
+        self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
+        # updates for a session id not known yet, while a session/new is unanswered:
+        # an agent may send them before its answer (or the answer's waiter runs after
+        # them); they are replayed once the session is known
+        self._opening = 0
+        self._early: list[Any] = []
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr: deque[str] = deque(maxlen=20)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()
+        self._broken: str | None = None
+        self._stopping = False
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def entry(self) -> m.AgentEntry:
+        return m.AgentEntry(name=self.name, command=self.config.command, state=self.state,
+                            error=self.error, agent_info=self.info)  # fmt: skip
+
+    def _set(self, state: m.AgentState, error: str | None = None) -> None:
+        if (state, error) != (self.state, self.error):
+            self.state, self.error = state, error
+            self._agents.changed()
+
+    # --- start and stop ------------------------------------------------------------------
+
+    async def ensure_started(self) -> ClientSideConnection:
+        async with self._lock:
+            if self.conn is not None and self.state == "ready":
+                return self.conn
+            entry = self.config.entry
+            if entry is None:
+                raise AgentFailure(f"{self.name}: {self.config.problem}")
+            self._set("starting")
+            self._broken, self._stopping = None, False
+            self._stderr.clear()
+            try:  # stopped meanwhile, asyncio ends the process it was starting
+                process = await asyncio.create_subprocess_exec(
+                    entry.command, *entry.args, stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                    env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_FRAME_BYTES + 1,
+                    start_new_session=True,
+                )  # fmt: skip
+            except asyncio.CancelledError:
+                self._set("idle")
+                raise
+            except FileNotFoundError:
+                raise self._failed(_not_installed(self.config)) from None
+            except OSError as exc:
+                raise self._failed(f"{entry.command!r} could not be started: {exc}") from None
+            assert process.stdout is not None and process.stdin is not None
+            self._process = process
+            transport = LineTransport(process.stdout, process.stdin, self._update, self._break)
+            conn = ClientSideConnection(_Client(self), transport)  # type: ignore[arg-type]
+            self._watch(self._read_stderr(process))
+            self._watch(self._wait_exit(process))
+            try:
+                answer = await asyncio.wait_for(
+                    conn.initialize(
+                        protocol_version=PROTOCOL_VERSION,
+                        client_capabilities=ClientCapabilities(),
+                        client_info=Implementation(name="nib-desktop", title="Nib Desktop",
+                                                   version=app_version()),
+                    ),
+                    entry.timeout,
+                )  # fmt: skip
+            except TimeoutError:
+                await self._kill(process)
+                why = f"it did not answer initialize within {entry.timeout:g} s"
+                raise self._failed(why) from None
+            except (ConnectionError, RequestError) as exc:
+                await self._kill(process)
+                raise self._failed(await self.gone_reason(exc)) from None
+            except asyncio.CancelledError:  # the turn was stopped while the agent started
+                await asyncio.shield(self._kill(process))
+                self._set("idle")
+                raise
+            info = answer.agent_info
+            self.info = m.AgentInfo(name=info.name, version=info.version) if info else None
+            caps = answer.agent_capabilities
+            self.load_session = bool(caps is not None and caps.load_session)
+            self.auth_methods = [method.name for method in answer.auth_methods or ()]
+            self.conn = conn
+            self._set("ready")
+            return conn
+
+    def _failed(self, why: str) -> AgentFailure:
+        self.conn = None
+        self._set("failed", why)
+        return AgentFailure(why)
+
+    def _watch(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _read_stderr(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stderr is not None
+        while True:
+            try:
+                line = await process.stderr.readline()
+            except ValueError:  # a line over the stream's limit: skip what was read
+                continue
+            if not line:
+                return
+            text = line.decode("utf-8", "replace").strip()
+            if text:
+                self._stderr.append(shorten(text, 500))
+                log.debug("agent %s: %s", self.name, text)
+
+    async def _wait_exit(self, process: asyncio.subprocess.Process) -> None:
+        code = await process.wait()
+        if process is not self._process:
+            return
+        self.owned.clear()
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            await conn.close()
+        if self._stopping and self._broken is None:
+            self._set("idle")
+        elif self.state != "failed":
+            self._set("failed", await self.gone_reason(None, code))
+
+    async def gone_reason(self, exc: BaseException | None, code: int | None = None) -> str:
+        """Why the agent cannot be talked to: what it broke, else its last standard-error
+        line and exit status."""
+        if self._broken is not None:
+            return f"disconnected: {self._broken}"
+        process = self._process
+        if process is not None and code is None:
+            with contextlib.suppress(TimeoutError):
+                code = await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+        if isinstance(exc, RequestError):
+            return f"it answered an error: {exc}"
+        last = self._stderr[-1] if self._stderr else None
+        if code is None:
+            return f"it closed its connection{f': {last}' if last else ''}"
+        status = f"exit status {code}" if code >= 0 else f"signal {-code}"
+        return f"it exited ({status}){f': {last}' if last else ''}"
+
+    def _break(self, why: str) -> None:
+        """The agent sent what the host will not read: say so and disconnect it."""
+        if self._broken is None:
+            self._broken = why
+            log.warning("agent %s disconnected: %s", self.name, why)
+            self._set("failed", f"disconnected: {why}")
+            if self._process is not None:
+                self._watch(self._kill(self._process))
+
+    async def _kill(self, process: asyncio.subprocess.Process) -> None:
+        """Ask the agent to exit (its input closes), then its whole process group; what
+        it started in its group ends with it even when it exits at once."""
+        self._stopping = True
+        if process.stdin is not None and not process.stdin.is_closing():
+            process.stdin.close()
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE_S)
+                break
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, sig)
+        await process.wait()
+        await end_group(process.pid)
+
+    async def stop(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            await self._kill(self._process)
+        elif self._process is not None:
+            await end_group(self._process.pid)  # it exited; its children may not have
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks))
+
+    # --- from the agent ----------------------------------------------------------------
+
+    def _update(self, params: Any) -> None:
+        if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
+            raise AgentBroken("it sent a session/update without an update")
+        session_id = self.owned.get(str(params.get("sessionId")))
+        if session_id is None and self._opening and len(self._early) < EARLY_UPDATES:
+            self._early.append(params)
+            return
+        if session_id is None:
+            raise AgentBroken("it sent updates for a session it does not own")
+        update = params["update"]
+        recorder = self._agents.running(session_id)
+        try:
+            if recorder is not None:
+                recorder.update(update)
+            elif update.get("sessionUpdate") in ("plan", "plan_update"):
+                late_plan(self._agents.sessions, session_id)
+        except StorageFailure:
+            log.exception("an update of agent %s could not be stored", self.name)
+
+    def adopt(self, agent_session: str, nib_session: str) -> None:
+        """The agent's session is this Nib session's: the updates it sent for it before
+        the answer are taken now, in their order."""
+        self.owned[agent_session] = nib_session
+        early, self._early = self._early, []
+        for params in early:
+            if params.get("sessionId") != agent_session:
+                self._early.append(params)
+                continue
+            try:
+                self._update(params)
+            except AgentBroken as exc:
+                self._break(str(exc))
+                return
+
+    @contextlib.contextmanager
+    def opening(self) -> Iterator[None]:
+        """While a session/new is unanswered: updates for a session id not known yet are
+        held (see `adopt`). Once none is left unanswered, an update still held was for a
+        session nobody opened: a broken agent."""
+        self._opening += 1
+        try:
+            yield
+        finally:
+            self._opening -= 1
+            if not self._opening and self._early:
+                self._early.clear()
+                self._break("it sent updates for a session it does not own")
+
+    async def permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> RequestPermissionResponse:
+        cancelled = RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        nib_session = self.owned.get(session_id)
+        if nib_session is None:
+            self._break("it asked permission for a session it does not own")
+            return cancelled
+        recorder = self._agents.running(nib_session)
+        if recorder is None or recorder.loading:
+            self._break("it asked permission when no turn of that session was running")
+            return cancelled
+        title = tool_call.title or tool_call.kind or "a tool"
+        raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
+        ask = asyncio.ensure_future(
+            self._agents.approvals().ask(recorder.ctx, title, raw, same_input=True)
+        )
+        recorder.permissions.add(ask)
+        try:
+            await asyncio.wait({ask})
+        finally:
+            recorder.permissions.discard(ask)
+            ask.cancel()
+        if ask.cancelled() or ask.exception() is not None:
+            return cancelled
+        option = choose(options, ask.result())
+        if option is None:
+            return cancelled
+        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected",
+                                                                option_id=option))  # fmt: skip
+
+
+async def end_group(pgid: int) -> None:
+    """The processes left in an agent's group (it runs as its group's leader): SIGTERM,
+    then SIGKILL after STOP_GRACE_S. A group has nothing to wait on, so it is looked at
+    every GROUP_POLL_S until it is empty."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            return  # empty: nothing is left
+        deadline = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < deadline:
+            await asyncio.sleep(GROUP_POLL_S)
+            try:
+                os.killpg(pgid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
+
+
+# a decision -> the option kinds that carry it, the closest first
+_OPTIONS = {
+    "allow_once": ("allow_once", "allow_always"),
+    "allow_session": ("allow_always", "allow_once"),
+    "deny": ("reject_once", "reject_always"),
+}
+
+
+def choose(options: list[PermissionOption], decision: str) -> str | None:
+    """The agent's option for the user's decision (section 15), or None when it offered
+    none of that kind (a refusal is then a cancelled request)."""
+    for kind in _OPTIONS.get(decision, ()):
+        for option in options:
+            if option.kind == kind:
+                return option.option_id
+    return None
+
+
+class _Client:
+    """What the SDK calls for the agent's requests (updates come through the transport)."""
+
+    def __init__(self, process: AgentProcess) -> None:
+        self._process = process
+
+    async def request_permission(
+        self,
+        options: list[PermissionOption],
+        session_id: str,
+        tool_call: ToolCallUpdate,
+        **_kwargs: Any,
+    ) -> RequestPermissionResponse:
+        return await self._process.permission(session_id, tool_call, options)
+
+    async def session_update(self, session_id: str, update: Any, **_kwargs: Any) -> None:
+        """Never reached: `LineTransport` hands updates to the process in order."""
+
+    def on_connect(self, _conn: Any) -> None:
+        pass
+
+    # Terminals are not advertised (clientCapabilities.terminal is false): the SDK would
+    # answer these as if done (null, {}), so each is refused as unknown, as fs/* is.
+    async def create_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/create")
+
+    async def terminal_output(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/output")
+
+    async def release_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/release")
+
+    async def wait_for_terminal_exit(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/wait_for_exit")
+
+    async def kill_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/kill")

@@ -1,0 +1,151 @@
+"""One turn on an ACP agent (contract section 15): which agent-side session it continues
+(`session/load` after a restart where the agent can, else a new one with the unfinished
+checklist at the head of the first prompt), the prompt, Stop, and how the prompt's end
+becomes the turn's end."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from acp import RequestError, text_block
+from acp.client.connection import ClientSideConnection
+from acp.schema import AcpMcpServer, EnvVariable, HttpMcpServer, McpServerStdio, SseMcpServer
+
+from host.acp.process import AgentFailure, AgentProcess
+from host.acp.recorder import Recorder
+from host.protocol import models as m
+from host.sessions.service import SessionService
+from host.todos.service import TodoService
+
+log = logging.getLogger(__name__)
+
+CANCEL_GRACE_S = 5.0  # after session/cancel, how long the prompt's own answer is awaited
+AUTH_REQUIRED = -32000
+STOP_WORDS = {
+    "max_tokens": "the agent reached its token limit",
+    "max_turn_requests": "the agent reached its limit of model requests for one turn",
+    "refusal": "the agent refused to go on",
+}
+
+
+class AgentTurn:
+    """A turn's prompt on one agent's process."""
+
+    def __init__(
+        self,
+        process: AgentProcess,
+        sessions: SessionService,
+        todos: TodoService,
+        data_dir: Path | None,
+    ) -> None:
+        self._process = process
+        self._sessions = sessions
+        self._todos = todos
+        self._data_dir = data_dir
+
+    async def prompt(
+        self, session: m.Session, recorder: Recorder, text: str
+    ) -> tuple[str, str | None]:
+        """The turn's prompt to the agent, to its end: the turn's state and error."""
+        process = self._process
+        conn = await process.ensure_started()
+        try:
+            agent_session, fresh = await self._open(conn, session, recorder)
+            if fresh:
+                from host.agent.runtime import checklist_context
+
+                unfinished = checklist_context(self._todos.snapshot(session.id))
+                if unfinished is not None:
+                    text = f"{unfinished}\n\n{text}"
+            prompt = asyncio.ensure_future(
+                conn.prompt(session_id=agent_session, prompt=[text_block(text)])
+            )
+            try:
+                await asyncio.wait({prompt})
+            except asyncio.CancelledError:
+                await self._cancel(conn, agent_session, recorder, prompt)
+                raise
+            answer = prompt.result()
+        except (ConnectionError, RequestError) as exc:
+            raise AgentFailure(await process.gone_reason(exc)) from None
+        stop = answer.stop_reason
+        if stop == "end_turn":
+            return "completed", None
+        if stop == "cancelled":
+            return "cancelled", None
+        return "failed", f"{session.agent}: {STOP_WORDS.get(stop, f'it stopped ({stop})')}"
+
+    async def _cancel(
+        self,
+        conn: ClientSideConnection,
+        agent_session: str,
+        recorder: Recorder,
+        prompt: asyncio.Future[Any],
+    ) -> None:
+        """Stop: `session/cancel`, every waiting approval answered as cancelled, and the
+        prompt's own answer awaited a little (the agent's last updates come before it)."""
+        for task in list(recorder.permissions):
+            task.cancel()
+        with contextlib.suppress(ConnectionError, RequestError):
+            await conn.cancel(session_id=agent_session)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.wait({prompt}), CANCEL_GRACE_S)
+        prompt.cancel()
+
+    async def _open(
+        self, conn: ClientSideConnection, session: m.Session, recorder: Recorder
+    ) -> tuple[str, bool]:
+        """The agent-side session this turn prompts, and whether it is new (its first
+        prompt then carries the unfinished checklist)."""
+        process = self._process
+        stored = self._sessions.agent_session(session.id)
+        if stored is not None and stored in process.owned:
+            return stored, False
+        cwd = session.cwd or str(Path.home())
+        servers = self._mcp_servers()
+        if stored is not None and process.load_session:
+            process.owned[stored] = session.id
+            recorder.loading = True  # its replay of the history is not stored again
+            try:
+                await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
+                return stored, False
+            except RequestError as exc:
+                log.info("agent %s could not load session %s: %s", process.name, stored, exc)
+                process.owned.pop(stored, None)
+            finally:
+                recorder.loading = False
+        try:
+            with process.opening():
+                answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
+                process.adopt(answer.session_id, session.id)
+        except RequestError as exc:
+            if exc.code == AUTH_REQUIRED:
+                raise AgentFailure(auth_words(process)) from None
+            raise
+        self._sessions.set_agent_session(session.id, answer.session_id)
+        return answer.session_id, True
+
+    def _mcp_servers(self) -> list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]:
+        """The stdio MCP servers of section 13, for the agent to start itself."""
+        from host.tools.mcp_config import StdioEntry, load_servers
+
+        servers: list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio] = []
+        for server in load_servers(self._data_dir):
+            entry = server.entry
+            if isinstance(entry, StdioEntry) and not entry.disabled:
+                env = [EnvVariable(name=k, value=v) for k, v in entry.env.items()]
+                servers.append(McpServerStdio(name=server.name, command=entry.command,
+                                              args=list(entry.args), env=env))  # fmt: skip
+        return servers
+
+
+def auth_words(process: AgentProcess) -> str:
+    methods = ", ".join(f"“{name}”" for name in process.auth_methods)
+    if not methods:
+        return "authentication required: sign in to the agent, then send again"
+    return ("authentication required: sign in with one of the agent's methods "
+            f"({methods}), e.g. by running it once in a terminal, then send again")  # fmt: skip
