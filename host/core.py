@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from host.checkpoints.service import Checkpoints
     from host.remote.registry import RemoteSessions
     from host.rpc import Dispatcher, Handler
+    from host.settings import Settings
     from host.todos.service import TodoService
 
 
@@ -105,8 +106,14 @@ class HostCore:
                                lambda: self.runtime.external.approvals)  # fmt: skip
         return self._acp
 
+    @cached_property
+    def settings(self) -> Settings:
+        from host.settings import Settings
+
+        return Settings(self.data_dir, self.publisher, self.settings_changed)
+
     async def settings_changed(self) -> None:
-        """settings.json changed (host.settings_watch): its servers and agents again."""
+        """settings.json changed (`host.settings`): its servers and agents again."""
         await self.runtime.external.reload(self.data_dir)
         self.publisher.publish(rpc.AGENTS_CHANGED, self._agents_list(m.Empty()))
 
@@ -151,6 +158,8 @@ class HostCore:
             rpc.CHANGES_GET: lambda p: self.checkpoints.changes(p),
             rpc.CHANGES_STEP: lambda p: self.checkpoints.step(p),
             rpc.CHANGES_RESTORE: lambda p: self.checkpoints.restore(p),
+            rpc.SETTINGS_GET: lambda p: self.settings.get(p),
+            rpc.SETTINGS_SET: lambda p: self.settings.set(p),
         }
         return Dispatcher(handlers)
 

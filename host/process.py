@@ -268,16 +268,13 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     core.load_services()
     core.remotes.start()
     core.runtime.external.start()
-    from host.settings_watch import SettingsWatcher
-
-    watcher = SettingsWatcher(core.data_dir, core.settings_changed)
-    watcher.start()
+    core.settings.watch()
     # what start-up made lives as long as the host: the collector's full passes need not
     # walk it again (a pass is a pause of every client's answers)
     gc.freeze()
     await stop.wait()
     log.info("stopping")
-    await watcher.close()
+    await core.settings.close()
     await core.remotes.close()
     await core.runtime.shutdown()
     await core.checkpoints.close()

@@ -45,7 +45,7 @@ class Intents:
         self._run = run
         self.changes = ChangesWork(host, state, run)
         self.step_files = StepFiles(host, state, run)
-        self.settings = SettingsWork(state, data_dir)
+        self.settings = SettingsWork(host, state, run, data_dir)
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)
 

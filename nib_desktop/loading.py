@@ -25,6 +25,7 @@ from nib_desktop.connection import HostLink
 from nib_desktop.history_loading import HistoryLoader
 from nib_desktop.router import HistoryFeed, LineFeed
 from nib_desktop.runner import Runner
+from nib_desktop.settings_work import show_settings
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.store import AppState, Change
@@ -72,6 +73,9 @@ class Loader:
         self._state.apply(ev.SessionsListed(sessions))
         await self.show_current()
         await self.load_tools()
+        # the desktop section as the host reads it now (the window read the file itself
+        # before the host was up, for its first frame)
+        show_settings(self._state, await self._host.call(rpc.SETTINGS_GET, m.Empty()))
 
     async def load_tools(self) -> None:
         listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())

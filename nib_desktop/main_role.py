@@ -46,11 +46,9 @@ class MainRole:
         from nib_desktop.state.markdown import preload
 
         preload()  # while the host starts: agents' messages are Markdown
-        self.intents.settings.follow()
         return await self.connection.start()
 
     async def shutdown(self) -> None:
-        self.intents.settings.stop()
         self.run.cancel_all()
         await self.connection.shutdown()
 

@@ -13,6 +13,7 @@ from host.protocol import models as m
 from host.protocol.text import shown_text
 from host.protocol.todo_diff import diff_items
 from nib_desktop import convert, lines
+from nib_desktop.settings_work import show_settings
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import TurnView
@@ -155,3 +156,6 @@ class Router:
 
     def agents_changed(self, listing: m.AgentsList) -> None:
         self._state.apply(ev.AgentsListed(convert.agents(listing)))
+
+    def settings_changed(self, view: m.SettingsView) -> None:
+        show_settings(self._state, view)

@@ -14,7 +14,7 @@ import json
 import logging
 from pathlib import Path
 
-from nib_desktop.desktop_prefs import replace_file
+from host.protocol.settings_file import replace_file
 from nib_desktop.state.types import Session
 
 log = logging.getLogger(__name__)

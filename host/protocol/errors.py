@@ -20,6 +20,7 @@ class ErrorCode(IntEnum):
     TURN_RUNNING = -32020
     TURN_NOT_FOUND = -32021
     APPROVAL_NOT_PENDING = -32030
+    SETTINGS_UNUSABLE = -32040  # the project's: settings.json cannot be read or written
 
 
 class RpcError(Exception):
@@ -91,6 +92,10 @@ class ApprovalNotPending(RpcError):
     code = ErrorCode.APPROVAL_NOT_PENDING
 
 
+class SettingsUnusable(RpcError):
+    code = ErrorCode.SETTINGS_UNUSABLE
+
+
 _BY_CODE: dict[int, type[RpcError]] = {
     int(cls.code): cls
     for cls in (
@@ -107,6 +112,7 @@ _BY_CODE: dict[int, type[RpcError]] = {
         TurnRunning,
         TurnNotFound,
         ApprovalNotPending,
+        SettingsUnusable,
     )
 }
 

@@ -52,6 +52,9 @@ CHECKPOINTS_LIST = Method("checkpoints.list", m.CheckpointListParams, m.Checkpoi
 CHANGES_GET = Method("changes.get", m.ChangesGetParams, m.Changes)
 CHANGES_STEP = Method("changes.step", m.ChangesStepParams, m.Changes)
 CHANGES_RESTORE = Method("changes.restore", m.RestoreParams, m.Restored)
+# the project's: settings.json read and written by the host alone (the window's switches)
+SETTINGS_GET = Method("settings.get", m.Empty, m.SettingsView)
+SETTINGS_SET = Method("settings.set", m.SettingsSetParams, m.SettingsView)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -79,6 +82,8 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         CHANGES_GET,
         CHANGES_STEP,
         CHANGES_RESTORE,
+        SETTINGS_GET,
+        SETTINGS_SET,
     )
 }
 
@@ -87,7 +92,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 # outcome is told by its notifications.
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
-          CHANGES_STEP)  # fmt: skip
+          CHANGES_STEP, SETTINGS_GET)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.
@@ -104,6 +109,8 @@ APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
+# the project's: settings.json's desktop section changed (set, or edited by hand)
+SETTINGS_CHANGED = Notification("settings.changed", m.SettingsView)
 HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
@@ -120,6 +127,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         TOOLS_CHANGED,
         AGENTS_CHANGED,
         CHECKPOINTS_CHANGED,
+        SETTINGS_CHANGED,
         HOST_STALE,
     )
 }

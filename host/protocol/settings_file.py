@@ -1,7 +1,8 @@
 """`DIR/settings.json`, read safely by both processes: the host (its settings, MCP
 servers, agents) and the window (what it shows outside itself). Only a regular file of at
 most 1 MiB is read (a FIFO would block the reader, a huge file slow it each time); any
-problem is a SettingsFileError naming the file and the problem in words."""
+problem is a SettingsFileError naming the file and the problem in words. Written by the
+host alone (`settings.set`), whole or not at all (`replace_file`)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,21 @@ def read_settings_file(data_dir: Path) -> dict[str, Any] | None:
     if not isinstance(loaded, dict):
         raise SettingsFileError(f"{path} must hold a JSON object")
     return loaded
+
+
+def replace_file(path: Path, text: str) -> None:
+    """`path` holds `text`, whole or not at all: a temporary file beside it, synced and
+    readable by its owner alone, renamed over it. OSError when it cannot be."""
+    import tempfile  # when a file is written: the first frame does not wait for it
+
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -125,14 +125,8 @@ def test_an_approval_shows_at_most_100_characters_of_its_arguments() -> None:
     assert words == "write (files) waits for your approval: " + "x" * 100 + "…"
 
 
-def test_desktop_prefs_are_kept_with_the_other_settings(tmp_path: Path) -> None:
+def test_desktop_prefs_are_read_for_the_first_frame(tmp_path: Path) -> None:
     (tmp_path / "settings.json").write_text('{"agents": {}, "desktop": {"badge": false}}')
     assert desktop_prefs.load(tmp_path) == DesktopPrefs(badge=False)
-    desktop_prefs.save(tmp_path, DesktopPrefs(notifications=False))
-    kept = (tmp_path / "settings.json").read_text()
-    assert '"agents": {}' in kept and '"notifications": false' in kept
     (tmp_path / "settings.json").write_text("{broken")
-    with pytest.raises(desktop_prefs.PrefsError, match="not valid JSON"):
-        desktop_prefs.save(tmp_path, DesktopPrefs())
-    assert (tmp_path / "settings.json").read_text() == "{broken"  # never overwritten
     assert desktop_prefs.load(tmp_path) == DesktopPrefs()

@@ -1,0 +1,98 @@
+"""settings.set and settings.changed (the project's): the host is settings.json's only
+writer, through the real host process and its socket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.host_process import HostProcess, RpcErrorReply
+
+
+def settings_file(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "settings.json"
+
+
+def test_a_desktop_change_is_kept_with_every_other_key_and_told(
+    host: HostProcess, tmp_path: Path
+) -> None:
+    path = settings_file(tmp_path)
+    path.write_text('{"agents": {}, "model": "m1", "desktop": {"badge": false, "extra": 1}}')
+    client = host.connect()
+    assert client.call("settings.get")["desktop"]["badge"] is False
+    view = client.call("settings.set", {"desktop": {"notifications": False}})
+    assert view["desktop"] == {"titleProgress": True, "badge": False, "launcherProgress": True,
+                               "notifications": False, "attention": True,
+                               "appearance": "system", "reducedMotion": False}  # fmt: skip
+    note = client.wait_notification(lambda n: n["method"] == "settings.changed")
+    assert note["params"] == view
+    kept = json.loads(path.read_text())
+    assert kept["agents"] == {} and kept["model"] == "m1"
+    assert kept["desktop"] == {"badge": False, "extra": 1, "notifications": False}
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_same_value_again_is_not_told_twice(host: HostProcess) -> None:
+    client = host.connect()
+    client.call("settings.set", {"desktop": {"appearance": "dark"}})
+    client.wait_notification(lambda n: n["method"] == "settings.changed")
+    client.call("settings.set", {"desktop": {"appearance": "dark"}})
+    client.call("sessions.list")  # any later answer: the notifications before it are in
+    assert not [n for n in client.notifications if n["method"] == "settings.changed"]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},  # neither
+        {"desktop": {"badge": False}, "server": {"name": "x", "disabled": True}},  # both
+        {"desktop": {"badge": "no"}},  # not a boolean
+        {"desktop": {"badge": 0}},
+        {"desktop": {"appearance": "purple"}},
+        {"desktop": {"fontSize": 3}},  # no such key
+    ],
+)
+def test_a_bad_change_is_refused_and_nothing_is_written(
+    host: HostProcess, tmp_path: Path, params: dict[str, object]
+) -> None:
+    path = settings_file(tmp_path)
+    path.write_text('{"desktop": {"badge": true}}')
+    client = host.connect()
+    with pytest.raises(RpcErrorReply) as refused:
+        client.call("settings.set", params)
+    assert refused.value.code == -32602
+    assert path.read_text() == '{"desktop": {"badge": true}}'
+
+
+def test_a_broken_file_is_never_rewritten(host: HostProcess, tmp_path: Path) -> None:
+    path = settings_file(tmp_path)
+    path.write_text("{broken")
+    client = host.connect()
+    with pytest.raises(RpcErrorReply) as refused:
+        client.call("settings.set", {"desktop": {"badge": False}})
+    assert refused.value.code == -32040 and "not valid JSON" in str(refused.value)
+    assert path.read_text() == "{broken"
+    assert client.call("settings.get")["desktop"]["badge"] is True  # the defaults
+
+
+def test_a_server_is_disabled_and_enabled_again(host: HostProcess, tmp_path: Path) -> None:
+    path = settings_file(tmp_path)
+    path.write_text(json.dumps({"mcpServers": {"s": {"command": "nothing-here", "args": []}}}))
+    client = host.connect()
+    client.call("settings.set", {"server": {"name": "s", "disabled": True}})
+    assert json.loads(path.read_text())["mcpServers"]["s"]["disabled"] is True
+    client.call("settings.set", {"server": {"name": "s", "disabled": False}})
+    assert "disabled" not in json.loads(path.read_text())["mcpServers"]["s"]
+    with pytest.raises(RpcErrorReply) as refused:
+        client.call("settings.set", {"server": {"name": "other", "disabled": True}})
+    assert refused.value.code == -32602 and "no MCP server named 'other'" in str(refused.value)
+
+
+def test_a_file_edited_by_hand_is_told(host: HostProcess, tmp_path: Path) -> None:
+    client = host.connect()
+    client.call("sessions.list")
+    settings_file(tmp_path).write_text('{"desktop": {"reducedMotion": true}}')
+    note = client.wait_notification(lambda n: n["method"] == "settings.changed")
+    assert note["params"]["desktop"]["reducedMotion"] is True
