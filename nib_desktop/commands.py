@@ -13,7 +13,7 @@ from host.protocol.text import shorten
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
-from nib_desktop.state import slash
+from nib_desktop.state import facts, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
 
@@ -81,7 +81,7 @@ class CommandWork:
             self._tell("/continue works once this turn ends.")
             return
         held = self._state.snapshot(shown.session_id)
-        if held is None or not any(i.status in ("pending", "in_progress") for i in held.items):
+        if held is None or not facts.unfinished(held.items):
             self._tell("Nothing to continue: no step of the checklist is unfinished.")
             return
         await self._start_in(shown.session_id, slash.CONTINUE_TEXT)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop import activity
-from nib_desktop.state.types import HOST_RESTARTED, Line, TurnView, merge_lines
+from nib_desktop.state.facts import STATUS_GLYPHS, End
+from nib_desktop.state.types import Line, TurnView, merge_lines
 
 TODO_WRITE = "TodoWrite"
 UNCHANGED = "Checklist written again, unchanged"
-STATUS_GLYPHS = {"pending": "○", "in_progress": "◐", "completed": "✓", "cancelled": "✕"}
 
 
 def summary_text(message: m.Message) -> str:
@@ -139,12 +139,14 @@ def turn_end(t: TurnView) -> Line | None:
     """The transcript's line for a turn that ended other than by finishing: stopped,
     failed with its error, or interrupted by a host restart. None while it runs or when
     it completed (its last message says so)."""
-    if t.state == "cancelled":
-        return Line("turn_end", "■ Turn stopped")
-    if t.state == "failed" and t.error == HOST_RESTARTED:
-        return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
-    if t.state == "failed":
-        return Line("turn_end", f"✕ Turn failed: {t.error or 'no reason given'}", is_error=True)
+    match t.end:
+        case End.STOPPED:
+            return Line("turn_end", "■ Turn stopped")
+        case End.INTERRUPTED:
+            return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
+        case End.FAILED:
+            words = f"✕ Turn failed: {t.error or 'no reason given'}"
+            return Line("turn_end", words, is_error=True)
     return None
 
 

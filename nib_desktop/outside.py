@@ -27,9 +27,10 @@ from nib_desktop.desktop_bus import DesktopBus
 from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import store
+from nib_desktop.state.facts import End
 from nib_desktop.state.outside import SHOWN_OUTSIDE, Launcher, counts, launcher
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import HOST_RESTARTED, Approval, TurnView
+from nib_desktop.state.types import Approval, TurnView
 
 log = logging.getLogger(__name__)
 
@@ -48,16 +49,17 @@ class _Note:
 def turn_words(turn: TurnView, done: int, total: int) -> str:
     """A turn's end as a notification says it."""
     progress = f" ({done} of {total} steps completed)" if total else ""
-    if turn.state == "completed":
-        if total and done == total:
-            return "1 step completed" if total == 1 else f"All {total} steps completed"
-        return f"Finished{progress}"
-    if turn.state == "cancelled":
-        return f"Stopped{progress}"
-    if turn.state == "failed" and turn.error == HOST_RESTARTED:
-        return f"Interrupted: the host restarted{progress}"
-    if turn.state == "unreachable":
-        return "Its remote host cannot be reached"
+    match turn.end:
+        case End.COMPLETED:
+            if total and done == total:
+                return "1 step completed" if total == 1 else f"All {total} steps completed"
+            return f"Finished{progress}"
+        case End.STOPPED:
+            return f"Stopped{progress}"
+        case End.INTERRUPTED:
+            return f"Interrupted: the host restarted{progress}"
+        case End.UNREACHABLE:
+            return "Its remote host cannot be reached"
     return f"Failed: {turn.error or 'no reason given'}"
 
 

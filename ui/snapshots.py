@@ -5,58 +5,11 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from nib_desktop.state.types import (
-    HOST_RESTARTED,
-    Item,
-    Revision,
-    Session,
-    Snapshot,
-    Status,
-    TurnView,
-)
+from nib_desktop.state import facts
+from nib_desktop.state.facts import ALL_DONE, STATUS_GLYPHS, End
+from nib_desktop.state.types import Item, Session, Snapshot, Status, TurnView
 
-__all__ = ["HOST_RESTARTED", "Item", "Revision", "Snapshot", "TurnView"]
-
-# --- what the dock shows: pure functions of a snapshot --------------------------------
-
-ALL_DONE = "All steps completed"
-
-
-class Progress(NamedTuple):
-    completed: int
-    total: int  # the work: every item but the cancelled ones
-
-    @property
-    def fraction(self) -> float:
-        if self.total <= 0:
-            return 1.0
-        return max(0.0, min(1.0, self.completed / self.total))
-
-
-def progress(snapshot: Snapshot) -> Progress:
-    completed = sum(1 for item in snapshot.items if item.status == "completed")
-    counted = sum(1 for item in snapshot.items if item.status != "cancelled")
-    return Progress(completed, counted)
-
-
-def running_index(snapshot: Snapshot) -> int:
-    for index, item in enumerate(snapshot.items):
-        if item.status == "in_progress":
-            return index
-    return -1
-
-
-def current_step(snapshot: Snapshot) -> str:
-    """The running item's activeForm (or content), else the next pending item, else
-    'All steps completed'."""
-    index = running_index(snapshot)
-    if index >= 0:
-        item = snapshot.items[index]
-        return item.active_form or item.content
-    for item in snapshot.items:
-        if item.status == "pending":
-            return item.content
-    return ALL_DONE
+__all__ = ["ALL_DONE", "STATUS_GLYPHS", "Item", "Snapshot", "TurnView"]
 
 
 def visible(snapshot: Snapshot | None) -> bool:
@@ -75,59 +28,32 @@ class Headline(NamedTuple):
     counted: bool  # the text carries "2 / 5" itself, so the count is not shown apart
 
 
-def focus_index(snapshot: Snapshot) -> int:
-    """Where the work stands: the step in progress, else the first pending one, else -1."""
-    for wanted in ("in_progress", "pending"):
-        for index, item in enumerate(snapshot.items):
-            if item.status == wanted:
-                return index
-    return -1
-
-
-def next_step(snapshot: Snapshot) -> str:
-    """The content of the step the work stands at, else ""."""
-    index = focus_index(snapshot)
-    return snapshot.items[index].content if index >= 0 else ""
-
-
-def ended_word(turn: TurnView) -> str:
-    """How a turn that is no longer running ended, in one word for a step it left."""
-    if turn.state == "cancelled":
-        return "stopped"
-    if turn.state == "unreachable":
-        return "unreachable"
-    if turn.state == "failed":
-        return "interrupted" if turn.error == HOST_RESTARTED else "failed"
-    return "interrupted"
-
-
 def headline(snapshot: Snapshot, turn: TurnView) -> Headline:
     """What the collapsed dock says, true to the turn: nothing reads as running unless
     the turn runs."""
-    done = progress(snapshot)
-    step = next_step(snapshot)
+    items = snapshot.items
+    step = facts.next_step(items)
     if not step:
         return Headline(ALL_DONE, "done", False)
     if turn.running:
-        if running_index(snapshot) < 0:  # between steps: the next one has not begun
+        if facts.running_index(items) < 0:  # between steps: the next one has not begun
             return Headline(f"Next: {step}", "running", False)
-        return Headline(current_step(snapshot), "running", False)
+        return Headline(facts.current_step(items), "running", False)
+    done = facts.progress(items)
     at = f"{done.completed} / {done.total} · {step}"
-    if turn.state == "cancelled":
-        return Headline(f"Stopped at {at}", "ended", True)
-    if turn.state == "unreachable":
-        return Headline(
-            f"Unreachable at {at} · the turn may still be running on the remote host",
-            "ended",
-            True,
-        )
-    if turn.state == "failed" and turn.error == HOST_RESTARTED:
-        return Headline(f"Interrupted at {at} · the host restarted", "ended", True)
-    if turn.state == "failed":
-        return Headline(f"Failed at {at} · {turn.error or 'no reason given'}", "ended", True)
-    if turn.state == "completed":
-        return Headline(f"Turn ended at {at}", "ended", True)
-    return Headline(current_step(snapshot), "idle", False)
+    match turn.end:
+        case End.STOPPED:
+            return Headline(f"Stopped at {at}", "ended", True)
+        case End.UNREACHABLE:
+            words = f"Unreachable at {at} · the turn may still be running on the remote host"
+            return Headline(words, "ended", True)
+        case End.INTERRUPTED:
+            return Headline(f"Interrupted at {at} · the host restarted", "ended", True)
+        case End.FAILED:
+            return Headline(f"Failed at {at} · {turn.error or 'no reason given'}", "ended", True)
+        case End.COMPLETED:
+            return Headline(f"Turn ended at {at}", "ended", True)
+    return Headline(facts.current_step(items), "idle", False)
 
 
 STATUS_WORDS: dict[Status, str] = {
@@ -135,12 +61,6 @@ STATUS_WORDS: dict[Status, str] = {
     "in_progress": "in progress",
     "completed": "completed",
     "cancelled": "cancelled",
-}
-STATUS_GLYPHS: dict[Status, str] = {
-    "pending": "○",  # U+25CB
-    "in_progress": "◐",  # U+25D0
-    "completed": "✓",  # U+2713
-    "cancelled": "✕",  # U+2715
 }
 
 
@@ -179,7 +99,7 @@ def todo_rows(
     files = files or {}
     items = snapshot.items if snapshot is not None else ()
     running = turn.running and live
-    word = ended_word(turn)
+    word = facts.left_word(turn.end)
     rows = []
     for index, item in enumerate(items):
         in_progress = item.status == "in_progress"
@@ -210,9 +130,6 @@ def completed_between(before: Snapshot | None, after: Snapshot | None) -> list[s
     return [f"Completed step {i + 1} of {total}: {item.content}" for i, item in newly]
 
 
-ENDED = ("completed", "failed", "cancelled", "unreachable")
-
-
 def checklist_note(session: Session, snapshot: Snapshot | None, turn: TurnView) -> str:
     """Why the dock shows no checklist for `session`, or "": a remote host that does not
     share it, or an external agent that sent no plan in a turn that ended (some agents
@@ -220,6 +137,6 @@ def checklist_note(session: Session, snapshot: Snapshot | None, turn: TurnView) 
     if session.checklist_note:
         return session.checklist_note
     never_planned = snapshot is None or snapshot.revision == 0
-    if session.agent and never_planned and turn.state in ENDED:
+    if session.agent and never_planned and turn.ended:
         return f"{session.agent} shares no checklist: it sent no plan in this session."
     return ""

@@ -37,7 +37,7 @@ def sessions_listed(s: Held, e: ev.SessionsListed) -> Change:
 
 
 def session_changed(s: Held, e: ev.SessionChanged) -> Change:
-    session = e.session
+    session = s.agreeing(e.session)
     before = s.session(session.session_id)
     if before == session:
         return NOTHING

@@ -17,6 +17,10 @@ def turn_changed(s: Held, e: ev.TurnChanged) -> Change:
         return NOTHING
     s.turns[turn.session_id] = turn
     aspects = {A.CHECKLIST}
+    row = s.session(turn.session_id)  # its row agrees: the composer as the dock
+    if row is not None and (agreed := s.agreeing(row, told=True)) != row:
+        s.set_sessions((*(x for x in s.sessions if x.session_id != row.session_id), agreed))
+        aspects |= {A.SESSIONS, A.CURRENT} if row.session_id == s.current else {A.SESSIONS}
     told = s.transcript
     if not turn.running and told.session_id == turn.session_id and told.live:
         s.transcript = told._replace(live="")  # no stored message followed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nib_desktop.state import store
+from nib_desktop.state import facts, store
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Snapshot
 
@@ -18,10 +18,7 @@ SHOWN_OUTSIDE = frozenset({store.SESSIONS, store.CURRENT, store.CHECKLIST, store
 
 def counts(snapshot: Snapshot | None) -> tuple[int, int]:
     """(completed, steps that count): a cancelled step counts for neither."""
-    if snapshot is None:
-        return 0, 0
-    items = [item for item in snapshot.items if item.status != "cancelled"]
-    return sum(1 for item in items if item.status == "completed"), len(items)
+    return facts.progress(snapshot.items) if snapshot is not None else (0, 0)
 
 
 def waiting(state: AppState) -> frozenset[str]:

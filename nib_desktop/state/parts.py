@@ -140,6 +140,21 @@ class Held:
 
     # --- for the reducers -----------------------------------------------------------------
 
+    def agreeing(self, session: Session, told: bool = False) -> Session:
+        """The session's row as its turn tells it: one source for "running". A turn is
+        told before its session's row (`turns.changed`, then `sessions.changed`), so the
+        news of a turn (`told`) decides at once, and a turn that ended is never running
+        again in a row answered before that news; a remote turn out of reach decides
+        nothing."""
+        turn = self.turns.get(session.session_id)
+        if turn is None or not turn.turn_id:
+            return session
+        if told and turn.running and session.running_turn != turn.turn_id:
+            return session._replace(running_turn=turn.turn_id)
+        if turn.ended and session.running_turn == turn.turn_id:
+            return session._replace(running_turn="")
+        return session
+
     def set_sessions(self, sessions: tuple[Session, ...]) -> None:
         self.sessions = tuple(sorted(sessions, key=lambda s: s.order, reverse=True))
         self._by_id = {s.session_id: s for s in self.sessions}

@@ -10,14 +10,12 @@ import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from nib_desktop.state import markdown, rich
+from nib_desktop.state import facts, markdown, rich
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach
 TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
 ConnectionState = Literal["starting", "ready", "reconnecting", "failed"]
-
-HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
 
 
 class Item(NamedTuple):
@@ -47,7 +45,11 @@ class TurnView(NamedTuple):
 
     @property
     def ended(self) -> bool:
-        return self.state in ("completed", "failed", "cancelled")
+        return facts.ended(self.state)
+
+    @property
+    def end(self) -> facts.End:
+        return facts.end_of(self.state, self.error)
 
     def older_than(self, held: TurnView) -> bool:
         """Whether this news of a turn is staler than `held` (an answer asked for before

@@ -234,3 +234,23 @@ def test_every_event_has_its_reducer_and_anything_else_is_refused() -> None:
     assert set(typing.get_args(ev.Event)) == set(REDUCERS)
     with pytest.raises(TypeError, match="not an event"):
         AppState().apply("SnapshotArrived")  # type: ignore[arg-type]
+
+
+def test_running_has_one_source_the_turns_news() -> None:
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a"),)))
+    started = TurnView("a", "running", "", "t1", "2026-01-01T00:00:00.000Z")
+    change = state.apply(ev.TurnChanged(started))
+    shown = state.shown
+    assert shown is not None and shown.running  # before its row's sessions.changed
+    assert store.CURRENT in change and store.SESSIONS in change
+    ended = started._replace(state="completed")
+    state.apply(ev.TurnChanged(ended))
+    shown = state.shown
+    assert shown is not None and not shown.running and not state.turn("a").running
+    state.apply(ev.SessionChanged(session("a", running="t1")))  # a row answered before
+    shown = state.shown
+    assert shown is not None and not shown.running
+    state.apply(ev.SessionChanged(session("a", "2", running="t2")))  # another turn's row
+    shown = state.shown
+    assert shown is not None and shown.running_turn == "t2"

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from ui.snapshots import (
-    ALL_DONE,
-    Item,
-    Snapshot,
-    accessible_name,
-    current_step,
-    progress,
-    visible,
-)
+from nib_desktop.state.facts import ALL_DONE, End, current_step, end_of, progress
+from ui.snapshots import Item, Snapshot, accessible_name, visible
 
 
 def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:
@@ -18,20 +11,29 @@ def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:
 
 
 def test_progress_ignores_cancelled_and_stays_in_bounds() -> None:
-    p = progress(snap(1, "completed", "cancelled", "pending", "in_progress"))
+    p = progress(snap(1, "completed", "cancelled", "pending", "in_progress").items)
     assert (p.completed, p.total) == (1, 3)
     assert p.fraction == 1 / 3
-    assert progress(snap(1, "cancelled", "cancelled")).fraction == 1.0
-    assert progress(snap(1, "completed", "completed")).fraction == 1.0
+    assert progress(snap(1, "cancelled", "cancelled").items).fraction == 1.0
+    assert progress(snap(1, "completed", "completed").items).fraction == 1.0
+
+
+def test_a_turns_end_is_one_kind_whatever_its_words() -> None:
+    assert end_of("failed", "host restarted") is End.INTERRUPTED
+    assert end_of("failed", "the host restarted twice") is End.FAILED  # words are not matched
+    assert end_of("cancelled", "") is End.STOPPED
+    assert end_of("unreachable", "") is End.UNREACHABLE
+    assert end_of("completed", "") is End.COMPLETED
+    assert end_of("running", "") is End.NONE and end_of("idle", "") is End.NONE
 
 
 def test_current_step() -> None:
     running = Snapshot("a", 1, (Item("Write", "completed"), Item("Test", "in_progress", "Testing")))
-    assert current_step(running) == "Testing"
+    assert current_step(running.items) == "Testing"
     bare = Snapshot("a", 1, (Item("Test", "in_progress"),))
-    assert current_step(bare) == "Test"
-    assert current_step(snap(1, "completed", "pending", "pending")) == "step 1"
-    assert current_step(snap(1, "completed", "cancelled")) == ALL_DONE
+    assert current_step(bare.items) == "Test"
+    assert current_step(snap(1, "completed", "pending", "pending").items) == "step 1"
+    assert current_step(snap(1, "completed", "cancelled").items) == ALL_DONE
 
 
 def test_visibility() -> None:

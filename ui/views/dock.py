@@ -9,23 +9,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import store
+from nib_desktop.state import facts, store
+from nib_desktop.state.facts import End, Progress
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState, Change
-from ui.snapshots import (
-    Headline,
-    Progress,
-    Snapshot,
-    checklist_note,
-    completed_between,
-    current_step,
-    focus_index,
-    headline,
-    progress,
-    running_index,
-    todo_rows,
-)
+from ui.snapshots import Headline, Snapshot, checklist_note, completed_between, headline, todo_rows
 from ui.views.rows import TodoListModel, qml_uncreatable
 
 if TYPE_CHECKING:
@@ -49,6 +38,7 @@ class DockView(QObject):
         self.model = TodoListModel(self)
         self._session: str | None = None
         self._snapshot: Snapshot | None = None  # what the list shows: live or a past one
+        self._counted = Progress(0, 0)  # its progress
         self._live: Snapshot | None = None
         self._headline: Headline | None = None
         self._running = False
@@ -70,9 +60,9 @@ class DockView(QObject):
         state = self._state
         session, shown = state.current, state.shown
         held = state.snapshot(session) if session is not None else None
-        self._note = checklist_note(shown, held, state.turn(session)) if shown else ""
-        unavailable = bool(self._note)
-        live = None if unavailable or session is None else state.snapshot(session)
+        turn = state.turn(session)
+        self._note = checklist_note(shown, held, turn) if shown else ""
+        live = None if self._note else held
         if announce:
             for text in completed_between(self._live, live):
                 self.announcement.emit(text)
@@ -82,11 +72,11 @@ class DockView(QObject):
         if viewed is not None and session is not None:
             snapshot = Snapshot(session, viewed.revision, viewed.items)
         self._snapshot = snapshot
-        turn = state.turn(session)
+        self._counted = facts.progress(snapshot.items) if snapshot else Progress(0, 0)
         self._running = turn.running and viewed is None
         self._headline = headline(snapshot, turn) if snapshot is not None else None
         if viewed is not None and snapshot is not None:
-            self._headline = Headline(current_step(snapshot), "idle", False)
+            self._headline = Headline(facts.current_step(snapshot.items), "idle", False)
         files = dict(state.step_files.get(session or "", ()))
         self.model.set_rows(todo_rows(snapshot, turn, live=viewed is None, files=files))
         self.changed.emit()
@@ -94,9 +84,6 @@ class DockView(QObject):
             self.announcement.emit(self._headline.text)
 
     # --- what QML reads -------------------------------------------------------------
-
-    def _progress(self) -> Progress:
-        return progress(self._snapshot) if self._snapshot else Progress(0, 0)
 
     def _unavailable(self) -> str:
         return self._note
@@ -112,13 +99,13 @@ class DockView(QObject):
         return bool(self._unavailable())
 
     def _get_completed(self) -> int:
-        return self._progress().completed
+        return self._counted.completed
 
     def _get_total(self) -> int:
-        return self._progress().total
+        return self._counted.total
 
     def _get_fraction(self) -> float:
-        return self._progress().fraction if self._snapshot else 0.0
+        return self._counted.fraction if self._snapshot else 0.0
 
     def _get_currentStep(self) -> str:
         return self._headline.text if self._headline else ""
@@ -130,10 +117,10 @@ class DockView(QObject):
         return bool(self._headline and self._headline.counted)
 
     def _get_runningRow(self) -> int:
-        return running_index(self._snapshot) if self._snapshot else -1
+        return facts.running_index(self._snapshot.items) if self._snapshot else -1
 
     def _get_focusRow(self) -> int:
-        return focus_index(self._snapshot) if self._snapshot else -1
+        return facts.focus_index(self._snapshot.items) if self._snapshot else -1
 
     def _get_running(self) -> bool:
         return self._running
@@ -148,9 +135,8 @@ class DockView(QObject):
         shown, live = state.shown, self._live
         if shown is None or live is None or self._note or not shown.reachable:
             return False
-        turn = state.turn(shown.session_id)
-        ended = not turn.running and turn.state not in ("idle", "running")
-        return ended and any(i.status in ("pending", "in_progress") for i in live.items)
+        ended = state.turn(shown.session_id).end is not End.NONE
+        return ended and facts.unfinished(live.items)
 
     @Slot()
     def continueTurn(self) -> None:
