@@ -12,7 +12,7 @@ from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from nib_desktop.connection import HostLink
-from nib_desktop.runner import Runner
+from nib_desktop.runner import Coalesced, Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.changes import Changes, FileDiff, Scope
@@ -34,8 +34,7 @@ def _files(changes: m.Changes) -> tuple[FileDiff, ...]:
 class ChangesWork:
     def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
         self._host, self._state, self._run = host, state, run
-        self._loading = False
-        self._again = False
+        self.reload = Coalesced(run, self._load, "load the changes")
         state.subscribe(self._heard)
 
     def _heard(self, _event: ev.Event, change: Change) -> None:
@@ -57,29 +56,15 @@ class ChangesWork:
     def close(self) -> None:
         self._state.apply(ev.ChangesShown(Changes()))
 
-    def reload(self) -> None:
-        if self._loading:
-            self._again = True
+    async def _load(self) -> None:
+        session_id = self._state.changes.session_id
+        if session_id is None:
             return
-        self._loading = True
-        self._run(self._load_until_settled(), "load the changes")
-
-    async def _load_until_settled(self) -> None:
-        try:
-            while True:
-                self._again = False
-                session_id = self._state.changes.session_id
-                if session_id is None:
-                    return
-                loaded = await self.load(session_id)
-                if self._state.changes.session_id == session_id:
-                    held = self._state.changes
-                    self._state.apply(ev.ChangesShown(loaded._replace(
-                        undo_id=held.undo_id, undo_words=held.undo_words)))  # fmt: skip
-                if not self._again:
-                    return
-        finally:
-            self._loading = False
+        loaded = await self.load(session_id)
+        if self._state.changes.session_id == session_id:
+            held = self._state.changes
+            self._state.apply(ev.ChangesShown(loaded._replace(
+                undo_id=held.undo_id, undo_words=held.undo_words)))  # fmt: skip
 
     async def load(self, session_id: str) -> Changes:
         """The session's scopes: each step that ran (the checklist's order), the last

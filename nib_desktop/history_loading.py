@@ -13,7 +13,7 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
 from nib_desktop.router import HistoryFeed
-from nib_desktop.runner import Runner
+from nib_desktop.runner import Coalesced, Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.store import AppState, Change
@@ -34,8 +34,9 @@ class HistoryLoader:
         self._state = state
         self._told = told
         self._run = run
-        self._history_busy = False  # a newest-page load is on its way
-        self._history_again = False  # ...and another write came meanwhile
+        # the newest page: writes arriving during a load cost one more load, not one each
+        self._newest = Coalesced(run, lambda: self._history_page(older=False),
+                                 "load the checklist history")  # fmt: skip
         self._asking: set[str] = set()  # turns whose request's words are being read
         state.subscribe(self._changed)
 
@@ -47,7 +48,7 @@ class HistoryLoader:
             and event.snapshot.session_id == state.history.session_id
             and not _holds(state.history, event.snapshot.revision)
         ):
-            self._run(self.load_history(older=False), "load the checklist history")
+            self._newest()
         if isinstance(event, ev.RevisionWritten) and store.HISTORY in change:
             told = dict(state.history.requests)
             if event.revision.turn_id and event.revision.turn_id not in told:
@@ -56,25 +57,11 @@ class HistoryLoader:
     @property
     def history_loading(self) -> bool:
         """A load of the History view's newest page is on its way."""
-        return self._history_busy
+        return self._newest.busy
 
-    async def load_history(self, older: bool = False) -> None:
-        """A page of the open History view's revisions: the newest, or with `older` the
-        page before the oldest held. Writes arriving during a load cost one more load,
-        not one each."""
-        if not older and self._history_busy:
-            self._history_again = True
-            return
-        self._history_busy = not older
-        try:
-            while True:
-                self._history_again = False
-                await self._history_page(older)
-                if older or not self._history_again:
-                    return
-        finally:
-            if not older:
-                self._history_busy = False
+    async def load_older(self) -> None:
+        """The page of the open History view's revisions before the oldest held."""
+        await self._history_page(older=True)
 
     async def _history_page(self, older: bool) -> None:
         session_id = self._state.history.session_id

@@ -133,7 +133,7 @@ class Intents:
             case it.LoadOlderMessages():
                 return self._loader.load_older_messages(), "load earlier messages"
             case it.LoadOlderRevisions():
-                return self._loader.history.load_history(older=True), "load older revisions"
+                return self._loader.history.load_older(), "load older revisions"
         raise TypeError(f"not an intent for the host: {intent!r}")
 
     # --- the intents that ask the host ------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -39,9 +39,15 @@ class Runner:
 
     def __call__(
         self, work: Coroutine[Any, Any, object], what: str = "do that", late: str = ""
-    ) -> asyncio.Future[Any]:
+    ) -> asyncio.Future[Any] | None:
         """Start `work`; the task, for whoever wants to know when it is done. `late`: what
-        shows the work was done after all when it timed out (a `NoticeShown.until`)."""
+        shows the work was done after all when it timed out (a `NoticeShown.until`).
+        Without a running loop (the window is closing) nothing starts: None."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            work.close()
+            return None
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(lambda done: self._finished(done, what, late))
@@ -70,3 +76,34 @@ class Runner:
     def cancel_all(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+
+
+class Coalesced:
+    """One piece of work asked for again and again (a load that follows what changed): it
+    runs once at a time, and the asks that come while it runs cost one more run after
+    it, not one each."""
+
+    def __init__(self, run: Runner, work: Callable[[], Awaitable[None]], what: str) -> None:
+        self._run, self._work, self._what = run, work, what
+        self._busy = False
+        self._again = False
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def __call__(self) -> None:
+        if self._busy:
+            self._again = True
+            return
+        self._busy = self._run(self._until_settled(), self._what) is not None
+
+    async def _until_settled(self) -> None:
+        try:
+            while True:
+                self._again = False
+                await self._work()
+                if not self._again:
+                    return
+        finally:
+            self._busy = False

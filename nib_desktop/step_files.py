@@ -6,13 +6,11 @@ one count at a time, one more after it when checkpoints came meanwhile."""
 
 from __future__ import annotations
 
-import asyncio
-
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from nib_desktop.connection import HostLink
-from nib_desktop.runner import Runner
+from nib_desktop.runner import Coalesced, Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state import store
 from nib_desktop.state.store import AppState, Change
@@ -21,8 +19,7 @@ from nib_desktop.state.store import AppState, Change
 class StepFiles:
     def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
         self._host, self._state, self._run = host, state, run
-        self._counting = False
-        self._again = False
+        self.recount = Coalesced(run, self._count_current, "count the files of each step")
         self._ended: dict[tuple[str, str], int] = {}  # (session, step): its final count
         state.subscribe(self._heard)
 
@@ -35,28 +32,10 @@ class StepFiles:
         elif isinstance(event, ev.SnapshotArrived) and current not in self._state.step_files:
             self.recount()  # the checklist arrived after the session was shown
 
-    def recount(self) -> None:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # no loop runs (the window is closing): nothing to count for
-            return
-        if self._counting:
-            self._again = True
-            return
-        self._counting = True
-        self._run(self._count_until_settled(), "count the files of each step")
-
-    async def _count_until_settled(self) -> None:
-        try:
-            while True:
-                self._again = False
-                session_id = self._state.current
-                if session_id is not None:
-                    await self._count(session_id)
-                if not self._again:
-                    return
-        finally:
-            self._counting = False
+    async def _count_current(self) -> None:
+        session_id = self._state.current
+        if session_id is not None:
+            await self._count(session_id)
 
     async def _count(self, session_id: str) -> None:
         session, snapshot = self._state.session(session_id), self._state.snapshot(session_id)
