@@ -22,6 +22,7 @@ from pathlib import Path
 from bench.stats import percentile
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
+from host.handlers import dispatcher
 from host.protocol import models as m
 from host.server import RpcServer
 from host.store.db import open_database
@@ -148,7 +149,7 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="nib-bench-"))
     core = HostCore(folder / "data")
     core.db.execute(f"PRAGMA synchronous = {args.synchronous}")
-    server = RpcServer(TOKEN, core.dispatcher())
+    server = RpcServer(TOKEN, dispatcher(core))
     core.publisher.subscribe(server.broadcast)
     sock_path = str(folder / "s")
     loop.run_until_complete(server.listen(sock_path))

@@ -211,6 +211,7 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     socket) or of the one client (with --stdio)."""
     import asyncio
 
+    from host.handlers import dispatcher
     from host.server import RpcServer
 
     loop = asyncio.get_running_loop()
@@ -221,7 +222,7 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
         )
     )  # fmt: skip
     stop = asyncio.Event()
-    server = RpcServer(token, core.dispatcher())
+    server = RpcServer(token, dispatcher(core))
     core.publisher.subscribe(server.broadcast)
 
     def shutdown_requested() -> None:

@@ -27,7 +27,7 @@ from host.listening import ACCEPT_BATCH, listening_socket
 from host.protocol import models as m
 from host.protocol.endpoint import encode_notification
 from host.protocol.framing import MAX_FRAME_BYTES
-from host.rpc import Dispatcher, ServerConnection
+from host.protocol.serving import Dispatcher, ServerConnection
 
 log = logging.getLogger(__name__)
 

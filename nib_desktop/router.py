@@ -6,10 +6,9 @@ and applies events; it calls nothing and emits nothing else."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from host.protocol import methods as rpc
 from host.protocol import models as m
+from host.protocol.peers import routes
 from host.protocol.text import shown_text
 from host.protocol.todo_diff import diff_items
 from nib_desktop import convert, lines
@@ -76,12 +75,7 @@ class Router:
         # what to do when the host says a notification was too large to send (the Main
         # role: load everything again)
         self.on_stale: Callable[[], None] = lambda: None
-        self._routes: dict[str, Callable[[Any], None]] = {}
-        for name in rpc.NOTIFICATIONS:
-            handler = getattr(self, name.replace(".", "_"), None)
-            if handler is None:
-                raise ValueError(f"no route for the notification {name}")
-            self._routes[name] = handler
+        self._routes = routes(self)  # every notification of the table, checked whole
 
     def route(self, name: str, params: m.Wire) -> None:
         self._routes[name](params)

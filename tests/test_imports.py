@@ -310,5 +310,5 @@ def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
     # the kernel holds a first request until the loop reads it (host.listening)
     loaded_early = {"host.agent.runtime", "host.remote.registry", "host.tools.external", "ctypes",
                     "host.todos.service", "logging.handlers", "asyncio", "host.server",
-                    "host.rpc"}  # fmt: skip
+                    "host.rpc", "host.protocol.serving"}  # fmt: skip
     assert loaded_early.isdisjoint(before)

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from host.core import HostCore
+from host.handlers import dispatcher
 from host.protocol import PROTOCOL_VERSION
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.endpoint import ClientEndpoint, encode_notification
-from host.rpc import ServerConnection
+from host.protocol.serving import ServerConnection
 from nib_desktop.intents import Intents
 from nib_desktop.loading import Loader
 from nib_desktop.router import HistoryFeed, LineFeed, Router
@@ -38,7 +39,7 @@ class MemoryLink:
             lambda data: loop.call_soon(self.server.feed, data), on_notification
         )
         self.server = ServerConnection(
-            TOKEN, core.dispatcher(), lambda data: loop.call_soon(self.client.feed, data),
+            TOKEN, dispatcher(core), lambda data: loop.call_soon(self.client.feed, data),
             lambda: None,
         )  # fmt: skip
         core.publisher.subscribe(

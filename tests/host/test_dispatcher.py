@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from host.core import HostCore
+from host.handlers import dispatcher
 from host.protocol.framing import FrameDecoder, encode_frame, encode_message
 from host.protocol.methods import METHODS
-from host.rpc import Dispatcher, ServerConnection
+from host.protocol.serving import Dispatcher, ServerConnection
 from tests.helpers.budget import examples
 
 TOKEN = "tok"
@@ -24,7 +25,7 @@ class Wire:
         self.out = FrameDecoder()
         self.messages: list[dict] = []
         self.closed = False
-        self.conn = ServerConnection(TOKEN, core.dispatcher(), self._send, self._close)
+        self.conn = ServerConnection(TOKEN, dispatcher(core), self._send, self._close)
         if hello:
             self.feed(
                 encode_message(

@@ -147,7 +147,7 @@ def test_a_read_the_client_stops_waiting_for_is_cancelled_at_the_host() -> None:
     from host.protocol import PROTOCOL_VERSION
     from host.protocol import methods as rpc
     from host.protocol import models as m
-    from host.rpc import Dispatcher, ServerConnection
+    from host.protocol.serving import Dispatcher, ServerConnection
     from tests.helpers.waiting import until
 
     ran: dict[str, str] = {}

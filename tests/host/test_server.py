@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from host.core import HostCore
+from host.handlers import dispatcher
 from host.protocol import models as m
 from host.protocol.framing import FrameDecoder, encode_message
 from host.server import Limits, RpcServer
@@ -29,7 +30,7 @@ def serve(
     path = os.path.join(folder, "s")
 
     async def main() -> None:
-        server = RpcServer(TOKEN, core.dispatcher(), limits)
+        server = RpcServer(TOKEN, dispatcher(core), limits)
         core.publisher.subscribe(server.broadcast)
         await server.listen(path)
         try:
@@ -148,7 +149,7 @@ def test_a_notification_over_the_frame_limit_goes_as_host_stale(tmp_path) -> Non
     from host.server import RpcServer
 
     core = HostCore(tmp_path)
-    server = RpcServer("token", core.dispatcher())
+    server = RpcServer("token", dispatcher(core))
     sent: list[bytes] = []
 
     class Recorder:
@@ -174,11 +175,11 @@ def test_a_closed_connection_lets_go_of_its_partial_frame(tmp_path) -> None:
 
     from host.core import HostCore
     from host.protocol.framing import encode_message
-    from host.rpc import ServerConnection
+    from host.protocol.serving import ServerConnection
 
     core = HostCore(tmp_path)
     sent: list[bytes] = []
-    connection = ServerConnection("token", core.dispatcher(), sent.append, lambda: None)
+    connection = ServerConnection("token", dispatcher(core), sent.append, lambda: None)
     hello = {"token": "token", "protocolVersion": 1, "client": "test"}
     connection.feed(encode_message({"jsonrpc": "2.0", "id": 1, "method": "host.hello",
                                     "params": hello}))  # fmt: skip

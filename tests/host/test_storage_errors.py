@@ -12,7 +12,7 @@ from host.core import HostCore
 from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
-from host.rpc import _as_rpc_error
+from host.rpc import as_rpc_error
 from host.store.errors import StorageFailure, environment_problem
 from tests.helpers.waiting import until
 
@@ -45,7 +45,7 @@ def test_a_full_disk_during_a_request_reads_as_such(core: HostCore) -> None:
         for _ in range(200):  # fill the last free pages
             core.sessions.create(m.CreateSessionParams(title="x" * 400))
     assert caught.value.kind == "FullError" and isinstance(caught.value.__cause__, apsw.FullError)
-    error = _as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
+    error = as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
     assert error.message == "sessions.create failed: the disk is full; nothing was written"
     assert not core.db.in_transaction
 
@@ -59,7 +59,7 @@ def test_a_storage_bug_is_logged_with_its_traceback(core: HostCore, caplog) -> N
         core.sessions.create(m.CreateSessionParams())
     assert caught.value.reason is None  # a bug, not the environment
     with caplog.at_level(logging.ERROR, logger="host.rpc"):
-        error = _as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
+        error = as_rpc_error(rpc.SESSIONS_CREATE, caught.value)
     assert isinstance(error, errors.InternalError)
     assert error.message == "sessions.create failed: ConstraintError"
     assert "a bug in a statement" not in error.message

@@ -1,0 +1,168 @@
+"""The host's answer to every request of the contract (`HostMethods`), on the host's
+parts (`HostCore`). A remote session's requests are carried out on its host (section 14),
+so nothing of a remote session is ever answered from the local database; the runtime,
+the checklists and the links are reached at each call (see `HostCore.load_services`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from host.protocol import errors
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from host.protocol.peers import Answer, handlers
+
+if TYPE_CHECKING:
+    from host.core import HostCore
+    from host.protocol.serving import Dispatcher
+
+P = TypeVar("P", bound=m.Wire)
+R = TypeVar("R", bound=m.Wire)
+
+
+def _folder(cwd: str) -> str:
+    """A session's working folder (section 15): an absolute path to an existing folder."""
+    path = Path(cwd)
+    if not path.is_absolute():
+        raise errors.InvalidParams(f"cwd must be an absolute path, not {cwd!r}")
+    if not path.is_dir():
+        raise errors.InvalidParams(f"cwd {cwd!r} is not an existing folder")
+    return str(path)
+
+
+class HostHandlers:
+    def __init__(self, core: HostCore) -> None:
+        self._core = core
+
+    def _remote_or(self, method: rpc.Method[P, R], params: P) -> Awaitable[R] | None:
+        """The method carried out on a remote session's host, or None for a local one."""
+        remotes = self._core.remotes
+        if remotes.is_remote(getattr(params, "session_id")):  # noqa: B009
+            return remotes.forward(method, params)
+        return None
+
+    # --- the host -----------------------------------------------------------------------
+
+    def host_shutdown(self, params: m.Empty) -> m.OkResult:
+        self._core.on_shutdown_requested()
+        return m.OkResult()
+
+    # --- sessions -----------------------------------------------------------------------
+
+    def sessions_create(self, params: m.CreateSessionParams) -> Answer[m.Session]:
+        core = self._core
+        if params.cwd is not None:
+            params = params.model_copy(update={"cwd": _folder(params.cwd)})
+        if params.agent != m.NIB_AGENT:
+            if params.mode != "agent" or params.remote is not None:
+                raise errors.InvalidParams(
+                    f"a session on the agent {params.agent!r} must be a local agent-mode session"
+                )
+            core.check_agent(params.agent)
+            if params.cwd is None:
+                params = params.model_copy(update={"cwd": str(Path.home())})
+        if params.remote is None:
+            return core.sessions.create(params)
+        return core.remotes.create(params)
+
+    def sessions_list(self, params: m.Empty) -> m.SessionList:
+        return m.SessionList(sessions=self._core.sessions.list())
+
+    def sessions_get(self, params: m.SessionRef) -> m.Session:
+        return self._core.sessions.get(params.session_id)
+
+    def sessions_fork(self, params: m.ForkParams) -> m.Session:
+        return self._core.sessions.fork(params)
+
+    async def sessions_delete(self, params: m.SessionRef) -> m.Deleted:
+        """A remote session's local row goes; the session on its host stays, turn and
+        all (another client may be using it)."""
+        core = self._core
+        session = core.sessions.get(params.session_id)
+        if session.origin == "local" and session.running_turn_id is not None:
+            await core.runtime.cancel(
+                m.TurnRef(session_id=session.id, turn_id=session.running_turn_id)
+            )
+        core.sessions.delete(params.session_id)
+        core.remotes.forget(params.session_id)
+        return m.Deleted()
+
+    def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
+        return self._core.runtime.compact_session(params)
+
+    # --- turns and transcripts ----------------------------------------------------------
+
+    def turns_start(self, params: m.StartTurnParams) -> Answer[m.Turn]:
+        return self._remote_or(rpc.TURNS_START, params) or self._core.runtime.start(params)
+
+    def turns_cancel(self, params: m.TurnRef) -> Answer[m.Turn]:
+        return self._remote_or(rpc.TURNS_CANCEL, params) or self._core.runtime.cancel(params)
+
+    def turns_list(self, params: m.TurnListParams) -> Answer[m.TurnList]:
+        remote = self._remote_or(rpc.TURNS_LIST, params)
+        if remote is not None:
+            return remote
+        return m.TurnList(turns=self._core.sessions.turns.newest(params.session_id, params.limit))
+
+    def messages_list(self, params: m.MessageListParams) -> Answer[m.MessageList]:
+        remote = self._remote_or(rpc.MESSAGES_LIST, params)
+        return remote if remote is not None else self._core.sessions.transcript.page(params)
+
+    # --- checklists ---------------------------------------------------------------------
+
+    def todos_get(self, params: m.SessionRef) -> Answer[m.TodoSnapshot]:
+        remote = self._remote_or(rpc.TODOS_GET, params)
+        return remote if remote is not None else self._core.todos.snapshot(params.session_id)
+
+    def todos_history(self, params: m.TodoHistoryParams) -> Answer[m.TodoHistory]:
+        remote = self._remote_or(rpc.TODOS_HISTORY, params)
+        return remote if remote is not None else self._core.todos.history(params)
+
+    # --- remote hosts, tools, approvals, agents -----------------------------------------
+
+    def remote_sessions(self, params: m.RemoteSessionsParams) -> Answer[m.SessionList]:
+        return self._core.remotes.remote_sessions(params)
+
+    def tools_list(self, params: m.Empty) -> m.ToolsList:
+        return self._core.runtime.external.listing()
+
+    def tools_retry(self, params: m.ToolsRetryParams) -> Answer[m.OkResult]:
+        return self._core.runtime.external.retry(params)
+
+    def approvals_respond(self, params: m.ApprovalRespondParams) -> Answer[m.OkResult]:
+        core = self._core
+        return core.remotes.respond(params, core.runtime.external.approvals.respond)
+
+    def agents_list(self, params: m.Empty) -> m.AgentsList:
+        return self._core.agents_listing()
+
+    # --- checkpoints and changes (section 16) -------------------------------------------
+
+    def checkpoints_list(self, params: m.CheckpointListParams) -> Answer[m.CheckpointList]:
+        return self._core.checkpoints.listing(params)
+
+    def changes_get(self, params: m.ChangesGetParams) -> Answer[m.Changes]:
+        return self._core.checkpoints.changes(params)
+
+    def changes_step(self, params: m.ChangesStepParams) -> Answer[m.Changes]:
+        return self._core.checkpoints.step(params)
+
+    def changes_restore(self, params: m.RestoreParams) -> Answer[m.Restored]:
+        return self._core.checkpoints.restore(params)
+
+    # --- settings.json (the project's) --------------------------------------------------
+
+    def settings_get(self, params: m.Empty) -> m.SettingsView:
+        return self._core.settings.get(params)
+
+    def settings_set(self, params: m.SettingsSetParams) -> Answer[m.SettingsView]:
+        return self._core.settings.set(params)
+
+
+def dispatcher(core: HostCore) -> Dispatcher:
+    """Every request of the table to its handler, checked whole."""
+    from host.rpc import host_dispatcher  # (asyncio: after the ready line, host.listening)
+
+    return host_dispatcher(handlers(HostHandlers(core)))
