@@ -49,6 +49,21 @@ class HostCore:
         if not services_later:
             self.load_services()
 
+    def begin(self) -> None:
+        """What runs on the host's loop, started (right after the ready line): the
+        services, the remote links, the MCP servers, the settings watch."""
+        self.load_services()
+        self.remotes.start()
+        self.runtime.external.start()
+        self.settings.watch()
+
+    async def end(self) -> None:
+        """What `begin` started, stopped: running turns end, servers and links close."""
+        await self.settings.close()
+        await self.remotes.close()
+        await self.runtime.shutdown()
+        await self.checkpoints.close()
+
     def load_services(self) -> None:
         """The checklists, the agent runtime and the remote links, each made once (their
         modules are about a third of the host's start, kept after its ready line)."""

@@ -266,18 +266,12 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     # Before the loop reads the first request: a client that connected at the ready
     # line is answered once these are loaded, while it makes its own start.
     rotate_log()
-    core.load_services()
-    core.remotes.start()
-    core.runtime.external.start()
-    core.settings.watch()
+    core.begin()
     # what start-up made lives as long as the host: the collector's full passes need not
     # walk it again (a pass is a pause of every client's answers)
     gc.freeze()
     await stop.wait()
     log.info("stopping")
-    await core.settings.close()
-    await core.remotes.close()
-    await core.runtime.shutdown()
-    await core.checkpoints.close()
+    await core.end()
     server.close()
     return EXIT_OK

@@ -1,17 +1,24 @@
-"""The Main role assembled: the host link (supervisor, connection), the state, the
-router that turns notifications into events, the loader that follows the state, and the
-intents the views ask for.
+"""The Main role assembled: the host link, the state, the router that turns notifications
+into events, the loader that follows the state, and the intents the views ask for; opened
+and closed as one async context (`async with main:` starts the link and shuts it down
+again, whatever happens between), by the app, the scripted runs and the tests alike.
 
-    host -> connection -> router -> state.apply -> views (read the state)
+    host -> link -> router -> state.apply -> views (read the state)
     view slot -> intent -> host call -> answer or failure -> state.apply -> views
 
-Made after the window's first frame, so the protocol's models are not imported before
-the window is on screen.
+The link is the real host (`host_link`: the supervised process over its socket) or any
+other `Link` (the tests pair the host core in memory). Made after the window's first
+frame, so the protocol's models are not imported before the window is on screen.
 """
 
 from __future__ import annotations
 
-from nib_desktop.connection import MAX_RECONNECTS, HostConnection
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple, Protocol
+
+from nib_desktop.connection import MAX_RECONNECTS, HostConnection, HostLink
 from nib_desktop.intents import Intents
 from nib_desktop.loading import Loader
 from nib_desktop.router import HistoryFeed, LineFeed, Router
@@ -21,36 +28,80 @@ from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
 
 
+class Link(HostLink, Protocol):
+    """A host link the Main role can open and close."""
+
+    async def shutdown(self) -> None: ...
+
+
+class Hooks(NamedTuple):
+    """What a link tells the Main role."""
+
+    notified: Callable[[str, Any], None]  # a notification, by name, with its params
+    state: Callable[[str, str], None]  # the link's state and its error in words
+    connected: Callable[[], Awaitable[None]]  # after every (re)connect, before "ready"
+
+
+MakeLink = Callable[[Hooks], Link]
+
+
+def host_link(supervisor: HostSupervisor, max_reconnects: int = MAX_RECONNECTS) -> MakeLink:
+    """The real host: the supervised process, over its socket."""
+
+    def make(hooks: Hooks) -> HostConnection:
+        connection = HostConnection(supervisor, hooks.connected, max_reconnects=max_reconnects)
+        connection.notification.connect(hooks.notified)
+        connection.stateChanged.connect(hooks.state)
+        return connection
+
+    return make
+
+
 class MainRole:
-    def __init__(
-        self,
-        supervisor: HostSupervisor,
-        state: AppState,
-        max_reconnects: int = MAX_RECONNECTS,
-    ) -> None:
+    def __init__(self, state: AppState, make_link: MakeLink, data_dir: Path | None) -> None:
         self.state = state
         feed, told = LineFeed(), HistoryFeed()
         self.router = Router(state, feed, told)
-        self.connection = HostConnection(supervisor, self._reload, max_reconnects=max_reconnects)
-        self.connection.notification.connect(self.router.route)
-        self.connection.stateChanged.connect(
-            lambda s, error: state.apply(ev.ConnectionChanged(s, error))
+        hooks = Hooks(
+            self.router.route,
+            lambda s, error: state.apply(ev.ConnectionChanged(s, error)),  # type: ignore[arg-type]
+            self._reload,
         )
+        self.link = make_link(hooks)
         self.run = Runner(state)
-        self.loader = Loader(self.connection, state, feed, told, self.run)
+        self.loader = Loader(self.link, state, feed, told, self.run)
         self.router.on_stale = self._reload_all
-        self.intents = Intents(self.connection, state, self.loader, self.run,
-                               supervisor.data_dir)  # fmt: skip
+        self.intents = Intents(self.link, state, self.loader, self.run, data_dir)
+        self.ready = False  # the link started (False: its failure is the state's, in words)
 
-    async def start(self) -> bool:
+    @classmethod
+    def on_host(
+        cls, supervisor: HostSupervisor, state: AppState, max_reconnects: int = MAX_RECONNECTS
+    ) -> MainRole:
+        return cls(state, host_link(supervisor, max_reconnects), supervisor.data_dir)
+
+    async def __aenter__(self) -> MainRole:
         from nib_desktop.state.markdown import preload
 
         preload()  # while the host starts: agents' messages are Markdown
-        return await self.connection.start()
+        try:
+            self.ready = await self.link.start()
+        except BaseException:  # stopped while starting (the window closed): closed too
+            await self.close()
+            raise
+        return self
 
-    async def shutdown(self) -> None:
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
         self.run.cancel_all()
-        await self.connection.shutdown()
+        await self.link.shutdown()
 
     def _reload_all(self) -> None:
         """The host said a notification was too large to send: load it all again."""

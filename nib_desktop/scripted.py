@@ -37,9 +37,10 @@ def bounded(script: Script) -> Script:
 
     async def run(main: MainRole, window: QQuickWindow) -> int:
         try:
-            if not await main.start():
-                raise RuntimeError(f"host failed: {main.state.connection_error}")
-            return await asyncio.wait_for(script(main, window), SCRIPT_TIMEOUT_S)
+            async with main:
+                if not main.ready:
+                    raise RuntimeError(f"host failed: {main.state.connection_error}")
+                return await asyncio.wait_for(script(main, window), SCRIPT_TIMEOUT_S)
         except Exception as exc:
             print(f"scripted run failed: {exc!r}", flush=True)
             return 1

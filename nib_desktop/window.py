@@ -8,6 +8,7 @@ and the connection made.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -157,7 +158,7 @@ def run(
 
     loop = qt_event_loop(app)
     asyncio.set_event_loop(loop)
-    main_role = MainRole(supervisor, state)
+    main_role = MainRole.on_host(supervisor, state)
     ask.target = main_role.intents.ask
     from nib_desktop.desktop_bus import bus_address
     from nib_desktop.outside import Outside
@@ -169,21 +170,41 @@ def run(
             code = loop.run_until_complete(script(main_role, window))
         else:
             app.aboutToQuit.connect(state_saver(window, state))
+            quitting: asyncio.Future[None] = loop.create_future()
 
-            async def connect() -> None:
-                if await main_role.start():
-                    log.debug("host %d ready at monotonic %.6f", supervisor.pid, time.monotonic())
-                # after the host's answers: the session bus's client (jeepney) costs about
-                # 40 ms to import and connect, which the sessions need not wait for
-                await outside.start(bus_address())
-                # what start-up made lives as long as the window: the collector's full
-                # passes need not walk it again (a pass is a pause of the whole window)
-                gc.freeze()
+            def quit_now() -> None:
+                if not quitting.done():
+                    quitting.set_result(None)
 
-            loop.create_task(connect())
-            loop.run_forever()
-        loop.run_until_complete(outside.close())
-        loop.run_until_complete(main_role.shutdown())
+            app.aboutToQuit.connect(quit_now)
+
+            settled = False  # started, and waiting for the app to quit
+
+            async def live() -> None:
+                nonlocal settled
+                async with main_role:  # the host started here, and shut down here
+                    if main_role.ready:
+                        log.debug("host %d ready at monotonic %.6f", supervisor.pid,
+                                  time.monotonic())  # fmt: skip
+                    try:
+                        # after the host's answers: the session bus's client (jeepney)
+                        # costs about 40 ms to import and connect, which the sessions need
+                        # not wait for
+                        await outside.start(bus_address())
+                        # what start-up made lives as long as the window: the collector's
+                        # full passes need not walk it again (a pass is a pause of the window)
+                        gc.freeze()
+                        settled = True
+                        await quitting
+                    finally:
+                        await outside.close()
+
+            running = loop.create_task(live())
+            loop.run_forever()  # until the app quits
+            if not settled:  # quit while starting: the start is not waited for
+                running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(running)  # the Main role closes
     if not state.sessions_cached:  # the host's list, for the next start's first frame
         from nib_desktop import session_cache
 

@@ -73,15 +73,17 @@ def aio_loop(qapp) -> Iterator[Any]:
 
 
 @pytest.fixture
-def gui(aio_loop, tmp_path, monkeypatch) -> Iterator[Any]:
-    """The app's window with a real host on a fresh data folder. Demo turns pace their
-    steps at 60 s, so a started turn stays running until the test ends it."""
+def gui(aio_loop, tmp_path, monkeypatch, request) -> Iterator[Any]:
+    """The app's window with a real host on a fresh data folder: its process, or with the
+    `in_memory` mark its core in this process. Demo turns pace their steps at 60 s, so a
+    started turn stays running until the test ends it."""
     from tests.helpers.gui import Gui
 
     for key in [k for k in os.environ if k.startswith("NIB_")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")
-    instance = Gui(aio_loop, tmp_path / "data")
+    in_memory = request.node.get_closest_marker("in_memory") is not None
+    instance = Gui(aio_loop, tmp_path / "data", in_memory)
     yield instance
     instance.close()
 

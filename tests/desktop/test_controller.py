@@ -102,7 +102,7 @@ def test_host_that_never_becomes_ready_is_reported(gui) -> None:
     gui.supervisor.ready_timeout = 1.0
 
     async def body() -> None:
-        assert await gui.main.start() is False
+        assert await gui.open() is False
         await gui.frame()
 
     gui.run(body(), timeout=15)
@@ -119,7 +119,7 @@ def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> Non
     gui.supervisor.data_dir = blocker
 
     async def body() -> None:
-        assert await gui.main.start() is False
+        assert await gui.open() is False
 
     gui.run(body(), timeout=15)
     error = gui.connection.property("error")
@@ -200,7 +200,7 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
 
     async def body() -> None:
         await gui.start()
-        gui.main.connection.notification.connect(slow_slot)
+        gui.main.link.notification.connect(slow_slot)
         with caplog.at_level("WARNING", logger="nib_desktop.rpc_client"):
             await gui.actions.create_session("agent")
             await until(lambda: any("kept the GUI busy" in r.message for r in caplog.records))
@@ -211,7 +211,7 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
 
 
 def test_a_host_that_keeps_failing_ends_in_failed_with_retry(gui) -> None:
-    gui.main.connection.max_reconnects = 2
+    gui.main.link.max_reconnects = 2
 
     async def body() -> None:
         await gui.start()

@@ -427,10 +427,11 @@ def test_listing_agents_and_creating_a_session_load_no_sdk(tmp_path: Path) -> No
         "import sys, json\n"
         "from pathlib import Path\n"
         "from host.core import HostCore\n"
+        "from host.handlers import HostHandlers\n"
         "from host.protocol import models as m\n"
         f"core = HostCore(Path({str(tmp_path / 'data')!r}))\n"
-        "listed = core._agents_list(m.Empty())\n"
-        "core._create(m.CreateSessionParams(agent='scripted'))\n"
+        "listed = core.agents_listing()\n"
+        "HostHandlers(core).sessions_create(m.CreateSessionParams(agent='scripted'))\n"
         "print(json.dumps([listed.agents[0].state, 'acp' in sys.modules]))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -4,6 +4,7 @@ process. Tests drive it inside the qasync loop with `gui.run(coroutine)`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
@@ -17,12 +18,14 @@ from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
+from host.core import HostCore
 from nib_desktop.main_role import MainRole
 from nib_desktop.scripted import next_frame
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.supervisor import HostSupervisor
 from nib_desktop.window import Asker, load_window, make_views, restore_from_data_dir
+from tests.helpers.paired import MemoryLink
 from tests.helpers.waiting import until
 from ui.snapshots import Item, Snapshot
 
@@ -35,10 +38,13 @@ def walk(item: QQuickItem) -> list[QQuickItem]:
 
 
 class Gui:
-    def __init__(self, loop: asyncio.AbstractEventLoop, data_dir: Path) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, data_dir: Path, in_memory: bool = False
+    ) -> None:
+        """`in_memory`: the host core in this process, its link through memory (for what
+        needs no host process: no socket, no process to kill, no stderr)."""
         self.loop = loop
         self.data_dir = data_dir
-        self.supervisor = HostSupervisor(data_dir)
         self.state = AppState()
         restore_from_data_dir(self.state, data_dir)  # as the app does: prefs, the last list
         asker = Asker()
@@ -46,7 +52,15 @@ class Gui:
         self.engine = QQmlApplicationEngine()
         self.window: QQuickWindow = load_window(self.engine, self.views)
         self.window.resize(1000, 720)
-        self.main = MainRole(self.supervisor, self.state)
+        self.core: HostCore | None = None
+        self._supervisor: HostSupervisor | None = None
+        if in_memory:
+            core = self.core = HostCore(data_dir)
+            self.main = MainRole(self.state, lambda hooks: MemoryLink(core, hooks), data_dir)
+        else:
+            self._supervisor = HostSupervisor(data_dir)
+            self.main = MainRole.on_host(self._supervisor, self.state)
+        self._opened = contextlib.AsyncExitStack()  # the Main role, once started
         asker.target = self.main.intents.ask
         self.actions = self.main.intents
         # progress outside the window; on a session bus when a test gives one
@@ -67,10 +81,16 @@ class Gui:
         self.remote = self.views.remote_view
         self.calls = self._count_calls()
 
+    @property
+    def supervisor(self) -> HostSupervisor:
+        """The host process's supervisor (none with the host core in this process)."""
+        assert self._supervisor is not None, "this test's host runs in memory (in_memory)"
+        return self._supervisor
+
     def _count_calls(self) -> Counter[str]:
         """The host calls the Main role makes, by method name."""
         calls: Counter[str] = Counter()
-        connection = self.main.connection
+        connection = self.main.link
         original = connection.call
 
         async def counting(method: Any, params: Any, timeout: float | None = None) -> Any:
@@ -87,7 +107,7 @@ class Gui:
         """Start the host and connect. `activate=False` leaves activation to the window
         manager, as at a real launch."""
         await self.outside.start(self.bus_address)
-        assert await self.main.start(), self.state.connection_error
+        assert await self.open(), self.state.connection_error
         await next_frame(self.window)
         if not activate:
             return
@@ -98,6 +118,12 @@ class Gui:
         deadline = time.monotonic() + 2.0
         while not self.window.isActive() and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
+
+    async def open(self) -> bool:
+        """The Main role opened, as the app opens it (closed by `close`): whether the
+        host started."""
+        await self._opened.enter_async_context(self.main)
+        return self.main.ready
 
     async def frame(self) -> None:
         await next_frame(self.window)
@@ -169,7 +195,9 @@ class Gui:
 
     def close(self) -> None:
         self.run(self.outside.close())
-        self.run(self.main.shutdown())
+        self.run(self._opened.aclose())
+        if self.core is not None:
+            self.core.close()
         self.window.setProperty("closeConfirmed", True)  # a test's running turn ends here
         self.window.close()
         self.release()

@@ -18,10 +18,7 @@ from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.protocol.endpoint import ClientEndpoint, encode_notification
 from host.protocol.serving import ServerConnection
-from nib_desktop.intents import Intents
-from nib_desktop.loading import Loader
-from nib_desktop.router import HistoryFeed, LineFeed, Router
-from nib_desktop.runner import Runner
+from nib_desktop.main_role import Hooks, MainRole
 from nib_desktop.state.store import AppState
 
 P = TypeVar("P", bound=m.Wire)
@@ -33,52 +30,47 @@ class MemoryLink:
     """A host link whose bytes go through memory: each side's writes are fed to the other
     on the next turn of the loop, as a socket would deliver them."""
 
-    def __init__(self, core: HostCore, on_notification: Callable[[str, m.Wire], None]) -> None:
-        loop = asyncio.get_running_loop()
-        self.client = ClientEndpoint(
-            lambda data: loop.call_soon(self.server.feed, data), on_notification
-        )
+    def __init__(self, core: HostCore, hooks: Hooks) -> None:
+        def later(feed: Callable[[bytes], None]) -> Callable[[bytes], None]:
+            return lambda data: asyncio.get_running_loop().call_soon(feed, data)
+
+        self._core = core
+        self._hooks = hooks
+        self.client = ClientEndpoint(later(lambda data: self.server.feed(data)), hooks.notified)
         self.server = ServerConnection(
-            TOKEN, dispatcher(core), lambda data: loop.call_soon(self.client.feed, data),
-            lambda: None,
-        )  # fmt: skip
+            TOKEN, dispatcher(core), later(self.client.feed), lambda: None
+        )
         core.publisher.subscribe(
             lambda name, params: self.server.notify_frame(encode_notification(name, params))
         )
         self.calls: list[str] = []
-
-    async def hello(self) -> None:
-        params = m.HelloParams(token=TOKEN, protocol_version=PROTOCOL_VERSION, client="test")
-        await self.client.request(rpc.HELLO, params, 5.0)
+        self._begun = False
 
     async def call(self, method: rpc.Method[P, R], params: P, timeout: float | None = None) -> R:
         self.calls.append(method.name)
         return await self.client.request(method, params, timeout or 10.0)
 
     async def start(self) -> bool:
+        if not self._begun:
+            self._begun = True
+            self._core.begin()
+        params = m.HelloParams(token=TOKEN, protocol_version=PROTOCOL_VERSION, client="test")
+        await self.client.request(rpc.HELLO, params, 5.0)
+        await self._hooks.connected()
+        self._hooks.state("ready", "")
         return True
 
-
-class Paired:
-    def __init__(self, core: HostCore) -> None:
-        self.state = AppState()
-        feed, told = LineFeed(), HistoryFeed()
-        self.router = Router(self.state, feed, told)
-        self.link = MemoryLink(core, self.router.route)
-        self.run = Runner(self.state)
-        self.loader = Loader(self.link, self.state, feed, told, self.run)
-        self.intents = Intents(self.link, self.state, self.loader, self.run)
+    async def shutdown(self) -> None:
+        await self._core.end()
 
 
 @contextlib.asynccontextmanager
-async def paired(folder: Path) -> AsyncIterator[Paired]:
+async def paired(folder: Path) -> AsyncIterator[MainRole]:
+    """The Main role opened on a host core in this process (as the app opens it on the
+    host process), its link through memory."""
     core = HostCore(folder)
-    main = Paired(core)
     try:
-        await main.link.hello()
-        await main.loader.reload()
-        yield main
+        async with MainRole(AppState(), lambda hooks: MemoryLink(core, hooks), None) as main:
+            yield main
     finally:
-        main.run.cancel_all()
-        await core.runtime.shutdown()
         core.close()

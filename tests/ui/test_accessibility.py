@@ -3,6 +3,7 @@ row has an accessible name and role, and completed steps and turn ends are annou
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible
 from PySide6.QtQuick import QQuickItem
@@ -10,6 +11,8 @@ from PySide6.QtQuick import QQuickItem
 from tests.helpers.gui import Gui, walk
 from tests.helpers.waiting import until
 from ui.snapshots import Item
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickTextEdit", "QQuickMouseArea")
 

@@ -8,10 +8,13 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
 NAME = "Scripted Agent"

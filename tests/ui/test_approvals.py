@@ -7,11 +7,14 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 ALT = Qt.KeyboardModifier.AltModifier

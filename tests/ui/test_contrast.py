@@ -4,9 +4,12 @@ meet 3:1, and the sweep's band stands out from the text it crosses by 1.5:1."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QColor
 
 from tests.helpers.gui import Gui
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 # (foreground, background, where)
 TEXT_PAIRS = [

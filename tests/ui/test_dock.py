@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
@@ -12,6 +13,8 @@ from nib_desktop.state import events as ev
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 from ui.snapshots import Item
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
 

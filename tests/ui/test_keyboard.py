@@ -192,7 +192,7 @@ def test_drafts_belong_to_their_session(gui) -> None:
 def test_a_host_that_does_not_answer_is_told_in_the_window(gui) -> None:
     async def body() -> None:
         await gui.start()
-        gui.main.connection.call_timeout = 1.0
+        gui.main.link.call_timeout = 1.0
         pid = gui.supervisor.pid
         os.kill(pid, signal.SIGSTOP)
         try:
@@ -288,7 +288,7 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
     QGuiApplication.setQuitOnLastWindowClosed(False)
 
     def close() -> None:  # the window closed itself: the rest of the teardown
-        gui.run(gui.main.shutdown())
+        gui.run(gui.main.close())
         gui.release()
 
     monkeypatch.setattr(gui, "close", close)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Item, Line, Session, Snapshot, TurnView
@@ -11,6 +13,8 @@ from ui.views.rows import (
     TodoListModel,
     TranscriptModel,
 )
+
+pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
 
 def test_session_and_transcript_models(qtmodeltester) -> None:
