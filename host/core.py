@@ -88,7 +88,7 @@ class HostCore:
         runtime = AgentRuntime(
             self.data_dir, self.sessions, self.todos, self.publisher, self._secrets
         )
-        runtime.agents_from(self._agents)
+        runtime.agents_from(self.agents)
         runtime.before_prompt = self.checkpoints.before_prompt
         return runtime
 
@@ -100,7 +100,7 @@ class HostCore:
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
         return remotes
 
-    def _agents(self) -> Agents:
+    def agents(self) -> Agents:
         """The external ACP agents of section 15 (the SDK is loaded on first use)."""
         if self._acp is None:
             from host.acp.agents import Agents

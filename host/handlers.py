@@ -152,6 +152,20 @@ class HostHandlers:
     def changes_restore(self, params: m.RestoreParams) -> Answer[m.Restored]:
         return self._core.checkpoints.restore(params)
 
+    # --- steering an external agent (section 17) ---------------------------------------
+
+    def agents_controls(self, params: m.SessionRef) -> m.AgentControls:
+        return self._core.agents().controls(params)
+
+    def agents_set_mode(self, params: m.SetModeParams) -> Answer[m.AgentControls]:
+        return self._core.agents().set_mode(params)
+
+    def agents_set_option(self, params: m.SetOptionParams) -> Answer[m.AgentControls]:
+        return self._core.agents().set_option(params)
+
+    def agents_authenticate(self, params: m.AuthenticateParams) -> Answer[m.OkResult]:
+        return self._core.agents().authenticate(params)
+
     # --- settings.json (the project's) --------------------------------------------------
 
     def settings_get(self, params: m.Empty) -> m.SettingsView:

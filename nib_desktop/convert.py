@@ -12,6 +12,7 @@ from host.protocol.remote import parse_endpoint
 from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop.lines import todo_line, tool_name
+from nib_desktop.state.steering import AgentCommand, Steering
 from nib_desktop.state.types import (
     AgentChoice,
     Approval,
@@ -176,3 +177,30 @@ def _source(
         words += f", {label}: {tools}"
     return ToolSource(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
                       shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip
+
+
+def steering(c: m.AgentControls) -> Steering:
+    """What an agent offers to steer a session, its words made safe to show."""
+    modes = tuple((x.id, shown_text(x.name)) for x in c.modes.available) if c.modes else ()
+    mode = next((name for id_, name in modes if c.modes and id_ == c.modes.current), "")
+    commands = tuple(AgentCommand(shown_text(x.name), shown_text(x.description),
+                                  shown_text(x.hint or "")) for x in c.commands)  # fmt: skip
+    return Steering(c.session_id, mode, modes, commands, usage_words(c.usage))
+
+
+def usage_words(usage: m.Usage | None) -> str:
+    """ "1,290 of 1,000,000 tokens · $0.09"; "" when the agent told nothing."""
+    if usage is None:
+        return ""
+    parts = []
+    if usage.used is not None:
+        of = f" of {usage.size:,}" if usage.size else ""
+        parts.append(f"{usage.used:,}{of} tokens")
+    if usage.cost is not None:
+        money = (
+            f"${usage.cost.amount:,.2f}"
+            if usage.cost.currency.upper() == "USD"
+            else (f"{usage.cost.amount:,.2f} {shown_text(usage.cost.currency)}")
+        )
+        parts.append(money)
+    return " · ".join(parts)

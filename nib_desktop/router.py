@@ -151,5 +151,8 @@ class Router:
     def agents_changed(self, listing: m.AgentsList) -> None:
         self._state.apply(ev.AgentsListed(convert.agents(listing)))
 
+    def agents_controls_changed(self, controls: m.AgentControls) -> None:
+        self._state.apply(ev.SteeringTold(convert.steering(controls)))
+
     def settings_changed(self, view: m.SettingsView) -> None:
         show_settings(self._state, view)

@@ -7,14 +7,18 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from acp import RequestError
 
 from host.acp.config import check_agent, load_agents
+from host.acp.controls import Controls, Unusable, modes_of, options_of, updated
 from host.acp.process import AgentFailure, AgentProcess
 from host.acp.recorder import Recorder
 from host.acp.turn import AgentTurn
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
+from host.protocol import errors
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from host.sessions.service import SessionService
@@ -25,6 +29,9 @@ if TYPE_CHECKING:
     from host.tools.approvals import Approvals
 
 log = logging.getLogger(__name__)
+
+_WHAT = {"current_mode_update": "mode changes", "config_option_update": "options",
+         "available_commands_update": "commands", "usage_update": "usage figures"}  # fmt: skip
 
 
 class Agents:
@@ -46,6 +53,7 @@ class Agents:
         self._processes: dict[str, AgentProcess] = {}
         self._running: dict[str, Recorder] = {}  # Nib session id -> its turn's recorder
         self._stopping: set[asyncio.Future[None]] = set()  # agents removed from settings
+        self._controls = Controls(lambda c: publisher.publish(rpc.AGENTS_CONTROLS_CHANGED, c))
         self._reload()
 
     def _reload(self) -> None:
@@ -101,7 +109,7 @@ class Agents:
             process = self._processes.get(session.agent)
             if process is None:
                 raise AgentFailure("this agent is no longer configured in settings.json")
-            driver = AgentTurn(process, self.sessions, self._todos, self._data_dir)
+            driver = AgentTurn(process, self.sessions, self._todos, self._data_dir, self.opened)
             state, error = await driver.prompt(session, recorder, text)
         except asyncio.CancelledError:
             state, error = "cancelled", None
@@ -118,3 +126,125 @@ class Agents:
             recorder.close()
             self._running.pop(session.id, None)
             self.sessions.turns.end(session.id, turn.id, state, error)
+
+    # --- steering an agent's session (section 17) ----------------------------------------
+
+    def _full(self, controls: m.AgentControls, process: AgentProcess | None) -> m.AgentControls:
+        if process is None:
+            return controls
+        return controls.model_copy(update={"prompt": process.prompt_kinds,
+                                           "auth_methods": process.auth})  # fmt: skip
+
+    def told(self, process: AgentProcess, session_id: str, update: dict[str, Any]) -> None:
+        """One of the agent's updates of its modes, options, commands or usage."""
+        try:
+            controls = updated(self._controls.of(session_id), update)
+        except (Unusable, ValueError) as exc:
+            self._dropped(session_id, _WHAT.get(str(update.get("sessionUpdate")), "update"), exc)
+            return
+        self._controls.set(self._full(controls, process))
+
+    def opened(self, process: AgentProcess, session_id: str, answer: Any) -> None:
+        """A session/new or session/load answer: the session's modes and options."""
+        raw = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+        try:
+            change = {"modes": modes_of(raw.get("modes")),
+                      "options": options_of(raw.get("configOptions"))}  # fmt: skip
+        except (Unusable, ValueError) as exc:
+            self._dropped(session_id, "modes and options", exc)
+            change = {}
+        held = self._controls.of(session_id).model_copy(update=change)
+        self._controls.set(self._full(held, process))
+
+    def _dropped(self, session_id: str, what: object, exc: Exception) -> None:
+        words = exc if isinstance(exc, Unusable) else "a field is not of its form"
+        log.warning("dropped %s from session %s: %s", what, session_id, words)
+        recorder = self._running.get(session_id)
+        turn_id = recorder.ctx.turn_id if recorder is not None else None
+        self.sessions.transcript.append(session_id, turn_id, "tool",
+                                        f"The agent's {what} were not used: {words}",
+                                        is_error=True)  # fmt: skip
+
+    def _agent_session(self, session_id: str) -> tuple[AgentProcess | None, m.Session]:
+        session = self.sessions.require_local(session_id)
+        if session.agent == m.NIB_AGENT:
+            raise errors.InvalidParams("this session is Nib's own: it has no agent to steer")
+        self._reload()
+        return self._processes.get(session.agent), session
+
+    def controls(self, params: m.SessionRef) -> m.AgentControls:
+        process, session = self._agent_session(params.session_id)
+        return self._full(self._controls.of(session.id), process)
+
+    def _opened_session(self, session_id: str) -> tuple[AgentProcess, str]:
+        process, session = self._agent_session(session_id)
+        agent_session = self.sessions.agent_session(session.id)
+        if process is None or process.conn is None or agent_session not in process.owned:
+            raise errors.InvalidParams(
+                "the agent has not opened this session yet: send it a message first"
+            )
+        return process, str(agent_session)
+
+    async def set_mode(self, params: m.SetModeParams) -> m.AgentControls:
+        process, agent_session = self._opened_session(params.session_id)
+        held = self._controls.of(params.session_id)
+        if held.modes is None or params.mode_id not in {x.id for x in held.modes.available}:
+            raise errors.InvalidParams(f"the agent offers no mode {params.mode_id!r}")
+        assert process.conn is not None
+        try:
+            await process.conn.set_session_mode(session_id=agent_session, mode_id=params.mode_id)
+        except RequestError as exc:
+            raise errors.AgentRefused(f"{process.name} refused the mode: {exc}") from None
+        now = self._controls.of(params.session_id)
+        if now.modes is not None:
+            now = now.model_copy(update={"modes": now.modes.model_copy(
+                update={"current": params.mode_id})})  # fmt: skip
+        self._controls.set(self._full(now, process))
+        return self._full(self._controls.of(params.session_id), process)
+
+    async def set_option(self, params: m.SetOptionParams) -> m.AgentControls:
+        process, agent_session = self._opened_session(params.session_id)
+        held = self._controls.of(params.session_id)
+        option = next((o for o in held.options if o.id == params.option_id), None)
+        if option is None:
+            raise errors.InvalidParams(f"the agent offers no option {params.option_id!r}")
+        if isinstance(params.value, bool) != (option.type == "boolean") or (
+            option.type == "select" and params.value not in {c.value for c in option.choices}
+        ):
+            raise errors.InvalidParams(f"{params.value!r} is not a value of {option.name!r}")
+        assert process.conn is not None
+        try:
+            answer = await process.conn.set_config_option(
+                config_id=params.option_id, session_id=agent_session, value=params.value
+            )
+        except RequestError as exc:
+            raise errors.AgentRefused(f"{process.name} refused the option: {exc}") from None
+        self.opened_options(process, params.session_id, answer)
+        return self._full(self._controls.of(params.session_id), process)
+
+    def opened_options(self, process: AgentProcess, session_id: str, answer: Any) -> None:
+        raw = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+        try:
+            options = options_of(raw.get("configOptions"))
+        except (Unusable, ValueError) as exc:
+            self._dropped(session_id, "options", exc)
+            return
+        held = self._controls.of(session_id).model_copy(update={"options": options})
+        self._controls.set(self._full(held, process))
+
+    async def authenticate(self, params: m.AuthenticateParams) -> m.OkResult:
+        self._reload()
+        process = self._processes.get(params.agent)
+        if params.agent == m.NIB_AGENT or process is None:
+            raise errors.InvalidParams(f"no agent {params.agent!r} is configured")
+        try:
+            conn = await process.ensure_started()
+        except AgentFailure as exc:
+            raise errors.AgentRefused(f"{process.name}: {exc}") from None
+        if params.method_id not in {a.id for a in process.auth}:
+            raise errors.InvalidParams(f"{process.name} offers no sign-in {params.method_id!r}")
+        try:
+            await conn.authenticate(method_id=params.method_id)
+        except RequestError as exc:
+            raise errors.AgentRefused(f"{process.name} refused the sign-in: {exc}") from None
+        return m.OkResult()

@@ -29,6 +29,7 @@ from acp.schema import (
 )
 
 from host.acp.config import AgentConfig
+from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
 from host.acp.recorder import Recorder, as_text, late_plan
 from host.acp.transport import AgentBroken, LineTransport
 from host.protocol import models as m
@@ -64,6 +65,7 @@ class Owner(Protocol):
 
     def changed(self) -> None: ...
     def running(self, session_id: str) -> Recorder | None: ...
+    def told(self, process: AgentProcess, session_id: str, update: dict[str, Any]) -> None: ...
     def approvals(self) -> Approvals: ...
 
 
@@ -98,7 +100,9 @@ class AgentProcess:
         self.error: str | None = None
         self.info: m.AgentInfo | None = None
         self.load_session = False
-        self.auth_methods: list[str] = []
+        self.auth_methods: list[str] = []  # their names
+        self.auth: tuple[m.AuthInfo, ...] = ()  # as section 17 tells them
+        self.prompt_kinds = m.PromptKinds()  # what a prompt may hold beside text
         self.conn: ClientSideConnection | None = None
         self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
         # updates for a session id not known yet, while a session/new is unanswered:
@@ -184,6 +188,17 @@ class AgentProcess:
             caps = answer.agent_capabilities
             self.load_session = bool(caps is not None and caps.load_session)
             self.auth_methods = [method.name for method in answer.auth_methods or ()]
+            self.auth = tuple(
+                m.AuthInfo(id=shorten(str(getattr(a, "id", "")), MAX_TEXT),
+                           name=shorten(str(getattr(a, "name", "")), MAX_TEXT),
+                           description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT))
+                for a in (answer.auth_methods or ())[:MAX_ENTRIES]
+            )  # fmt: skip
+            kinds = caps.prompt_capabilities if caps is not None else None
+            self.prompt_kinds = m.PromptKinds(
+                image=bool(kinds and kinds.image), audio=bool(kinds and kinds.audio),
+                embedded_context=bool(kinds and kinds.embedded_context),
+            )  # fmt: skip
             self.conn = conn
             self._set("ready")
             return conn
@@ -289,6 +304,9 @@ class AgentProcess:
         if session_id is None:
             raise AgentBroken("it sent updates for a session it does not own")
         update = params["update"]
+        if update.get("sessionUpdate") in CONTROL_UPDATES:  # section 17: kept, not stored
+            self._agents.told(self, session_id, update)
+            return
         recorder = self._agents.running(session_id)
         try:
             if recorder is not None:

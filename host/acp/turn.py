@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,9 @@ class AgentTurn:
         sessions: SessionService,
         todos: TodoService,
         data_dir: Path | None,
+        opened: Callable[[AgentProcess, str, Any], None],
     ) -> None:
+        self._opened = opened  # an agent-side session's answer: its modes and options
         self._process = process
         self._sessions = sessions
         self._todos = todos
@@ -111,7 +114,8 @@ class AgentTurn:
             process.owned[stored] = session.id
             recorder.loading = True  # its replay of the history is not stored again
             try:
-                await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
+                loaded = await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
+                self._opened(process, session.id, loaded)
                 return stored, False
             except RequestError as exc:
                 log.info("agent %s could not load session %s: %s", process.name, stored, exc)
@@ -127,6 +131,7 @@ class AgentTurn:
                 raise AgentFailure(auth_words(process)) from None
             raise
         self._sessions.set_agent_session(session.id, answer.session_id)
+        self._opened(process, session.id, answer)
         return answer.session_id, True
 
     def _mcp_servers(self) -> list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]:

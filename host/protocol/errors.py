@@ -21,6 +21,7 @@ class ErrorCode(IntEnum):
     TURN_NOT_FOUND = -32021
     APPROVAL_NOT_PENDING = -32030
     SETTINGS_UNUSABLE = -32040  # the project's: settings.json cannot be read or written
+    AGENT_REFUSED = -32050  # the project's: the agent refused (section 17), in its words
 
 
 class RpcError(Exception):
@@ -96,6 +97,10 @@ class SettingsUnusable(RpcError):
     code = ErrorCode.SETTINGS_UNUSABLE
 
 
+class AgentRefused(RpcError):
+    code = ErrorCode.AGENT_REFUSED
+
+
 _BY_CODE: dict[int, type[RpcError]] = {
     int(cls.code): cls
     for cls in (
@@ -113,6 +118,7 @@ _BY_CODE: dict[int, type[RpcError]] = {
         TurnNotFound,
         ApprovalNotPending,
         SettingsUnusable,
+        AgentRefused,
     )
 }
 

@@ -52,6 +52,11 @@ CHECKPOINTS_LIST = Method("checkpoints.list", m.CheckpointListParams, m.Checkpoi
 CHANGES_GET = Method("changes.get", m.ChangesGetParams, m.Changes)
 CHANGES_STEP = Method("changes.step", m.ChangesStepParams, m.Changes)
 CHANGES_RESTORE = Method("changes.restore", m.RestoreParams, m.Restored)
+# section 17: steering an external agent
+AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
+AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
+AGENTS_SET_OPTION = Method("agents.setOption", m.SetOptionParams, m.AgentControls)
+AGENTS_AUTHENTICATE = Method("agents.authenticate", m.AuthenticateParams, m.OkResult)
 # the project's: settings.json read and written by the host alone (the window's switches)
 SETTINGS_GET = Method("settings.get", m.Empty, m.SettingsView)
 SETTINGS_SET = Method("settings.set", m.SettingsSetParams, m.SettingsView)
@@ -84,6 +89,10 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         CHANGES_RESTORE,
         SETTINGS_GET,
         SETTINGS_SET,
+        AGENTS_CONTROLS,
+        AGENTS_SET_MODE,
+        AGENTS_SET_OPTION,
+        AGENTS_AUTHENTICATE,
     )
 }
 
@@ -92,7 +101,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 # outcome is told by its notifications.
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
-          CHANGES_STEP, SETTINGS_GET)  # fmt: skip
+          CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.
@@ -109,6 +118,7 @@ APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
+AGENTS_CONTROLS_CHANGED = Notification("agents.controlsChanged", m.AgentControls)  # section 17
 # the project's: settings.json's desktop section changed (set, or edited by hand)
 SETTINGS_CHANGED = Notification("settings.changed", m.SettingsView)
 HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
@@ -128,6 +138,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         AGENTS_CHANGED,
         CHECKPOINTS_CHANGED,
         SETTINGS_CHANGED,
+        AGENTS_CONTROLS_CHANGED,
         HOST_STALE,
     )
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.steering import Steering
 from nib_desktop.state.types import (
     AgentChoice,
     Approval,
@@ -113,6 +114,10 @@ class WindowActivated(NamedTuple):
 
 class AgentsListed(NamedTuple):
     agents: tuple[AgentChoice, ...]
+
+
+class SteeringTold(NamedTuple):
+    steering: Steering
 
 
 class NoticeShown(NamedTuple):
@@ -217,6 +222,7 @@ Event = (
     | ApprovalResolved
     | ToolsListed
     | AgentsListed
+    | SteeringTold
     | WindowActivated
     | DesktopPrefsSet
     | NoticeShown

@@ -130,6 +130,14 @@ def agents_listed(s: Held, e: ev.AgentsListed) -> Change:
     return change(A.AGENTS)
 
 
+def steering_told(s: Held, e: ev.SteeringTold) -> Change:
+    told = e.steering
+    if s.steering.get(told.session_id) == told:
+        return NOTHING
+    s.steering[told.session_id] = told
+    return Change(frozenset({A.STEERING}), told.session_id)
+
+
 def notice_shown(s: Held, e: ev.NoticeShown) -> Change:
     s.notice, s.notice_until = e.text, e.until if e.text else ""
     return change(A.NOTICE)

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.steering import Steering
 from nib_desktop.state.types import (
     AgentChoice,
     Approval,
@@ -34,6 +35,7 @@ class Aspect(StrEnum):
     APPROVALS = "approvals"
     TOOLS = "tools"
     AGENTS = "agents"  # the configured ACP agents
+    STEERING = "steering"  # what an agent offers to steer a session (section 17)
     NOTICE = "notice"
     DRAFTS = "drafts"
     QUEUED = "queued"  # messages waiting for their session's turn to end
@@ -105,6 +107,7 @@ class Held:
     approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
     tools: tuple[ToolSource, ...] = ()
     agents: tuple[AgentChoice, ...] = ()
+    steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     notice: str = ""
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session

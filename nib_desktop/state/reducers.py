@@ -27,6 +27,7 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.ApprovalResolved: sessions.approval_resolved,
     ev.ToolsListed: sessions.tools_listed,
     ev.AgentsListed: sessions.agents_listed,
+    ev.SteeringTold: sessions.steering_told,
     ev.NoticeShown: sessions.notice_shown,
     ev.DraftSaved: sessions.draft_saved,
     ev.MessageQueued: sessions.message_queued,

@@ -192,3 +192,21 @@ def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
                                     is_error=True, kind="plan"))  # fmt: skip
     assert refused.kind == "todo" and refused.is_error
     assert refused.text == "✕ The agent's plan was not stored: why"
+
+
+def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
+    from host.protocol import models as m
+    from nib_desktop.convert import steering
+
+    told = m.AgentControls.model_validate({
+        "sessionId": "s", "modes": {"current": "plan", "available": [
+            {"id": "default", "name": "Default"}, {"id": "plan", "name": "Plan\u202e"}]},
+        "commands": [{"name": "review", "description": "Review", "hint": "what"}],
+        "usage": {"used": 1290, "size": 1000000, "cost": {"amount": 0.09, "currency": "USD"}},
+    })  # fmt: skip
+    shown = steering(told)
+    assert shown.mode == "Plan\\u202e" or "\u202e" not in shown.mode  # never raw bidi
+    assert shown.commands[0].hint == "what"
+    assert shown.usage == "1,290 of 1,000,000 tokens · $0.09"
+    bare = steering(m.AgentControls(session_id="s"))
+    assert (bare.mode, bare.modes, bare.commands, bare.usage) == ("", (), (), "")

@@ -22,16 +22,31 @@ from acp.schema import (
     AgentCapabilities,
     AgentPlanContentUpdate,
     AgentPlanUpdate,
+    AuthenticateResponse,
     AuthMethodAgent,
+    AvailableCommand,
+    AvailableCommandInput,
+    AvailableCommandsUpdate,
+    Cost,
+    CurrentModeUpdate,
     InitializeResponse,
     LoadSessionResponse,
     NewSessionResponse,
     PermissionOption,
     PlanEntry,
     PlanUpdateItems,
+    PromptCapabilities,
     PromptResponse,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
+    SessionMode,
+    SessionModeState,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
     ToolCallStart,
     ToolCallUpdate,
+    UnstructuredCommandInput,
+    UsageUpdate,
 )
 
 ARGS = sys.argv[1:]
@@ -43,6 +58,22 @@ def _entries(n: int, done: int) -> list[PlanEntry]:
                   status="completed" if i < done else "in_progress" if i == done else "pending")
         for i in range(n)
     ]  # fmt: skip
+
+
+def _modes(current: str) -> SessionModeState:
+    return SessionModeState(current_mode_id=current, available_modes=[
+        SessionMode(id="default", name="Default", description="Asks before edits"),
+        SessionMode(id="plan", name="Plan", description="Plans, changes nothing"),
+        SessionMode(id="refused", name="Refused"),
+    ])  # fmt: skip
+
+
+def _options(model: str) -> list[Any]:
+    choices = [
+        SessionConfigSelectOption(value=v, name=v.title()) for v in ("small", "large", "huge")
+    ]
+    return [SessionConfigOptionSelect(id="model", name="Model", category="model", type="select",
+                                      current_value=model, options=choices)]  # fmt: skip
 
 
 async def _raw(data: bytes) -> None:
@@ -62,6 +93,8 @@ class Scripted:
         self.state = Path(ARGS[ARGS.index("--state") + 1]) if "--state" in ARGS else None
         self._late: set[asyncio.Task[None]] = set()
         self.cwds: dict[str, str] = {}
+        self.modes: dict[str, str] = {}
+        self.models: dict[str, str] = {}
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -71,7 +104,10 @@ class Scripted:
             await asyncio.Event().wait()
         return InitializeResponse(
             protocol_version=protocol_version,
-            agent_capabilities=AgentCapabilities(load_session="--no-load" not in ARGS),
+            agent_capabilities=AgentCapabilities(
+                load_session="--no-load" not in ARGS,
+                prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+            ),
             auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
             agent_info=acp.schema.Implementation(
                 name="scripted\ud800agent" if "--bad-name" in ARGS else "scripted-agent",
@@ -94,7 +130,40 @@ class Scripted:
             await self._plan(sid, 1, 0)
         if "--stray-update" in ARGS:
             await self._say("nobody-opened-this", "stray")
-        return NewSessionResponse(session_id=sid)
+        await self._commands(sid, 2)
+        return NewSessionResponse(
+            session_id=sid,
+            modes=_modes(self.modes.get(sid, "default")),
+            config_options=_options(self.models.get(sid, "small")),
+        )
+
+    async def _commands(self, sid: str, n: int) -> None:
+        commands = [AvailableCommand(name="review", description="Review the changes",
+                                     input=AvailableCommandInput(root=UnstructuredCommandInput(
+                                         hint="what to review")))]  # fmt: skip
+        commands += [AvailableCommand(name=f"c{i}", description=f"Command {i}")
+                     for i in range(n - 1)]  # fmt: skip
+        update = AvailableCommandsUpdate(
+            session_update="available_commands_update", available_commands=commands
+        )
+        await self.conn.session_update(sid, update)
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **_: Any) -> Any:
+        if mode_id == "refused":
+            raise acp.RequestError(-32602, "that mode is not for you")
+        self.modes[session_id] = mode_id
+        return SetSessionModeResponse()
+
+    async def set_config_option(self, config_id: str, session_id: str, value: Any, **_: Any) -> Any:
+        if value == "huge":
+            raise acp.RequestError(-32000, "the huge model needs a subscription")
+        self.models[session_id] = str(value)
+        return SetSessionConfigOptionResponse(config_options=_options(str(value)))
+
+    async def authenticate(self, method_id: str, **_: Any) -> Any:
+        if method_id != "login":
+            raise acp.RequestError(-32602, f"no method {method_id}")
+        return AuthenticateResponse()
 
     async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
         known = self.state.read_text().splitlines() if self.state and self.state.exists() else []
@@ -290,6 +359,15 @@ class Scripted:
             for _ in range(int(last.split()[1])):
                 await self._say(sid, f"[{time.time():.6f}] ")
                 await asyncio.sleep(0.005)
+        elif command == "plan-mode":  # the agent changes its own mode, and tells its usage
+            await self.conn.session_update(
+                sid, CurrentModeUpdate(session_update="current_mode_update", current_mode_id="plan")
+            )
+            await self.conn.session_update(sid, UsageUpdate(
+                session_update="usage_update", used=1290, size=1_000_000,
+                cost=Cost(amount=0.09, currency="USD")))  # fmt: skip
+        elif command == "flood-commands":  # over the limit: dropped, and said
+            await self._commands(sid, 101)
         elif command == "markdown":
             said = ("# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
                     "```py\nprint(1)\n```\n\nSee [the docs](https://example.org).")  # fmt: skip

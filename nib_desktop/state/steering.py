@@ -1,0 +1,24 @@
+"""What an ACP agent offers to steer a session (contract section 17), as the window holds
+it: plain values, its words already made safe to show."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class AgentCommand(NamedTuple):
+    """One of an agent's own slash commands (section 17)."""
+
+    name: str
+    description: str
+    hint: str  # what its input is, "" when it takes none or says nothing
+
+
+class Steering(NamedTuple):
+    """What an ACP agent offers to steer one session (section 17), as the window shows it."""
+
+    session_id: str
+    mode: str = ""  # the current mode's name, "" without modes
+    modes: tuple[tuple[str, str], ...] = ()  # (id, name)
+    commands: tuple[AgentCommand, ...] = ()
+    usage: str = ""  # "1,290 of 1,000,000 tokens · $0.09", "" when not told

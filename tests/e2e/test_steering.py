@@ -1,0 +1,115 @@
+"""Contract section 17 through the real host process and the scripted ACP agent: the
+agent's modes, options, commands and usage kept per session and told, and set by the
+client; the agent's refusals in its words; sign-in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_acp import agent_host, messages, new_session, turn
+from tests.helpers.host_process import RpcErrorReply
+
+
+def controls_note(client, session_id: str, predicate=lambda c: True) -> dict:  # type: ignore[no-untyped-def]
+    note = client.wait_notification(
+        lambda n: (
+            n["method"] == "agents.controlsChanged"
+            and n["params"]["sessionId"] == session_id
+            and predicate(n["params"])
+        )
+    )
+    return note["params"]
+
+
+def test_the_agents_controls_are_kept_told_and_set(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        before = client.call("agents.controls", {"sessionId": sid})
+        assert before == {"sessionId": sid, "modes": None, "options": [], "commands": [],
+                          "prompt": {"image": False, "audio": False, "embeddedContext": False},
+                          "usage": None, "authMethods": []}  # fmt: skip
+        with pytest.raises(RpcErrorReply) as early:  # no agent-side session yet
+            client.call("agents.setMode", {"sessionId": sid, "modeId": "plan"})
+        assert early.value.code == -32602
+        assert turn(client, sid, "hello")["state"] == "completed"
+        told = client.call("agents.controls", {"sessionId": sid})
+        assert told["modes"]["current"] == "default"
+        assert [x["id"] for x in told["modes"]["available"]] == ["default", "plan", "refused"]
+        assert told["options"] == [{"id": "model", "name": "Model", "category": "model",
+                                    "type": "select", "current": "small", "choices": [
+                                        {"value": v, "name": v.title(), "description": ""}
+                                        for v in ("small", "large", "huge")]}]  # fmt: skip
+        assert told["commands"][0] == {"name": "review", "description": "Review the changes",
+                                       "hint": "what to review"}  # fmt: skip
+        assert told["prompt"] == {"image": True, "audio": False, "embeddedContext": True}
+        assert told["authMethods"] == [{"id": "login", "name": "Log in with Scripted",
+                                        "description": ""}]  # fmt: skip
+        assert controls_note(client, sid)["commands"]  # told as they came
+
+        # the agent changes its own mode and tells its usage
+        assert turn(client, sid, "plan-mode")["state"] == "completed"
+        now = controls_note(client, sid, lambda c: c["usage"] is not None)
+        assert now["modes"]["current"] == "plan"
+        assert now["usage"] == {"used": 1290, "size": 1_000_000,
+                                "cost": {"amount": 0.09, "currency": "USD"}}  # fmt: skip
+
+        # the client sets them
+        chosen = client.call("agents.setMode", {"sessionId": sid, "modeId": "default"})
+        assert chosen["modes"]["current"] == "default"
+        model = client.call("agents.setOption", {"sessionId": sid, "optionId": "model",
+                                                 "value": "large"})  # fmt: skip
+        assert model["options"][0]["current"] == "large"
+
+        # refusals are the agent's words, and change nothing
+        for method, params, words in (
+            ("agents.setMode", {"modeId": "refused"}, "that mode is not for you"),
+            ("agents.setOption", {"optionId": "model", "value": "huge"}, "needs a subscription"),
+        ):
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call(method, {"sessionId": sid, **params})
+            assert refused.value.code == -32050 and words in str(refused.value)
+        kept = client.call("agents.controls", {"sessionId": sid})
+        assert kept["modes"]["current"] == "default" and kept["options"][0]["current"] == "large"
+
+        # what the agent does not offer is refused before it is asked
+        unoffered = [
+            ("agents.setMode", {"modeId": "nope"}),
+            ("agents.setOption", {"optionId": "model", "value": "tiny"}),
+            ("agents.setOption", {"optionId": "model", "value": True}),
+            ("agents.setOption", {"optionId": "colour", "value": "red"}),
+        ]
+        for method, params in unoffered:
+            with pytest.raises(RpcErrorReply) as bad:
+                client.call(method, {"sessionId": sid, **params})
+            assert bad.value.code == -32602, (method, params)
+
+
+def test_an_update_over_the_limits_is_dropped_and_said(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "hello")["state"] == "completed"
+        assert turn(client, sid, "flood-commands")["state"] == "completed"
+        kept = client.call("agents.controls", {"sessionId": sid})
+        assert len(kept["commands"]) == 2  # as before the flood
+        said = [x["content"] for x in messages(client, sid) if x["isError"]]
+        assert any("commands were not used: 101 commands (at most 100)" in x for x in said), said
+
+
+def test_sign_in_and_nibs_own_sessions(tmp_path: Path) -> None:
+    with agent_host(tmp_path) as (_host, client):
+        assert client.call("agents.authenticate", {"agent": "scripted", "methodId": "login"}) == {
+            "ok": True
+        }
+        with pytest.raises(RpcErrorReply) as unknown:
+            client.call("agents.authenticate", {"agent": "scripted", "methodId": "other"})
+        assert unknown.value.code == -32602
+        for agent in ("nib", "nobody"):
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call("agents.authenticate", {"agent": agent, "methodId": "login"})
+            assert refused.value.code == -32602
+        own = client.call("sessions.create", {})
+        with pytest.raises(RpcErrorReply) as nib:
+            client.call("agents.controls", {"sessionId": own["id"]})
+        assert nib.value.code == -32602
