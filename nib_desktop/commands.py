@@ -56,11 +56,12 @@ class CommandWork:
     async def command(self, text: str) -> None:
         """A composer command, every case answered in words; never sent to the agent."""
         command = slash.slash_command(text)
-        known = "; ".join(f"{name} ({what})" for name, what in slash.COMMANDS.items())
+        offered = slash.offered(self._state.agent_commands(self._state.current))
+        known = "; ".join(f"{name} ({what})" for name, what in offered)
         if command == slash.HELP_COMMAND:
             self._tell(f"Commands: {known}.")
             return
-        if command not in slash.COMMANDS:
+        if command not in dict(offered):
             self._tell(f"There is no command “{shorten(text.strip(), 40)}”. Commands: {known}.")
             return
         shown = self._state.shown

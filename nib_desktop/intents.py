@@ -113,7 +113,8 @@ class Intents:
             case it.DeleteSession(session_id):
                 return self.delete_session(session_id), "delete the session"
             case it.Send(text):
-                if slash.slash_command(text) is not None:
+                theirs = self._state.agent_commands(self._state.current)
+                if slash.slash_command(text) is not None and not slash.for_the_agent(text, theirs):
                     return self.commands.command(text), "run the command"
                 return self.start_turn(text), "send the message"
             case it.Stop():

@@ -158,6 +158,15 @@ class Held:
             return session._replace(running_turn="")
         return session
 
+    def agent_commands(self, session_id: str | None) -> tuple[tuple[str, str], ...] | None:
+        """An agent session's own commands as its agent last told them, (name, what it
+        does); None for a session of Nib's own agent."""
+        session = self.session(session_id)
+        if session is None or not session.agent:
+            return None
+        told = self.steering.get(session.session_id)
+        return tuple((c.name, c.description) for c in told.commands) if told else ()
+
     def set_sessions(self, sessions: tuple[Session, ...]) -> None:
         self.sessions = tuple(sorted(sessions, key=lambda s: s.order, reverse=True))
         self._by_id = {s.session_id: s for s in self.sessions}

@@ -1,5 +1,9 @@
 """The composer's own commands as typed: which there are, what "/" completes to, and
-whether a message is one. Plain values, for the composer's view and the Main role."""
+whether a message is one. Plain values, for the composer's view and the Main role.
+
+In a session on an external agent, "/" offers the agent's own commands too (contract 17:
+sent to it as the prompt's text, "/review the diff"), and not /compact, which only Nib's
+own agent does."""
 
 from __future__ import annotations
 
@@ -15,13 +19,32 @@ COMMANDS = {
 }
 
 
-def command_completions(text: str) -> list[tuple[str, str]]:
+def offered(agent_commands: tuple[tuple[str, str], ...] | None) -> list[tuple[str, str]]:
+    """The commands "/" offers: Nib's own, or in an agent's session (`agent_commands`, its
+    (name, description) pairs) /continue, /help and the agent's."""
+    if agent_commands is None:
+        return list(COMMANDS.items())
+    own = [(name, what) for name, what in COMMANDS.items() if name != COMPACT_COMMAND]
+    theirs = [(f"/{name}", what or "the agent's command") for name, what in agent_commands
+              if f"/{name}" not in COMMANDS]  # fmt: skip
+    return own + theirs
+
+
+def command_completions(
+    text: str, agent_commands: tuple[tuple[str, str], ...] | None = None
+) -> list[tuple[str, str]]:
     """The commands that complete `text` as typed ("/", "/co"), with what each does;
     none once a space or a second line follows."""
     if not text.startswith("/") or any(c.isspace() for c in text):
         return []
     typed = text.lower()
-    return [(name, what) for name, what in COMMANDS.items() if name.startswith(typed)]
+    return [(name, what) for name, what in offered(agent_commands) if name.startswith(typed)]
+
+
+def for_the_agent(text: str, agent_commands: tuple[tuple[str, str], ...] | None) -> bool:
+    """Whether `text` is one of the agent's own commands (sent to it as the prompt)."""
+    word = text.strip().split(maxsplit=1)[0] if text.strip() else ""
+    return agent_commands is not None and any(word == f"/{n}" for n, _ in agent_commands)
 
 
 def slash_command(text: str) -> str | None:

@@ -204,3 +204,26 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         assert row.text.startswith("# Done\n\n**Bold**")  # copied as the agent wrote it
 
     gui.run(body(), timeout=60)
+
+
+def test_the_agents_own_commands_are_offered_and_sent_to_it(gui: Gui) -> None:
+    """Contract 17: "/" offers the agent's commands (and not /compact, Nib's own), and
+    one of them goes to the agent as the message, not refused as unknown."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")
+        await turn_end(gui)
+        sid = gui.state.current or ""
+        await until(lambda: sid in gui.state.steering, 10, "the agent's commands")
+        offered = [row["name"] for row in gui.composer.completions("/")]
+        assert "/review" in offered and "/continue" in offered
+        assert "/compact" not in offered
+        assert [row["what"] for row in gui.composer.completions("/rev")] == ["Review the changes"]
+        await send(gui, "/review")
+        await turn_end(gui)
+        await until(lambda: any("echo: /review" in t for t in transcript(gui)), 10, "the echo")
+        assert gui.state.notice == ""  # not "There is no command"
+
+    gui.run(body(), timeout=60)

@@ -31,7 +31,7 @@ class ComposerView(QObject):
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
-        if {store.QUEUED, store.CURRENT, store.CHECKLIST} & change.aspects:
+        if {store.QUEUED, store.CURRENT, store.CHECKLIST, store.STEERING} & change.aspects:
             self.changed.emit()
 
     @Slot(str, result=bool)
@@ -40,6 +40,8 @@ class ComposerView(QObject):
         stays in the input, when it cannot be sent now."""
         shown = self._state.shown
         command = slash.slash_command(text)
+        if slash.for_the_agent(text, self._state.agent_commands(self._state.current)):
+            command = None  # the agent's own: sent to it as the message
         if command is not None:  # answered in words by the Main role, whatever the case
             self._ask(it.Send(command))
             return command in slash.COMMANDS  # answered: the input is free again
@@ -67,7 +69,10 @@ class ComposerView(QObject):
     @Slot(str, result="QVariantList")
     def completions(self, text: str) -> list[dict[str, str]]:
         """The commands that complete what is typed ("/", "/co"): name and what it does."""
-        return [{"name": name, "what": what} for name, what in slash.command_completions(text)]
+        theirs = self._state.agent_commands(self._state.current)
+        return [
+            {"name": name, "what": what} for name, what in slash.command_completions(text, theirs)
+        ]
 
     @Slot()
     def cancelQueued(self) -> None:
