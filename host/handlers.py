@@ -95,7 +95,22 @@ class HostHandlers:
     # --- turns and transcripts ----------------------------------------------------------
 
     def turns_start(self, params: m.StartTurnParams) -> Answer[m.Turn]:
-        return self._remote_or(rpc.TURNS_START, params) or self._core.runtime.start(params)
+        remote = self._remote_or(rpc.TURNS_START, params)
+        if remote is not None:
+            return remote
+        if any(isinstance(a, m.ImageAttachment) for a in params.attachments):
+            return self._start_with_images(params)
+        return self._core.runtime.start(params)
+
+    async def _start_with_images(self, params: m.StartTurnParams) -> m.Turn:
+        """An image goes only to an agent that takes images: one not started yet is
+        started, and decided on its `initialize` answer (section 17)."""
+        core = self._core
+        session = core.sessions.require_local(params.session_id)
+        if session.agent == m.NIB_AGENT:
+            raise errors.InvalidParams("attachments go only to an external agent's session")
+        await core.agents().ready_for(session.id)
+        return core.runtime.start(params)
 
     def turns_cancel(self, params: m.TurnRef) -> Answer[m.Turn]:
         return self._remote_or(rpc.TURNS_CANCEL, params) or self._core.runtime.cancel(params)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp import RequestError
 
+from host.acp import attachments as attached
 from host.acp.config import check_agent, load_agents
 from host.acp.controls import Controls, Unusable, modes_of, options_of, updated
 from host.acp.process import AgentFailure, AgentProcess
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from host.tools.approvals import Approvals
 
 log = logging.getLogger(__name__)
+
+Attachments = tuple[m.FileAttachment | m.ImageAttachment, ...]
 
 _WHAT = {"current_mode_update": "mode changes", "config_option_update": "options",
          "available_commands_update": "commands", "usage_update": "usage figures"}  # fmt: skip
@@ -98,7 +101,25 @@ class Agents:
 
     # --- a turn ------------------------------------------------------------------------
 
-    async def run(self, session: m.Session, turn: m.Turn, text: str) -> None:
+    def check_attachments(self, session: m.Session, attachments: Attachments) -> None:
+        process = self._processes.get(session.agent)
+        started = process is not None and process.conn is not None
+        attached.check(session, attachments, process.prompt_kinds if started and process else None)
+
+    async def ready_for(self, session_id: str) -> None:
+        """The session's agent started (its `initialize` answer says what a prompt may
+        hold); a start that fails is -32050 in words."""
+        process, _session = self._agent_session(session_id)
+        if process is None:
+            raise errors.InvalidParams("this agent is no longer configured in settings.json")
+        try:
+            await process.ensure_started()
+        except AgentFailure as exc:
+            raise errors.AgentRefused(f"{process.name}: {exc}") from None
+
+    async def run(
+        self, session: m.Session, turn: m.Turn, text: str, attachments: Attachments = ()
+    ) -> None:
         """The turn on the session's agent, ended here whatever happens."""
         ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
         recorder = Recorder(self.sessions, self._todos, ctx)
@@ -110,7 +131,7 @@ class Agents:
             if process is None:
                 raise AgentFailure("this agent is no longer configured in settings.json")
             driver = AgentTurn(process, self.sessions, self._todos, self._data_dir, self.opened)
-            state, error = await driver.prompt(session, recorder, text)
+            state, error = await driver.prompt(session, recorder, text, attachments)
         except asyncio.CancelledError:
             state, error = "cancelled", None
         except AgentFailure as exc:

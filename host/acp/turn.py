@@ -16,6 +16,7 @@ from acp import RequestError, text_block
 from acp.client.connection import ClientSideConnection
 from acp.schema import AcpMcpServer, EnvVariable, HttpMcpServer, McpServerStdio, SseMcpServer
 
+from host.acp.attachments import blocks
 from host.acp.process import AgentFailure, AgentProcess
 from host.acp.recorder import Recorder
 from host.protocol import models as m
@@ -51,7 +52,11 @@ class AgentTurn:
         self._data_dir = data_dir
 
     async def prompt(
-        self, session: m.Session, recorder: Recorder, text: str
+        self,
+        session: m.Session,
+        recorder: Recorder,
+        text: str,
+        attachments: tuple[m.FileAttachment | m.ImageAttachment, ...] = (),
     ) -> tuple[str, str | None]:
         """The turn's prompt to the agent, to its end: the turn's state and error."""
         process = self._process
@@ -64,9 +69,8 @@ class AgentTurn:
                 unfinished = checklist_context(self._todos.snapshot(session.id))
                 if unfinished is not None:
                     text = f"{unfinished}\n\n{text}"
-            prompt = asyncio.ensure_future(
-                conn.prompt(session_id=agent_session, prompt=[text_block(text)])
-            )
+            content = [text_block(text), *blocks(session, attachments, process.prompt_kinds)]
+            prompt = asyncio.ensure_future(conn.prompt(session_id=agent_session, prompt=content))
             try:
                 await asyncio.wait({prompt})
             except asyncio.CancelledError:

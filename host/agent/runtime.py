@@ -76,11 +76,19 @@ class TurnRun:
     provider: Provider
 
 
+Attachments = tuple[m.FileAttachment | m.ImageAttachment, ...]
+
+
 class ExternalAgents(Protocol):
     """Where turns of sessions on external agents run (contract section 15): the
     assembly hands the runtime a maker for it, called on first use."""
 
-    async def run(self, session: m.Session, turn: m.Turn, text: str) -> None: ...
+    async def run(
+        self, session: m.Session, turn: m.Turn, text: str, attachments: Attachments = ()
+    ) -> None: ...
+
+    def check_attachments(self, session: m.Session, attachments: Attachments) -> None:
+        """-32602 for an attachment that cannot go to the session's agent (section 17)."""
 
     async def close(self) -> None: ...
 
@@ -141,12 +149,17 @@ class AgentRuntime:
     def start(self, params: m.StartTurnParams) -> m.Turn:
         if params.session_id in self._compacting:  # one operation at a time per session
             raise errors.TurnRunning("this session is being compacted; send once that is done")
-        external = self._sessions.require_local(params.session_id).agent != m.NIB_AGENT
+        held = self._sessions.require_local(params.session_id)
+        external = held.agent != m.NIB_AGENT
         agents = self.agents if external else None  # made first: a failure begins no turn
+        if agents is not None:
+            agents.check_attachments(held, params.attachments)
+        elif params.attachments:
+            raise errors.InvalidParams("attachments go only to an external agent's session")
         turn, _message = self._sessions.turns.begin(params.session_id, params.text)
         session = self._sessions.get(params.session_id)
         if agents is not None:
-            work = agents.run(session, turn, params.text)
+            work = agents.run(session, turn, params.text, params.attachments)
         else:
             work = self._run(session, turn)
         task_ = asyncio.ensure_future(self._after_checkpoint(session, turn, work))

@@ -286,11 +286,47 @@ class Deleted(Wire):
     deleted: Literal[True] = True
 
 
+MAX_IMAGE_BYTES = 6 * 1024 * 1024  # an image attachment, decoded (section 17)
+
+
+class FileAttachment(Wire):
+    """A file under the session's folder, for an external agent (section 17)."""
+
+    type: Literal["file"]
+    path: Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+
+
+class ImageAttachment(Wire):
+    """An image in the prompt, for an agent that takes images (section 17)."""
+
+    type: Literal["image"]
+    mime_type: Annotated[str, StringConstraints(pattern=r"^image/[A-Za-z0-9.+-]{1,60}$")]
+    data: Annotated[str, StringConstraints(min_length=1, max_length=MAX_IMAGE_BYTES * 4 // 3 + 4)]
+
+    @field_validator("data")
+    @classmethod
+    def _base64(cls, value: str) -> str:
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError("data must be base64") from None
+        if len(decoded) > MAX_IMAGE_BYTES:
+            raise ValueError(f"the image is {len(decoded)} bytes decoded (at most 6 MiB)")
+        return value
+
+
+Attachment = Annotated[FileAttachment | ImageAttachment, Field(discriminator="type")]
+
+
 class StartTurnParams(Wire):
     session_id: Id
     text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)] = Field(
         description="the user's message; must not be blank"
     )
+    attachments: tuple[Attachment, ...] = Field(default=(), max_length=20)  # section 17
 
     @field_validator("text")
     @classmethod

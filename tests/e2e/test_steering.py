@@ -113,3 +113,43 @@ def test_sign_in_and_nibs_own_sessions(tmp_path: Path) -> None:
         with pytest.raises(RpcErrorReply) as nib:
             client.call("agents.controls", {"sessionId": own["id"]})
         assert nib.value.code == -32602
+
+
+def test_files_and_images_go_to_the_agent_as_the_contract_says(tmp_path: Path) -> None:
+    import base64
+
+    with agent_host(tmp_path) as (_host, client):
+        work = tmp_path / "work"
+        (work / "src").mkdir(parents=True)
+        (work / "src" / "a.txt").write_text("hello")
+        (work / "big.bin").write_bytes(b"\0" * 10)
+        (tmp_path / "secret.txt").write_text("outside")
+        (work / "link.txt").symlink_to(tmp_path / "secret.txt")
+        sid = new_session(client, cwd=str(work))["id"]
+        image = {"type": "image", "mimeType": "image/png",
+                 "data": base64.b64encode(b"\x89PNG fake").decode()}  # fmt: skip
+        started = client.call("turns.start", {"sessionId": sid, "text": "attached", "attachments": [
+            {"type": "file", "path": "src/a.txt"}, {"type": "file", "path": str(work / "big.bin")},
+            image]})  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        said = [x["content"] for x in messages(client, sid) if x["content"].startswith("got:")]
+        uri = (work / "src" / "a.txt").resolve().as_uri()
+        assert said == [f"got: text {uri} 'hello'; link big.bin "
+                        f"{(work / 'big.bin').resolve().as_uri()}; image image/png 12"]  # fmt: skip
+        for bad, words in (
+            ({"type": "file", "path": "../secret.txt"}, "outside the session's folder"),
+            ({"type": "file", "path": "link.txt"}, "outside the session's folder"),
+            ({"type": "file", "path": "missing.txt"}, "is not a file"),
+            ({"type": "image", "mimeType": "image/png", "data": "not base64!"}, "base64"),
+            ({"type": "image", "mimeType": "text/html", "data": "aGk="}, "mimeType"),
+        ):
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call("turns.start", {"sessionId": sid, "text": "x", "attachments": [bad]})
+            assert refused.value.code == -32602 and words in str(refused.value.error), bad
+        own = client.call("sessions.create", {})
+        with pytest.raises(RpcErrorReply) as nib:
+            attached = [{"type": "file", "path": "a"}]
+            client.call(
+                "turns.start", {"sessionId": own["id"], "text": "x", "attachments": attached}
+            )
+        assert nib.value.code == -32602

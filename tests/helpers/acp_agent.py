@@ -359,6 +359,16 @@ class Scripted:
             for _ in range(int(last.split()[1])):
                 await self._say(sid, f"[{time.time():.6f}] ")
                 await asyncio.sleep(0.005)
+        elif command == "attached":  # what came beside the text, in words
+            seen = []
+            for block in prompt[1:]:
+                if block.type == "resource_link":
+                    seen.append(f"link {block.name} {block.uri}")
+                elif block.type == "resource":
+                    seen.append(f"text {block.resource.uri} {block.resource.text!r}")
+                elif block.type == "image":
+                    seen.append(f"image {block.mime_type} {len(block.data)}")
+            await self._say(sid, "got: " + "; ".join(seen))
         elif command == "plan-mode":  # the agent changes its own mode, and tells its usage
             await self.conn.session_update(
                 sid, CurrentModeUpdate(session_update="current_mode_update", current_mode_id="plan")
