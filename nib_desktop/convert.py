@@ -185,7 +185,12 @@ def steering(c: m.AgentControls) -> Steering:
     mode = next((name for id_, name in modes if c.modes and id_ == c.modes.current), "")
     commands = tuple(AgentCommand(shown_text(x.name), shown_text(x.description),
                                   shown_text(x.hint or "")) for x in c.commands)  # fmt: skip
-    return Steering(c.session_id, mode, modes, commands, usage_words(c.usage))
+    option = next((o for o in c.options if o.type == "select" and "model" in (o.category, o.id)),
+                  None)  # fmt: skip
+    models = tuple((x.value, shown_text(x.name)) for x in option.choices) if option else ()
+    model = next((name for value, name in models if option and value == option.current), "")
+    return Steering(c.session_id, mode, modes, commands, usage_words(c.usage), model, models,
+                    option.id if option else "")  # fmt: skip
 
 
 def usage_words(usage: m.Usage | None) -> str:

@@ -119,6 +119,8 @@ class Intents:
                 return self.start_turn(text), "send the message"
             case it.Stop():
                 return self.cancel_turn(), "stop the turn"
+            case it.Steer(option, value):
+                return self.steer(option, value), "change the mode" if not option else "change it"
             case it.Continue():
                 return self.continue_turn(), "continue the turn"
             case it.Retry():
@@ -181,6 +183,19 @@ class Intents:
         here = ids.index(shown) if shown in ids else -1
         target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
         self._state.apply(ev.SessionShown(ids[target]))
+
+    async def steer(self, option: str, value: str) -> None:
+        """The shown agent session's mode or option, as the agent accepted it."""
+        sid = self._state.current
+        if sid is None:
+            return
+        if option:
+            chosen = m.SetOptionParams(session_id=sid, option_id=option, value=value)
+            answer = await self._host.call(rpc.AGENTS_SET_OPTION, chosen)
+        else:
+            mode = m.SetModeParams(session_id=sid, mode_id=value)
+            answer = await self._host.call(rpc.AGENTS_SET_MODE, mode)
+        self._state.apply(ev.SteeringTold(convert.steering(answer)))
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id

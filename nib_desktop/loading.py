@@ -91,6 +91,9 @@ class Loader:
         ref = m.SessionRef(session_id=sid)
         if session.remote and session.remote_state != "connected":
             return  # loaded once its host is linked again
+        if session.agent:  # what its agent offers to steer it, as the host holds it
+            controls = await self._host.call(rpc.AGENTS_CONTROLS, ref)
+            self._state.apply(ev.SteeringTold(convert.steering(controls)))
         turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
         if turns.turns:
             self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))

@@ -65,6 +65,15 @@ class Stop:
     pass
 
 
+@dataclass(frozen=True)
+class Steer:
+    """The shown agent session's mode (`option` "") or one of its options set to `value`
+    (section 17)."""
+
+    option: str
+    value: str
+
+
 # what Continue sends: the host gives the agent its unfinished checklist with it
 
 
@@ -198,6 +207,7 @@ Intent = (
     | ShowAdjacent
     | Send
     | Stop
+    | Steer
     | Continue
     | Queue
     | SendQueued

@@ -22,3 +22,10 @@ class Steering(NamedTuple):
     modes: tuple[tuple[str, str], ...] = ()  # (id, name)
     commands: tuple[AgentCommand, ...] = ()
     usage: str = ""  # "1,290 of 1,000,000 tokens · $0.09", "" when not told
+    model: str = ""  # the chosen model's name, "" when the agent offers no model option
+    models: tuple[tuple[str, str], ...] = ()  # (value, name)
+    model_option: str = ""  # the option's id, to set it
+
+    def words(self) -> str:
+        """The composer's line: "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"."""
+        return " · ".join(part for part in (self.mode, self.model, self.usage) if part)

@@ -227,3 +227,43 @@ def test_the_agents_own_commands_are_offered_and_sent_to_it(gui: Gui) -> None:
         assert gui.state.notice == ""  # not "There is no command"
 
     gui.run(body(), timeout=60)
+
+
+def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> None:
+    """Contract 17 in the window: the composer says the agent's mode, model and usage;
+    the palette offers the other modes and models, and a choice is the agent's once it
+    accepted it."""
+    from tests.ui.test_keyboard import type_text
+
+    configure(gui)
+
+    def palette() -> object:
+        return gui.window.findChild(object, "commandPalette")
+
+    async def choose(typed: str) -> None:
+        await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
+        await type_text(gui, typed)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: not palette().property("visible"), what=f"ran {typed!r}")
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")
+        await turn_end(gui)
+        line = gui.item("steeringText")
+        await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
+        assert line.isVisible()
+        await choose("model large")
+        await until(lambda: line.property("text") == "Default · Large", 10, "the model chosen")
+        await choose("mode plan")
+        await until(lambda: line.property("text") == "Plan · Large", 10, "the mode chosen")
+        await send(gui, "plan-mode")
+        await turn_end(gui)
+        told = "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"
+        await until(lambda: line.property("text") == told, 10, "the usage")
+        await choose("model huge")  # the agent refuses: said, and nothing changes
+        await until(lambda: "needs a subscription" in gui.state.notice, 10, "the refusal")
+        assert line.property("text") == told
+
+    gui.run(body(), timeout=60)

@@ -34,6 +34,20 @@ RowLayout {
                          : text
     }
     Label {
+        // what the agent offers to steer it, as chosen now: mode, model, usage (section 17)
+        objectName: "steeringText"
+        visible: text !== ""
+        text: footer.app.composer.steering
+        textFormat: Text.PlainText
+        elide: Text.ElideRight
+        FullTextTip { target: parent }
+        Layout.maximumWidth: 360
+        color: footer.theme.muted
+        font.pixelSize: 12
+        Accessible.role: Accessible.StaticText
+        Accessible.name: qsTr("The agent: %1").arg(text)
+    }
+    Label {
         objectName: "remoteNote"
         Layout.fillWidth: true
         visible: footer.app.sessions.currentRemote

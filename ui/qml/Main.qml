@@ -31,7 +31,6 @@ ApplicationWindow {
             here = regions.length - 1
         regions[(here + step + regions.length) % regions.length].forceActiveFocus()
     }
-
     Component.onCompleted: focusInput()
 
     // Each dialog is loaded from its file on first use: neither it nor the Controls types
@@ -110,6 +109,7 @@ ApplicationWindow {
         case "remote": window.openDialog(remoteDialogLoader, "RemoteDialog.qml"); break
         case "agent": window.newAgentSession(arg); break
         case "stop": window.app.composer.stop(); break
+        case "steer": window.app.composer.setOption(arg.split("\t")[0], arg.split("\t")[1]); break
         case "continue": window.app.dock.continueTurn(); break
         case "compact": window.app.composer.send("/compact"); break
         case "retryRemote": sessions.retryRemote(); break

@@ -63,6 +63,16 @@ class ComposerView(QObject):
         shown = self._state.shown
         return bool(self._queued()) and shown is not None and not shown.running
 
+    def _steering(self) -> str:
+        told = self._state.steering.get(self._state.current or "")
+        return told.words() if told else ""
+
+    @Slot(str, str)
+    def setOption(self, option_id: str, value: str) -> None:
+        """The shown agent session's option `option_id` set to `value`; "" its mode."""
+        self._ask(it.Steer(option_id, value))
+
+    steering = Property(str, _steering, notify=changed)
     queuedText = Property(str, _queued, notify=changed)
     queuedHeld = Property(bool, _queued_held, notify=changed)
 

@@ -49,8 +49,14 @@ class PaletteView(QObject):
         if dock.property("canContinue"):
             name = "Continue from the first unfinished step"
             out.append(_command("continue", name, "Ctrl+Enter"))
-        if shown is not None and not running and not remote:
+        if shown is not None and not running and not remote and not shown.agent:
             out.append(_command("compact", "Compact the conversation", "/compact"))
+        told = state.steering.get(shown.session_id) if shown is not None else None
+        if told is not None:  # what the agent offers to steer this session (section 17)
+            out += [_command("steer", f"Mode: {name}", "", f"\t{id_}")
+                    for id_, name in told.modes if name != told.mode]  # fmt: skip
+            out += [_command("steer", f"Model: {name}", "", f"{told.model_option}\t{value}")
+                    for value, name in told.models if name != told.model]  # fmt: skip
         if remote and shown is not None and not shown.reachable:
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
         if shown is not None and not remote:
