@@ -119,6 +119,8 @@ class Intents:
                 return self.start_turn(text), "send the message"
             case it.Stop():
                 return self.cancel_turn(), "stop the turn"
+            case it.SignIn(agent, method_id):
+                return self.sign_in(agent, method_id), f"sign in to {agent}"
             case it.Steer(option, value):
                 return self.steer(option, value), "change the mode" if not option else "change it"
             case it.Continue():
@@ -184,6 +186,11 @@ class Intents:
         target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
         self._state.apply(ev.SessionShown(ids[target]))
 
+    async def sign_in(self, agent: str, method_id: str) -> None:
+        params = m.AuthenticateParams(agent=agent, method_id=method_id)
+        await self._host.call(rpc.AGENTS_AUTHENTICATE, params)
+        self._state.apply(ev.NoticeShown(f"Signed in to {agent}: send your message again."))
+
     async def steer(self, option: str, value: str) -> None:
         """The shown agent session's mode or option, as the agent accepted it."""
         sid = self._state.current
@@ -195,7 +202,11 @@ class Intents:
         else:
             mode = m.SetModeParams(session_id=sid, mode_id=value)
             answer = await self._host.call(rpc.AGENTS_SET_MODE, mode)
-        self._state.apply(ev.SteeringTold(convert.steering(answer)))
+        self._state.apply(ev.SteeringTold(convert.steering(answer, self._agent_of(sid))))
+
+    def _agent_of(self, session_id: str) -> str:
+        session = self._state.session(session_id)
+        return session.agent if session is not None else ""
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id

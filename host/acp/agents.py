@@ -146,6 +146,11 @@ class Agents:
         finally:
             recorder.close()
             self._running.pop(session.id, None)
+            # what its start told (prompt content, sign-in methods), even for a turn
+            # that failed before the agent opened the session
+            started = self._processes.get(session.agent)
+            if started is not None and started.conn is not None:
+                self._controls.set(self._full(self._controls.of(session.id), started))
             self.sessions.turns.end(session.id, turn.id, state, error)
 
     # --- steering an agent's session (section 17) ----------------------------------------

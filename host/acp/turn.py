@@ -157,4 +157,4 @@ def auth_words(process: AgentProcess) -> str:
     if not methods:
         return "authentication required: sign in to the agent, then send again"
     return ("authentication required: sign in with one of the agent's methods "
-            f"({methods}), e.g. by running it once in a terminal, then send again")  # fmt: skip
+            f"({methods}) from the palette (“Sign in to …”), then send again")  # fmt: skip

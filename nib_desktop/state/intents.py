@@ -66,6 +66,14 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class SignIn:
+    """Sign in to an agent with one of its methods (section 17)."""
+
+    agent: str
+    method_id: str
+
+
+@dataclass(frozen=True)
 class Steer:
     """The shown agent session's mode (`option` "") or one of its options set to `value`
     (section 17)."""
@@ -208,6 +216,7 @@ Intent = (
     | Send
     | Stop
     | Steer
+    | SignIn
     | Continue
     | Queue
     | SendQueued

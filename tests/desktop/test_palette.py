@@ -10,7 +10,7 @@ from ui.views.palette import PaletteView
 
 
 def names(state: AppState, collapsed: bool = False) -> list[str]:
-    view = PaletteView(state, DockView(state, lambda _intent: None))
+    view = PaletteView(state, DockView(state, lambda _intent: None), lambda _intent: None)
     return [c["name"] for c in view.commands({"fork": "Ctrl+Shift+D"}, collapsed)]
 
 
@@ -22,7 +22,7 @@ def test_a_running_local_session_offers_stop_and_fork_but_not_compact() -> None:
     assert "Stop the turn" in listed and "Fork this session" in listed
     assert "Compact the conversation" not in listed
     assert listed[-1] == "Quit Nib" and "Hide the sessions list" in listed
-    view = PaletteView(state, DockView(state, lambda _intent: None))
+    view = PaletteView(state, DockView(state, lambda _intent: None), lambda _intent: None)
     fork = next(c for c in view.commands({"fork": "Ctrl+Shift+D"}, False) if c["id"] == "fork")
     assert fork["key"] == "Ctrl+Shift+D"
 

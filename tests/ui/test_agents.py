@@ -267,3 +267,34 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
         assert line.property("text") == told
 
     gui.run(body(), timeout=60)
+
+
+def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gui) -> None:
+    """Contract 17: a turn the agent refuses for want of a sign-in says so, and the
+    palette offers the agent's own sign-in methods, run through the host."""
+    from tests.ui.test_keyboard import type_text
+
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(AGENT), "--auth"]}
+    (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {NAME: entry}}))
+
+    def palette() -> object:
+        return gui.window.findChild(object, "commandPalette")
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")
+        await turn_end(gui)
+        assert "from the palette" in gui.state.turn(gui.state.current).error
+        sid = gui.state.current or ""
+        await until(lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
+                    10, "the sign-in methods")  # fmt: skip
+        await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
+        await type_text(gui, "sign in")
+        names = [row.property("text") for row in gui.visible_items("paletteName")]
+        assert names == [f"Sign in to {NAME}: Log in with Scripted"]
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.state.notice.startswith("Signed in to"), 10, "the sign-in")
+
+    gui.run(body(), timeout=60)

@@ -109,7 +109,6 @@ ApplicationWindow {
         case "remote": window.openDialog(remoteDialogLoader, "RemoteDialog.qml"); break
         case "agent": window.newAgentSession(arg); break
         case "stop": window.app.composer.stop(); break
-        case "steer": window.app.composer.setOption(arg.split("\t")[0], arg.split("\t")[1]); break
         case "continue": window.app.dock.continueTurn(); break
         case "compact": window.app.composer.send("/compact"); break
         case "retryRemote": sessions.retryRemote(); break
@@ -125,6 +124,7 @@ ApplicationWindow {
         case "motion": window.app.settings.set("reducedMotion", arg === "on"); break
         case "show": sessions.show(arg); break
         case "quit": window.close(); break
+        default: window.app.palette.run(id, arg); break  // an agent's mode, option, sign-in
         }
     }
     Shortcut {

@@ -55,7 +55,7 @@ class AppViews(QObject):
         self.notice_view = NoticeView(state, ask, self)
         self.remote_view = RemoteView(state, ask, endpoint_problem, self)
         self.settings_view = SettingsView(state, ask, self)
-        self.palette_view = PaletteView(state, self.dock_view, self)
+        self.palette_view = PaletteView(state, self.dock_view, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view

@@ -4,12 +4,18 @@ the window runs a command by its `id` (and `arg`: a session's, an agent's or a t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtQml import QmlElement
 
+from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState
 from ui.views.dock import DockView
 from ui.views.rows import qml_uncreatable
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -24,10 +30,23 @@ def _command(id_: str, name: str, key: str = "", arg: str = "") -> dict[str, str
 @QmlElement
 @qml_uncreatable("made by the application")
 class PaletteView(QObject):
-    def __init__(self, state: AppState, dock: DockView, parent: QObject | None = None) -> None:
+    def __init__(
+        self, state: AppState, dock: DockView, ask: Ask, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._state = state
         self._dock = dock
+        self._ask = ask
+
+    @Slot(str, str)
+    def run(self, command: str, arg: str) -> None:
+        """A command the window does not run itself: an agent's mode, option or sign-in
+        (`arg`: "option\tvalue", "\tmode", "agent\tmethod")."""
+        first, _, second = arg.partition("\t")
+        if command == "steer":
+            self._ask(it.Steer(first, second))
+        elif command == "signin":
+            self._ask(it.SignIn(first, second))
 
     @Slot("QVariantMap", bool, result="QVariantList")
     def commands(self, keys: dict[str, str], sidebar_collapsed: bool) -> list[dict[str, str]]:
@@ -57,6 +76,8 @@ class PaletteView(QObject):
                     for id_, name in told.modes if name != told.mode]  # fmt: skip
             out += [_command("steer", f"Model: {name}", "", f"{told.model_option}\t{value}")
                     for value, name in told.models if name != told.model]  # fmt: skip
+            out += [_command("signin", f"Sign in to {told.agent}: {name}", "",
+                             f"{told.agent}\t{id_}") for id_, name in told.sign_ins]  # fmt: skip
         if remote and shown is not None and not shown.reachable:
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
         if shown is not None and not remote:
