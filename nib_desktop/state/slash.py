@@ -25,8 +25,11 @@ def offered(agent_commands: tuple[tuple[str, str], ...] | None) -> list[tuple[st
     if agent_commands is None:
         return list(COMMANDS.items())
     own = [(name, what) for name, what in COMMANDS.items() if name != COMPACT_COMMAND]
-    theirs = [(f"/{name}", what or "the agent's command") for name, what in agent_commands
-              if f"/{name}" not in COMMANDS]  # fmt: skip
+    theirs = [
+        (f"/{name}", what or "the agent's command")
+        for name, what in agent_commands
+        if f"/{name}" not in dict(own)
+    ]  # fmt: skip (its /compact is its own)
     return own + theirs
 
 

@@ -100,6 +100,17 @@ def test_a_three_step_plan_is_the_checklist(tmp_path: Path, bin_dir: Path, agent
             assert listed[-1]["content"] == "All three steps are done."
             info = client.call("agents.list", {})["agents"][0]
             assert info["state"] == "ready" and info["agentInfo"]["name"]
+            # contract 17: what the real agent offers to steer the session, and a mode set
+            controls = client.call("agents.controls", {"sessionId": sid})
+            modes = controls["modes"]
+            assert modes["current"] in [x["id"] for x in modes["available"]]
+            assert any(o["id"] == "model" for o in controls["options"]), controls["options"]
+            assert controls["prompt"]["image"] and controls["usage"]["used"] > 0
+            if agent == "codex":
+                assert "review" in [c["name"] for c in controls["commands"]]
+            other = next(x["id"] for x in modes["available"] if x["id"] != modes["current"])
+            chosen = client.call("agents.setMode", {"sessionId": sid, "modeId": other})
+            assert chosen["modes"]["current"] == other
 
 
 @pytest.mark.parametrize("agent", ["codex"])  # Claude Code: see CLAUDE_IN_SUITE
