@@ -100,6 +100,11 @@ class HostCore:
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
         return remotes
 
+    @property
+    def agents_loaded(self) -> bool:
+        """Whether an external agent was used in this host's life (the SDK is loaded)."""
+        return self._acp is not None
+
     def agents(self) -> Agents:
         """The external ACP agents of section 15 (the SDK is loaded on first use)."""
         if self._acp is None:

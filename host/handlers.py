@@ -87,6 +87,8 @@ class HostHandlers:
             )
         core.sessions.delete(params.session_id)
         core.remotes.forget(params.session_id)
+        if core.agents_loaded:
+            core.agents().forget(params.session_id)
         return m.Deleted()
 
     def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
@@ -170,7 +172,13 @@ class HostHandlers:
     # --- steering an external agent (section 17) ---------------------------------------
 
     def agents_controls(self, params: m.SessionRef) -> m.AgentControls:
-        return self._core.agents().controls(params)
+        core = self._core
+        if not core.agents_loaded:  # nothing told yet in this host's life: the SDK (about a
+            session = core.sessions.require_local(params.session_id)  # second) stays unloaded
+            if session.agent == m.NIB_AGENT:
+                raise errors.InvalidParams("this session is Nib's own: it has no agent to steer")
+            return m.AgentControls(session_id=session.id)
+        return core.agents().controls(params)
 
     def agents_set_mode(self, params: m.SetModeParams) -> Answer[m.AgentControls]:
         return self._core.agents().set_mode(params)

@@ -179,7 +179,7 @@ def _source(
                       shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip
 
 
-def steering(c: m.AgentControls, agent: str = "") -> Steering:
+def steering(c: m.AgentControls) -> Steering:
     """What an agent offers to steer a session, its words made safe to show."""
     modes = tuple((x.id, shown_text(x.name)) for x in c.modes.available) if c.modes else ()
     mode = next((name for id_, name in modes if c.modes and id_ == c.modes.current), "")
@@ -191,7 +191,7 @@ def steering(c: m.AgentControls, agent: str = "") -> Steering:
     model = next((name for value, name in models if option and value == option.current), "")
     sign_ins = tuple((a.id, shown_text(a.name)) for a in c.auth_methods)
     return Steering(c.session_id, mode, modes, commands, usage_words(c.usage), model, models,
-                    option.id if option else "", agent, sign_ins)  # fmt: skip
+                    option.id if option else "", sign_ins)  # fmt: skip
 
 
 def usage_words(usage: m.Usage | None) -> str:

@@ -122,7 +122,8 @@ class Intents:
             case it.SignIn(agent, method_id):
                 return self.sign_in(agent, method_id), f"sign in to {agent}"
             case it.Steer(option, value):
-                return self.steer(option, value), "change the mode" if not option else "change it"
+                what = "change the option" if option else "change the mode"
+                return self.steer(option, value), what
             case it.Continue():
                 return self.continue_turn(), "continue the turn"
             case it.Retry():
@@ -202,11 +203,7 @@ class Intents:
         else:
             mode = m.SetModeParams(session_id=sid, mode_id=value)
             answer = await self._host.call(rpc.AGENTS_SET_MODE, mode)
-        self._state.apply(ev.SteeringTold(convert.steering(answer, self._agent_of(sid))))
-
-    def _agent_of(self, session_id: str) -> str:
-        session = self._state.session(session_id)
-        return session.agent if session is not None else ""
+        self._state.apply(ev.SteeringTold(convert.steering(answer)))
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id

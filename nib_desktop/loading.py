@@ -93,7 +93,7 @@ class Loader:
             return  # loaded once its host is linked again
         if session.agent:  # what its agent offers to steer it, as the host holds it
             controls = await self._host.call(rpc.AGENTS_CONTROLS, ref)
-            self._state.apply(ev.SteeringTold(convert.steering(controls, session.agent)))
+            self._state.apply(ev.SteeringTold(convert.steering(controls)))
         turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
         if turns.turns:
             self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))

@@ -152,9 +152,7 @@ class Router:
         self._state.apply(ev.AgentsListed(convert.agents(listing)))
 
     def agents_controls_changed(self, controls: m.AgentControls) -> None:
-        session = self._state.session(controls.session_id)
-        agent = session.agent if session is not None else ""
-        self._state.apply(ev.SteeringTold(convert.steering(controls, agent)))
+        self._state.apply(ev.SteeringTold(convert.steering(controls)))
 
     def settings_changed(self, view: m.SettingsView) -> None:
         show_settings(self._state, view)

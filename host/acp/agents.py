@@ -198,6 +198,10 @@ class Agents:
         self._reload()
         return self._processes.get(session.agent), session
 
+    def forget(self, session_id: str) -> None:
+        """The session was deleted: what its agent told of it goes too."""
+        self._controls.forget(session_id)
+
     def controls(self, params: m.SessionRef) -> m.AgentControls:
         process, session = self._agent_session(params.session_id)
         return self._full(self._controls.of(session.id), process)

@@ -25,7 +25,6 @@ class Steering(NamedTuple):
     model: str = ""  # the chosen model's name, "" when the agent offers no model option
     models: tuple[tuple[str, str], ...] = ()  # (value, name)
     model_option: str = ""  # the option's id, to set it
-    agent: str = ""  # the agent's name, to sign in
     sign_ins: tuple[tuple[str, str], ...] = ()  # its sign-in methods: (id, name)
 
     def words(self) -> str:

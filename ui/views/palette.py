@@ -71,13 +71,14 @@ class PaletteView(QObject):
         if shown is not None and not running and not remote and not shown.agent:
             out.append(_command("compact", "Compact the conversation", "/compact"))
         told = state.steering.get(shown.session_id) if shown is not None else None
-        if told is not None:  # what the agent offers to steer this session (section 17)
+        # what the agent offers to steer this session (section 17)
+        if shown is not None and told is not None:
             out += [_command("steer", f"Mode: {name}", "", f"\t{id_}")
                     for id_, name in told.modes if name != told.mode]  # fmt: skip
             out += [_command("steer", f"Model: {name}", "", f"{told.model_option}\t{value}")
                     for value, name in told.models if name != told.model]  # fmt: skip
-            out += [_command("signin", f"Sign in to {told.agent}: {name}", "",
-                             f"{told.agent}\t{id_}") for id_, name in told.sign_ins]  # fmt: skip
+            out += [_command("signin", f"Sign in to {shown.agent}: {name}", "",
+                             f"{shown.agent}\t{id_}") for id_, name in told.sign_ins]  # fmt: skip
         if remote and shown is not None and not shown.reachable:
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
         if shown is not None and not remote:
