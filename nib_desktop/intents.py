@@ -18,6 +18,7 @@ from nib_desktop import convert
 from nib_desktop.changes import ChangesWork
 from nib_desktop.commands import CommandWork
 from nib_desktop.connection import HostLink
+from nib_desktop.feedback import FeedbackWork
 from nib_desktop.loading import Loader
 from nib_desktop.remote_work import RemoteWork
 from nib_desktop.runner import Runner
@@ -48,6 +49,7 @@ class Intents:
         self.settings = SettingsWork(host, state, run, data_dir)
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)
+        self.feedback = FeedbackWork(state, run, self.start_turn_in)
 
     # --- running them -----------------------------------------------------------------
 
@@ -94,6 +96,8 @@ class Intents:
                 self.changes.close()
             case it.Restore(checkpoint_id, paths):
                 self._run(self.changes.restore(checkpoint_id, paths), "restore the files")
+            case it.AskOnPlan() | it.DropAsk() | it.SendFeedback():
+                self.feedback.ask(intent)
             case it.OpenHistory():
                 shown = self._state.shown
                 if shown is not None and not shown.checklist_note:  # it has a checklist

@@ -19,6 +19,7 @@ from nib_desktop.state.types import (
     ConnectionState,
     DesktopPrefs,
     Line,
+    PlanAsk,
     RemoteChoice,
     Revision,
     Session,
@@ -199,6 +200,11 @@ class RevisionViewed(NamedTuple):
     revision: int  # 0: back to the live list
 
 
+class PlanAsked(NamedTuple):
+    session_id: str
+    asks: tuple[PlanAsk, ...]  # all those held on the session's plan; () once sent
+
+
 class DockExpanded(NamedTuple):
     expanded: bool
 
@@ -240,4 +246,5 @@ Event = (
     | RevisionViewed
     | DockExpanded
     | ReducedMotionSet
+    | PlanAsked
 )

@@ -7,6 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
+
+__all__ = ["AskOnPlan", "DropAsk", "SendFeedback"]  # the dock's feedback on the plan
+
 
 @dataclass(frozen=True)
 class SetDesktopPref:
@@ -234,6 +238,7 @@ Intent = (
     | ViewRevision
     | ExpandDock
     | SetDesktopPref
+    | FeedbackIntent
 )
 
 Ask = Callable[[Intent], None]

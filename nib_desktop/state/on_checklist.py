@@ -18,6 +18,16 @@ def snapshot_arrived(s: Held, e: ev.SnapshotArrived) -> Change:
     return change(A.CHECKLIST, session_id=snapshot.session_id)
 
 
+def plan_asked(s: Held, e: ev.PlanAsked) -> Change:
+    if s.plan_asks.get(e.session_id, ()) == e.asks:
+        return NOTHING
+    if e.asks:
+        s.plan_asks[e.session_id] = e.asks
+    else:
+        s.plan_asks.pop(e.session_id, None)
+    return change(A.FEEDBACK, session_id=e.session_id)
+
+
 def history_opened(s: Held, e: ev.HistoryOpened) -> Change:
     if e.session_id != s.current or s.history.session_id == e.session_id:
         return NOTHING

@@ -15,6 +15,7 @@ from nib_desktop.state.types import (
     ConnectionState,
     DesktopPrefs,
     Line,
+    PlanAsk,
     RemoteChoice,
     Revision,
     Session,
@@ -47,6 +48,7 @@ class Aspect(StrEnum):
     LIVE = "live"  # the shown transcript's text still arriving (`Transcript.live`)
     CHANGES = "changes"  # the Changes view (`AppState.changes`)
     CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
+    FEEDBACK = "feedback"  # the asks on a session's plan, not sent yet
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class Held:
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
+    plan_asks: dict[str, tuple[PlanAsk, ...]] = field(default_factory=dict)  # per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     history: History = field(default_factory=History)

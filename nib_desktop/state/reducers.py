@@ -49,4 +49,5 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.ChangesShown: checklist.changes_shown,
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.StepFilesCounted: checklist.step_files_counted,
+    ev.PlanAsked: checklist.plan_asked,
 }

@@ -37,6 +37,7 @@ LINKED = Aspect.LINKED
 LIVE = Aspect.LIVE
 CHANGES = Aspect.CHANGES
 CHECKPOINT = Aspect.CHECKPOINT
+FEEDBACK = Aspect.FEEDBACK
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

@@ -232,3 +232,17 @@ class AgentChoice(NamedTuple):
 class RemoteChoice(NamedTuple):
     choice_id: str  # the session's id on that host
     title: str
+
+
+AskKind = Literal["skip", "move", "add", "comment"]
+
+
+class PlanAsk(NamedTuple):
+    """One ask of the user's feedback on the plan (`state.feedback`): `step` the step's
+    text ("" with "add": at the end), `text` the added step's or the comment's words,
+    `places` how far the step moves (negative: up)."""
+
+    kind: AskKind
+    step: str
+    text: str = ""
+    places: int = 0

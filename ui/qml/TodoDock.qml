@@ -12,6 +12,7 @@ Item {
     required property DockView model
     required property HistoryView history
     required property AppViews app
+    readonly property FeedbackView feedback: app.feedback
     required property Theme theme
     required property real maxListHeight
     // the keys of the Composer's shortcuts, as the platform writes them
@@ -135,21 +136,75 @@ Item {
                 } else if (event.key === Qt.Key_End) {
                     contentY = bottom
                     userScrolled = true
-                } else {
+                } else if (!list.feedbackKey(event)) {
                     return
                 }
                 event.accepted = true
             }
-            Keys.onUpPressed: flick(0, 800)
-            Keys.onDownPressed: flick(0, -800)
+            // Up and Down choose a row; its feedback keys ask the agent for a change
+            onActiveFocusChanged: if (activeFocus && (currentIndex < 0 || currentIndex >= count))
+                currentIndex = Math.max(0, dock.model.focusRow)
+            // Alt+Up/Down move the chosen step here, not to the next session as elsewhere
+            Keys.onShortcutOverride: (event) => event.accepted = dock.feedback.possible
+                && event.modifiers === Qt.AltModifier
+                && (event.key === Qt.Key_Up || event.key === Qt.Key_Down)
+            Keys.onUpPressed: (event) => list.arrow(event, -1)
+            Keys.onDownPressed: (event) => list.arrow(event, 1)
+            function arrow(event: KeyEvent, step: int): void {
+                if (event.modifiers & Qt.AltModifier) {
+                    if (dock.feedback.possible)
+                        dock.feedback.move(currentIndex, step)
+                } else {
+                    currentIndex = Math.max(0, Math.min(count - 1, currentIndex + step))
+                    positionViewAtIndex(currentIndex, ListView.Contain)
+                    userScrolled = true
+                }
+            }
+            Keys.onReturnPressed: (event) => list.sendKey(event)
+            Keys.onEnterPressed: (event) => list.sendKey(event)
+            function sendKey(event: KeyEvent): void {
+                event.accepted = (event.modifiers & Qt.ControlModifier) !== 0
+                if (event.accepted)
+                    dock.feedback.send()
+            }
+            function feedbackKey(event: KeyEvent): bool {
+                const row = list.itemAtIndex(currentIndex) as TodoRow
+                if (!dock.feedback.possible || row === null || event.modifiers !== Qt.NoModifier)
+                    return false
+                if (event.key === Qt.Key_C)
+                    row.act("comment")
+                else if (event.key === Qt.Key_A || event.key === Qt.Key_Insert)
+                    row.act("add")
+                else if (event.key === Qt.Key_S || event.key === Qt.Key_Delete)
+                    row.act("skip")
+                else
+                    return false
+                return true
+            }
 
             delegate: TodoRow {
                 width: list.width
                 theme: dock.theme
                 changes: dock.app.changes
+                feedback: dock.feedback
+                current: list.activeFocus && index === list.currentIndex
                 reducedMotion: dock.model.reducedMotion
                 animate: list.visible && dock.visible
+                onWordsAsked: (kind, at, step) => {
+                    strip.backToList = list.activeFocus
+                    strip.ask(kind, at, step)
+                }
             }
+        }
+
+        FeedbackStrip {
+            id: strip
+            property bool backToList: false
+            width: parent.width
+            feedback: dock.feedback
+            theme: dock.theme
+            listFocused: list.activeFocus && !dock.history.viewing
+            onFinished: backToList ? list.forceActiveFocus() : dock.finished()
         }
 
         // The History view (HistoryList.qml)

@@ -1,9 +1,12 @@
 pragma ComponentBehavior: Bound
 import QtQuick
+import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
-// One checklist row: a status glyph and the item's plain text, wrapped, never cut.
+// One checklist row: a status glyph and the item's plain text, wrapped, never cut. On
+// hover, or as the list's current row by keyboard, it offers the user's feedback on the
+// step (comment, skip, move, add one after): asks for the agent, never an edit.
 Item {
     id: row
 
@@ -19,17 +22,45 @@ Item {
     required property string filesText
     required property Theme theme
     required property ChangesView changes
+    required property FeedbackView feedback
+    required property int index
+    // the list's current row while the keyboard is in the list
+    property bool current: false
     property bool reducedMotion: false
     // the row can be seen (the list is open): only then does the sweep move
     property bool animate: false
 
     readonly property bool done: status === "completed" || status === "cancelled"
     readonly property color textColor: done || interrupted ? theme.muted : theme.text
+    readonly property bool offering: feedback.possible && (current || rowHover.hovered)
+
+    // Comment… and Add… want words: the dock asks for them
+    signal wordsAsked(string kind, int row, string step)
+
+    function act(kind: string): void {
+        if (kind === "skip")
+            row.feedback.skip(row.index)
+        else if (kind === "up" || kind === "down")
+            row.feedback.move(row.index, kind === "up" ? -1 : 1)
+        else
+            row.wordsAsked(kind, row.index, row.content)
+    }
 
     objectName: "todoRow"
     implicitHeight: Math.max(24, layout.implicitHeight + 12)
     Accessible.role: Accessible.ListItem
     Accessible.name: accessibleName
+
+    HoverHandler { id: rowHover }
+
+    Rectangle {
+        anchors.fill: parent
+        visible: row.current
+        color: "transparent"
+        border.color: row.theme.accent
+        border.width: 1
+        radius: 3
+    }
 
     RowLayout {
         id: layout
@@ -109,6 +140,38 @@ Item {
             Accessible.name: qsTr("%1 changed by this step: show them").arg(row.filesText)
             HoverHandler { id: filesHover; cursorShape: Qt.PointingHandCursor }
             TapHandler { onTapped: row.changes.ask(row.content) }
+        }
+
+        // the feedback on this step: each a ToolButton that leaves the focus where it is
+        Row {
+            objectName: "rowActions"
+            visible: row.offering
+            Layout.alignment: Qt.AlignTop
+            leftPadding: 6
+            Repeater {
+                model: [
+                    { kind: "comment", label: "✎", name: qsTr("Comment on this step") },
+                    { kind: "skip", label: "⊘", name: qsTr("Ask to skip this step") },
+                    { kind: "up", label: "↑", name: qsTr("Ask to move this step up") },
+                    { kind: "down", label: "↓", name: qsTr("Ask to move this step down") },
+                    { kind: "add", label: "+", name: qsTr("Ask for a step after this one") }
+                ]
+                delegate: ToolButton {
+                    id: action
+                    required property var modelData
+                    objectName: "ask_" + modelData.kind
+                    text: modelData.label
+                    font.pixelSize: 12
+                    padding: 2
+                    implicitHeight: 20
+                    focusPolicy: Qt.NoFocus
+                    enabled: modelData.kind === "comment" || modelData.kind === "add" || !row.done
+                    ToolTip.visible: hovered
+                    ToolTip.text: modelData.name
+                    Accessible.name: modelData.name
+                    onClicked: row.act(modelData.kind)
+                }
+            }
         }
     }
 }

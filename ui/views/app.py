@@ -15,6 +15,7 @@ from ui.views.changes import ChangesView
 from ui.views.composer import ComposerView
 from ui.views.connection import ConnectionView
 from ui.views.dock import DockView
+from ui.views.feedback import FeedbackView
 from ui.views.history import HistoryView
 from ui.views.notices import NoticeView
 from ui.views.palette import PaletteView
@@ -47,6 +48,7 @@ class AppViews(QObject):
         self.composer_view = ComposerView(state, ask, self)
         self.transcript_view = TranscriptView(state, ask, self)
         self.dock_view = DockView(state, ask, self)
+        self.feedback_view = FeedbackView(state, ask, self)
         self.history_view = HistoryView(state, ask, self)
         self.approvals_view = ApprovalsView(state, ask, self)
         self.tools_view = ToolsView(state, ask, self)
@@ -68,6 +70,9 @@ class AppViews(QObject):
 
     def _get_dock(self) -> DockView:
         return self.dock_view
+
+    def _get_feedback(self) -> FeedbackView:
+        return self.feedback_view
 
     def _get_history(self) -> HistoryView:
         return self.history_view
@@ -100,6 +105,7 @@ class AppViews(QObject):
     composer = Property(ComposerView, _get_composer, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
     dock = Property(DockView, _get_dock, constant=True)
+    feedback = Property(FeedbackView, _get_feedback, constant=True)
     history = Property(HistoryView, _get_history, constant=True)
     approvals = Property(ApprovalsView, _get_approvals, constant=True)
     tools = Property(ToolsView, _get_tools, constant=True)

@@ -197,3 +197,15 @@ class ChangeRowModel(RowModel):
 
     ROLES = ("title", "summary", "accessibleName")
     ATTRIBUTES = {"accessibleName": "accessible_name"}  # noqa: RUF012
+
+
+class AskRow(NamedTuple):
+    said: str  # the ask in the dock's words
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class AskModel(RowModel):
+    """The asks on the plan not sent yet. Rows: `AskRow`s."""
+
+    ROLES = ("said",)

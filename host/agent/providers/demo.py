@@ -29,6 +29,7 @@ from host.agent.providers.base import (
     UserMessage,
 )
 from host.execution_path import ExecutionPath
+from host.protocol import feedback
 from host.protocol.text import LIST_ITEM, shorten
 
 _CHECKLIST_LINE = re.compile(r"^\d+\. \[(\w+)\] (.*)$")
@@ -272,6 +273,41 @@ def _last_user_index(messages: tuple[ChatMessage, ...]) -> int:
     return -1
 
 
+def _listing(messages: tuple[ChatMessage, ...]) -> list[tuple[str, str]]:
+    """The committed checklist the host gave before the request, (content, status)."""
+    listed = next(
+        (m.content for m in reversed(messages)
+         if isinstance(m, SystemMessage) and m.content.startswith(prompts.CHECKLIST_HEADING)),
+        "",
+    )  # fmt: skip
+    items = [_CHECKLIST_LINE.match(line) for line in listed.splitlines()]
+    return [(match.group(2), match.group(1)) for match in items if match]
+
+
+def _item(content: str, status: str) -> dict[str, Any]:
+    item: dict[str, Any] = {"content": content, "status": status}
+    if status == "in_progress":
+        item["activeForm"] = active_form(content)
+    return item
+
+
+def _progressions(items: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Each checklist the demo writes from `items` on: the list as it is with its first
+    unfinished step started, then that step completed and the next started, to the end."""
+    writes: list[list[tuple[str, str]]] = []
+    held = list(items)
+    while True:
+        running = next((i for i, (_c, s) in enumerate(held) if s == "in_progress"), -1)
+        waiting = next((i for i, (_c, s) in enumerate(held) if s == "pending"), -1)
+        if running >= 0:
+            held[running] = (held[running][0], "completed")
+        if waiting >= 0:
+            held[waiting] = (held[waiting][0], "in_progress")
+        if running < 0 and waiting < 0:
+            return writes or [held]
+        writes.append(list(held))
+
+
 class DemoProvider:
     # one write with every step pending, a start and an end per step, the final answer:
     # the longest list it accepts always fits in a turn, whatever NIB_MAX_STEPS says
@@ -305,6 +341,13 @@ class DemoProvider:
         if not request.offers("TodoWrite"):
             yield TextDelta(self._without_tools(request.path, steps))
             return
+        told = feedback.parse(asked.content) if isinstance(asked, UserMessage) else None
+        if base and told is None and any(s == "cancelled" for _c, s in _listing(messages[:start])):
+            told = (_listing(messages[:start]), [])  # a list the user changed, carried on
+        if told is not None:  # the user's feedback on the plan: follow it
+            async for event in self._follow(*told, messages[start + 1 :]):
+                yield event
+            return
         if isinstance(asked, UserMessage) and not listed_items(asked.content):
             # a request, not a list of steps: a tool it names is used (a list is worked
             # through as a checklist, even if a step's words name a tool)
@@ -337,6 +380,40 @@ class DemoProvider:
                 yield TextDelta("Picking up from the first unfinished step.")
         yield ToolCallRequest(
             f"demo-{done}", "TodoWrite", json.dumps({"todos": self._checklist(steps, done)})
+        )
+
+    async def _follow(
+        self,
+        items: list[tuple[str, str]],
+        asks: list[feedback.PlanAsk],
+        since: tuple[ChatMessage, ...],
+    ) -> AsyncIterator[ModelEvent]:
+        """The checklist as the user's feedback asks, written first, then each
+        unfinished step worked through (a step in progress starts again)."""
+        asked = [
+            (c, "pending" if s == "in_progress" else s) for c, s in feedback.apply(items, asks)
+        ]
+        writes = _progressions(asked)
+        results = [msg for msg in since if isinstance(msg, ToolMessage)]
+        if results and results[-1].is_error:
+            yield TextDelta(
+                f"I could not update the checklist ({results[-1].content}), so I stopped."
+            )
+            return
+        if len(results) >= len(writes):
+            yield TextDelta(f"Done: the checklist is as you asked, {len(asked)} steps.")
+            return
+        if results:
+            await asyncio.sleep(self._delay)
+        else:
+            noted = [f"Noted on “{a.step}”: {a.text}" for a in asks if a.kind == "comment"]
+            opening = (
+                "I'll change the plan as you asked." if asks else "Picking up from the checklist."
+            )
+            yield TextDelta("\n".join([opening, *noted]))
+        todos = [_item(content, status) for content, status in writes[len(results)]]
+        yield ToolCallRequest(
+            f"demo-feedback-{len(results)}", "TodoWrite", json.dumps({"todos": todos})
         )
 
     async def _use_tool(
@@ -382,16 +459,10 @@ class DemoProvider:
         """After a compaction: the steps and the TodoWrites done, from the committed
         checklist the host gave (one write with every step pending, then a start and an
         end per step)."""
-        listed = next(
-            (m.content for m in reversed(messages)
-             if isinstance(m, SystemMessage) and m.content.startswith(prompts.CHECKLIST_HEADING)),
-            "",
-        )  # fmt: skip
-        items = [_CHECKLIST_LINE.match(line) for line in listed.splitlines()]
-        found = [(match.group(1), match.group(2)) for match in items if match]
-        steps = [content for _status, content in found]
-        completed = sum(1 for status, _ in found if status == "completed")
-        running = any(status == "in_progress" for status, _ in found)
+        found = _listing(messages)
+        steps = [content for content, _status in found]
+        completed = sum(1 for _, status in found if status == "completed")
+        running = any(status == "in_progress" for _, status in found)
         return steps, 1 + 2 * completed + (1 if running else 0)
 
     @staticmethod

@@ -1,0 +1,112 @@
+"""Feedback on the plan (issue 34, point 5): the user's asks on the checklist go to the
+agent as one message, and nothing but the agent writes the checklist (ADR 0312). The
+Main role against the real host core and its demo agent, paired in one process."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from host.protocol import feedback as words
+from host.protocol import methods as rpc
+from nib_desktop.state import feedback as fb
+from nib_desktop.state import intents as it
+from tests.helpers.paired import paired
+from tests.helpers.waiting import until
+
+STEPS = "1. Add the column\n2. Write the tests\n3. Update the docs"
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 30))
+
+
+def test_the_message_reads_back_as_it_was_written() -> None:
+    items = [("Read “it”", "completed"), ("Write: tests", "in_progress"), ("Ship", "pending")]
+    asks = [
+        words.PlanAsk("skip", "Write: tests"),
+        words.PlanAsk("move", "Ship", places=-2),
+        words.PlanAsk("move", "Ship", places=1),
+        words.PlanAsk("add", "Ship", "Tag the release"),
+        words.PlanAsk("add", "", "Say “done”"),
+        words.PlanAsk("comment", "Read “it”", "keep it short: one page"),
+    ]
+    text = words.message(4, items, asks)
+    assert text.startswith("Feedback on the plan (checklist revision 4):\n- Skip “Write: tests”.")
+    assert "- Move “Ship” up 2 places.\n- Move “Ship” down 1 place." in text
+    assert words.parse(text) == (items, asks)
+    assert words.parse("Feedback on the plan, please") is None
+    assert words.apply(items, asks) == [
+        ("Read “it”", "completed"), ("Ship", "pending"), ("Tag the release", "pending"),
+        ("Write: tests", "cancelled"), ("Say “done”", "pending"),
+    ]  # fmt: skip
+    # a finished step is not skipped; an ask whose step is gone changes nothing
+    assert words.apply(items, [words.PlanAsk("skip", "Read “it”")]) == items
+    assert words.apply(items, [words.PlanAsk("move", "Gone", places=1)]) == items
+
+
+def test_asks_join_as_the_dock_lists_them() -> None:
+    skip = fb.PlanAsk("skip", "A")
+    held = fb.joined(fb.joined((), skip), skip)
+    assert held == (skip,)
+    held = fb.joined(
+        fb.joined(held, fb.PlanAsk("move", "B", places=-1)), fb.PlanAsk("move", "B", places=-1)
+    )
+    assert held[-1] == fb.PlanAsk("move", "B", places=-2)
+    assert fb.joined(held, fb.PlanAsk("move", "B", places=2)) == (skip,)  # they cancel out
+    assert [fb.said(a) for a in held] == ["Skip “A”", "Move “B” up 2 places"]
+
+
+def test_no_method_of_the_contract_writes_the_checklist() -> None:
+    todos = {name for name in rpc.METHODS if name.startswith("todos.")}
+    assert todos == {"todos.get", "todos.history"} and todos <= rpc.READS
+
+
+def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")  # the turn runs until stopped
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            state = main.state
+            session = await main.intents.create_session("agent")
+            await until(lambda: state.transcript.loaded, what="the session shown")
+            await main.intents.start_turn(STEPS)
+            await until(lambda: (s := state.snapshot(session.id)) is not None and s.revision >= 1,
+                        what="the list written")  # fmt: skip
+            before = state.snapshot(session.id)
+            assert before is not None
+            calls = len(main.link.calls)
+            for ask in (
+                fb.PlanAsk("skip", "Write the tests"),
+                fb.PlanAsk("move", "Update the docs", places=-1),
+                fb.PlanAsk("add", "Update the docs", "Tag the release"),
+                fb.PlanAsk("comment", "Add the column", "use a nullable column"),
+            ):
+                main.intents.ask(it.AskOnPlan(ask))
+            assert len(state.plan_asks[session.id]) == 4
+            # while the turn runs it is queued like a message; asking wrote nothing
+            main.intents.ask(it.SendFeedback())
+            await until(lambda: session.id in state.queued, what="the feedback queued")
+            assert state.queued[session.id].startswith("Feedback on the plan (checklist revision")
+            assert session.id not in state.plan_asks
+            assert main.link.calls[calls:] == []  # no host call at all
+            turn = state.turn(session.id).turn_id
+            await main.intents.cancel_turn()
+            await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
+            snapshot = await main.link.call(rpc.TODOS_GET, rpc.m.SessionRef(session_id=session.id))
+            assert snapshot.revision == before.revision  # unchanged until the agent writes
+            main.intents.ask(it.SendQueued())  # a stopped turn's queued message waits for this
+            await until(lambda: state.turn(session.id).turn_id not in ("", turn), what="sent")
+            await until(lambda: (s := state.snapshot(session.id)) is not None
+                        and s.revision > before.revision, what="the agent's new list")  # fmt: skip
+            after = state.snapshot(session.id)
+            assert after is not None and after.revision == before.revision + 1
+            assert [(i.content, i.status) for i in after.items] == [
+                ("Add the column", "in_progress"), ("Update the docs", "pending"),
+                ("Tag the release", "pending"), ("Write the tests", "cancelled"),
+            ]  # fmt: skip
+            texts = [line.text for line in state.transcript.lines]
+            assert any("Noted on “Add the column”: use a nullable column" in t for t in texts)
+            await main.intents.cancel_turn()
+
+    run(body())

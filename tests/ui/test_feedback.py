@@ -1,0 +1,90 @@
+"""Feedback on the plan in the real window, by keyboard only: the dock's list is reached
+with F6, a step is chosen with the arrows, and its keys ask the agent to skip it, move
+it, add a step or take a comment; Ctrl+Enter sends the asks as one message (queued while
+the turn runs). The checklist changes only when the agent writes it (ADR 0312)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from host.protocol import methods as rpc
+from host.protocol import models as m
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_dock import running_session
+from tests.ui.test_keyboard import type_text
+
+pytestmark = pytest.mark.in_memory
+
+ALT = Qt.KeyboardModifier.AltModifier
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def asks(gui: Gui) -> list[str]:
+    return [item.property("text") for item in gui.items("askText") if item.isVisible()]
+
+
+def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui) -> None:
+    async def body() -> None:
+        await gui.start()
+        sid = await running_session(gui)  # "Add the column" … "Update the docs", all pending
+        gui.expand(True)
+        await gui.laid_out_dock_list()
+        listview = gui.item("dockList")
+        for _ in range(4):  # F6 to the dock's list
+            if listview.hasActiveFocus():
+                break
+            await gui.key(Qt.Key.Key_F6)
+        assert listview.hasActiveFocus()
+        await until(lambda: gui.item("feedbackKeys").isVisible(), what="the keys shown")
+        assert "S skip" in gui.item("feedbackKeys").property("text")
+        before = gui.state.snapshot(sid)
+        assert before is not None
+
+        await gui.key(Qt.Key.Key_Down)  # "Write the tests"
+        await gui.key(Qt.Key.Key_S)
+        await gui.key(Qt.Key.Key_Down)  # "Update the docs"
+        await gui.key(Qt.Key.Key_Up, ALT)
+        await gui.key(Qt.Key.Key_A)
+        words = gui.item("feedbackWords")
+        await until(words.hasActiveFocus, what="the new step's words asked for")
+        await type_text(gui, "tag the release")
+        await gui.key(Qt.Key.Key_Return)
+        await until(listview.hasActiveFocus, what="the focus back in the list")
+        await gui.key(Qt.Key.Key_Up)
+        await gui.key(Qt.Key.Key_Up)  # "Add the column"
+        await gui.key(Qt.Key.Key_C)
+        await until(words.hasActiveFocus, what="the comment's words asked for")
+        await type_text(gui, "nullable")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: len(asks(gui)) == 4, what="four asks listed")
+        assert asks(gui) == [
+            "• Skip “Write the tests”",
+            "• Move “Update the docs” up 1 place",
+            "• Add a step after “Update the docs”: “tag the release”",
+            "• On “Add the column”: “nullable”",
+        ]
+        assert gui.item("feedbackSend").property("text") == "Send after this turn"
+
+        await gui.key(Qt.Key.Key_Return, CTRL)  # queued: the turn runs
+        await until(lambda: sid in gui.state.queued, what="the feedback queued")
+        await until(lambda: asks(gui) == [], what="the asks sent")
+        held = await gui.main.link.call(rpc.TODOS_GET, m.SessionRef(session_id=sid))
+        assert held.revision == before.revision  # the user's word wrote nothing
+
+        await gui.actions.cancel_turn()  # stopped: the queued message waits to be sent
+        await until(lambda: gui.state.turn(sid).state == "cancelled", what="stopped")
+        await until(lambda: gui.item("sendQueuedButton").isVisible(), what="Send now")
+        await gui.frame()  # laid out where the click lands
+        await gui.click(gui.item("sendQueuedButton"))
+        await until(lambda: (s := gui.state.snapshot(sid)) is not None
+                    and s.revision > before.revision, what="the agent's new list")  # fmt: skip
+        await until(lambda: [r.property("content") for r in gui.items("todoRow") if r.isVisible()]
+                    == ["Add the column", "Update the docs", "tag the release", "Write the tests"],
+                    what="the new list in the dock")  # fmt: skip
+        after = gui.state.snapshot(sid)
+        assert after is not None and after.items[3].status == "cancelled"
+        await gui.actions.cancel_turn()
+
+    gui.run(body())
