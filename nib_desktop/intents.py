@@ -27,6 +27,7 @@ from nib_desktop.state import events as ev
 from nib_desktop.state import intents as it
 from nib_desktop.state import slash
 from nib_desktop.state.store import AppState
+from nib_desktop.steering_work import SteerWork
 from nib_desktop.step_files import StepFiles
 
 
@@ -50,6 +51,7 @@ class Intents:
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)
         self.feedback = FeedbackWork(state, run, self.start_turn_in)
+        self.steering = SteerWork(host, state, run)
 
     # --- running them -----------------------------------------------------------------
 
@@ -124,10 +126,10 @@ class Intents:
             case it.Stop():
                 return self.cancel_turn(), "stop the turn"
             case it.SignIn(agent, method_id):
-                return self.sign_in(agent, method_id), f"sign in to {agent}"
+                return self.steering.sign_in(agent, method_id), f"sign in to {agent}"
             case it.Steer(option, value):
                 what = "change the option" if option else "change the mode"
-                return self.steer(option, value), what
+                return self.steering.steer(option, value), what
             case it.Continue():
                 return self.continue_turn(), "continue the turn"
             case it.Retry():
@@ -190,24 +192,6 @@ class Intents:
         here = ids.index(shown) if shown in ids else -1
         target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
         self._state.apply(ev.SessionShown(ids[target]))
-
-    async def sign_in(self, agent: str, method_id: str) -> None:
-        params = m.AuthenticateParams(agent=agent, method_id=method_id)
-        await self._host.call(rpc.AGENTS_AUTHENTICATE, params)
-        self._state.apply(ev.NoticeShown(f"Signed in to {agent}: send your message again."))
-
-    async def steer(self, option: str, value: str) -> None:
-        """The shown agent session's mode or option, as the agent accepted it."""
-        sid = self._state.current
-        if sid is None:
-            return
-        if option:
-            chosen = m.SetOptionParams(session_id=sid, option_id=option, value=value)
-            answer = await self._host.call(rpc.AGENTS_SET_OPTION, chosen)
-        else:
-            mode = m.SetModeParams(session_id=sid, mode_id=value)
-            answer = await self._host.call(rpc.AGENTS_SET_MODE, mode)
-        self._state.apply(ev.SteeringTold(convert.steering(answer)))
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id

@@ -269,6 +269,46 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
     gui.run(body(), timeout=60)
 
 
+def test_the_mode_and_model_have_a_key_each_and_wait_for_a_running_turn(gui: Gui) -> None:
+    """Ctrl+Shift+M and Ctrl+Shift+O open the palette on the agent's modes and models; a
+    choice made while a turn runs is said, and reaches the agent once the turn ends."""
+    from tests.ui.test_keyboard import type_text
+
+    configure(gui)
+
+    def palette() -> object:
+        return gui.window.findChild(object, "commandPalette")
+
+    async def choose(key: Qt.Key, typed: str) -> None:
+        await gui.key(key, CTRL_SHIFT)
+        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
+        field = gui.item("paletteField")
+        assert field.property("text") in ("Mode: ", "Model: ")
+        names = [row.property("text") for row in gui.visible_items("paletteName")]
+        assert names and all(n.startswith(field.property("text")) for n in names), names
+        await type_text(gui, typed)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: not palette().property("visible"), what=f"ran {typed!r}")
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")
+        await turn_end(gui)
+        line = gui.item("steeringText")
+        await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
+        await send(gui, "wait")  # runs until stopped
+        await until(lambda: gui.sessions.property("currentRunning"), what="the turn running")
+        await choose(Qt.Key.Key_M, "plan")
+        await until(lambda: "Plan once this turn ends" in gui.state.notice, 10, "said")
+        assert line.property("text") == "Default · Small"
+        await gui.actions.cancel_turn()
+        await until(lambda: line.property("text") == "Plan · Small", 10, "the mode after the turn")
+        await choose(Qt.Key.Key_O, "large")  # no turn runs: at once
+        await until(lambda: line.property("text") == "Plan · Large", 10, "the model chosen")
+
+    gui.run(body(), timeout=60)
+
+
 def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gui) -> None:
     """Contract 17: a turn the agent refuses for want of a sign-in says so, and the
     palette offers the agent's own sign-in methods, run through the host."""

@@ -30,9 +30,9 @@ Popup {
         Qt.callLater(command.run)
     }
 
-    function show(commands: var): void {
+    function show(commands: var, typed: string): void {
         palette.commands = commands
-        field.clear()
+        field.text = typed
         list.currentIndex = 0
         palette.open()
     }

@@ -81,57 +81,22 @@ ApplicationWindow {
         window.agentAsked = agent
         window.openDialog(agentDialogLoader, "AgentDialog.qml")
     }
-    // The command palette (Ctrl+K, Ctrl+Shift+P), made on first use like the dialogs.
-    Loader {
-        id: paletteLoader
-        active: false
-        sourceComponent: Component {
-            CommandPalette { theme: theme; onClosed: window.focusInput() }
-        }
-    }
-    function openPalette(): void {
-        paletteLoader.active = true
-        const palette = paletteLoader.item as CommandPalette
-        palette.show(window.commands())
-    }
-
-    // What the palette lists (made by its view); each runs here by its id.
-    function commands(): var {
-        const keys = Object.assign({}, window.keys, composer.keys)
-        return window.app.palette.commands(keys, window.sidebarCollapsed).map(
-            (command) => ({ name: command.name, key: command.key,
-                            run: () => window.runCommand(command.id, command.arg) }))
-    }
-    function runCommand(id: string, arg: string): void {
-        const sessions = window.app.sessions
-        switch (id) {
-        case "new": sessions.create(arg); break
-        case "remote": window.openDialog(remoteDialogLoader, "RemoteDialog.qml"); break
-        case "agent": window.newAgentSession(arg); break
-        case "stop": window.app.composer.stop(); break
-        case "continue": window.app.dock.continueTurn(); break
-        case "compact": window.app.composer.send("/compact"); break
-        case "retryRemote": sessions.retryRemote(); break
-        case "fork": sessions.fork(); break
-        case "delete": window.confirmDelete(); break
-        case "toggleDock": window.app.dock.toggleExpanded(); break
-        case "history": composer.dock.toggleHistory(); break
-        case "changes": window.openChanges(""); break
-        case "tools": window.openDialog(toolsDialogLoader, "ToolsDialog.qml"); break
-        case "settings": window.openDialog(settingsDialogLoader, "SettingsDialog.qml"); break
-        case "sidebar": window.toggleSidebar(); break
-        case "look": window.app.settings.setAppearance(arg); break
-        case "motion": window.app.settings.set("reducedMotion", arg === "on"); break
-        case "show": sessions.show(arg); break
-        case "quit": window.close(); break
-        default: window.app.palette.run(id, arg); break  // an agent's mode, option, sign-in
-        }
-    }
-    Shortcut {
-        id: paletteShortcut
-        objectName: "paletteShortcut"
-        sequences: ["Ctrl+K", "Ctrl+Shift+P"]
-        onActivated: window.openPalette()
+    WindowPalette {
+        id: windowPalette
+        app: window.app
+        theme: theme
+        keys: Object.assign({}, window.keys, composer.keys)
+        sidebarCollapsed: window.sidebarCollapsed
+        onClosed: window.focusInput()
+        onDialogRequested: (file) => window.openDialog(file === "RemoteDialog.qml" ? remoteDialogLoader
+            : file === "ToolsDialog.qml" ? toolsDialogLoader : settingsDialogLoader, file)
+        onAgentRequested: (agent) => window.newAgentSession(agent)
+        onDeleteRequested: window.confirmDelete()
+        onChangesRequested: window.openChanges("")
+        onHistoryRequested: composer.dock.toggleHistory()
+        onFeedbackRequested: composer.dock.giveFeedback()
+        onSidebarToggled: window.toggleSidebar()
+        onQuitRequested: window.close()
     }
 
     Loader { id: remoteDialogLoader }

@@ -38,6 +38,13 @@ Item {
         }
     }
 
+    // the palette's "Give feedback on the plan": the list opened, the keyboard in it
+    function giveFeedback(): void {
+        if (!dock.model.expanded)
+            dock.model.toggleExpanded()
+        Qt.callLater(() => list.forceActiveFocus())
+    }
+
     function closeHistory(): void {
         dock.history.close()
         dock.finished()

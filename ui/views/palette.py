@@ -73,9 +73,11 @@ class PaletteView(QObject):
         told = state.steering.get(shown.session_id) if shown is not None else None
         # what the agent offers to steer this session (section 17)
         if shown is not None and told is not None:
-            out += [_command("steer", f"Mode: {name}", "", f"\t{id_}")
+            # each row shows the key that opens the palette on them
+            out += [_command("steer", f"Mode: {name}", key("mode", ""), f"\t{id_}")
                     for id_, name in told.modes if name != told.mode]  # fmt: skip
-            out += [_command("steer", f"Model: {name}", "", f"{told.model_option}\t{value}")
+            out += [_command("steer", f"Model: {name}", key("model", ""),
+                             f"{told.model_option}\t{value}")
                     for value, name in told.models if name != told.model]  # fmt: skip
             out += [_command("signin", f"Sign in to {shown.agent}: {name}", "",
                              f"{shown.agent}\t{id_}") for id_, name in told.sign_ins]  # fmt: skip
@@ -88,6 +90,8 @@ class PaletteView(QObject):
         if dock.property("shown") and not dock.property("unavailable"):  # it has a checklist
             out.append(_command("toggleDock", "Show or hide the checklist", key("toggle", "")))
             out.append(_command("history", "Checklist history", key("history", "")))
+        if shown is not None and shown.reachable and state.snapshot(shown.session_id):
+            out.append(_command("feedback", "Give feedback on the plan (skip, move, add…)"))
         if shown is not None:
             out.append(_command("changes", "Changes in the folder", key("changes", "")))
         out.append(_command("tools", "Tools and agents", key("tools", "")))
