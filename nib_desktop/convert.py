@@ -53,6 +53,7 @@ def session(s: m.Session) -> Session:
         order=(s.updated_at, s.created_at),
         agent=shown_text(s.agent) if s.agent != m.NIB_AGENT else "",
         folder=shown_text(folder_label(s.cwd)) if s.cwd else "",
+        cwd=s.cwd or "",
     )
 
 

@@ -8,6 +8,7 @@ background for the views (`nib_desktop.runner`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from nib_desktop.changes import ChangesWork
 from nib_desktop.commands import CommandWork
 from nib_desktop.connection import HostLink
 from nib_desktop.feedback import FeedbackWork
+from nib_desktop.file_finder import FileWork, mentioned
 from nib_desktop.loading import Loader
 from nib_desktop.remote_work import RemoteWork
 from nib_desktop.runner import Runner
@@ -52,6 +54,7 @@ class Intents:
         self.remote = RemoteWork(host, state, self._open)
         self.feedback = FeedbackWork(state, run, self.start_turn_in)
         self.steering = SteerWork(host, state, run)
+        self.files = FileWork(state, run)
 
     # --- running them -----------------------------------------------------------------
 
@@ -76,6 +79,8 @@ class Intents:
                 self._state.apply(ev.HistoryClosed())
             case it.ShowSession(session_id):
                 self._state.apply(ev.SessionShown(session_id))
+            case it.FindFiles(query):
+                self.files.find(query)
             case it.Queue(text):
                 current = self._state.current
                 if current is not None:  # a second message joins the first
@@ -205,7 +210,14 @@ class Intents:
         return await self._host.call(rpc.TURNS_CANCEL, ref)
 
     async def start_turn_in(self, session_id: str, text: str) -> m.Turn:
-        params = m.StartTurnParams(session_id=session_id, text=text)
+        """`text` to the session; in a local agent session the files it mentions with
+        "@" go with it as attachments (contract 17)."""
+        session = self._state.session(session_id)
+        files: tuple[str, ...] = ()
+        if session is not None and session.agent and not session.remote:
+            files = await asyncio.to_thread(mentioned, session.cwd, text)
+        attached = tuple(m.FileAttachment(type="file", path=path) for path in files)
+        params = m.StartTurnParams(session_id=session_id, text=text, attachments=attached)
         return await self._host.call(rpc.TURNS_START, params)
 
     async def continue_turn(self) -> m.Turn | None:

@@ -205,6 +205,14 @@ class PlanAsked(NamedTuple):
     asks: tuple[PlanAsk, ...]  # all those held on the session's plan; () once sent
 
 
+class FilesFound(NamedTuple):
+    """The files under the shown session's folder that match what follows an "@"."""
+
+    session_id: str
+    query: str
+    paths: tuple[str, ...]
+
+
 class DockExpanded(NamedTuple):
     expanded: bool
 
@@ -213,38 +221,14 @@ class ReducedMotionSet(NamedTuple):
     reduced: bool
 
 
+# fmt: off
 Event = (
-    ConnectionChanged
-    | SessionsListed
-    | SessionChanged
-    | SessionDeleted
-    | SessionShown
-    | SnapshotArrived
-    | TurnChanged
-    | TranscriptPage
-    | LinesAppended
-    | TextStreamed
-    | ApprovalRequested
-    | ApprovalResolved
-    | ToolsListed
-    | AgentsListed
-    | SteeringTold
-    | WindowActivated
-    | DesktopPrefsSet
-    | NoticeShown
-    | ChangesShown
-    | CheckpointTaken
-    | DraftSaved
-    | MessageQueued
-    | RemoteChoicesListed
-    | HistoryOpened
-    | HistoryClosed
-    | HistoryPageLoaded
-    | RevisionWritten
-    | StepFilesCounted
-    | HistoryRequestsRead
-    | RevisionViewed
-    | DockExpanded
-    | ReducedMotionSet
-    | PlanAsked
+    ConnectionChanged | SessionsListed | SessionChanged | SessionDeleted | SessionShown
+    | SnapshotArrived | TurnChanged | TranscriptPage | LinesAppended | TextStreamed
+    | ApprovalRequested | ApprovalResolved | ToolsListed | AgentsListed | SteeringTold
+    | WindowActivated | DesktopPrefsSet | NoticeShown | ChangesShown | CheckpointTaken
+    | DraftSaved | MessageQueued | RemoteChoicesListed | HistoryOpened | HistoryClosed
+    | HistoryPageLoaded | RevisionWritten | StepFilesCounted | HistoryRequestsRead
+    | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked | FilesFound
 )
+# fmt: on

@@ -86,7 +86,11 @@ class Steer:
     value: str
 
 
-# what Continue sends: the host gives the agent its unfinished checklist with it
+@dataclass(frozen=True)
+class FindFiles:
+    """The files under the shown session's folder matching `query` ("@query" typed)."""
+
+    query: str
 
 
 @dataclass(frozen=True)
@@ -223,6 +227,7 @@ Intent = (
     | SignIn
     | Continue
     | Queue
+    | FindFiles
     | SendQueued
     | Retry
     | Answer

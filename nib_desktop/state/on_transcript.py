@@ -66,3 +66,11 @@ def text_streamed(s: Held, e: ev.TextStreamed) -> Change:
     before = told.live if told.live_thought == e.thought else ""
     s.transcript = told._replace(live=before + e.text, live_thought=e.thought)
     return change(A.LIVE)
+
+
+def files_found(s: Held, e: ev.FilesFound) -> Change:
+    found = (e.session_id, e.query, e.paths)
+    if found == s.files_found:
+        return NOTHING
+    s.files_found = found
+    return change(A.FILES, session_id=e.session_id)

@@ -49,6 +49,7 @@ class Aspect(StrEnum):
     CHANGES = "changes"  # the Changes view (`AppState.changes`)
     CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
     FEEDBACK = "feedback"  # the asks on a session's plan, not sent yet
+    FILES = "files"  # the files an "@" in the composer matches
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ class Held:
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     plan_asks: dict[str, tuple[PlanAsk, ...]] = field(default_factory=dict)  # per session
+    files_found: tuple[str, str, tuple[str, ...]] = ("", "", ())  # session, query, paths
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     history: History = field(default_factory=History)

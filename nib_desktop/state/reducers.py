@@ -50,4 +50,5 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.StepFilesCounted: checklist.step_files_counted,
     ev.PlanAsked: checklist.plan_asked,
+    ev.FilesFound: transcript.files_found,
 }

@@ -38,6 +38,7 @@ LIVE = Aspect.LIVE
 CHANGES = Aspect.CHANGES
 CHECKPOINT = Aspect.CHECKPOINT
 FEEDBACK = Aspect.FEEDBACK
+FILES = Aspect.FILES
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

@@ -86,6 +86,7 @@ class Session(NamedTuple):
     order: tuple[str, str] = ("", "")  # (updated, created): newest first in the list
     agent: str = ""  # the external ACP agent it runs on ("": the host's own runtime)
     folder: str = ""  # its working folder as shown ("~/src/app"), "" when it has none
+    cwd: str = ""  # and as the host has it (an absolute path on the host's machine)
 
     @property
     def running(self) -> bool:

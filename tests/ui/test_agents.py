@@ -338,3 +338,41 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
         await until(lambda: gui.state.notice.startswith("Signed in to"), 10, "the sign-in")
 
     gui.run(body(), timeout=60)
+
+
+def test_at_completes_a_file_of_the_folder_and_it_goes_with_the_message(gui: Gui) -> None:
+    """Contract 17 in the window: "@" offers the folder's files by a few letters (its
+    .gitignore honoured), Return completes one, and the file reaches the agent."""
+    configure(gui)
+
+    def offered() -> list[str]:
+        shown = gui.visible_items("slashCompletion")
+        return [f["name"] for f in gui.composer.files()][: len(shown)]
+
+    async def typed(text: str) -> None:
+        for char in text:
+            await gui.key(Qt.Key.Key_At if char == "@" else Qt.Key.Key_Space if char == " "
+                          else Qt.Key(ord(char.upper())))  # fmt: skip
+
+    async def body() -> None:
+        await agent_session(gui)
+        work = gui.data_dir.parent / "work"
+        (work / "src").mkdir()
+        (work / "src" / "app.py").write_text("print('hello')\n")
+        (work / "build").mkdir()
+        (work / "build" / "out.py").write_text("")
+        (work / ".gitignore").write_text("build/\n")
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        await typed("attached see @py")
+        await until(lambda: offered() != [], 10, "files offered")
+        assert offered()[0].startswith("@src/app.py")
+        assert not any("out.py" in name for name in offered())  # ignored by .gitignore
+        await gui.key(Qt.Key.Key_Return)  # completes, does not send
+        assert input_.property("text") == "attached see @src/app.py "
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
+        said = next(t for t in transcript(gui) if t.startswith("got: "))
+        assert (work / "src" / "app.py").resolve().as_uri() in said, said
+
+    gui.run(body(), timeout=60)

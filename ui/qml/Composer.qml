@@ -192,12 +192,17 @@ Rectangle {
                     ? qsTr("Describe a task — it runs on the remote host")
                     : dock.model.canContinue
                     ? qsTr("Ctrl+Enter continues the unfinished checklist, or describe a new task")
+                    : composer.app.composer.attachable
+                    ? qsTr("Describe a task — @ attaches a file of the folder, / lists the agent's commands")
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
                 placeholderTextColor: composer.theme.muted
                 background: null
                 Keys.onReturnPressed: (event) => {
-                    if (event.modifiers & Qt.ShiftModifier) {
+                    if (completion.visible && completion.mentioning) {
+                        completion.complete()  // the file chosen, not the message sent
+                        event.accepted = true
+                    } else if (event.modifiers & Qt.ShiftModifier) {
                         event.accepted = false
                     } else if ((event.modifiers & Qt.ControlModifier) && input.text.trim() === "") {
                         dock.model.continueTurn()  // Ctrl+Enter: carry the unfinished list on

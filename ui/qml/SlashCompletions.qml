@@ -4,22 +4,46 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
-// "/" typed in the input: the commands it may begin, with what each does. The input's
-// keys choose (Up, Down) and complete (Tab); a tap completes too.
+// "/" typed in the input: the commands it may begin, with what each does; "@" before the
+// cursor in a local agent's session: the files of its folder that match the letters after
+// it (they go with the message). The input's keys choose (Up, Down) and complete (Tab, and
+// Return for a file); a tap completes too.
 ColumnLayout {
     id: completion
     objectName: "slashCompletions"
 
     required property ComposerView composer
-    required property Theme theme
     required property TextArea input
-    property var matches: completion.input.text.startsWith("/") ? completion.composer.completions(completion.input.text) : []
+    required property Theme theme
+    // "@…" just before the cursor: `mention` what follows the "@"
+    readonly property var mentioned: completion.composer.attachable
+        ? completion.input.text.slice(0, completion.input.cursorPosition).match(/(?:^|\s)@(\S*)$/)
+        : null
+    readonly property bool mentioning: completion.mentioned !== null
+    readonly property string mention: completion.mentioning ? completion.mentioned[1] : ""
+    property var files: []
+    property var matches: completion.input.text.startsWith("/") ? completion.composer.completions(completion.input.text)
+                        : completion.mentioning ? completion.files : []
     property int chosen: 0
     onMatchesChanged: completion.chosen = 0
+    onMentionChanged: if (completion.mentioning) completion.composer.findFiles(completion.mention)
+    onMentioningChanged: if (completion.mentioning) completion.composer.findFiles(completion.mention)
+    Connections {
+        target: completion.composer
+        function onFilesChanged(): void { completion.files = completion.composer.files() }
+    }
     function complete(): void {
         const match = completion.matches[Math.min(completion.chosen, completion.matches.length - 1)]
-        completion.input.text = match.name
-        completion.input.cursorPosition = completion.input.length
+        if (!completion.mentioning) {
+            completion.input.text = match.name
+            completion.input.cursorPosition = completion.input.length
+            return
+        }
+        const text = completion.input.text
+        const at = completion.input.cursorPosition
+        const start = text.lastIndexOf("@", at - 1)
+        completion.input.text = text.slice(0, start) + match.name + " " + text.slice(at)
+        completion.input.cursorPosition = start + match.name.length + 1
     }
     visible: completion.matches.length > 0 && completion.input.activeFocus
     spacing: 0

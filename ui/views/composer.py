@@ -24,6 +24,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 @qml_uncreatable("made by the views")
 class ComposerView(QObject):
     changed = Signal()
+    filesChanged = Signal()
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +34,8 @@ class ComposerView(QObject):
     def _changed(self, _event: ev.Event, change: Change) -> None:
         if {store.QUEUED, store.CURRENT, store.CHECKLIST, store.STEERING} & change.aspects:
             self.changed.emit()
+        if store.FILES in change:
+            self.filesChanged.emit()
 
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
@@ -72,6 +75,27 @@ class ComposerView(QObject):
         """The shown agent session's option `option_id` set to `value`; "" its mode."""
         self._ask(it.Steer(option_id, value))
 
+    def _attachable(self) -> bool:
+        """Files may go with a message: a local agent session with a folder."""
+        shown = self._state.shown
+        return shown is not None and bool(shown.agent and shown.cwd) and not shown.remote
+
+    @Slot(result="QVariantList")
+    def files(self) -> list[dict[str, str]]:
+        """The files the newest "@" query matched, as completions ("@path"); anew at
+        each `filesChanged`."""
+        session_id, query, paths = self._state.files_found
+        if session_id != self._state.current:
+            return []
+        what = "a file in the folder"
+        return [{"name": "@" + path, "what": what, "query": query} for path in paths]
+
+    @Slot(str)
+    def findFiles(self, query: str) -> None:
+        """ "@query" typed: the files it matches arrive as `fileMatches`."""
+        self._ask(it.FindFiles(query))
+
+    attachable = Property(bool, _attachable, notify=changed)
     steering = Property(str, _steering, notify=changed)
     queuedText = Property(str, _queued, notify=changed)
     queuedHeld = Property(bool, _queued_held, notify=changed)
