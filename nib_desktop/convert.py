@@ -191,8 +191,11 @@ def steering(c: m.AgentControls) -> Steering:
     models = tuple((x.value, shown_text(x.name)) for x in option.choices) if option else ()
     model = next((name for value, name in models if option and value == option.current), "")
     sign_ins = tuple((a.id, shown_text(a.name)) for a in c.auth_methods)
+    # before the agent answered anything every prompt kind is false: the host decides then
+    told = c.prompt.embedded_context or c.prompt.audio or c.modes or c.options or c.commands
+    images = c.prompt.image or not told
     return Steering(c.session_id, mode, modes, commands, usage_words(c.usage), model, models,
-                    option.id if option else "", sign_ins)  # fmt: skip
+                    option.id if option else "", sign_ins, images)  # fmt: skip
 
 
 def usage_words(usage: m.Usage | None) -> str:

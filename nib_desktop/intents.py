@@ -16,6 +16,7 @@ from typing import Any
 from host.protocol import methods as rpc
 from host.protocol import models as m
 from nib_desktop import convert
+from nib_desktop.attaching import ImageWork
 from nib_desktop.changes import ChangesWork
 from nib_desktop.commands import CommandWork
 from nib_desktop.connection import HostLink
@@ -55,6 +56,7 @@ class Intents:
         self.feedback = FeedbackWork(state, run, self.start_turn_in)
         self.steering = SteerWork(host, state, run)
         self.files = FileWork(state, run)
+        self.images = ImageWork(state)
 
     # --- running them -----------------------------------------------------------------
 
@@ -81,6 +83,8 @@ class Intents:
                 self._state.apply(ev.SessionShown(session_id))
             case it.FindFiles(query):
                 self.files.find(query)
+            case it.HoldImage() | it.DropImage():
+                self.images.ask(intent)
             case it.Queue(text):
                 current = self._state.current
                 if current is not None:  # a second message joins the first
@@ -211,14 +215,22 @@ class Intents:
 
     async def start_turn_in(self, session_id: str, text: str) -> m.Turn:
         """`text` to the session; in a local agent session the files it mentions with
-        "@" go with it as attachments (contract 17)."""
+        "@", and the images held for it, go with it as attachments (contract 17)."""
         session = self._state.session(session_id)
         files: tuple[str, ...] = ()
+        images = self.images.take(session_id)
         if session is not None and session.agent and not session.remote:
             files = await asyncio.to_thread(mentioned, session.cwd, text)
-        attached = tuple(m.FileAttachment(type="file", path=path) for path in files)
-        params = m.StartTurnParams(session_id=session_id, text=text, attachments=attached)
-        return await self._host.call(rpc.TURNS_START, params)
+        attached: list[m.Attachment] = [m.FileAttachment(type="file", path=p) for p in files]
+        attached += [m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data)
+                     for i in images]  # fmt: skip
+        params = m.StartTurnParams(session_id=session_id, text=text, attachments=tuple(attached))
+        try:
+            return await self._host.call(rpc.TURNS_START, params)
+        except BaseException:  # not sent: the images are held again, none lost
+            if images and not self._state.images.get(session_id):
+                self._state.apply(ev.ImagesHeld(session_id, images))
+            raise
 
     async def continue_turn(self) -> m.Turn | None:
         shown = self._state.shown

@@ -257,10 +257,10 @@ def test_the_window_loads_before_the_protocol() -> None:
         "import nib_desktop.app, nib_desktop.boot, nib_desktop.supervisor, nib_desktop.window\n"
         "nib_desktop.app.default_data_dir()\n"
         # modules imported (with a spec): host.protocol's stand-in for pydantic's plugin
-        # loader is none
-        "print(sorted(m for m, mod in sys.modules.items() if getattr(mod, '__spec__', None)"
-        " and (m.split('.')[0] in ('pydantic', 'qasync', 'apsw', 'openai')"
-        " or m.startswith('host'))))\n"
+        # loader is none; the name first, as reading a lazy module's spec would load it
+        "print(sorted(m for m, mod in list(sys.modules.items())"
+        " if (m.split('.')[0] in ('pydantic', 'qasync', 'apsw', 'openai')"
+        " or m.startswith('host')) and getattr(mod, '__spec__', None)))\n"
     )
     assert python_says(script) == "['host', 'host.protocol', 'host.protocol.appinfo']"
 

@@ -9,7 +9,7 @@ matched by class (`match`/`isinstance`), never compared with each other."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.steering import Steering
@@ -27,6 +27,9 @@ from nib_desktop.state.types import (
     ToolSource,
     TurnView,
 )
+
+if TYPE_CHECKING:
+    from nib_desktop.state.attachments import HeldImage
 
 
 class ConnectionChanged(NamedTuple):
@@ -213,6 +216,11 @@ class FilesFound(NamedTuple):
     paths: tuple[str, ...]
 
 
+class ImagesHeld(NamedTuple):
+    session_id: str
+    images: tuple[HeldImage, ...]  # all those to go with its next message; () once sent
+
+
 class DockExpanded(NamedTuple):
     expanded: bool
 
@@ -230,5 +238,6 @@ Event = (
     | DraftSaved | MessageQueued | RemoteChoicesListed | HistoryOpened | HistoryClosed
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | HistoryRequestsRead
     | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked | FilesFound
+    | ImagesHeld
 )
 # fmt: on

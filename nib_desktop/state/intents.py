@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
 
-__all__ = ["AskOnPlan", "DropAsk", "SendFeedback"]  # the dock's feedback on the plan
+# the dock's feedback on the plan, and what goes with a message besides its text
+__all__ = ["AskOnPlan", "DropAsk", "DropImage", "FindFiles", "HoldImage", "SendFeedback"]
 
 
 @dataclass(frozen=True)
@@ -84,13 +86,6 @@ class Steer:
 
     option: str
     value: str
-
-
-@dataclass(frozen=True)
-class FindFiles:
-    """The files under the shown session's folder matching `query` ("@query" typed)."""
-
-    query: str
 
 
 @dataclass(frozen=True)
@@ -227,7 +222,7 @@ Intent = (
     | SignIn
     | Continue
     | Queue
-    | FindFiles
+    | AttachIntent
     | SendQueued
     | Retry
     | Answer

@@ -74,3 +74,13 @@ def files_found(s: Held, e: ev.FilesFound) -> Change:
         return NOTHING
     s.files_found = found
     return change(A.FILES, session_id=e.session_id)
+
+
+def images_held(s: Held, e: ev.ImagesHeld) -> Change:
+    if s.images.get(e.session_id, ()) == e.images:
+        return NOTHING
+    if e.images:
+        s.images[e.session_id] = e.images
+    else:
+        s.images.pop(e.session_id, None)
+    return change(A.IMAGES, session_id=e.session_id)

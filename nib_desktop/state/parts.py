@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.steering import Steering
@@ -23,6 +23,9 @@ from nib_desktop.state.types import (
     ToolSource,
     TurnView,
 )
+
+if TYPE_CHECKING:
+    from nib_desktop.state.attachments import HeldImage
 
 
 class Aspect(StrEnum):
@@ -50,6 +53,7 @@ class Aspect(StrEnum):
     CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
     FEEDBACK = "feedback"  # the asks on a session's plan, not sent yet
     FILES = "files"  # the files an "@" in the composer matches
+    IMAGES = "images"  # the images held to go with a session's next message
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class Held:
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     plan_asks: dict[str, tuple[PlanAsk, ...]] = field(default_factory=dict)  # per session
     files_found: tuple[str, str, tuple[str, ...]] = ("", "", ())  # session, query, paths
+    images: dict[str, tuple[HeldImage, ...]] = field(default_factory=dict)  # per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     history: History = field(default_factory=History)

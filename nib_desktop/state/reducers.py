@@ -51,4 +51,5 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.StepFilesCounted: checklist.step_files_counted,
     ev.PlanAsked: checklist.plan_asked,
     ev.FilesFound: transcript.files_found,
+    ev.ImagesHeld: transcript.images_held,
 }

@@ -26,6 +26,7 @@ class Steering(NamedTuple):
     models: tuple[tuple[str, str], ...] = ()  # (value, name)
     model_option: str = ""  # the option's id, to set it
     sign_ins: tuple[tuple[str, str], ...] = ()  # its sign-in methods: (id, name)
+    images: bool = True  # it takes images in a prompt (True until it says otherwise)
 
     def words(self) -> str:
         """The composer's line: "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"."""

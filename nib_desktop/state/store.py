@@ -39,6 +39,7 @@ CHANGES = Aspect.CHANGES
 CHECKPOINT = Aspect.CHECKPOINT
 FEEDBACK = Aspect.FEEDBACK
 FILES = Aspect.FILES
+IMAGES = Aspect.IMAGES
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

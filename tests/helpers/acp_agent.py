@@ -106,7 +106,9 @@ class Scripted:
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(
                 load_session="--no-load" not in ARGS,
-                prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+                prompt_capabilities=PromptCapabilities(
+                    image="--no-images" not in ARGS, embedded_context=True
+                ),
             ),
             auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
             agent_info=acp.schema.Implementation(

@@ -22,9 +22,9 @@ ALT = Qt.KeyboardModifier.AltModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
-def configure(gui: Gui) -> None:
+def configure(gui: Gui, *args: str) -> None:
     gui.data_dir.mkdir(parents=True, exist_ok=True)
-    entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"PACE_S": "0.05"}}
+    entry = {"command": sys.executable, "args": [str(AGENT), *args], "env": {"PACE_S": "0.05"}}
     (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {NAME: entry}}))
 
 
@@ -374,5 +374,38 @@ def test_at_completes_a_file_of_the_folder_and_it_goes_with_the_message(gui: Gui
         await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
         said = next(t for t in transcript(gui) if t.startswith("got: "))
         assert (work / "src" / "app.py").resolve().as_uri() in said, said
+
+    gui.run(body(), timeout=60)
+
+
+@pytest.mark.parametrize("takes", [True, False], ids=["takes-images", "takes-none"])
+def test_a_pasted_image_goes_to_an_agent_that_takes_images(gui: Gui, takes: bool) -> None:
+    """Contract 17 in the window: Ctrl+V of an image holds it above the input (named and
+    sized, never drawn), and it goes with the next message; an agent that takes no images
+    gets none, and the refusal is said."""
+    from PySide6.QtGui import QColor, QGuiApplication, QImage
+
+    configure(gui, *([] if takes else ["--no-images"]))
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")  # the agent answered: what it takes is known
+        await turn_end(gui)
+        image = QImage(8, 8, QImage.Format.Format_RGB32)
+        image.fill(QColor("red"))
+        QGuiApplication.clipboard().setImage(image)
+        gui.item("composerInput").forceActiveFocus()
+        await gui.key(Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+        if not takes:
+            await until(lambda: "takes no images" in gui.state.notice, 10, "the refusal")
+            assert gui.visible_items("heldImage") == []
+            return
+        await until(lambda: len(gui.visible_items("heldImage")) == 1, 10, "the image held")
+        assert gui.item("composerInput").property("text") == ""  # not pasted as text
+        await send(gui, "attached")
+        await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
+        said = next(t for t in transcript(gui) if t.startswith("got: "))
+        assert said.startswith("got: image image/png "), said
+        await until(lambda: gui.visible_items("heldImage") == [], 10, "sent, held no more")
 
     gui.run(body(), timeout=60)

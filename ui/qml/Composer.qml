@@ -175,6 +175,12 @@ Rectangle {
             theme: composer.theme
             input: input
         }
+        HeldImages {
+            Layout.fillWidth: true
+            Layout.margins: 8
+            composer: composer.app.composer
+            theme: composer.theme
+        }
         ScrollView {
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(Math.max(input.implicitHeight, 44), 160)
@@ -213,6 +219,9 @@ Rectangle {
                     }
                 }
                 Keys.onEnterPressed: (event) => { composer.submit(); event.accepted = true }
+                // an image on the clipboard goes with the message (or is refused in words)
+                Keys.onPressed: (event) => event.accepted = event.matches(StandardKey.Paste)
+                                           && composer.app.composer.pasteImage()
                 // Up in the empty input takes the queued message back to edit it; with
                 // commands offered, Up and Down choose one
                 Keys.onUpPressed: (event) => {

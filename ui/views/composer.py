@@ -11,7 +11,7 @@ from nib_desktop.state import slash, store
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState, Change
-from ui.views.rows import qml_uncreatable
+from ui.views.rows import ImageModel, qml_uncreatable
 
 if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
@@ -29,6 +29,7 @@ class ComposerView(QObject):
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._state, self._ask = state, ask
+        self.image_rows = ImageModel(self)
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
@@ -36,6 +37,8 @@ class ComposerView(QObject):
             self.changed.emit()
         if store.FILES in change:
             self.filesChanged.emit()
+        if {store.IMAGES, store.CURRENT} & change.aspects:
+            self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
 
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
@@ -95,6 +98,36 @@ class ComposerView(QObject):
         """ "@query" typed: the files it matches arrive as `fileMatches`."""
         self._ask(it.FindFiles(query))
 
+    @Slot(result=bool)
+    def pasteImage(self) -> bool:
+        """An image on the clipboard held to go with the message (True: it was one, and
+        the paste is done; a refusal is the notice); False: paste the text as usual."""
+        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+        from PySide6.QtGui import QGuiApplication
+
+        clipboard = QGuiApplication.clipboard()
+        mime = clipboard.mimeData()
+        if mime is None or not mime.hasImage():
+            return False
+        image = clipboard.image()
+        if image.isNull():
+            return False
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs want bytes, Qt a str
+        encoded = bytes(data.toBase64().data()).decode("ascii")
+        self._ask(it.HoldImage("image/png", encoded, data.size()))
+        return True
+
+    @Slot(int)
+    def dropImage(self, index: int) -> None:
+        self._ask(it.DropImage(index))
+
+    def _get_images(self) -> ImageModel:
+        return self.image_rows
+
+    images = Property(ImageModel, _get_images, constant=True)
     attachable = Property(bool, _attachable, notify=changed)
     steering = Property(str, _steering, notify=changed)
     queuedText = Property(str, _queued, notify=changed)

@@ -209,3 +209,11 @@ class AskModel(RowModel):
     """The asks on the plan not sent yet. Rows: `AskRow`s."""
 
     ROLES = ("said",)
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class ImageModel(RowModel):
+    """The images held to go with the next message. Rows: `HeldImage`s."""
+
+    ROLES = ("label",)

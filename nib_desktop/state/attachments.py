@@ -1,0 +1,42 @@
+"""What goes with a message to an agent besides its text (contract section 17): the files
+"@" finds in the session's folder, and the images pasted or dropped into the composer,
+held per session until the message is sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+MAX_IMAGES = 10  # held per message
+MAX_IMAGE_BYTES = 6 * 1024 * 1024  # decoded, as the contract allows
+
+
+class HeldImage(NamedTuple):
+    mime_type: str
+    data: str  # base64
+    label: str  # "Image 1 · 120 KB"
+
+
+@dataclass(frozen=True)
+class FindFiles:
+    """The files under the shown session's folder matching `query` ("@query" typed)."""
+
+    query: str
+
+
+@dataclass(frozen=True)
+class HoldImage:
+    """An image pasted or dropped into the shown session's composer, to go with the next
+    message (refused in words where the agent takes no images)."""
+
+    mime_type: str
+    data: str  # base64
+    size: int  # bytes, decoded
+
+
+@dataclass(frozen=True)
+class DropImage:
+    index: int  # -1: every one
+
+
+AttachIntent = FindFiles | HoldImage | DropImage
