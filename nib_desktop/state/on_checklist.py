@@ -4,7 +4,7 @@ pages, the writes it gains in place, the revision viewed) and the Changes view."
 from __future__ import annotations
 
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, History, change
+from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, History, change, put
 
 A = Aspect
 
@@ -19,12 +19,8 @@ def snapshot_arrived(s: Held, e: ev.SnapshotArrived) -> Change:
 
 
 def plan_asked(s: Held, e: ev.PlanAsked) -> Change:
-    if s.plan_asks.get(e.session_id, ()) == e.asks:
+    if not put(s.plan_asks, e.session_id, e.asks):
         return NOTHING
-    if e.asks:
-        s.plan_asks[e.session_id] = e.asks
-    else:
-        s.plan_asks.pop(e.session_id, None)
     return change(A.FEEDBACK, session_id=e.session_id)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.on_checklist import close_history
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change
+from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
 from nib_desktop.state.types import Session
 
 A = Aspect
@@ -152,12 +152,8 @@ def draft_saved(s: Held, e: ev.DraftSaved) -> Change:
 
 
 def message_queued(s: Held, e: ev.MessageQueued) -> Change:
-    if s.queued.get(e.session_id, "") == e.text:
+    if not put(s.queued, e.session_id, e.text):
         return NOTHING
-    if e.text:
-        s.queued[e.session_id] = e.text
-    else:
-        s.queued.pop(e.session_id, None)
     return change(A.QUEUED, session_id=e.session_id)
 
 

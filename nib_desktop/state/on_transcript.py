@@ -4,7 +4,7 @@ the lines appended to it and the text still arriving."""
 from __future__ import annotations
 
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change
+from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
 from nib_desktop.state.types import merge_lines
 
 A = Aspect
@@ -77,10 +77,6 @@ def files_found(s: Held, e: ev.FilesFound) -> Change:
 
 
 def images_held(s: Held, e: ev.ImagesHeld) -> Change:
-    if s.images.get(e.session_id, ()) == e.images:
+    if not put(s.images, e.session_id, e.images):
         return NOTHING
-    if e.images:
-        s.images[e.session_id] = e.images
-    else:
-        s.images.pop(e.session_id, None)
     return change(A.IMAGES, session_id=e.session_id)

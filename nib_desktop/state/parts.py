@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.steering import Steering
@@ -66,10 +66,22 @@ class Change:
 
 
 NOTHING = Change(frozenset())
+V = TypeVar("V")
 
 
 def change(*aspects: Aspect, session_id: str | None = None) -> Change:
     return Change(frozenset(aspects), session_id)
+
+
+def put(held: dict[str, V], session_id: str, value: V) -> bool:
+    """A session's value in `held` set, or taken away when empty; whether it changed."""
+    if held.get(session_id) == value or (not value and session_id not in held):
+        return False
+    if value:
+        held[session_id] = value
+    else:
+        held.pop(session_id, None)
+    return True
 
 
 class Transcript(NamedTuple):

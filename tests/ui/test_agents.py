@@ -49,6 +49,30 @@ async def agent_session(gui: Gui) -> None:
     await gui.actions.create_session("agent", NAME, str(work))
 
 
+def palette(gui: Gui) -> object:
+    return gui.window.findChild(object, "commandPalette")
+
+
+async def choose(gui: Gui, typed: str, key: Qt.Key = Qt.Key.Key_K,
+                 modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.ControlModifier,
+                 prefilled: str = "") -> None:  # fmt: skip
+    """The palette opened by `key`, `typed` into it and run; with `prefilled`, what its
+    field must hold and every row shown begin with."""
+    from tests.ui.test_keyboard import type_text
+
+    await gui.key(key, modifier)
+    await until(
+        lambda: palette(gui) is not None and palette(gui).property("opened"), what="palette"
+    )
+    if prefilled:
+        assert gui.item("paletteField").property("text") == prefilled
+        names = [row.property("text") for row in gui.visible_items("paletteName")]
+        assert names and all(n.startswith(prefilled) for n in names), names
+    await type_text(gui, typed)
+    await gui.key(Qt.Key.Key_Return)
+    await until(lambda: not palette(gui).property("visible"), what=f"ran {typed!r}")
+
+
 async def turn_end(gui: Gui) -> None:
     def ended() -> bool:
         turn = gui.state.turn(gui.state.current)
@@ -233,19 +257,7 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
     """Contract 17 in the window: the composer says the agent's mode, model and usage;
     the palette offers the other modes and models, and a choice is the agent's once it
     accepted it."""
-    from tests.ui.test_keyboard import type_text
-
     configure(gui)
-
-    def palette() -> object:
-        return gui.window.findChild(object, "commandPalette")
-
-    async def choose(typed: str) -> None:
-        await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
-        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
-        await type_text(gui, typed)
-        await gui.key(Qt.Key.Key_Return)
-        await until(lambda: not palette().property("visible"), what=f"ran {typed!r}")
 
     async def body() -> None:
         await agent_session(gui)
@@ -254,15 +266,15 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
         line = gui.item("steeringText")
         await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
         assert line.isVisible()
-        await choose("model large")
+        await choose(gui, "model large")
         await until(lambda: line.property("text") == "Default · Large", 10, "the model chosen")
-        await choose("mode plan")
+        await choose(gui, "mode plan")
         await until(lambda: line.property("text") == "Plan · Large", 10, "the mode chosen")
         await send(gui, "plan-mode")
         await turn_end(gui)
         told = "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"
         await until(lambda: line.property("text") == told, 10, "the usage")
-        await choose("model huge")  # the agent refuses: said, and nothing changes
+        await choose(gui, "model huge")  # the agent refuses: said, and nothing changes
         await until(lambda: "needs a subscription" in gui.state.notice, 10, "the refusal")
         assert line.property("text") == told
 
@@ -272,23 +284,7 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
 def test_the_mode_and_model_have_a_key_each_and_wait_for_a_running_turn(gui: Gui) -> None:
     """Ctrl+Shift+M and Ctrl+Shift+O open the palette on the agent's modes and models; a
     choice made while a turn runs is said, and reaches the agent once the turn ends."""
-    from tests.ui.test_keyboard import type_text
-
     configure(gui)
-
-    def palette() -> object:
-        return gui.window.findChild(object, "commandPalette")
-
-    async def choose(key: Qt.Key, typed: str) -> None:
-        await gui.key(key, CTRL_SHIFT)
-        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
-        field = gui.item("paletteField")
-        assert field.property("text") in ("Mode: ", "Model: ")
-        names = [row.property("text") for row in gui.visible_items("paletteName")]
-        assert names and all(n.startswith(field.property("text")) for n in names), names
-        await type_text(gui, typed)
-        await gui.key(Qt.Key.Key_Return)
-        await until(lambda: not palette().property("visible"), what=f"ran {typed!r}")
 
     async def body() -> None:
         await agent_session(gui)
@@ -298,12 +294,12 @@ def test_the_mode_and_model_have_a_key_each_and_wait_for_a_running_turn(gui: Gui
         await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
         await send(gui, "wait")  # runs until stopped
         await until(lambda: gui.sessions.property("currentRunning"), what="the turn running")
-        await choose(Qt.Key.Key_M, "plan")
+        await choose(gui, "plan", Qt.Key.Key_M, CTRL_SHIFT, "Mode: ")
         await until(lambda: "Plan once this turn ends" in gui.state.notice, 10, "said")
         assert line.property("text") == "Default · Small"
         await gui.actions.cancel_turn()
         await until(lambda: line.property("text") == "Plan · Small", 10, "the mode after the turn")
-        await choose(Qt.Key.Key_O, "large")  # no turn runs: at once
+        await choose(gui, "large", Qt.Key.Key_O, CTRL_SHIFT, "Model: ")  # no turn runs: at once
         await until(lambda: line.property("text") == "Plan · Large", 10, "the model chosen")
 
     gui.run(body(), timeout=60)
@@ -318,9 +314,6 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
     entry = {"command": sys.executable, "args": [str(AGENT), "--auth"]}
     (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {NAME: entry}}))
 
-    def palette() -> object:
-        return gui.window.findChild(object, "commandPalette")
-
     async def body() -> None:
         await agent_session(gui)
         await send(gui, "hello")
@@ -330,7 +323,9 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
         await until(lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
                     10, "the sign-in methods")  # fmt: skip
         await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
-        await until(lambda: palette() is not None and palette().property("opened"), what="palette")
+        await until(
+            lambda: palette(gui) is not None and palette(gui).property("opened"), what="palette"
+        )
         await type_text(gui, "sign in")
         names = [row.property("text") for row in gui.visible_items("paletteName")]
         assert names == [f"Sign in to {NAME}: Log in with Scripted"]
