@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 from host.config import Secrets
 from host.events import Publisher
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
 

@@ -9,8 +9,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from host.protocol.methods import Method
 from host.protocol.peers import Handler
 from host.protocol.serving import Dispatcher, plain_hello

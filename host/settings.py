@@ -22,9 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from host.events import Publisher
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.settings_file import (
     SETTINGS_FILENAME,
     SettingsFileError,

@@ -4,8 +4,7 @@ Nib's own agent or a remote one, an agent that takes no images, too many, too la
 
 from __future__ import annotations
 
-from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
+from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.attachments import MAX_IMAGE_BYTES, MAX_IMAGES, HeldImage
 from nib_desktop.state.store import AppState
 

@@ -7,13 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.protocol.text import shorten
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Runner
-from nib_desktop.state import events as ev
-from nib_desktop.state import facts, slash
+from nib_desktop.state import events as ev, facts, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
 

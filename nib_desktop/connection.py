@@ -12,9 +12,7 @@ from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.rpc_client import RpcClient, describe
 from nib_desktop.supervisor import HostStartError, HostSupervisor
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import feedback as words
-from host.protocol import models as m
+from host.protocol import feedback as words, models as m
 from nib_desktop.runner import Runner
-from nib_desktop.state import events as ev
-from nib_desktop.state import feedback as fb
+from nib_desktop.state import events as ev, feedback as fb
 from nib_desktop.state.store import AppState
 
 StartIn = Callable[[str, str], Coroutine[Any, Any, m.Turn]]

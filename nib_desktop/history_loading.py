@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
 from nib_desktop.router import HistoryFeed
 from nib_desktop.runner import Coalesced, Runner
-from nib_desktop.state import events as ev
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import AppState, Change
 
 WHOLE_GROUP_PAGES = 20  # older History pages read, at most, to find where a turn began

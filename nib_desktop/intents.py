@@ -13,8 +13,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from nib_desktop import convert
 from nib_desktop.attaching import ImageWork
 from nib_desktop.changes import ChangesWork
@@ -26,9 +25,7 @@ from nib_desktop.loading import Loader
 from nib_desktop.remote_work import RemoteWork
 from nib_desktop.runner import Runner
 from nib_desktop.settings_work import SettingsWork
-from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
-from nib_desktop.state import slash
+from nib_desktop.state import events as ev, intents as it, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.steering_work import SteerWork
 from nib_desktop.step_files import StepFiles

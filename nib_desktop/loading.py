@@ -17,17 +17,14 @@ import asyncio
 import logging
 from typing import Any
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
-from nib_desktop import convert
-from nib_desktop import lines as transcript_lines
+from host.protocol import methods as rpc, models as m
+from nib_desktop import convert, lines as transcript_lines
 from nib_desktop.connection import HostLink
 from nib_desktop.history_loading import HistoryLoader
 from nib_desktop.router import HistoryFeed, LineFeed
 from nib_desktop.runner import Runner
 from nib_desktop.settings_work import show_settings
-from nib_desktop.state import events as ev
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import TurnView
 

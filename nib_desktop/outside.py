@@ -24,9 +24,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtQuick import QQuickWindow
 
 from nib_desktop.desktop_bus import DesktopBus
-from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, intents as it, store
 from nib_desktop.state.facts import End
 from nib_desktop.state.outside import SHOWN_OUTSIDE, Launcher, counts, launcher
 from nib_desktop.state.store import AppState, Change

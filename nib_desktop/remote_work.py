@@ -7,9 +7,7 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shown_text
 from nib_desktop.connection import HostLink

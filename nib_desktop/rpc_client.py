@@ -13,8 +13,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalSocket
 
-from host.protocol import PROTOCOL_VERSION
-from host.protocol import models as m
+from host.protocol import PROTOCOL_VERSION, models as m
 from host.protocol.endpoint import ClientEndpoint, ConnectionLost
 from host.protocol.framing import FramingError
 from host.protocol.methods import HELLO, Method

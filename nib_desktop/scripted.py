@@ -12,8 +12,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtQuick import QQuickWindow
 
 from nib_desktop.main_role import MainRole
-from nib_desktop.state import events as ev
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import Change
 from nib_desktop.state.types import Snapshot
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.protocol.settings_file import SETTINGS_FILENAME
 from nib_desktop.connection import HostLink
 from nib_desktop.motion import still_motion

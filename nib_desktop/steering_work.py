@@ -5,8 +5,7 @@ A choice shows once the agent accepted it; a refusal is the notice, in its words
 
 from __future__ import annotations
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Runner

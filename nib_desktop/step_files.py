@@ -6,13 +6,10 @@ one count at a time, one more after it when checkpoints came meanwhile."""
 
 from __future__ import annotations
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Coalesced, Runner
-from nib_desktop.state import events as ev
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import AppState, Change
 
 

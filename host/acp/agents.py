@@ -19,9 +19,7 @@ from host.acp.recorder import Recorder
 from host.acp.turn import AgentTurn
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.errors import StorageFailure
 from host.todos.service import TodoService

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 
 EMBED_BYTES = 256 * 1024
 

@@ -12,8 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from host.config import SettingsError, read_settings_file
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from host.protocol.models import NIB_AGENT
 
 DEFAULT_START_TIMEOUT_S = 30.0

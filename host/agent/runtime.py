@@ -44,8 +44,7 @@ from host.agent.providers.base import (
 from host.config import Secrets, Settings, SettingsError, load_settings
 from host.events import Publisher
 from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from host.protocol.text import valid_text
 from host.sessions.service import SessionService
 from host.sessions.streaming import TextStream

@@ -22,9 +22,7 @@ from typing import Any, TypeVar
 from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record
 from host.clock import new_id, now_iso
 from host.events import Publisher
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.store.db import Database, immediate
 from host.store.errors import StorageFailure
 

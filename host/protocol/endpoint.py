@@ -21,8 +21,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from host.protocol.framing import FrameDecoder, FramingError, encode_frame, encode_message
 from host.protocol.methods import CANCEL_REQUEST, NOTIFICATIONS, Method
 from host.protocol.text import valid_text

@@ -6,19 +6,63 @@ unknown fields, so a misspelt parameter is an error rather than silently ignored
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
     field_validator,
-    model_validator,
 )
-from pydantic.alias_generators import to_camel
 
+# sections 16, 17 and the project's settings have their own files; every wire type is
+# reached as models.X
+from host.protocol.checkpoint_models import (
+    Changes as Changes,
+    ChangesGetParams as ChangesGetParams,
+    ChangesStepParams as ChangesStepParams,
+    ChangeStatus as ChangeStatus,
+    Checkpoint as Checkpoint,
+    CheckpointChanged as CheckpointChanged,
+    CheckpointList as CheckpointList,
+    CheckpointListParams as CheckpointListParams,
+    CheckpointReason as CheckpointReason,
+    FileChange as FileChange,
+    RelativePath as RelativePath,
+    Restored as Restored,
+    RestoreParams as RestoreParams,
+)
+from host.protocol.control_models import (
+    AgentControls as AgentControls,
+    AuthenticateParams as AuthenticateParams,
+    AuthInfo as AuthInfo,
+    Choice as Choice,
+    CommandInfo as CommandInfo,
+    Cost as Cost,
+    ModeInfo as ModeInfo,
+    Modes as Modes,
+    OptionInfo as OptionInfo,
+    PromptKinds as PromptKinds,
+    SetModeParams as SetModeParams,
+    SetOptionParams as SetOptionParams,
+    Usage as Usage,
+)
 from host.protocol.remote import parse_endpoint
+from host.protocol.settings_models import (
+    Appearance as Appearance,
+    DesktopChange as DesktopChange,
+    DesktopSettings as DesktopSettings,
+    ServerSwitch as ServerSwitch,
+    SettingsSetParams as SettingsSetParams,
+    SettingsView as SettingsView,
+)
+from host.protocol.wire import (
+    MAX_WIRE_INT as MAX_WIRE_INT,
+    Empty as Empty,
+    Id as Id,
+    Position as Position,
+    Switch as Switch,
+    Wire as Wire,
+)
 
 Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
@@ -26,33 +70,8 @@ TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 TurnState = Literal["running", "completed", "failed", "cancelled"]
 Role = Literal["user", "assistant", "tool", "summary"]
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-# Integers on the wire are JSON integers only (not true, not "3", not 3.0), and within
-# what SQLite stores: a bound past them is an invalid parameter, not an internal error.
-MAX_WIRE_INT = 2**62
-Position = Annotated[int, Field(strict=True, ge=1, le=MAX_WIRE_INT)]
 NIB_AGENT = "nib"  # the host's own agent runtime (section 15); no configured agent has it
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
-
-
-class Wire(BaseModel):
-    """Base of every model that crosses the socket."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        alias_generator=to_camel,
-        populate_by_name=True,
-        frozen=True,
-        # Validators are built on first use, not at import: both processes start faster.
-        defer_build=True,
-    )
-
-    def to_wire(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
-
-
-class Empty(Wire):
-    pass
 
 
 Endpoint = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
@@ -495,222 +514,3 @@ class AgentEntry(Wire):
 
 class AgentsList(Wire):
     agents: tuple[AgentEntry, ...]
-
-
-# --- section 16: checkpoints of a session's folder and what changed between them ---------
-
-CheckpointReason = Literal["turn-start", "revision", "turn-end", "restore"]
-ChangeStatus = Literal["added", "modified", "deleted", "renamed"]
-
-
-class Checkpoint(Wire):
-    id: str
-    session_id: str
-    reason: CheckpointReason
-    revision: int
-    turn_id: str | None
-    created_at: str
-    files: int
-    partial: bool
-    partial_reason: str | None
-
-
-class FileChange(Wire):
-    path: str
-    old_path: str | None
-    status: ChangeStatus
-    binary: bool
-    additions: int
-    deletions: int
-    diff: str
-    truncated: bool
-
-
-class CheckpointListParams(Wire):
-    session_id: Id
-    before_id: Id | None = None
-    limit: Annotated[int, Field(strict=True, ge=1, le=200)] = 100
-
-
-class CheckpointList(Wire):
-    checkpoints: tuple[Checkpoint, ...]
-    has_more: bool
-
-
-class ChangesGetParams(Wire):
-    session_id: Id
-    from_: Id = Field(alias="from")
-    to: Id | None = None
-
-
-class Changes(Wire):
-    from_: Checkpoint = Field(alias="from")
-    to: Checkpoint | None
-    files: tuple[FileChange, ...]
-
-
-class ChangesStepParams(Wire):
-    session_id: Id
-    content: str = Field(min_length=1, max_length=10_000)
-
-
-RelativePath = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
-
-
-class RestoreParams(Wire):
-    session_id: Id
-    checkpoint_id: Id
-    paths: tuple[RelativePath, ...] | None = Field(default=None, max_length=20_000)
-
-
-class Restored(Wire):
-    checkpoint: Checkpoint
-    restored: tuple[str, ...]
-
-
-class CheckpointChanged(Wire):
-    session_id: str
-    checkpoint: Checkpoint
-
-
-# --- the project's: settings.json, written by the host alone ----------------------------
-
-Appearance = Literal["system", "light", "dark"]
-Switch = Annotated[bool, Field(strict=True)]
-
-
-class DesktopSettings(Wire):
-    """settings.json's "desktop" section as the window uses it (a key missing or of the
-    wrong type: its default)."""
-
-    title_progress: bool = True
-    badge: bool = True
-    launcher_progress: bool = True
-    notifications: bool = True
-    attention: bool = True
-    appearance: Appearance = "system"
-    reduced_motion: bool = False
-
-
-class DesktopChange(Wire):
-    """The keys of the "desktop" section to set; the others stay as they are."""
-
-    title_progress: Switch | None = None
-    badge: Switch | None = None
-    launcher_progress: Switch | None = None
-    notifications: Switch | None = None
-    attention: Switch | None = None
-    appearance: Appearance | None = None
-    reduced_motion: Switch | None = None
-
-
-class ServerSwitch(Wire):
-    """An MCP server of settings.json disabled, or enabled again."""
-
-    name: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    disabled: Switch
-
-
-class SettingsSetParams(Wire):
-    """One change of settings.json: the desktop section's keys, or one server's switch."""
-
-    desktop: DesktopChange | None = None
-    server: ServerSwitch | None = None
-
-    @model_validator(mode="after")
-    def _one_change(self) -> SettingsSetParams:
-        if (self.desktop is None) == (self.server is None):
-            raise ValueError("give exactly one of desktop and server")
-        return self
-
-
-class SettingsView(Wire):
-    """What the window reads of settings.json, as the host holds it now."""
-
-    desktop: DesktopSettings
-
-
-# --- section 17: steering an external agent -----------------------------------------------
-
-
-class ModeInfo(Wire):
-    id: str
-    name: str
-    description: str = ""
-
-
-class Modes(Wire):
-    current: str
-    available: tuple[ModeInfo, ...]
-
-
-class Choice(Wire):
-    value: str
-    name: str
-    description: str = ""
-
-
-class OptionInfo(Wire):
-    id: str
-    name: str
-    category: str | None = None
-    type: Literal["select", "boolean"]
-    current: str | bool
-    choices: tuple[Choice, ...] = ()
-
-
-class CommandInfo(Wire):
-    name: str
-    description: str = ""
-    hint: str | None = None
-
-
-class PromptKinds(Wire):
-    image: bool = False
-    audio: bool = False
-    embedded_context: bool = False
-
-
-class Cost(Wire):
-    amount: float
-    currency: str
-
-
-class Usage(Wire):
-    used: int | None = None
-    size: int | None = None
-    cost: Cost | None = None
-
-
-class AuthInfo(Wire):
-    id: str
-    name: str
-    description: str = ""
-
-
-class AgentControls(Wire):
-    """What an ACP agent offers to steer one of its sessions, as it last told it."""
-
-    session_id: Id
-    modes: Modes | None = None
-    options: tuple[OptionInfo, ...] = ()
-    commands: tuple[CommandInfo, ...] = ()
-    prompt: PromptKinds = PromptKinds()
-    usage: Usage | None = None
-    auth_methods: tuple[AuthInfo, ...] = ()
-
-
-class SetModeParams(Wire):
-    session_id: Id
-    mode_id: Id
-
-
-class SetOptionParams(Wire):
-    session_id: Id
-    option_id: Id
-    value: Annotated[str, StringConstraints(min_length=1, max_length=500)] | Switch
-
-
-class AuthenticateParams(Wire):
-    agent: Id
-    method_id: Id

@@ -13,8 +13,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 
 T = TypeVar("T", bound=m.Wire)
 Answer: TypeAlias = Union[T, Awaitable[T]]  # noqa: UP007 (a generic alias, at run time too)

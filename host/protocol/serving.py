@@ -15,8 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors
-from host.protocol import models as m
+from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors, models as m
 from host.protocol.appinfo import app_version
 from host.protocol.endpoint import (
     BadMessage,

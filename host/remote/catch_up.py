@@ -9,9 +9,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.remote import RemoteEndpoint
 from host.remote.bounds import unbounded
 from host.remote.connection import RacpConnection

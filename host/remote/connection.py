@@ -21,8 +21,7 @@ import struct
 from collections.abc import Callable
 from typing import TypeVar
 
-from host.protocol import PROTOCOL_VERSION, errors
-from host.protocol import models as m
+from host.protocol import PROTOCOL_VERSION, errors, models as m
 from host.protocol.appinfo import TOKEN_ENV, app_version
 from host.protocol.endpoint import ClientEndpoint, ConnectionLost
 from host.protocol.framing import FramingError

@@ -13,9 +13,7 @@ import contextlib
 import logging
 from typing import Any, Protocol, TypeVar
 
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.methods import Method
 from host.protocol.remote import RemoteEndpoint, parse_endpoint
 from host.remote.bounds import (

@@ -15,9 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from host.events import Publisher
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.methods import Method
 from host.remote.bounds import unbounded
 from host.remote.catch_up import TODOS, Mirror, catch_up_session

@@ -11,9 +11,7 @@ from typing import Protocol
 
 from host.clock import new_id, now_iso
 from host.events import Publisher
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import LIST_ITEM, shorten
 from host.sessions.rows import SESSION_COLUMNS, session_of
 from host.sessions.transcript import Transcript

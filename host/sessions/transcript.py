@@ -8,8 +8,7 @@ from collections.abc import Callable
 
 from host.clock import new_id, now_iso
 from host.events import Publisher
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.protocol.text import valid_text
 from host.sessions.rows import MESSAGE_COLUMNS, message_of, within_a_page
 from host.store.db import Database, immediate

@@ -8,9 +8,7 @@ from typing import Protocol
 
 from host.clock import new_id, now_iso
 from host.events import Publisher
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.sessions.rows import TURN_COLUMNS, turn_of
 from host.sessions.transcript import Transcript
 from host.store.db import Database, immediate

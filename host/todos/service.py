@@ -16,9 +16,7 @@ from pydantic import TypeAdapter
 from host.clock import now_iso
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.todo_diff import diff_items
 from host.store.db import Database, immediate, running_turn
 from host.todos.schema import TodoWriteArgs

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from host.clock import new_id
 from host.events import Publisher
 from host.execution_path import ExecutionContext
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 
 MAX_SHOWN_ARGUMENTS = 4000  # characters of arguments an approval shows
 

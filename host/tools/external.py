@@ -13,9 +13,7 @@ from pydantic import ValidationError
 
 from host.events import Publisher
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import shorten
 from host.tools.approvals import Approvals
 from host.tools.plugins import Plugin, PluginContext, PluginTool

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from nib_desktop.state import events as ev
-from nib_desktop.state import on_checklist as checklist
-from nib_desktop.state import on_sessions as sessions
-from nib_desktop.state import on_transcript as transcript
+from nib_desktop.state import (
+    events as ev,
+    on_checklist as checklist,
+    on_sessions as sessions,
+    on_transcript as transcript,
+)
 from nib_desktop.state.parts import Change, Held
 
 Reducer = Callable[[Held, Any], Change]

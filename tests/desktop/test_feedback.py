@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from host.protocol import feedback as words
-from host.protocol import methods as rpc
-from nib_desktop.state import feedback as fb
-from nib_desktop.state import intents as it
+from host.protocol import feedback as words, methods as rpc
+from nib_desktop.state import feedback as fb, intents as it
 from tests.helpers.paired import paired
 from tests.helpers.waiting import until
 

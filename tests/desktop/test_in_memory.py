@@ -9,8 +9,7 @@ import pytest
 
 from host.protocol import methods as rpc
 from nib_desktop.router import HistoryFeed, LineFeed, Router
-from nib_desktop.state import events as ev
-from nib_desktop.state import intents as it
+from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
 from tests.helpers.paired import paired
 from tests.helpers.waiting import until

@@ -3,8 +3,7 @@ and what it leaves alone."""
 
 from __future__ import annotations
 
-from nib_desktop.state import events as ev
-from nib_desktop.state import store
+from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Approval, Item, Line, Revision, Session, Snapshot, TurnView
 

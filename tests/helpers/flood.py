@@ -17,8 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.protocol.endpoint import encode_notification, response_message
 from host.protocol.framing import FrameDecoder, encode_message
 from nib_desktop.rpc_client import RpcClient

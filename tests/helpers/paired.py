@@ -13,9 +13,7 @@ from typing import TypeVar
 
 from host.core import HostCore
 from host.handlers import dispatcher
-from host.protocol import PROTOCOL_VERSION
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import PROTOCOL_VERSION, methods as rpc, models as m
 from host.protocol.endpoint import ClientEndpoint, encode_notification
 from host.protocol.serving import ServerConnection
 from nib_desktop.main_role import Hooks, MainRole

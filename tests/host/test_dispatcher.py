@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, strategies as st
 
 from host.core import HostCore
 from host.handlers import dispatcher

@@ -102,8 +102,7 @@ def test_an_answer_takes_effect_before_the_notifications_sent_after_it() -> None
     window showed a failed MCP server as starting for ever when it was the other way)."""
     import asyncio
 
-    from host.protocol import methods as rpc
-    from host.protocol import models as m
+    from host.protocol import methods as rpc, models as m
 
     seen: list[str] = []
     sent: list[bytes] = []
@@ -144,9 +143,7 @@ def test_a_read_the_client_stops_waiting_for_is_cancelled_at_the_host() -> None:
     dropped there; a call that changes something goes on and answers (nobody listens)."""
     import asyncio
 
-    from host.protocol import PROTOCOL_VERSION
-    from host.protocol import methods as rpc
-    from host.protocol import models as m
+    from host.protocol import PROTOCOL_VERSION, methods as rpc, models as m
     from host.protocol.serving import Dispatcher, ServerConnection
     from tests.helpers.waiting import until
 

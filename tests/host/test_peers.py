@@ -7,9 +7,7 @@ import typing
 
 import pytest
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
-from host.protocol import peers
+from host.protocol import methods as rpc, models as m, peers
 
 
 def declared(interface: type) -> dict[str, dict[str, typing.Any]]:

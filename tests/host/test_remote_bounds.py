@@ -10,8 +10,7 @@ import asyncio
 import pytest
 
 from host.core import HostCore
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from host.remote import bounds, catch_up, link
 
 NOW = "2026-01-01T00:00:00.000Z"

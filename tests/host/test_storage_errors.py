@@ -9,9 +9,7 @@ import apsw
 import pytest
 
 from host.core import HostCore
-from host.protocol import errors
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.rpc import as_rpc_error
 from host.store.errors import StorageFailure, environment_problem
 from tests.helpers.waiting import until

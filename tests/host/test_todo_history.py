@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from host.protocol.todo_diff import diff_items, matched_diff
 from host.todos import service as todo_service
 from tests.helpers.budget import examples

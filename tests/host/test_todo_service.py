@@ -8,8 +8,7 @@ import pytest
 
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
-from host.protocol import errors
-from host.protocol import models as m
+from host.protocol import errors, models as m
 from tests.helpers.db_copy import database_copy
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from host.protocol import methods as rpc
-from host.protocol import models as m
+from host.protocol import methods as rpc, models as m
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 from tests.ui.test_dock import running_session

@@ -118,8 +118,7 @@ def test_rows_change_by_row_whatever_the_lists(qtmodeltester) -> None:
     """Any list to any other: the model ends holding exactly the new rows, told by
     inserts, removals and changes in place (each checked by Qt's model tester as it
     happens), never by a reset."""
-    from hypothesis import given
-    from hypothesis import strategies as st
+    from hypothesis import given, strategies as st
 
     from tests.helpers.budget import examples
 

@@ -12,8 +12,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
 from nib_desktop.state.changes import Changes, FileDiff, Scope, counts, file_line, restore_words
-from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.lazy import intents as it
+from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.rich import detail_html
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import ChangeRowModel, qml_uncreatable

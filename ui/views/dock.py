@@ -11,8 +11,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import facts, store
 from nib_desktop.state.facts import End, Progress
-from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.lazy import intents as it
+from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from ui.snapshots import Headline, Snapshot, checklist_note, completed_between, headline, todo_rows
 from ui.views.rows import TodoListModel, qml_uncreatable

@@ -11,8 +11,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
 from nib_desktop.state.feedback import AskKind, PlanAsk, said
-from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.lazy import intents as it
+from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Item
 from ui.views.rows import AskModel, AskRow, qml_uncreatable

@@ -6,8 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
-from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject
-from PySide6.QtCore import QPersistentModelIndex as PersistentIndex
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex as PersistentIndex,
+)
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
 T = TypeVar("T")

@@ -1,0 +1,95 @@
+"""Contract section 17's wire types: what an ACP agent offers to steer its sessions.
+Reached as `models.X`, like every wire type."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import StringConstraints
+
+from host.protocol.wire import Id, Switch, Wire
+
+# --- section 17: steering an external agent -----------------------------------------------
+
+
+class ModeInfo(Wire):
+    id: str
+    name: str
+    description: str = ""
+
+
+class Modes(Wire):
+    current: str
+    available: tuple[ModeInfo, ...]
+
+
+class Choice(Wire):
+    value: str
+    name: str
+    description: str = ""
+
+
+class OptionInfo(Wire):
+    id: str
+    name: str
+    category: str | None = None
+    type: Literal["select", "boolean"]
+    current: str | bool
+    choices: tuple[Choice, ...] = ()
+
+
+class CommandInfo(Wire):
+    name: str
+    description: str = ""
+    hint: str | None = None
+
+
+class PromptKinds(Wire):
+    image: bool = False
+    audio: bool = False
+    embedded_context: bool = False
+
+
+class Cost(Wire):
+    amount: float
+    currency: str
+
+
+class Usage(Wire):
+    used: int | None = None
+    size: int | None = None
+    cost: Cost | None = None
+
+
+class AuthInfo(Wire):
+    id: str
+    name: str
+    description: str = ""
+
+
+class AgentControls(Wire):
+    """What an ACP agent offers to steer one of its sessions, as it last told it."""
+
+    session_id: Id
+    modes: Modes | None = None
+    options: tuple[OptionInfo, ...] = ()
+    commands: tuple[CommandInfo, ...] = ()
+    prompt: PromptKinds = PromptKinds()
+    usage: Usage | None = None
+    auth_methods: tuple[AuthInfo, ...] = ()
+
+
+class SetModeParams(Wire):
+    session_id: Id
+    mode_id: Id
+
+
+class SetOptionParams(Wire):
+    session_id: Id
+    option_id: Id
+    value: Annotated[str, StringConstraints(min_length=1, max_length=500)] | Switch
+
+
+class AuthenticateParams(Wire):
+    agent: Id
+    method_id: Id
