@@ -13,14 +13,13 @@ from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop.lines import todo_line, tool_name
 from nib_desktop.state.steering import AgentCommand, Steering
+from nib_desktop.state.tool_types import AgentOption, Approval, ToolSource
 from nib_desktop.state.types import (
     AgentChoice,
-    Approval,
     Item,
     Revision,
     Session,
     Snapshot,
-    ToolSource,
     TurnView,
 )
 
@@ -139,8 +138,10 @@ def local_time(stamp: str) -> str:
 
 
 def approval(a: m.ApprovalRequested) -> Approval:
+    options = tuple(AgentOption(o.option_id, shown_text(o.name), o.kind,
+                                m.OPTION_DECISION[o.kind]) for o in a.options)  # fmt: skip
     return Approval(a.approval_id, a.session_id, shown_text(tool_name(a.tool)),
-                    shown_text(a.arguments))  # fmt: skip
+                    shown_text(a.arguments), options)  # fmt: skip
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",

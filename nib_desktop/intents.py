@@ -146,8 +146,10 @@ class Intents:
                 return self._host.call(rpc.TOOLS_RETRY, m.ToolsRetryParams(name=name)), (
                     f"start the MCP server {name} again"
                 )
-            case it.Answer(approval_id, decision):
-                return self.respond_approval(approval_id, decision), "answer the approval"
+            case it.Answer(approval_id, decision, option_id):
+                return self.respond_approval(approval_id, decision, option_id), (
+                    "answer the approval"
+                )
             case it.LoadOlderMessages():
                 return self._loader.load_older_messages(), "load earlier messages"
             case it.LoadOlderRevisions():
@@ -167,10 +169,9 @@ class Intents:
         params = m.CreateSessionParams.model_validate(fields)
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
-    async def respond_approval(self, approval_id: str, decision: str) -> None:
-        params = m.ApprovalRespondParams.model_validate(
-            {"approvalId": approval_id, "decision": decision}
-        )
+    async def respond_approval(self, approval_id: str, decision: str, option_id: str) -> None:
+        fields = {"approvalId": approval_id, "decision": decision, "optionId": option_id or None}
+        params = m.ApprovalRespondParams.model_validate(fields)
         await self._host.call(rpc.APPROVALS_RESPOND, params)
 
     async def fork_session(self) -> m.Session | None:

@@ -28,7 +28,8 @@ from nib_desktop.state import events as ev, intents as it, store
 from nib_desktop.state.facts import End
 from nib_desktop.state.outside import SHOWN_OUTSIDE, Launcher, counts, launcher
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import Approval, TurnView
+from nib_desktop.state.tool_types import Approval
+from nib_desktop.state.types import TurnView
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from host.acp.transport import AgentBroken, LineTransport
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
 from host.protocol.framing import MAX_FRAME_BYTES
-from host.protocol.text import shorten
+from host.protocol.text import shorten, valid_text
 from host.sessions.service import SessionService
 from host.store.errors import StorageFailure
 
@@ -359,8 +359,9 @@ class AgentProcess:
             return cancelled
         title = tool_call.title or tool_call.kind or "a tool"
         raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
+        offered = offered_options(options)
         ask = asyncio.ensure_future(
-            self._agents.approvals().ask(recorder.ctx, title, raw, same_input=True)
+            self._agents.approvals().ask_agent(recorder.ctx, title, raw, offered)
         )
         recorder.permissions.add(ask)
         try:
@@ -370,7 +371,8 @@ class AgentProcess:
             ask.cancel()
         if ask.cancelled() or ask.exception() is not None:
             return cancelled
-        option = choose(options, ask.result())
+        decision, picked = ask.result()
+        option = picked or choose(options, decision)
         if option is None:
             return cancelled
         return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected",
@@ -401,6 +403,22 @@ _OPTIONS = {
     "allow_session": ("allow_always", "allow_once"),
     "deny": ("reject_once", "reject_always"),
 }
+
+
+def offered_options(options: list[PermissionOption]) -> tuple[m.ApprovalOption, ...]:
+    """The agent's options as the approval shows them: under its own names (valid text,
+    one line, cut to fit), at most MAX_APPROVAL_OPTIONS, each id once. An id that could
+    not be answered exactly (not valid text, or longer than an id may be) is left out:
+    the decision then falls back to the closest option, as section 15 says."""
+    offered: dict[str, m.ApprovalOption] = {}
+    for option in options[: m.MAX_APPROVAL_OPTIONS]:
+        ident = option.option_id
+        if not ident or len(ident) > 200 or valid_text(ident) != ident:
+            continue
+        name = shorten(valid_text(option.name), 200) or option.kind.replace("_", " ")
+        offered.setdefault(ident, m.ApprovalOption(option_id=ident, name=name,
+                                                   kind=option.kind))  # fmt: skip
+    return tuple(offered.values())
 
 
 def choose(options: list[PermissionOption], decision: str) -> str | None:

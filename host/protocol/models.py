@@ -467,9 +467,32 @@ class ToolsList(Wire):
     plugins: tuple[PluginInfo, ...]
 
 
+OptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
+# the decision an agent's option carries on the wire (section 15's mapping, refined)
+OPTION_DECISION: dict[str, Decision] = {
+    "allow_once": "allow_once", "allow_always": "allow_session",
+    "reject_once": "deny", "reject_always": "deny",
+}  # fmt: skip
+MAX_APPROVAL_OPTIONS = 16
+OptionName = Annotated[str, StringConstraints(max_length=200)]
+
+
+class ApprovalOption(Wire):
+    """One answer an ACP agent offers for its permission request, under its own name:
+    the window shows these, never a label of Nib's (the project's, refining section 15)."""
+
+    option_id: str
+    name: OptionName
+    kind: OptionKind
+
+
 class ApprovalRespondParams(Wire):
+    """`optionId` (the project's) picks one of the agent's options exactly; `decision`
+    must then be the one that option carries (OPTION_DECISION)."""
+
     approval_id: Id
     decision: Decision
+    option_id: Id | None = None
 
 
 class ApprovalRequested(Wire):
@@ -478,6 +501,8 @@ class ApprovalRequested(Wire):
     turn_id: str
     tool: str
     arguments: str  # as the model wrote them: shown as plain text
+    # an ACP agent's own answers (empty for MCP and plugin tools: Nib's three decisions)
+    options: tuple[ApprovalOption, ...] = ()
 
 
 class Stale(Wire):

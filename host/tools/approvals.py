@@ -4,6 +4,9 @@ server is configured `"approval": "allow"` or the user allowed that tool for the
 A waiting call is announced with `approvals.requested`; `approvals.respond` decides it
 (and `approvals.resolved` tells every client); cancelling the turn resolves its pending
 approvals as "cancelled". "Allow for this session" lasts while the host runs.
+
+An ACP agent's request carries the agent's own options (`ask_agent`): the user picks one
+by its `optionId`, and the agent gets exactly that one.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ MAX_SHOWN_ARGUMENTS = 4000  # characters of arguments an approval shows
 @dataclass
 class _Pending:
     request: m.ApprovalRequested
-    answer: asyncio.Future[str]
+    answer: asyncio.Future[tuple[str, str | None]]  # the decision, the agent's option
 
 
 class Approvals:
@@ -32,44 +35,62 @@ class Approvals:
         # (session id, tool, input): what "allow for the session" covers
         self._allowed: set[tuple[str, str, str]] = set()
 
-    async def ask(
-        self, ctx: ExecutionContext, tool: str, arguments: str, same_input: bool = False
-    ) -> str:
-        """The user's decision for this call: "allow_once", "allow_session" or "deny".
-        Cancelled with the turn, the approval is resolved as "cancelled". An allowance for
-        the session covers this tool (a name the host knows: an MCP or plugin tool), or
-        with `same_input` this `tool` and exactly these `arguments` (an ACP agent's call,
-        whose title is the agent's free text): never a call the user did not see."""
-        key = (ctx.session_id, tool, arguments if same_input else "")
+    async def ask(self, ctx: ExecutionContext, tool: str, arguments: str) -> str:
+        """The user's decision for an MCP or plugin call: "allow_once", "allow_session" or
+        "deny". An allowance for the session covers this tool (a name the host knows)."""
+        decision, _ = await self._ask(ctx, tool, arguments, (ctx.session_id, tool, ""), ())
+        return decision
+
+    async def ask_agent(
+        self, ctx: ExecutionContext, tool: str, arguments: str,
+        options: tuple[m.ApprovalOption, ...],
+    ) -> tuple[str, str | None]:  # fmt: skip
+        """An ACP agent's permission request: the decision and, where the user picked
+        one, the agent's option. A call allowed for the session before (the contract's
+        `allow_session`, no option picked) is covered only with this `tool` and exactly
+        these `arguments` (the title is the agent's free text): never a call the user did
+        not see. An agent's own option picked by the user leaves Nib nothing to remember:
+        its lasting permissions are the agent's, kept as the agent scopes them."""
+        return await self._ask(ctx, tool, arguments, (ctx.session_id, tool, arguments), options)
+
+    async def _ask(
+        self, ctx: ExecutionContext, tool: str, arguments: str, key: tuple[str, str, str],
+        options: tuple[m.ApprovalOption, ...],
+    ) -> tuple[str, str | None]:  # fmt: skip
+        """Cancelled with the turn, the approval is resolved as "cancelled"."""
         if key in self._allowed:
-            return "allow_session"
+            return "allow_session", None
         shown = arguments
         if len(shown) > MAX_SHOWN_ARGUMENTS:
             shown = shown[:MAX_SHOWN_ARGUMENTS] + f"… ({len(arguments)} characters in all)"
         request = m.ApprovalRequested(
             approval_id=new_id(), session_id=ctx.session_id, turn_id=ctx.turn_id, tool=tool,
-            arguments=shown,
+            arguments=shown, options=options,
         )  # fmt: skip
-        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[tuple[str, str | None]] = asyncio.get_running_loop().create_future()
         self._pending[request.approval_id] = _Pending(request, answer)
         self._publisher.publish(rpc.APPROVALS_REQUESTED, request)
         try:
-            decision = await answer
+            decision, option = await answer
         except asyncio.CancelledError:
             if self._pending.pop(request.approval_id, None) is not None:
                 self._resolved(request.approval_id, "cancelled")
             raise
-        if decision == "allow_session":
-            self._allowed.add(key)
-        return decision
+        if decision == "allow_session" and option is None:
+            self._allowed.add(key)  # a picked agent option is the agent's to keep, not Nib's
+        return decision, option
 
     def respond(self, params: m.ApprovalRespondParams) -> m.OkResult:
-        entry = self._pending.pop(params.approval_id, None)
+        entry = self._pending.get(params.approval_id)
         if entry is None or entry.answer.done():
+            self._pending.pop(params.approval_id, None)
             raise errors.ApprovalNotPending(
                 f"approval {params.approval_id!r} is not waiting (unknown or already decided)"
             )
-        entry.answer.set_result(params.decision)
+        if params.option_id is not None:
+            _check_option(entry.request, params)
+        self._pending.pop(params.approval_id)
+        entry.answer.set_result((params.decision, params.option_id))
         self._resolved(params.approval_id, params.decision)
         return m.OkResult()
 
@@ -77,4 +98,21 @@ class Approvals:
         self._publisher.publish(
             rpc.APPROVALS_RESOLVED,
             m.ApprovalResolved.model_validate({"approvalId": approval_id, "decision": decision}),
+        )
+
+
+def _check_option(request: m.ApprovalRequested, params: m.ApprovalRespondParams) -> None:
+    """An option the request offered, with the decision it carries: -32602 otherwise
+    (the approval still waits)."""
+    option = next((o for o in request.options if o.option_id == params.option_id), None)
+    if option is None:
+        offered = ", ".join(repr(o.option_id) for o in request.options) or "none"
+        raise errors.InvalidParams(
+            f"optionId {params.option_id!r} is not one this approval offers (offered: {offered})"
+        )
+    carries = m.OPTION_DECISION[option.kind]
+    if params.decision != carries:
+        raise errors.InvalidParams(
+            f"option {option.name!r} is the agent's {option.kind} option: its decision is "
+            f"{carries!r}, not {params.decision!r}"
         )

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.steering import Steering
+from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.types import (
     AgentChoice,
-    Approval,
     ConnectionState,
     DesktopPrefs,
     Line,
@@ -24,7 +24,6 @@ from nib_desktop.state.types import (
     Revision,
     Session,
     Snapshot,
-    ToolSource,
     TurnView,
 )
 

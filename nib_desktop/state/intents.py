@@ -141,6 +141,7 @@ class RetryRemote:
 class Answer:
     approval_id: str
     decision: str  # allow_once, allow_session, deny
+    option_id: str = ""  # the ACP agent's own option picked, if one was
 
 
 @dataclass(frozen=True)

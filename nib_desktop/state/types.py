@@ -184,26 +184,6 @@ def folded(text: str) -> str:
     return f"{head}\n… {rest:,} more characters ▸"
 
 
-class Approval(NamedTuple):
-    """A tool call waiting for the user (contract section 13)."""
-
-    approval_id: str
-    session_id: str
-    tool: str  # e.g. "get_current_time (time)" or a plugin tool's name
-    arguments: str
-
-
-class ToolSource(NamedTuple):
-    """One MCP server or plugin in the Tools view."""
-
-    name: str
-    kind: str  # "MCP server" or "plugin"
-    state: str  # starting, ready, failed, disabled (plugins: ready or failed)
-    error: str
-    tools: str  # the tool names, comma separated
-    accessible_name: str
-
-
 class DesktopPrefs(NamedTuple):
     """What the app shows outside its window (`"desktop"` in settings.json); all on by
     default. Notifications and the attention request only while the window is inactive."""

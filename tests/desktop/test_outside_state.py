@@ -12,7 +12,8 @@ from nib_desktop.outside import approval_words, turn_words
 from nib_desktop.state import events as ev
 from nib_desktop.state.outside import launcher, waiting, window_title
 from nib_desktop.state.store import AppState
-from nib_desktop.state.types import Approval, DesktopPrefs, Item, Session, Snapshot, TurnView
+from nib_desktop.state.tool_types import Approval
+from nib_desktop.state.types import DesktopPrefs, Item, Session, Snapshot, TurnView
 
 
 def state_with(*ids: str) -> AppState:

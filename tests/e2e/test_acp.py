@@ -192,6 +192,40 @@ def test_permissions_are_approvals(tmp_path: Path) -> None:
             assert texts(client, sid)[-1] == f"permission: {option}"
 
 
+def test_an_approval_offers_the_agents_own_options_and_answers_the_one_picked(
+    tmp_path: Path,
+) -> None:
+    """The approval carries the agent's options under its own names and kinds; an
+    `optionId` reaches the agent exactly; an option that is not offered, or a decision
+    the option does not carry, is refused and the call still waits."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        params = asked["params"]
+        assert params["options"] == [
+            {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "always", "name": "Always", "kind": "allow_always"},
+            {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+        ]
+        approval = params["approvalId"]
+        for decision, option, words in [
+            ("allow_once", "maybe", "is not one this approval offers"),
+            ("allow_once", "always", "its decision is 'allow_session'"),
+            ("deny", "yes", "its decision is 'allow_once'"),
+        ]:
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call("approvals.respond", {"approvalId": approval, "decision": decision,
+                                                  "optionId": option})  # fmt: skip
+            assert refused.value.code == -32602 and words in refused.value.error["message"]
+        client.call("approvals.respond", {"approvalId": approval, "decision": "allow_session",
+                                          "optionId": "always"})  # fmt: skip
+        resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
+        assert resolved["params"]["decision"] == "allow_session"
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        assert texts(client, sid)[-1] == "permission: always"
+
+
 def test_stop_cancels_the_agent_and_its_approval(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]

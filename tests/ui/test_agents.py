@@ -404,3 +404,36 @@ def test_a_pasted_image_goes_to_an_agent_that_takes_images(gui: Gui, takes: bool
         await until(lambda: gui.visible_items("heldImage") == [], 10, "sent, held no more")
 
     gui.run(body(), timeout=60)
+
+
+def test_an_agents_approval_offers_its_own_options_under_its_own_names(gui: Gui) -> None:
+    """An agent's permission request shows the agent's options as it named them, never
+    Nib's "for this session": Alt+S answers nothing there; Alt+A picks the agent's own
+    lasting option (as the agent scopes it), and a click picks any option exactly."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "ask")
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        shown = [gui.visible_items(f"agentOption_{o}") for o in ("yes", "always", "no")]
+        names = [b.property("text") for found in shown for b in found]
+        assert names == ["Allow", "Always", "Reject"]
+        assert gui.visible_items("allowSessionButton") == []  # Nib's label never offered
+        keys = gui.item("agentOptionKeys").property("text")
+        assert "Alt+Y Allow" in keys and "Alt+A Always" in keys and "Alt+N Reject" in keys
+        waiting = gui.approvals.property("approvalId")
+        await gui.key(Qt.Key.Key_S, ALT)  # Nib's own allowance: not an agent's option
+        await gui.frame()
+        assert gui.approvals.property("approvalId") == waiting
+        await gui.key(Qt.Key.Key_A, ALT)
+        await until(lambda: "permission: always" in transcript(gui), 15, "the agent's answer")
+        await turn_end(gui)
+        await send(gui, "ask")  # the same call again: the agent asks, Nib allows nothing
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "asked again")
+        await gui.frame()
+        await gui.click(gui.visible_items("agentOption_no")[0])
+        await until(lambda: "permission: no" in transcript(gui), 15, "the refusal")
+
+    gui.run(body(), timeout=60)

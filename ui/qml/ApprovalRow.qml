@@ -5,7 +5,9 @@ import QtQuick.Layouts
 import Nib
 
 // A tool call waiting for the user, in the composer: what it is, its arguments, and the
-// answers with their keys (the keys themselves are the composer's, window-wide).
+// answers with their keys (the keys themselves are the composer's, window-wide). An ACP
+// agent's call offers the agent's own options under its own names; an MCP or plugin
+// tool's, Nib's three decisions.
 FocusScope {
     id: row
     objectName: "approvalRow"
@@ -14,8 +16,31 @@ FocusScope {
     required property Theme theme
     required property string allowOnceKeys
     required property string allowSessionKeys
+    required property string allowAlwaysKeys
     required property string denyKeys
     signal answered(string decision)
+    signal picked(string optionId)
+
+    // the agent's options of the call shown ([] for Nib's decisions)
+    readonly property var agentOptions: {
+        void row.approvals.version
+        return row.approvals.options()
+    }
+    readonly property bool agentAsks: row.agentOptions.length > 0
+
+    function keysOf(key: string): string {
+        return key === "allow_once" ? row.allowOnceKeys
+             : key === "allow_always" ? row.allowAlwaysKeys
+             : key === "deny" ? row.denyKeys : ""
+    }
+    function optionTip(option: var): string {
+        const what = option.kind === "allow_once" ? qsTr("Allow this call once")
+                   : option.kind === "allow_always" ? qsTr("The agent's lasting permission, as the agent scopes and keeps it")
+                   : option.kind === "reject_always" ? qsTr("Refuse, and the agent remembers the refusal")
+                   : qsTr("Refuse this call; the agent is told")
+        const keys = row.keysOf(option.key)
+        return keys === "" ? what : qsTr("%1 (%2)").arg(what).arg(keys)
+    }
 
     implicitHeight: approvalColumn.implicitHeight + 16
     Accessible.role: Accessible.Grouping
@@ -56,7 +81,39 @@ FocusScope {
             Accessible.role: Accessible.StaticText
             Accessible.name: qsTr("Arguments: %1").arg(text)
         }
+        // an ACP agent's own options, under its own names
+        Flow {
+            Layout.fillWidth: true
+            visible: row.agentAsks
+            spacing: 6
+            Repeater {
+                model: row.agentOptions
+                delegate: NibButton {
+                    required property var modelData
+                    required property int index
+                    objectName: "agentOption_" + modelData.optionId
+                    text: modelData.name
+                    primary: index === 0
+                    palette.buttonText: row.theme.text
+                    activeFocusOnTab: true
+                    ToolTip.visible: hovered || activeFocus
+                    ToolTip.text: row.optionTip(modelData)
+                    Accessible.name: modelData.name
+                    Accessible.description: ToolTip.text
+                    onClicked: row.picked(modelData.optionId)
+                }
+            }
+            Label {
+                objectName: "agentOptionKeys"
+                text: row.agentOptions.filter(o => o.key !== "")
+                      .map(o => qsTr("%1 %2").arg(row.keysOf(o.key)).arg(o.name)).join(" · ")
+                height: implicitHeight
+                color: row.theme.muted
+                font.pixelSize: 11
+            }
+        }
         RowLayout {
+            visible: !row.agentAsks
             spacing: 6
             NibButton {
                 objectName: "allowOnceButton"
@@ -75,7 +132,7 @@ FocusScope {
                 text: qsTr("Allow for this session")
                 activeFocusOnTab: true
                 ToolTip.visible: hovered || activeFocus
-                ToolTip.text: qsTr("Allow this tool until the host stops (%1)").arg(row.allowSessionKeys)
+                ToolTip.text: qsTr("Nib allows this tool in this session until the host stops (%1)").arg(row.allowSessionKeys)
                 Accessible.name: qsTr("Allow for this session")
                 Accessible.description: ToolTip.text
                 onClicked: row.answered("allow_session")

@@ -69,10 +69,13 @@ Rectangle {
 
     // A waiting tool call is answered from anywhere in the window; focus goes back to
     // the input if the answer was given from the row's buttons.
-    function answer(decision: string): void {
+    function answer(decision: string, optionId: string): void {
         const row = approvalLoader.item as FocusScope
         const fromRow = row !== null && row.activeFocus
-        composer.app.approvals.respond(decision)
+        if (optionId === "")
+            composer.app.approvals.respond(decision)
+        else
+            composer.app.approvals.pick(optionId)
         if (fromRow)
             input.forceActiveFocus()
     }
@@ -80,19 +83,25 @@ Rectangle {
         id: allowOnceShortcut
         sequence: "Alt+Y"
         context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("allow_once")
+        onActivated: composer.answer("allow_once", "")
     }
     Shortcut {
         id: allowSessionShortcut
         sequence: "Alt+S"
         context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("allow_session")
+        onActivated: composer.answer("allow_session", "")
+    }
+    Shortcut {
+        id: allowAlwaysShortcut
+        sequence: "Alt+A"
+        context: Qt.WindowShortcut  // an agent's own lasting permission, where it offers one
+        onActivated: composer.answer("allow_always", "")
     }
     Shortcut {
         id: denyShortcut
         sequence: "Alt+N"
         context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("deny")
+        onActivated: composer.answer("deny", "")
     }
 
     // Ctrl+H opens the dock's History view (focus goes into it) and closes it again.
@@ -142,8 +151,10 @@ Rectangle {
                 theme: composer.theme
                 allowOnceKeys: allowOnceShortcut.nativeText
                 allowSessionKeys: allowSessionShortcut.nativeText
+                allowAlwaysKeys: allowAlwaysShortcut.nativeText
                 denyKeys: denyShortcut.nativeText
-                onAnswered: decision => composer.answer(decision)
+                onAnswered: decision => composer.answer(decision, "")
+                onPicked: optionId => composer.answer("", optionId)
             }
         }
 

@@ -11,7 +11,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import Approval
+from nib_desktop.state.tool_types import Approval
 from ui.views.rows import qml_uncreatable
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class ApprovalsView(QObject):
         count = self._elsewhere()
         calls = "A tool call waits" if count == 1 else f"{count} tool calls wait"
         where = f"“{title}”" + ("" if len(others) == 1 else f" and {len(others) - 1} more")
-        return f"{calls} for you in {where} · Alt+Y, Alt+S or Alt+N goes there"
+        return f"{calls} for you in {where} · Alt+Y, Alt+A, Alt+S or Alt+N goes there"
 
     def _get_version(self) -> int:
         return self._version
@@ -105,13 +105,55 @@ class ApprovalsView(QObject):
         if others:
             self._ask(it.ShowSession(others[0]))
 
+    @Slot(result="QVariantList")
+    def options(self) -> list[dict[str, str]]:
+        """The agent's own answers to the call shown, as it named them, each with the
+        decision of the key that picks it ("" for none): none for an MCP or plugin tool,
+        which is offered Nib's three decisions."""
+        waiting = self._shown()
+        if waiting is None:
+            return []
+        keyed: dict[str, str] = {}  # the option each key picks -> that key's decision
+        for decision, kinds in _KINDS.items():
+            option = waiting.option(kinds)
+            if option is not None:
+                keyed.setdefault(option.option_id, decision)
+        return [{"optionId": o.option_id, "name": o.name, "kind": o.kind,
+                 "key": keyed.get(o.option_id, "")} for o in waiting.options]  # fmt: skip
+
     @Slot(str)
     def respond(self, decision: str) -> None:
-        """Decide the call shown: allow_once, allow_session or deny. With none here and
-        one waiting in another session, go there first (the key never answers a call the
-        user has not seen)."""
+        """Decide the call shown by a key: allow_once, allow_session, allow_always or
+        deny. An agent's call is answered with its own option of that kind (allow_always:
+        its lasting one, as it scopes it); allow_session is Nib's for MCP and plugin
+        tools and never picks an agent's option. With none here and one waiting in
+        another session, go there first (the key never answers a call the user has not
+        seen)."""
         waiting = self._shown()
-        if waiting is not None:
-            self._ask(it.Answer(waiting.approval_id, decision))
-        else:
+        if waiting is None:
             self.goToWaiting()
+        elif not waiting.options:
+            if decision != "allow_always":
+                self._ask(it.Answer(waiting.approval_id, decision))
+        else:
+            option = waiting.option(_KINDS.get(decision, ()))
+            if option is not None:
+                self.pick(option.option_id)
+
+    @Slot(str)
+    def pick(self, option_id: str) -> None:
+        """Answer the call shown with the agent's option `option_id`."""
+        waiting = self._shown()
+        option = next((o for o in waiting.options if o.option_id == option_id), None) if (
+            waiting is not None
+        ) else None  # fmt: skip
+        if waiting is not None and option is not None:
+            self._ask(it.Answer(waiting.approval_id, option.decision, option.option_id))
+
+
+# a key's decision -> the kinds of the agent's options it picks, the closest first
+_KINDS = {
+    "allow_once": ("allow_once",),
+    "allow_always": ("allow_always",),
+    "deny": ("reject_once", "reject_always"),
+}

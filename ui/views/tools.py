@@ -10,7 +10,8 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import AgentChoice, ToolSource
+from nib_desktop.state.tool_types import ToolSource
+from nib_desktop.state.types import AgentChoice
 from ui.views.rows import ToolSourceModel, qml_uncreatable
 
 if TYPE_CHECKING:
