@@ -25,12 +25,20 @@ def summary_text(message: m.Message) -> str:
 
 class LineMaker:
     """A session's messages as lines, fed in order: user and assistant text as it is,
-    tool calls and results as compact lines. A checklist write is told from what the
-    host committed (the result's `todo`: its revision's diff), never from the call's
-    arguments; a refused write is told as refused, with the host's reason."""
+    tool calls as compact lines, each call's result taking its call's line in place
+    ("→ Read notes.txt" becomes "✓ Read notes.txt · 3 lines", its diff or output under
+    it), however many run at once. A checklist write is told from what the host committed
+    (the result's `todo`: its revision's diff), never from the call's arguments; a refused
+    write is told as refused, with the host's reason. `titled`: an ACP agent's session,
+    whose calls are named by their titles (which say the file or the command), their
+    input (the agent's own fields) shown only when the line is unfolded."""
 
-    def __init__(self) -> None:
+    def __init__(self, titled: bool = False) -> None:
+        self._titled = titled
         self._todo_calls: set[str] = set()
+        # the calls told and not yet finished: id -> (the call's seq, its name as shown,
+        # its input)
+        self._calls: dict[str, tuple[int, str, str]] = {}
         # the last checklist line, when it told one step beginning: (its seq, the step)
         self._begun: tuple[int, str] | None = None
 
@@ -38,10 +46,11 @@ class LineMaker:
         seq = message.seq
         made = []
         for line in self._lines(message):
-            replaces = self._live(message, line)
+            replaces = line.replaces or self._live(message, line)
             made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
                              replaces or seq, replaces, bounded(line.detail) if line.detail
-                             else "", line.detail_kind))  # fmt: skip
+                             else "", line.detail_kind, line.call_id,
+                             bounded(line.call_input)))  # fmt: skip
         return tuple(made)
 
     def _live(self, message: m.Message, line: Line) -> int:
@@ -74,24 +83,53 @@ class LineMaker:
             mark = "✕ " if message.is_error else ""
             return [Line("todo", mark + shorten(message.content, 400), message.is_error)]
         if message.role == "tool":
-            if message.tool_call_id in self._todo_calls and message.is_error:
-                return [Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
-                             is_error=True)]  # fmt: skip
-            if message.activity is not None:  # what it did (section 16)
-                said, kind = activity.detail(message.activity)
-                mark = "← error: " if message.is_error else "← "
-                return [Line("tool_result", mark + activity.summary(message.activity),
-                             message.is_error, detail=said, detail_kind=kind)]  # fmt: skip
-            return [Line("tool_result", _result_line(message), message.is_error)]
+            return [self._result(message)]
         lines: list[Line] = []
         if message.content.strip():  # stored as the agent streamed it: blank lines around it
             lines.append(Line(message.role, message.content.strip("\n")))
         for call in message.tool_calls:
             if call.name == TODO_WRITE:  # told by its result, once the host decided
                 self._todo_calls.add(call.id)
-            else:
-                lines.append(Line("tool_call", call_line(call)))
+                continue
+            named = self._named(call)
+            self._calls[call.id] = (message.seq, named, call.arguments)
+            lines.append(Line("tool_call", f"→ {named}", call_id=call.id,
+                              call_input=call.arguments))  # fmt: skip
         return lines
+
+    def _named(self, call: m.ToolCall) -> str:
+        """A call as its line names it: an agent's by its title; a tool of the host's own
+        agent by its name (an MCP server's with the server) and its arguments."""
+        if self._titled:
+            return shorten(call.name, 200)
+        return f"{tool_name(call.name)} {shorten(call.arguments, 120)}".rstrip()
+
+    def _result(self, message: m.Message) -> Line:
+        """A tool's result: in place of its call's line where that is held (its diff or
+        output under it), else a line of its own."""
+        call_id = message.tool_call_id or ""
+        if call_id in self._todo_calls and message.is_error:
+            return Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
+                        is_error=True)  # fmt: skip
+        said, kind, what = "", "", shorten(message.content, 160)
+        if message.activity is not None:  # what it did (section 16)
+            said, kind = activity.detail(message.activity)
+            what = activity.summary(message.activity)
+        called = self._calls.pop(call_id, None)
+        if called is None:  # its call is on an earlier page
+            mark = "← error: " if message.is_error else "← "
+            return Line("tool_result", mark + what, message.is_error, detail=said,
+                        detail_kind=kind)  # fmt: skip
+        seq, named, given = called
+        glyph = "✕" if message.is_error else "✓"
+        if message.activity is not None and message.activity.diffs:
+            text = f"{glyph} {what}"  # "Edited app.py" and its counts: the diff names it
+        elif what.strip() in ("", "completed", "failed"):
+            text = f"{glyph} {named}"
+        else:
+            text = f"{glyph} {named} · {what}"
+        return Line("tool_call", text, message.is_error, replaces=seq, detail=said,
+                    detail_kind=kind, call_id=call_id, call_input=given)  # fmt: skip
 
 
 MAX_LINE = 50_000  # characters of one transcript line the window lays out
@@ -155,12 +193,14 @@ def transcript(
     turns: tuple[TurnView, ...],
     next_turn: str | None = None,
     maker: LineMaker | None = None,
+    titled: bool = False,
 ) -> tuple[Line, ...]:
     """A page of a session's messages as lines, each ended turn's line after its last
     message. `next_turn`: the turn of the message after the page (already held), whose
-    end is told after that message instead. `maker`: one that later messages continue."""
+    end is told after that message instead. `maker`: one that later messages continue
+    (else a new one, `titled` for an ACP agent's session)."""
     ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
-    maker = maker or LineMaker()
+    maker = maker or LineMaker(titled)
     lines: list[Line] = []
     previous: str | None = None
     for message in messages:

@@ -105,7 +105,8 @@ class Loader:
         if self._state.current != sid:
             return  # another session is shown now
         messages = listing.messages
-        lines = transcript_lines.transcript(messages, self._turns(turns), maker=self._feed.reset())
+        maker = self._feed.reset(titled=bool(session.agent))
+        lines = transcript_lines.transcript(messages, self._turns(turns), maker=maker)
         first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
             ev.TranscriptPage(sid, lines, listing.has_more, first.seq if first else 0,
@@ -133,7 +134,11 @@ class Loader:
         if self._state.transcript.session_id != held.session_id or not listing.messages:
             return
         views = self._turns(turns)
-        lines = transcript_lines.transcript(listing.messages, views, held.oldest_turn or None)
+        shown = self._state.session(held.session_id)
+        titled = shown is not None and bool(shown.agent)
+        lines = transcript_lines.transcript(
+            listing.messages, views, held.oldest_turn or None, titled=titled
+        )
         first = listing.messages[0]
         page = ev.TranscriptPage(
             held.session_id, lines, listing.has_more, first.seq, _turn_of(first), older=True

@@ -25,8 +25,9 @@ class LineFeed:
     def __init__(self) -> None:
         self.maker = lines.LineMaker()
 
-    def reset(self) -> lines.LineMaker:
-        self.maker = lines.LineMaker()
+    def reset(self, titled: bool = False) -> lines.LineMaker:
+        """A new maker for a transcript loaded (`titled`: an ACP agent's session)."""
+        self.maker = lines.LineMaker(titled)
         return self.maker
 
 

@@ -114,6 +114,10 @@ class Line:
     # text, as copied), and which of the two it is ("diff", "output"; "" for none)
     detail: str = ""
     detail_kind: str = ""
+    # a tool call's line: its call's id (its result takes the line's place, in place),
+    # and the input it was called with, shown when the line is unfolded
+    call_id: str = ""
+    call_input: str = ""
 
     @property
     def markdown(self) -> bool:
@@ -155,13 +159,15 @@ FOLD_CHARS = 800
 
 def merge_lines(held: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[Line, ...]:
     """`held` with `new` after it, a line that `replaces` one taking its place (the last
-    todo line of that seq); a replacement whose line is not held is added at the end."""
+    todo line of that seq, or the line of the same tool call); a replacement whose line is
+    not held is added at the end."""
     lines = list(held)
     for line in new:
         if line.replaces:
             places = range(len(lines) - 1, -1, -1)
-            at = next((i for i in places if lines[i].seq == line.replaces
-                       and lines[i].kind == "todo"), -1)  # fmt: skip
+            at = next((i for i in places if lines[i].seq == line.replaces and (
+                lines[i].call_id == line.call_id if line.call_id else lines[i].kind == "todo"
+            )), -1)  # fmt: skip
             if at >= 0:
                 lines[at] = line
                 continue

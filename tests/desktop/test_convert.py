@@ -210,3 +210,47 @@ def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     assert shown.usage == "1,290 of 1,000,000 tokens · $0.09"
     bare = steering(m.AgentControls(session_id="s"))
     assert (bare.mode, bare.modes, bare.commands, bare.usage) == ("", (), (), "")
+
+
+def test_each_tool_call_is_one_line_its_result_taking_its_place() -> None:
+    """50 calls at once, their results in another order: 50 lines, each a call told
+    by its title and then, in place, its end and what it did; the input (the agent's own
+    fields) is not in the line but kept for the unfolded line. The same read again."""
+    from nib_desktop.lines import transcript
+    from nib_desktop.state.types import merge_lines
+
+    raw = json.dumps({"call_id": "c9", "path": "f.txt"})
+    reads = [m.ToolCall(id=f"r{i}", name=f"Read f{i}.txt", arguments=raw) for i in range(50)]
+    calls = [message("assistant", calls=(call,)) for call in reads]
+    edit = m.ToolActivity(kind="edit", diffs=(m.ToolDiff(path="app.py", old_text="a\n",
+                                                         new_text="b\nc\n"),))  # fmt: skip
+    results = [
+        message("tool", f"{i} lines", tool_call_id=f"r{i}", is_error=i == 7,
+                activity=edit if i == 3 else None)
+        for i in reversed(range(50))
+    ]  # fmt: skip
+    maker, held = LineMaker(titled=True), ()
+    for msg in [*calls[:25], *results[25:], *calls[25:], *results[:25]]:
+        held = merge_lines(held, maker.lines(msg))
+    texts = [x.text for x in held]
+    assert len(texts) == 50 and all(x.kind == "tool_call" for x in held)
+    assert texts[0] == "✓ Read f0.txt · 0 lines"
+    assert texts[3] == "✓ Edited app.py +2 −1" and held[3].detail_kind == "diff"
+    assert texts[7] == "✕ Read f7.txt · 7 lines" and held[7].is_error
+    assert all("call_id" not in t for t in texts)  # the agent's own fields: not shown
+    assert held[0].call_input == raw  # one keystroke away
+    again = transcript((*calls, *results), (), titled=True)
+    assert [x.text for x in again] == texts
+
+
+def test_a_call_still_running_reads_as_called_and_the_host_agents_tools_show_input() -> None:
+    call = m.ToolCall(id="e1", name="mcp__test__echo", arguments='{"text": "hi"}')
+    maker = LineMaker()
+    (called,) = maker.lines(message("assistant", calls=(call,)))
+    assert called.text == '→ echo (test) {"text": "hi"}' and called.call_id == "e1"
+    (done,) = maker.lines(message("tool", "echo: hi", tool_call_id="e1"))
+    assert done.text == '✓ echo (test) {"text": "hi"} · echo: hi'
+    assert (done.replaces, done.seq) == (called.seq, called.seq)
+    # a result whose call is on an earlier page: a line of its own
+    (alone,) = LineMaker().lines(message("tool", "echo: hi", tool_call_id="e1"))
+    assert alone.text == "← echo: hi" and alone.replaces == 0

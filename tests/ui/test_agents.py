@@ -190,13 +190,13 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
         await send(gui, "edit")
         await turn_end(gui)
         lines = transcript(gui)
-        assert "← Edited app.py +1 −2" in lines
-        assert "← collected 3 items" in lines
+        assert "✓ Edited app.py +1 −2" in lines  # the call's line, its end in place
+        assert "✓ Run tests · collected 3 items" in lines
         rows = {row.text: row for row in gui.transcript.model.rows()}
-        diff = rows["← Edited app.py +1 −2"]
+        diff = rows["✓ Edited app.py +1 −2"]
         assert diff.detail_kind == "diff"
         assert "-line 5\n+line five" in diff.detail and "-line 20" in diff.detail
-        assert rows["← collected 3 items"].detail.endswith("3 passed in 0.01s")
+        assert rows["✓ Run tests · collected 3 items"].detail.endswith("3 passed in 0.01s")
         await gui.frame()
         shown = [d for d in gui.visible_items("toolDetail")]
         assert len(shown) == 2
@@ -206,6 +206,9 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
         await gui.click(shown[0])
         await until(lambda: "more lines" not in shown[0].property("text"), 5, "unfolded")
         assert "-line 20" in shown[0].property("text")
+        # the call's input, kept out of its line, is shown with the line unfolded
+        await until(lambda: len(gui.visible_items("toolInput")) == 1, 5, "the input shown")
+        assert gui.visible_items("toolInput")[0].property("text").startswith("Input: {")
 
     gui.run(body(), timeout=60)
 

@@ -67,8 +67,8 @@ def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None
         await gui.frame()
         assert gui.items("approvalRow") == []  # gone once answered
         lines = transcript(gui)
-        assert any(line.startswith("→ echo (test) ") for line in lines), lines
-        assert "← echo: Please echo this" in lines
+        # the call's line, its result in its place
+        assert '✓ echo (test) {"text": "Please echo this"} · echo: Please echo this' in lines
         assert lines[-1].startswith("The echo tool says:")
         assert gui.item("composerInput").hasActiveFocus()
 
@@ -198,7 +198,8 @@ def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
         await until(lambda: not gui.sessions.property("currentRunning"), 20, "the turn's end")
         gui.item("composerInput").setProperty("text", "Echo it again")
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: "← echo: Echo it again" in transcript(gui), 20, "the second call")
+        await until(lambda: any(x.endswith("· echo: Echo it again") for x in transcript(gui)), 20,
+                    "the second call")  # fmt: skip
         assert len(asked) == 1  # the second call was never asked about
 
     gui.run(body(), timeout=60)

@@ -113,7 +113,8 @@ def test_an_approvals_allow_once_action_answers_it(gui: Gui, bus: str, elsewhere
         server.invoke(note.id, "allow_once")
         await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
         lines = [row.text for row in gui.transcript.model.rows()]
-        assert any(line.startswith("← echo: Please echo") for line in lines), lines
+        assert any(line.startswith("✓ echo (test) ") and "· echo: Please echo" in line
+                   for line in lines), lines  # fmt: skip
         await until(lambda: server.notified[-1].body.startswith("Finished"), 15, "the end")
         assert server.notified[-1].id == note.id  # the same notification, updated
         server.invoke(note.id, "default")  # the window comes forward on that session

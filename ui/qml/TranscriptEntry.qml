@@ -23,6 +23,7 @@ Item {
     required property int index
     required property bool markdown
     required property string richShort
+    required property string callInput  // a tool call's input: shown when unfolded
 
     readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                     || kind === "turn_end" || kind === "summary" || thought
@@ -32,11 +33,13 @@ Item {
     // a compaction: its count on one line; unfolded, the summary the agent goes on from
     readonly property bool summary: kind === "summary" && text.indexOf("\n") >= 0
     readonly property bool long: preview.length > 0
+    readonly property bool hasInput: callInput.length > 0
     // a click turns this line over; Return in the transcript turns them all
     property bool turned: false
     readonly property bool unfolded: turned !== entry.unfoldAll
     readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
     implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
+                    + (inputBox.visible ? inputBox.implicitHeight + 4 : 0)
 
     Rectangle {
         id: bubble
@@ -59,7 +62,8 @@ Item {
                                          .arg(entry.firstLine.length > 120 || entry.text.indexOf("\n") >= 0 ? " … ▸" : " ▸")
                   : entry.summary && !entry.unfolded ? qsTr("%1 — the summary ▸").arg(entry.firstLine)
                   : entry.markdown ? (entry.long && entry.unfolded ? entry.view.wholeRich(entry.index) : entry.richShort)
-                  : entry.long && !entry.unfolded ? entry.preview : entry.text
+                  : entry.long && !entry.unfolded ? entry.preview
+                  : entry.hasInput && !entry.unfolded ? qsTr("%1 ▸").arg(entry.text) : entry.text
             // an agent's message: Markdown rendered by the window (nib_desktop.state.markdown)
             textFormat: entry.markdown ? TextEdit.RichText : TextEdit.PlainText
             // a link opens only on a click, and only http, https and mailto ones
@@ -86,7 +90,7 @@ Item {
                               : entry.thought ? qsTr("Agent's thought: ") : "")
                              + (entry.long && !entry.unfolded ? entry.preview : entry.text)
             TapHandler {
-                enabled: entry.thought || entry.summary || entry.long
+                enabled: entry.thought || entry.summary || entry.long || entry.hasInput
                 onTapped: entry.turned = !entry.turned
             }
         }
@@ -132,6 +136,34 @@ Item {
                     onTapped: entry.turned = !entry.turned
                 }
             }
+        }
+    }
+
+    // a tool call's input as it was given (the agent's own fields among it), unfolded
+    Loader {
+        id: inputBox
+        active: entry.hasInput && entry.unfolded
+        visible: active
+        anchors.top: detailBox.visible ? detailBox.bottom : bubble.bottom
+        anchors.topMargin: 4
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.leftMargin: 16
+        sourceComponent: TextEdit {
+            objectName: "toolInput"
+            text: qsTr("Input: %1").arg(entry.callInput)
+            textFormat: TextEdit.PlainText
+            font.family: "monospace"
+            font.pixelSize: 12
+            color: entry.theme.muted
+            readOnly: true
+            selectByMouse: true
+            activeFocusOnTab: false
+            wrapMode: TextEdit.WrapAnywhere
+            selectionColor: entry.theme.selection
+            selectedTextColor: entry.theme.text
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
         }
     }
 }

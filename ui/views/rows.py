@@ -138,9 +138,10 @@ class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
     ROLES = ("kind", "text", "preview", "isError", "warning", "detail", "detailHtml",
-             "detailPreview", "markdown", "richShort")  # fmt: skip
+             "detailPreview", "markdown", "richShort", "callInput")  # fmt: skip
     ATTRIBUTES = {"isError": "is_error", "detailHtml": "detail_html",  # noqa: RUF012
-                  "detailPreview": "detail_preview", "richShort": "rich_short"}  # fmt: skip
+                  "detailPreview": "detail_preview", "richShort": "rich_short",
+                  "callInput": "call_input"}  # fmt: skip
 
 
 @QmlElement
