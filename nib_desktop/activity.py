@@ -6,6 +6,8 @@ the places it touched."""
 from __future__ import annotations
 
 import difflib
+import json
+import shlex
 
 from host.protocol import models as m
 from host.protocol.text import shorten
@@ -79,3 +81,31 @@ def counts(diff: m.ToolDiff) -> tuple[int, int]:
 
 def place_text(place: m.ToolLocation) -> str:
     return f"{place.path}:{place.line}" if place.line is not None else place.path
+
+
+def command_of(arguments: str) -> str:
+    """The command a call's input asks to run, where it names one (`{"command": "ls"}`,
+    or a program and its arguments, a shell's `-c` script shown as the script); "" when
+    it names none."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return ""
+    command = value.get("command", value.get("cmd")) if isinstance(value, dict) else None
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+        return ""
+    if len(command) >= 3 and command[-2] in ("-c", "-lc"):
+        return str(command[-1])
+    return shlex.join(command)
+
+
+def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
+    """What an approval shows of the call it asks about, as plain text and its kind: the
+    diff of each file it would change, else the command it would run ("$ ls -la"), else
+    its text; ("", "") when its input says it all."""
+    if activity is not None and (activity.diffs or activity.output):
+        return detail(activity)
+    command = command_of(arguments)
+    return (f"$ {command}", "output") if command else ("", "")

@@ -11,6 +11,7 @@ from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
+from nib_desktop import activity
 from nib_desktop.lines import todo_line, tool_name
 from nib_desktop.state.steering import AgentCommand, Steering
 from nib_desktop.state.tool_types import AgentOption, Approval, ToolSource
@@ -140,8 +141,11 @@ def local_time(stamp: str) -> str:
 def approval(a: m.ApprovalRequested) -> Approval:
     options = tuple(AgentOption(o.option_id, shown_text(o.name), o.kind,
                                 m.OPTION_DECISION[o.kind]) for o in a.options)  # fmt: skip
+    # an ACP agent's request: what it would do; an MCP or plugin tool's: its arguments
+    agents = bool(a.options) or a.activity is not None
+    said, kind = activity.asked(a.activity, a.arguments) if agents else ("", "")
     return Approval(a.approval_id, a.session_id, shown_text(tool_name(a.tool)),
-                    shown_text(a.arguments), options)  # fmt: skip
+                    shown_text(a.arguments), options, shown_text(said), kind)  # fmt: skip
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",

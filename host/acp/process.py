@@ -360,8 +360,9 @@ class AgentProcess:
         title = tool_call.title or tool_call.kind or "a tool"
         raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
         offered = offered_options(options)
+        asked = recorder.asked(tool_call.model_dump(by_alias=True, exclude_none=True))
         ask = asyncio.ensure_future(
-            self._agents.approvals().ask_agent(recorder.ctx, title, raw, offered)
+            self._agents.approvals().ask_agent(recorder.ctx, title, raw, offered, asked)
         )
         recorder.permissions.add(ask)
         try:

@@ -44,6 +44,9 @@ MAX_RESULT = 2_000  # characters of a tool's output in its one-line result
 MAX_PARTS = 100  # content parts and locations of one tool call kept
 
 
+MAX_ASKED_PARTS = 8  # of a permission request's content shown in its approval
+
+
 @dataclass
 class _Call:
     title: str = ""
@@ -153,6 +156,24 @@ class Recorder:
             call.content, call.locations = [], []  # kept in `did`: not held for the turn
             self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
                          is_error=status == "failed", activity=did)  # fmt: skip
+
+    def asked(self, tool_call: dict[str, Any]) -> m.ToolActivity | None:
+        """What a permission request asks to do, as its approval shows it: the request's
+        tool call content (a diff, a command's text) and locations, else those its call
+        announced before; None when neither says more than the title and input."""
+        call_id = str(tool_call.get("toolCallId") or "")
+        held = self._calls.get(call_id, _Call())
+        asking = _Call(kind=held.kind, content=held.content, locations=held.locations)
+        if isinstance(tool_call.get("kind"), str):
+            asking.kind = shorten(tool_call["kind"], 40)
+        if isinstance(tool_call.get("content"), list):
+            asking.content = tool_call["content"][:MAX_ASKED_PARTS]
+        if isinstance(tool_call.get("locations"), list):
+            asking.locations = tool_call["locations"][:MAX_ASKED_PARTS]
+        if not asking.content and not asking.locations:
+            return None
+        did = activity(asking, "pending", {})
+        return did.model_copy(update={"status": "pending"})
 
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()

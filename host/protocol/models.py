@@ -503,6 +503,9 @@ class ApprovalRequested(Wire):
     arguments: str  # as the model wrote them: shown as plain text
     # an ACP agent's own answers (empty for MCP and plugin tools: Nib's three decisions)
     options: tuple[ApprovalOption, ...] = ()
+    # what an ACP agent's request asks to do (the project's): its diffs, a command's
+    # text, the places it touches, as a finished call's result carries them
+    activity: ToolActivity | None = None
 
 
 class Stale(Wire):

@@ -43,7 +43,7 @@ class Approvals:
 
     async def ask_agent(
         self, ctx: ExecutionContext, tool: str, arguments: str,
-        options: tuple[m.ApprovalOption, ...],
+        options: tuple[m.ApprovalOption, ...], asked: m.ToolActivity | None = None,
     ) -> tuple[str, str | None]:  # fmt: skip
         """An ACP agent's permission request: the decision and, where the user picked
         one, the agent's option. A call allowed for the session before (the contract's
@@ -51,11 +51,12 @@ class Approvals:
         these `arguments` (the title is the agent's free text): never a call the user did
         not see. An agent's own option picked by the user leaves Nib nothing to remember:
         its lasting permissions are the agent's, kept as the agent scopes them."""
-        return await self._ask(ctx, tool, arguments, (ctx.session_id, tool, arguments), options)
+        key = (ctx.session_id, tool, arguments)
+        return await self._ask(ctx, tool, arguments, key, options, asked)
 
     async def _ask(
         self, ctx: ExecutionContext, tool: str, arguments: str, key: tuple[str, str, str],
-        options: tuple[m.ApprovalOption, ...],
+        options: tuple[m.ApprovalOption, ...], asked: m.ToolActivity | None = None,
     ) -> tuple[str, str | None]:  # fmt: skip
         """Cancelled with the turn, the approval is resolved as "cancelled"."""
         if key in self._allowed:
@@ -65,7 +66,7 @@ class Approvals:
             shown = shown[:MAX_SHOWN_ARGUMENTS] + f"… ({len(arguments)} characters in all)"
         request = m.ApprovalRequested(
             approval_id=new_id(), session_id=ctx.session_id, turn_id=ctx.turn_id, tool=tool,
-            arguments=shown, options=options,
+            arguments=shown, options=options, activity=asked,
         )  # fmt: skip
         answer: asyncio.Future[tuple[str, str | None]] = asyncio.get_running_loop().create_future()
         self._pending[request.approval_id] = _Pending(request, answer)

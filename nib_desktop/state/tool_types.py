@@ -24,6 +24,10 @@ class Approval(NamedTuple):
     tool: str  # e.g. "get_current_time (time)" or a plugin tool's name
     arguments: str
     options: tuple[AgentOption, ...] = ()
+    # what it asks to do, shown before the user answers: a diff or a command ("$ ls"),
+    # as plain text, and which ("diff", "output"; "" for none)
+    detail: str = ""
+    detail_kind: str = ""
 
     def option(self, kinds: tuple[str, ...]) -> AgentOption | None:
         """The agent's first option of the first of `kinds` it offers."""

@@ -254,3 +254,27 @@ def test_a_call_still_running_reads_as_called_and_the_host_agents_tools_show_inp
     # a result whose call is on an earlier page: a line of its own
     (alone,) = LineMaker().lines(message("tool", "echo: hi", tool_call_id="e1"))
     assert alone.text == "← echo: hi" and alone.replaces == 0
+
+
+def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields() -> None:
+    from nib_desktop.convert import approval
+
+    def asked(arguments: str, did: m.ToolActivity | None = None, agent: bool = True) -> str:
+        options = (m.ApprovalOption(option_id="y", name="Yes", kind="allow_once"),)
+        request = m.ApprovalRequested(approval_id="a", session_id="s", turn_id="t", tool="X",
+                                      arguments=arguments, options=options if agent else (),
+                                      activity=did)  # fmt: skip
+        return approval(request).detail
+
+    codex = json.dumps({"call_id": "c1", "command": ["bash", "-lc", "rm -rf build"],
+                        "proposed_execpolicy_amendment": ["rm"]})  # fmt: skip
+    assert asked(codex) == "$ rm -rf build"
+    assert asked(json.dumps({"command": ["git", "commit", "-m", "a b"]})) == "$ git commit -m 'a b'"
+    assert asked(json.dumps({"command": "python3 app.py", "description": "Run"})) == (
+        "$ python3 app.py"
+    )
+    change = m.ToolDiff(path="a.py", old_text="1\n", new_text="2\n")
+    edit = m.ToolActivity(kind="edit", status="pending", diffs=(change,))
+    assert asked("{}", edit) == "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-1\n+2"
+    assert asked('{"path": "x"}') == "" and asked("not json") == ""
+    assert asked(json.dumps({"command": "ls"}), agent=False) == ""  # an MCP tool: its arguments

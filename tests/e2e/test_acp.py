@@ -226,6 +226,32 @@ def test_an_approval_offers_the_agents_own_options_and_answers_the_one_picked(
         assert texts(client, sid)[-1] == "permission: always"
 
 
+def test_an_approval_carries_what_the_agent_asks_to_do(tmp_path: Path) -> None:
+    """An edit's approval carries the diff the agent sent with its request (as a finished
+    call's result would), before the user answers; a command's carries none (its input
+    names it)."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "askedit"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        did = asked["params"]["activity"]
+        assert did["kind"] == "edit" and did["status"] == "pending"
+        assert did["diffs"] == [{"path": "app.py", "oldText": "print(1)\n",
+                                 "newText": "print(2)\n", "truncated": False}]  # fmt: skip
+        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                          "decision": "deny"})  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        assert texts(client, sid)[-1] == "permission: no"
+        started = client.call("turns.start", {"sessionId": sid, "text": "askrun"})
+        asked = client.wait_notification(
+            lambda n: n["method"] == "approvals.requested" and "rm -rf" in n["params"]["arguments"]
+        )
+        assert asked["params"]["activity"] is None
+        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                          "decision": "allow_once"})  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+
+
 def test_stop_cancels_the_agent_and_its_approval(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]

@@ -237,6 +237,22 @@ class Scripted:
             await self._say(sid, f"permission: {chosen}")
             if chosen == "cancelled":
                 return PromptResponse(stop_reason="cancelled")
+        elif command in ("askedit", "askrun"):  # asks before an edit (its diff) or a command
+            if command == "askedit":
+                diff = acp.tool_diff_content("app.py", "print(2)\n", "print(1)\n")
+                call = ToolCallUpdate(
+                    tool_call_id="ae1", title="Edit app.py", kind="edit", content=[diff],
+                    raw_input={"file_path": "app.py", "old_string": "print(1)"})  # fmt: skip
+            else:  # as Codex asks: its own fields beside the command
+                call = ToolCallUpdate(tool_call_id="ar1", title="Run a command", kind="execute",
+                                      raw_input={"call_id": "call_9", "command": [
+                                          "bash", "-lc", "rm -rf build"],
+                                          "proposed_execpolicy_amendment": ["rm"]})  # fmt: skip
+            answer = await self.conn.request_permission(
+                options=[PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
+                         PermissionOption(option_id="no", name="Reject", kind="reject_once")],
+                session_id=sid, tool_call=call)  # fmt: skip
+            await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
         elif command == "steps":  # three steps, each changing the folder once allowed
             folder = Path(self.cwds.get(sid, "."))
             for done in range(3):

@@ -440,3 +440,33 @@ def test_an_agents_approval_offers_its_own_options_under_its_own_names(gui: Gui)
         await until(lambda: "permission: no" in transcript(gui), 15, "the refusal")
 
     gui.run(body(), timeout=60)
+
+
+def test_an_approval_shows_the_diff_or_the_command_it_asks_for(gui: Gui) -> None:
+    """Before the user answers: an edit's approval shows its coloured diff, a command's
+    the command as the agent would run it, never the agent's own fields."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "askedit")
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        assert gui.item("approvalTitle").property("text") == "The agent asks: Edit app.py"
+        shown = gui.visible_items("approvalDetail")
+        assert len(shown) == 1 and gui.visible_items("approvalArguments") == []
+        html = shown[0].property("text")
+        assert "print(2)" in html and "color:#2f9e44" in html and "color:#e03131" in html
+        await gui.key(Qt.Key.Key_N, ALT)
+        await until(lambda: "permission: no" in transcript(gui), 15, "the refusal")
+        await turn_end(gui)
+        await send(gui, "askrun")
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        shown = gui.visible_items("approvalDetail")
+        html = shown[0].property("text")
+        assert "$ rm -rf build" in html and "call_id" not in html and "execpolicy" not in html
+        await gui.key(Qt.Key.Key_Y, ALT)
+        await until(lambda: "permission: yes" in transcript(gui), 15, "allowed")
+
+    gui.run(body(), timeout=60)

@@ -60,14 +60,43 @@ FocusScope {
         Text {
             objectName: "approvalTitle"
             Layout.fillWidth: true
-            text: qsTr("Allow %1 to run?").arg(row.approvals.tool)
+            text: row.approvals.agentAsks ? qsTr("The agent asks: %1").arg(row.approvals.tool)
+                                          : qsTr("Allow %1 to run?").arg(row.approvals.tool)
             textFormat: Text.PlainText
             font.bold: true
             wrapMode: Text.Wrap
             color: row.theme.text
         }
+        // what the agent's call would do: its diff (coloured) or its command, scrolled
+        // when long; made by the window from escaped text (nib_desktop.state.rich)
+        ScrollView {
+            id: askedBox
+            visible: row.approvals.detailHtml.length > 0
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.min(askedText.implicitHeight, 220)
+            clip: true
+            TextEdit {
+                id: askedText
+                objectName: "approvalDetail"
+                width: askedBox.availableWidth
+                text: row.approvals.detailHtml
+                textFormat: TextEdit.RichText
+                font.family: "monospace"
+                font.pixelSize: 12
+                color: row.theme.text
+                readOnly: true
+                selectByMouse: true
+                activeFocusOnTab: false
+                wrapMode: TextEdit.WrapAnywhere
+                selectionColor: row.theme.selection
+                selectedTextColor: row.theme.text
+                Accessible.role: Accessible.StaticText
+                Accessible.name: qsTr("What it would do: %1").arg(getText(0, length))
+            }
+        }
         Text {
             objectName: "approvalArguments"
+            visible: !askedBox.visible
             Layout.fillWidth: true
             text: row.approvals.arguments
             textFormat: Text.PlainText

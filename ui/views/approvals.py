@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import store
+from nib_desktop.state import rich, store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.tool_types import Approval
@@ -16,6 +16,8 @@ from ui.views.rows import qml_uncreatable
 
 if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
+
+MAX_ASKED_LINES = 400  # of a diff shown in the approval row (it scrolls), then how many more
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -59,6 +61,18 @@ class ApprovalsView(QObject):
         waiting = self._shown()
         return waiting.arguments if waiting else ""
 
+    def _detail_html(self) -> str:
+        """What the call shown would do (its diff, its command) as the window's rich
+        text, made from escaped text; "" when its arguments say it all."""
+        waiting = self._shown()
+        if waiting is None or not waiting.detail:
+            return ""
+        return rich.detail_html(waiting.detail, waiting.detail_kind, MAX_ASKED_LINES)
+
+    def _agent_asks(self) -> bool:
+        waiting = self._shown()
+        return waiting is not None and bool(waiting.options)
+
     def _elsewhere(self) -> int:
         shown = self._state.current
         return sum(1 for a in self._state.approvals if a.session_id != shown)
@@ -88,6 +102,8 @@ class ApprovalsView(QObject):
     approvalId = Property(str, _id, notify=changed)
     tool = Property(str, _tool, notify=changed)
     arguments = Property(str, _arguments, notify=changed)
+    detailHtml = Property(str, _detail_html, notify=changed)
+    agentAsks = Property(bool, _agent_asks, notify=changed)
     elsewhere = Property(int, _elsewhere, notify=changed)
     elsewhereText = Property(str, _elsewhere_text, notify=changed)
     # bumped at every change: a binding on `waits(id)` reads it to be evaluated again
