@@ -42,15 +42,30 @@ def preload() -> None:
 
 
 def to_html(text: str) -> str:
+    """`text` rendered (see `render`)."""
+    return render(text)[0]
+
+
+def code_blocks(text: str) -> list[str]:
+    """The code blocks of `text` as the agent wrote them, in the order `render` numbers
+    their Copy links."""
+    return render(text)[1]
+
+
+def render(text: str) -> tuple[str, list[str]]:
     """`text` rendered in runs of blocks the parser is given at once (a long message costs
-    no more than its blocks); a block too costly to parse is plain text."""
+    no more than its blocks); a block too costly to parse is plain text. Each code block
+    is monospaced, coloured by its language (`highlight`), under a line naming the
+    language with a Copy link ("copy:N", N counting the message's code blocks from 0);
+    the blocks' texts come back beside the rich text."""
     parts: list[str] = []
     run: list[str] = []  # blocks to render together
     spent = 0
+    env: dict[str, Any] = {"links": [], "codes": []}
 
     def flush() -> None:
         if run:
-            parts.append(str(_markdown().render("\n\n".join(run), {"links": []})))
+            parts.append(str(_markdown().render("\n\n".join(run), env)))
             run.clear()
 
     for block in blocks(text):
@@ -63,7 +78,7 @@ def to_html(text: str) -> str:
         spent += price
         run.append(block)
     flush()
-    return "".join(parts)
+    return "".join(parts), env["codes"]
 
 
 def blocks(text: str) -> list[str]:
@@ -88,6 +103,53 @@ def blocks(text: str) -> list[str]:
     return found
 
 
+SHORT_CODE = 30  # lines of a code block shown whole in a folded message, once it begins
+
+
+def folded(text: str, lines: int, chars: int) -> str:
+    """A long message's folded form, cut between blocks, never inside a sentence: its
+    first blocks while they fit in `lines` lines and `chars` characters (a code block of
+    at most SHORT_CODE lines is never cut: whole, once it begins within them), then how
+    much more there is. A first block too long alone is cut at a sentence's end (a code
+    block at a line's, its fence closed). "" when the whole message is shown."""
+    if len(text) <= chars and text.count("\n") < lines:
+        return ""
+    found = blocks(text)
+    kept: list[str] = []
+    used_lines = used_chars = 0
+    for block in found:
+        count = block.count("\n") + 1
+        code = block.lstrip().startswith(("```", "~~~"))
+        fits = used_lines + count <= lines and used_chars + len(block) <= chars
+        short = code and count <= SHORT_CODE + 2 and used_lines < lines and len(block) <= 4 * chars
+        if fits or short:
+            kept.append(block)
+            used_lines, used_chars = used_lines + count + 1, used_chars + len(block) + 2
+            continue
+        if not kept:
+            kept.append(_cut(block, lines, chars, code))
+        break
+    else:
+        return ""  # every block is shown
+    head = "\n\n".join(kept)
+    rest = max(1, len(text) - len(head))
+    return f"{head}\n\n… {rest:,} more characters ▸"
+
+
+def _cut(block: str, lines: int, chars: int, code: bool) -> str:
+    """A block too long to show whole: a code block's first lines, its fence closed; else
+    its text up to the last sentence's end (or line's, or word's) within the limits."""
+    if code:
+        rows = block.split("\n")
+        return "\n".join(rows[:lines]) + "\n" + rows[0].lstrip()[:3]
+    head = "\n".join(block.split("\n")[:lines])[:chars]
+    ends = [head.rfind(mark) + len(mark) - 1 for mark in (". ", "! ", "? ", ".\n", "\n")]
+    cut = max(ends)
+    if cut <= 0:
+        cut = head.rfind(" ")
+    return head[: cut + 1].rstrip() if cut > 0 else head
+
+
 def safe_link(url: str) -> bool:
     return url.lower().startswith(SAFE_SCHEMES)
 
@@ -101,6 +163,8 @@ def _markdown() -> MarkdownIt:
         parser.enable("table").disable("image")
         parser.add_render_rule("link_open", _link_open)
         parser.add_render_rule("link_close", _link_close)
+        parser.add_render_rule("fence", _code)
+        parser.add_render_rule("code_block", _code)
         _parser = parser
     return _parser
 
@@ -115,3 +179,71 @@ def _link_open(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> st
 def _link_close(_self: Any, _tokens: Any, _idx: int, _options: Any, env: Any) -> str:
     href = env["links"].pop() if env["links"] else ""
     return f"</a> <span>({html.escape(href)})</span>" if href else ""
+
+
+def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
+    token = tokens[idx]
+    language = (token.info or "").strip().split(" ", 1)[0][:40]
+    number = len(env["codes"])
+    env["codes"].append(token.content)
+    label = html.escape(language) if language else "code"
+    copy = f'<a href="copy:{number}">Copy</a>'
+    head = f'<p><span style="color:{MUTED}">{label}</span> &#183; {copy}</p>'
+    return f"{head}<pre><code>{highlight(token.content, language)}</code></pre>\n"
+
+
+MUTED = "#868e96"  # readable on the light and the dark palette alike
+# Past this many characters a code block is shown uncoloured: a lexer is pure Python (a
+# few milliseconds for this much), and it runs on the GUI thread.
+MAX_HIGHLIGHT = 12_000
+
+
+def highlight(code: str, language: str) -> str:
+    """`code` escaped, coloured by Pygments' lexer for `language` where it has one (by
+    name or alias, e.g. "py", "ts", "sh"), in colours readable on both palettes: the
+    lexer's tokens only become spans with a colour; nothing of the text is markup."""
+    escaped = html.escape(code.rstrip("\n"), quote=False)
+    if not language or len(code) > MAX_HIGHLIGHT:
+        return escaped
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return escaped
+    out: list[str] = []
+    for kind, value in lexer.get_tokens(code.rstrip("\n")):
+        shown = html.escape(value, quote=False)
+        colour = _colour(kind)
+        out.append(f'<span style="color:{colour}">{shown}</span>' if colour and shown else shown)
+    return "".join(out)
+
+
+def _colour(kind: Any) -> str:
+    """A token kind's colour (its nearest kind that has one), "" for plain text."""
+    while kind is not None:
+        colour = _COLOURS.get(str(kind))
+        if colour is not None:
+            return colour
+        kind = kind.parent
+    return ""
+
+
+# mid-tone colours, readable on the light and the dark palette alike
+_COLOURS = {
+    "Token.Keyword": "#7950f2",
+    "Token.Name.Builtin": "#1c7ed6",
+    "Token.Name.Function": "#1c7ed6",
+    "Token.Name.Class": "#1c7ed6",
+    "Token.Name.Decorator": "#e8590c",
+    "Token.Literal.String": "#2f9e44",
+    "Token.Literal.Number": "#e8590c",
+    "Token.Comment": MUTED,
+    "Token.Operator.Word": "#7950f2",
+    "Token.Generic.Inserted": "#2f9e44",
+    "Token.Generic.Deleted": "#e03131",
+    "Token.Generic.Heading": "#7950f2",
+    "Token.Generic.Subheading": "#7950f2",
+    "Token": "",
+}

@@ -149,7 +149,10 @@ class Line:
     def preview(self) -> str:
         """A long line's folded form (its first FOLD_LINES lines, at most FOLD_CHARS
         characters, then how much more there is); "" for a line short enough to show
-        whole. A message of pages does not fill the window, nor cost a frame to lay out."""
+        whole. A message of pages does not fill the window, nor cost a frame to lay out.
+        An agent's message folds between its blocks (`markdown.folded`)."""
+        if self.markdown:
+            return markdown.folded(self.text, FOLD_LINES, FOLD_CHARS)
         return folded(self.text)
 
 

@@ -15,7 +15,7 @@ def test_the_common_forms_render() -> None:
         "```py\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n"
     )
     for part in ("<h1>Plan</h1>", "<strong>bold</strong>", "<em>it</em>", "<code>code</code>",
-                 "<li>one</li>", "<pre><code", "print(1)", "<table>", "<td>1</td>",
+                 "<li>one</li>", "<pre><code", ">print<", "<table>", "<td>1</td>",
                  "<blockquote>"):  # fmt: skip
         assert part in made, part
 
@@ -54,7 +54,7 @@ def test_inputs_made_to_be_slow_are_shown_as_text_and_code_stays_code() -> None:
         assert "<ul>" not in made and "<em>" not in made
     code = "```\n" + "code line\n\n" * 3_000 + "```"
     made = to_html(code)
-    assert made.startswith("<pre><code>code line\n\ncode line") and made.count("<pre>") == 1
+    assert "<pre><code>code line\n\ncode line" in made and made.count("<pre>") == 1
 
 
 def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> None:
@@ -64,3 +64,37 @@ def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> No
     assert "more characters" in long.rich_short and "more characters" not in long.rich
     short = Line("assistant", "*hi*")
     assert short.rich_short == short.rich == "<p><em>hi</em></p>\n"
+
+
+def test_code_blocks_are_coloured_by_language_numbered_and_copied_as_written() -> None:
+    from nib_desktop.state.markdown import code_blocks, render
+
+    source = ("Try:\n\n```python\nif x < 1:\n    print('<b>hi</b>')  # note\n```\n\n"
+              "then\n\n    plain indented\n\n```nosuchlanguage\n<i>a</i>\n```\n")  # fmt: skip
+    made, codes = render(source)
+    assert codes == ["if x < 1:\n    print('<b>hi</b>')  # note\n", "plain indented\n",
+                     "<i>a</i>\n"]  # fmt: skip
+    assert code_blocks(source) == codes
+    for number in range(3):
+        assert f'<a href="copy:{number}">Copy</a>' in made
+    assert '<span style="color:#7950f2">if</span>' in made  # a keyword, coloured
+    assert "&lt;b&gt;hi&lt;/b&gt;" in made and "<b>hi" not in made  # text, never markup
+    assert "&lt;i&gt;a&lt;/i&gt;" in made  # an unknown language: escaped, uncoloured
+    huge = "```py\n" + "x = 1\n" * 5_000 + "```"
+    assert "<span" not in render(huge)[0].split("<pre>")[1]  # too long to colour here
+
+
+def test_a_long_message_folds_between_blocks_never_inside_a_sentence_or_short_code() -> None:
+    from nib_desktop.state.markdown import folded
+
+    code = "```sh\n" + "echo step\n" * 12 + "```"
+    text = "First we look. Then we act.\n\n" + code + "\n\n" + "A closing sentence. " * 80
+    shown = folded(text, 10, 800)
+    assert shown.startswith("First we look. Then we act.\n\n" + code + "\n\n…")  # whole
+    assert shown.endswith("more characters ▸")
+    prose = "This sentence ends here. " * 60
+    cut = folded(prose, 10, 800).split("\n\n…")[0]
+    assert cut.endswith("ends here.") and len(cut) <= 800
+    assert folded("short *message*", 10, 800) == ""
+    long_code = folded("```\n" + "a\n" * 100 + "```", 10, 800)
+    assert long_code.startswith("```\na\n") and "\n```\n\n…" in long_code  # fence closed

@@ -120,7 +120,7 @@ def test_a_new_agent_session_by_keyboard_and_its_plan_in_the_dock(gui: Gui, tmp_
         await send(gui, "ask")  # a permission request is the composer's approval row
         await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
         await gui.frame()
-        assert gui.item("approvalTitle").property("text") == "Allow Write notes.txt to run?"
+        assert gui.item("approvalTitle").property("text") == "The agent asks: Write notes.txt"
         await gui.key(Qt.Key.Key_Y, ALT)
         await turn_end(gui)
         assert transcript(gui)[-1] == "permission: yes"
@@ -229,6 +229,22 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         assert 'href="https://example.org"' in made and "(https://example.org)" in made
         row = next(r for r in gui.transcript.model.rows() if r.kind == "assistant")
         assert row.text.startswith("# Done\n\n**Bold**")  # copied as the agent wrote it
+        assert '<a href="copy:0">' in made  # the code block's own Copy
+        # by keyboard: F6 to the transcript, C the last code block in view, M the line
+        from PySide6.QtGui import QGuiApplication
+
+        clipboard = QGuiApplication.clipboard()
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)  # input -> transcript
+        assert gui.item("transcriptList").hasActiveFocus()
+        await gui.key(Qt.Key.Key_C)
+        assert clipboard.text() == "print(1)\n"
+        assert gui.item("copiedNote").property("text") == "Code block copied"
+        await gui.key(Qt.Key.Key_M)
+        assert clipboard.text() == row.text
+        clipboard.setText("")
+        at = list(gui.transcript.model.rows()).index(row)
+        gui.transcript.activateLink(at, "copy:0")  # what a click on the link runs
+        assert clipboard.text() == "print(1)\n"
 
     gui.run(body(), timeout=60)
 

@@ -99,10 +99,20 @@ Item {
         }
         onContentYChanged: maybeLoadOlder()
 
+        // the row at the view's bottom edge (or just above it, between two rows)
+        function lastInView(): int {
+            for (let y = contentY + height - 2; y > contentY; y -= 8) {
+                const at = indexAt(contentX + 1, y)
+                if (at >= 0)
+                    return at
+            }
+            return count - 1
+        }
+
         // Return unfolds every folded line (thoughts, compaction summaries, long messages)
         // and folds them again: what a click does to one line, for the keyboard
         property bool unfoldAll: false
-        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line")
+        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, Ctrl+C the transcript")
 
         Connections {
             target: transcript.app.sessions
@@ -113,6 +123,10 @@ Item {
             const page = Math.max(40, list.height - 40)
             if (event.matches(StandardKey.Copy)) {
                 transcript.app.transcript.copy()
+            } else if (event.key === Qt.Key_C && event.modifiers === Qt.NoModifier) {
+                transcript.app.transcript.copyLastCode(list.lastInView())
+            } else if (event.key === Qt.Key_M && event.modifiers === Qt.NoModifier) {
+                transcript.app.transcript.copyLine(list.lastInView())
             } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                 list.unfoldAll = !list.unfoldAll
             } else if (event.key === Qt.Key_End) {
@@ -207,5 +221,28 @@ Item {
         ToolTip.visible: hovered
         ToolTip.text: qsTr("Follow the newest messages (End in the transcript)")
         onClicked: list.follow()
+    }
+
+    // what went to the clipboard, said for a moment
+    Label {
+        id: copiedNote
+        objectName: "copiedNote"
+        anchors.top: parent.top
+        anchors.right: parent.right
+        anchors.margins: 12
+        visible: copiedTimer.running
+        padding: 6
+        color: transcript.theme.text
+        background: Rectangle { color: transcript.theme.userBubble; radius: 6 }
+        Accessible.role: Accessible.AlertMessage
+        Accessible.name: text
+        Timer { id: copiedTimer; interval: 1800 }
+        Connections {
+            target: transcript.app.transcript
+            function onCopied(said: string): void {
+                copiedNote.text = said
+                copiedTimer.restart()
+            }
+        }
     }
 }

@@ -41,6 +41,25 @@ Item {
     implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
                     + (inputBox.visible ? inputBox.implicitHeight + 4 : 0)
 
+    HoverHandler { id: hover }
+
+    // the line as written (a message's text, a tool's output or diff), on hover; M in
+    // the transcript copies the last line in view
+    NibButton {
+        objectName: "copyLine"
+        z: 1
+        visible: hover.hovered && entry.kind !== "turn_end"
+        anchors.top: bubble.top
+        anchors.right: bubble.right
+        text: qsTr("Copy")
+        font.pixelSize: 11
+        focusPolicy: Qt.NoFocus
+        ToolTip.visible: hovered
+        ToolTip.text: qsTr("Copy this as written (M in the transcript: the last line in view)")
+        Accessible.name: qsTr("Copy this line")
+        onClicked: entry.view.copyLine(entry.index)
+    }
+
     Rectangle {
         id: bubble
         anchors.right: entry.kind === "user" ? parent.right : undefined
@@ -67,13 +86,15 @@ Item {
             // an agent's message: Markdown rendered by the window (nib_desktop.state.markdown)
             textFormat: entry.markdown ? TextEdit.RichText : TextEdit.PlainText
             // a link opens only on a click, and only http, https and mailto ones
-            onLinkActivated: (link) => entry.view.openLink(link)
+            // (a code block's "Copy" link copies that block as the agent wrote it)
+            onLinkActivated: (link) => entry.view.activateLink(entry.index, link)
             HoverHandler {
                 enabled: entry.markdown
                 cursorShape: body.hoveredLink.length > 0 ? Qt.PointingHandCursor : Qt.IBeamCursor
             }
             ToolTip.visible: body.hoveredLink.length > 0
-            ToolTip.text: body.hoveredLink
+            ToolTip.text: body.hoveredLink.startsWith("copy:") ? qsTr("Copy this code block (C in the transcript: the last one in view)")
+                                                               : body.hoveredLink
             font.italic: entry.thought
             readOnly: true
             selectByMouse: true

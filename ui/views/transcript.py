@@ -26,6 +26,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 class TranscriptView(QObject):
     moreChanged = Signal()
     liveChanged = Signal()
+    copied = Signal(str)  # what went to the clipboard, in words, for a passing note
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -99,19 +100,56 @@ class TranscriptView(QObject):
         rows = self.model.rows()
         return rows[row].rich if 0 <= row < len(rows) else ""
 
-    @Slot(str)
-    def openLink(self, url: str) -> None:
-        """A link in an agent's message, clicked: the browser, for a safe scheme only."""
+    @Slot(int, str)
+    def activateLink(self, row: int, url: str) -> None:
+        """A link in an agent's message, clicked: a code block's Copy ("copy:N") copies
+        that block as the agent wrote it; any other opens in the browser, for a safe
+        scheme only."""
         from PySide6.QtCore import QUrl
         from PySide6.QtGui import QDesktopServices
 
-        from nib_desktop.state.markdown import safe_link
+        from nib_desktop.state.markdown import code_blocks, safe_link
 
-        if safe_link(url):
+        if url.startswith("copy:"):
+            rows = self.model.rows()
+            number = url.removeprefix("copy:")
+            if 0 <= row < len(rows) and number.isdigit():
+                codes = code_blocks(rows[row].text)
+                if int(number) < len(codes):
+                    self._to_clipboard(codes[int(number)], "Code block copied")
+        elif safe_link(url):
             QDesktopServices.openUrl(QUrl(url))
+
+    @Slot(int)
+    def copyLine(self, row: int) -> None:
+        """One line as written: a message's text (an agent's Markdown source), a tool
+        call's output or diff (else its line)."""
+        rows = self.model.rows()
+        if 0 <= row < len(rows):
+            line = rows[row]
+            self._to_clipboard(line.detail or line.text, "Copied")
+
+    @Slot(int)
+    def copyLastCode(self, row: int) -> None:
+        """The last code block of line `row` or, where it has none, of the nearest line
+        before it that has one."""
+        from nib_desktop.state.markdown import code_blocks
+
+        rows = self.model.rows()
+        for at in range(min(row, len(rows) - 1), -1, -1):
+            codes = code_blocks(rows[at].text) if rows[at].markdown else []
+            if codes:
+                self._to_clipboard(codes[-1], "Code block copied")
+                return
+        self.copied.emit("No code block to copy")
+
+    def _to_clipboard(self, text: str, said: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(said)
 
     @Slot()
     def copy(self) -> None:
         """The whole transcript shown, as plain text, to the clipboard."""
-        text = "\n\n".join(line.text for line in self._state.transcript.lines)
-        QGuiApplication.clipboard().setText(text)
+        lines = self._state.transcript.lines
+        text = "\n\n".join(f"{x.text}\n{x.detail}" if x.detail else x.text for x in lines)
+        self._to_clipboard(text, "The transcript shown is copied")
