@@ -396,6 +396,9 @@ class Scripted:
                 cost=Cost(amount=0.09, currency="USD")))  # fmt: skip
         elif command == "flood-commands":  # over the limit: dropped, and said
             await self._commands(sid, 101)
+        elif command == "long":  # a message folded in the transcript, a word at its end
+            await self._say(sid, "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
+                            + "The last one holds the needle.")  # fmt: skip
         elif command == "markdown":
             said = ("# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
                     "```py\nprint(1)\n```\n\nSee [the docs](https://example.org).")  # fmt: skip

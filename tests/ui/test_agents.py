@@ -486,3 +486,57 @@ def test_an_approval_shows_the_diff_or_the_command_it_asks_for(gui: Gui) -> None
         await until(lambda: "permission: yes" in transcript(gui), 15, "allowed")
 
     gui.run(body(), timeout=60)
+
+
+def marked(item: object) -> int:
+    """How many runs of a text item's document the find highlighter marks."""
+    holder = item.property("textDocument")  # type: ignore[attr-defined]
+    document = holder.textDocument()
+    block, runs = document.begin(), 0
+    while block.isValid():
+        runs += sum(1 for r in block.layout().formats() if r.format.background().style())
+        block = block.next()
+    return runs
+
+
+def test_ctrl_f_finds_a_word_in_a_folded_message_and_escape_gives_the_focus_back(
+    gui: Gui,
+) -> None:
+    from tests.ui.test_keyboard import type_text
+
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "long")
+        await turn_end(gui)
+        await send(gui, "tool")
+        await turn_end(gui)
+        await gui.frame()
+        long = next(t for t in gui.items("transcriptText") if "Paragraph 0" in t.property("text"))
+        assert "needle" not in long.property("text")  # folded away
+        await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        field = gui.item("findField")
+        assert field.hasActiveFocus()
+        await type_text(gui, "NEEDLE")
+        await until(lambda: gui.item("findCount").property("text") == "1 of 1", 5, "counted")
+        await until(lambda: "needle" in long.property("text"), 5, "unfolded at the match")
+        await until(lambda: marked(long) == 1, 5, "the word marked")
+        await type_text(gui, "x")
+        await until(lambda: gui.item("findCount").property("text") == "No matches", 5, "none")
+        await until(lambda: marked(long) == 0, 5, "no mark")
+        await gui.key(Qt.Key.Key_Backspace)
+        for _ in "NEEDLE":
+            await gui.key(Qt.Key.Key_Backspace)
+        await type_text(gui, "notes")  # the tool call's line and its input: two places
+        await until(lambda: gui.item("findCount").property("text") == "2 of 2", 5, "both")
+        await gui.key(Qt.Key.Key_Return)
+        assert gui.item("findCount").property("text") == "1 of 2"  # wrapped to the first
+        await gui.key(Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+        assert gui.item("findCount").property("text") == "2 of 2"
+        await gui.key(Qt.Key.Key_Escape)
+        assert not gui.item("findBar").isVisible()
+        assert gui.item("composerInput").hasActiveFocus()
+        assert marked(long) == 0
+
+    gui.run(body(), timeout=60)

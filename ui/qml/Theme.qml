@@ -31,4 +31,7 @@ Item {
     readonly property font bodyFont: Qt.font({ pixelSize: 14 })
     readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 12 })
     readonly property color userBubble: dark ? "#2D3340" : "#E8F0FC"
+    // Ctrl+F's marks behind the text: every occurrence, and the one shown
+    readonly property color findMark: dark ? "#4A3D0C" : "#FFF3BF"
+    readonly property color findCurrent: dark ? "#7A5C00" : "#FFD43B"
 }

@@ -43,6 +43,40 @@ Item {
         }
     }
 
+    // Ctrl+F: find in the transcript (from anywhere in the window); closing it gives the
+    // focus back where it was
+    property Item findReturn: null
+    Shortcut {
+        sequences: [StandardKey.Find]
+        context: Qt.WindowShortcut
+        onActivated: {
+            if (!findBar.visible)
+                transcript.findReturn = transcript.Window.activeFocusItem
+            findBar.open()
+        }
+    }
+    FindBar {
+        id: findBar
+        anchors.top: parent.top
+        anchors.horizontalCenter: parent.horizontalCenter
+        anchors.topMargin: 6
+        width: list.width
+        z: 2
+        view: transcript.app.transcript
+        theme: transcript.theme
+        onClosed: if (transcript.findReturn !== null) transcript.findReturn.forceActiveFocus()
+    }
+    Connections {
+        target: transcript.app.transcript
+        function onFindChanged(): void {
+            const row = transcript.app.transcript.findRow
+            if (row >= 0) {
+                list.following = false
+                list.positionViewAtIndex(row, ListView.Contain)
+            }
+        }
+    }
+
     ListView {
         id: list
         objectName: "transcriptList"
@@ -66,10 +100,10 @@ Item {
             following = atYEnd || contentHeight <= height
         }
 
-        anchors.top: parent.top
+        anchors.top: findBar.visible ? findBar.bottom : parent.top
         anchors.bottom: parent.bottom
         anchors.horizontalCenter: parent.horizontalCenter
-        anchors.topMargin: 16
+        anchors.topMargin: findBar.visible ? 6 : 16
         anchors.bottomMargin: 16
         width: Math.min(parent.width - 32, transcript.maxContentWidth)
         clip: true

@@ -36,7 +36,9 @@ Item {
     readonly property bool hasInput: callInput.length > 0
     // a click turns this line over; Return in the transcript turns them all
     property bool turned: false
-    readonly property bool unfolded: turned !== entry.unfoldAll
+    // ...and the line of the occurrence Ctrl+F shows is unfolded
+    readonly property bool found: entry.view.findRow === entry.index
+    readonly property bool unfolded: turned !== entry.unfoldAll || found
     readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
     implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
                     + (inputBox.visible ? inputBox.implicitHeight + 4 : 0)
@@ -110,6 +112,11 @@ Item {
             Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ")
                               : entry.thought ? qsTr("Agent's thought: ") : "")
                              + (entry.long && !entry.unfolded ? entry.preview : entry.text)
+            FindHighlight {
+                document: entry.view.findQuery.length > 0 ? body.textDocument : null
+                query: entry.view.findQuery
+                colour: entry.found ? entry.theme.findCurrent : entry.theme.findMark
+            }
             TapHandler {
                 enabled: entry.thought || entry.summary || entry.long || entry.hasInput
                 onTapped: entry.turned = !entry.turned
@@ -152,6 +159,11 @@ Item {
                 selectedTextColor: entry.theme.text
                 Accessible.role: Accessible.StaticText
                 Accessible.name: entry.detail
+                FindHighlight {
+                    document: entry.view.findQuery.length > 0 ? detailText.textDocument : null
+                    query: entry.view.findQuery
+                    colour: entry.found ? entry.theme.findCurrent : entry.theme.findMark
+                }
                 TapHandler {
                     enabled: entry.detailPreview.length > 0
                     onTapped: entry.turned = !entry.turned

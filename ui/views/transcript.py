@@ -8,10 +8,11 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import store
+from nib_desktop.state import find, store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Line
+from ui.views import find_highlight  # noqa: F401 (registers FindHighlight for QML)
 from ui.views.rows import TranscriptModel, qml_uncreatable
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ class TranscriptView(QObject):
     moreChanged = Signal()
     liveChanged = Signal()
     copied = Signal(str)  # what went to the clipboard, in words, for a passing note
+    findChanged = Signal()  # the query, its matches or the current one changed
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -34,6 +36,10 @@ class TranscriptView(QObject):
         state.subscribe(self._changed)
         self.model = TranscriptModel(self)
         self._more = False
+        # Ctrl+F: the query, the row of each occurrence, and the one shown (an index)
+        self._query = ""
+        self._found: tuple[int, ...] = ()
+        self._at = -1
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.LIVE in change:
@@ -52,6 +58,8 @@ class TranscriptView(QObject):
             self.model.replace_keeping_tail(list(lines))
         else:
             self.model.set_rows(list(lines))
+        if self._query:
+            self._refind(keep=True)
         if self._state.transcript.has_more != self._more:
             self._more = self._state.transcript.has_more
             self.moreChanged.emit()
@@ -82,6 +90,47 @@ class TranscriptView(QObject):
 
     def _live_thought(self) -> bool:
         return self._state.transcript.live_thought
+
+    # --- finding text (Ctrl+F) ---------------------------------------------------------
+
+    def _refind(self, keep: bool) -> None:
+        """The occurrences anew; the one shown stays on its row where it can (`keep`),
+        else the newest."""
+        row = self._found[self._at] if keep and 0 <= self._at < len(self._found) else -1
+        self._found = find.occurrences(self._state.transcript.lines, self._query)
+        if row >= 0 and row in self._found:
+            self._at = self._found.index(row)
+        else:
+            self._at = len(self._found) - 1
+        self.findChanged.emit()
+
+    @Slot(str)
+    def find(self, query: str) -> None:
+        """Look for `query` in every loaded line, its folded parts, output and input
+        included; the newest occurrence is shown first."""
+        self._query = query
+        self._refind(keep=False)
+
+    @Slot(int)
+    def findStep(self, step: int) -> None:
+        """The next (1) or previous (-1) occurrence, wrapping around."""
+        if self._found:
+            self._at = (self._at + step) % len(self._found)
+            self.findChanged.emit()
+
+    def _find_query(self) -> str:
+        return self._query
+
+    def _find_row(self) -> int:
+        """The row of the occurrence shown (-1: none): scrolled to, and unfolded."""
+        return self._found[self._at] if 0 <= self._at < len(self._found) else -1
+
+    def _find_count(self) -> str:
+        return find.count_text(len(self._found), self._at) if self._query.strip() else ""
+
+    findQuery = Property(str, _find_query, notify=findChanged)
+    findRow = Property(int, _find_row, notify=findChanged)
+    findCount = Property(str, _find_count, notify=findChanged)
 
     rows = Property(TranscriptModel, _rows, constant=True)
     hasMore = Property(bool, _has_more, notify=moreChanged)
