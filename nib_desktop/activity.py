@@ -109,3 +109,23 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
         return detail(activity)
     command = command_of(arguments)
     return (f"$ {command}", "output") if command else ("", "")
+
+
+def places(activity: m.ToolActivity) -> tuple[tuple[str, int | None], ...]:
+    """The files a call touched, each with its line, as its detail names them: a diff's
+    files (at the first changed line), else its locations."""
+    if activity.diffs:
+        return tuple((d.path, _first_change(d)) for d in activity.diffs)
+    return tuple((p.path, p.line) for p in activity.locations)
+
+
+def _first_change(diff: m.ToolDiff) -> int | None:
+    """The first line of the new text that differs from the old (1-based)."""
+    old = (diff.old_text or "").splitlines()
+    new = diff.new_text.splitlines()
+    if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
+        return None
+    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
+        if a != b:
+            return number
+    return min(len(old), len(new)) + 1 if len(old) != len(new) else None

@@ -22,6 +22,7 @@ from nib_desktop.connection import HostLink
 from nib_desktop.feedback import FeedbackWork
 from nib_desktop.file_finder import FileWork, mentioned
 from nib_desktop.loading import Loader
+from nib_desktop.opener import open_place
 from nib_desktop.remote_work import RemoteWork
 from nib_desktop.runner import Runner
 from nib_desktop.settings_work import SettingsWork
@@ -100,6 +101,8 @@ class Intents:
                 self._run(self.create_session(mode, agent, folder), "create a session", "session")
             case it.OpenChanges():
                 self.changes.open()
+            case it.OpenPlace(path, line):
+                open_place(self._state, path, line)
             case it.CloseChanges():
                 self.changes.close()
             case it.Restore(checkpoint_id, paths):

@@ -9,9 +9,18 @@ from dataclasses import dataclass
 
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
+from nib_desktop.state.folder_intents import (
+    CloseChanges,
+    FolderIntent,
+    OpenChanges,
+    OpenPlace,
+    Restore,
+)
 
-# the dock's feedback on the plan, and what goes with a message besides its text
-__all__ = ["AskOnPlan", "DropAsk", "DropImage", "FindFiles", "HoldImage", "SendFeedback"]
+# the dock's feedback on the plan, what goes with a message besides its text, and what
+# is asked of the session's folder
+__all__ = ["AskOnPlan", "CloseChanges", "DropAsk", "DropImage", "FindFiles", "HoldImage",
+           "OpenChanges", "OpenPlace", "Restore", "SendFeedback"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -166,26 +175,6 @@ class OpenHistory:
 
 
 @dataclass(frozen=True)
-class OpenChanges:
-    """The Changes view of the shown session, `step` chosen first when given."""
-
-    step: str = ""
-
-
-@dataclass(frozen=True)
-class CloseChanges:
-    pass
-
-
-@dataclass(frozen=True)
-class Restore:
-    """The folder (or only `paths`) back to the checkpoint `checkpoint_id`."""
-
-    checkpoint_id: str
-    paths: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
 class CloseHistory:
     pass
 
@@ -232,9 +221,7 @@ Intent = (
     | LoadOlderMessages
     | OpenHistory
     | CloseHistory
-    | OpenChanges
-    | CloseChanges
-    | Restore
+    | FolderIntent
     | LoadOlderRevisions
     | ViewRevision
     | ExpandDock

@@ -11,13 +11,28 @@ DETAIL_LINES = 12  # a detail longer than this is folded to its first lines unti
 _COLOURS = {"+": "#2f9e44", "-": "#e03131", "@": "#7950f2"}
 
 
-def detail_html(text: str, kind: str, lines: int | None = None) -> str:
-    """`text` as rich text, its first `lines` lines only (then how many more) when given."""
+Place = tuple[str, "int | None"]  # a file a tool touched, and the line (None: the file)
+
+
+def place_text(place: Place) -> str:
+    return f"{place[0]}:{place[1]}" if place[1] is not None else place[0]
+
+
+def detail_html(text: str, kind: str, lines: int | None = None,
+                places: tuple[Place, ...] = ()) -> str:  # fmt: skip
+    """`text` as rich text, its first `lines` lines only (then how many more) when given.
+    A row that names one of `places` (an output's "path:line", a diff's "+++ path") is a
+    link "place:N" that opens it."""
     rows = text.split("\n")
     shown = rows if lines is None else rows[:lines]
+    named = {place_text(p): n for n, p in enumerate(places)} if kind == "output" else {
+        f"+++ {p[0]}": n for n, p in enumerate(places)}  # fmt: skip
     out = []
     for row in shown:
         escaped = html.escape(row, quote=False)
+        if row in named:
+            out.append(f'<a href="place:{named[row]}">{escaped}</a>')
+            continue
         colour = _COLOURS.get(row[:1]) if kind == "diff" and not row.startswith(
             ("+++ ", "--- ")) else None  # fmt: skip
         out.append(f'<span style="color:{colour}">{escaped}</span>' if colour else escaped)
@@ -27,8 +42,8 @@ def detail_html(text: str, kind: str, lines: int | None = None) -> str:
     return "<pre>" + "\n".join(out) + "</pre>"
 
 
-def detail_preview_html(text: str, kind: str) -> str:
+def detail_preview_html(text: str, kind: str, places: tuple[Place, ...] = ()) -> str:
     """The folded form, or "" when the detail is short enough to show whole."""
     if not text or text.count("\n") < DETAIL_LINES:
         return ""
-    return detail_html(text, kind, DETAIL_LINES)
+    return detail_html(text, kind, DETAIL_LINES, places)

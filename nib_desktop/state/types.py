@@ -118,6 +118,8 @@ class Line:
     # and the input it was called with, shown when the line is unfolded
     call_id: str = ""
     call_input: str = ""
+    # the files (and lines) it touched, each a link in its detail that opens it
+    places: tuple[rich.Place, ...] = ()
 
     @property
     def markdown(self) -> bool:
@@ -139,11 +141,13 @@ class Line:
 
     @functools.cached_property
     def detail_html(self) -> str:
-        return rich.detail_html(self.detail, self.detail_kind) if self.detail else ""
+        return rich.detail_html(self.detail, self.detail_kind, None, self.places) if (
+            self.detail
+        ) else ""  # fmt: skip
 
     @functools.cached_property
     def detail_preview(self) -> str:
-        return rich.detail_preview_html(self.detail, self.detail_kind)
+        return rich.detail_preview_html(self.detail, self.detail_kind, self.places)
 
     @functools.cached_property
     def preview(self) -> str:

@@ -278,3 +278,18 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
     assert asked("{}", edit) == "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-1\n+2"
     assert asked('{"path": "x"}') == "" and asked("not json") == ""
     assert asked(json.dumps({"command": "ls"}), agent=False) == ""  # an MCP tool: its arguments
+
+
+def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> None:
+    from nib_desktop.state import find
+    from nib_desktop.state.rich import detail_html
+    from nib_desktop.state.types import Line
+
+    made = detail_html("3 lines\n<b>a.py</b>:2\nb.py", "output", None, (("<b>a.py</b>", 2),))
+    assert '<a href="place:0">&lt;b&gt;a.py&lt;/b&gt;:2</a>' in made and "b.py</pre>" in made
+    lines = (Line("user", "find the Needle"), Line("tool_call", "✓ Read x", detail="needle\nno",
+                                                     call_input='{"q": "NEEDLE"}'))  # fmt: skip
+    assert find.occurrences(lines, "needle") == (0, 1, 1)
+    assert find.occurrences(lines, " ") == () and find.occurrences(lines, "") == ()
+    assert find.count_text(3, 0) == "1 of 3" and find.count_text(0, -1) == "No matches"
+    assert find.count_text(find.MAX_MATCHES, 4) == "5 of 10,000+"

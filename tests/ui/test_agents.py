@@ -179,11 +179,19 @@ def test_text_shows_as_it_arrives_and_the_stored_message_takes_its_place(gui: Gu
     gui.run(body(), timeout=60)
 
 
-def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
+def test_an_edit_shows_its_diff_and_a_command_its_output(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A tool result says what the call did: the file and its counts on its line, the
     coloured unified diff under it (folded to its first lines until clicked), and a
-    command's output as it printed it."""
+    command's output as it printed it. The diff's file opens in the user's editor at
+    its first changed line."""
     configure(gui)
+    opened = gui.data_dir.parent / "opened.txt"
+    editor = gui.data_dir.parent / "editor.sh"
+    editor.write_text(f'#!/bin/sh\necho "$@" > {opened}\n')
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
 
     async def body() -> None:
         await agent_session(gui)
@@ -206,6 +214,12 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(gui: Gui) -> None:
         await gui.click(shown[0])
         await until(lambda: "more lines" not in shown[0].property("text"), 5, "unfolded")
         assert "-line 20" in shown[0].property("text")
+        assert '<a href="place:0">+++ app.py</a>' in diff.detail_html
+        (gui.data_dir.parent / "work" / "app.py").write_text("")
+        gui.transcript.activateLink(list(rows.values()).index(diff), "place:0")
+        await until(opened.exists, 10, "the editor started")
+        work = gui.data_dir.parent / "work"
+        assert opened.read_text().strip() == f"+5 {work / 'app.py'}"
         # the call's input, kept out of its line, is shown with the line unfolded
         await until(lambda: len(gui.visible_items("toolInput")) == 1, 5, "the input shown")
         assert gui.visible_items("toolInput")[0].property("text").startswith("Input: {")

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 
@@ -23,20 +24,31 @@ def managed(xvfb: str) -> Iterator[str]:
     if missing:
         pytest.skip(f"{' and '.join(missing)} missing (scripts/test installs them where it can)")
     env = {**os.environ, "DISPLAY": xvfb}
-    proc = subprocess.Popen(
-        ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+
+    said = tempfile.TemporaryFile()  # noqa: SIM115 (what openbox says; closed below)
+
+    def start() -> subprocess.Popen[bytes]:
+        # --replace: a screen whose last manager is still being let go is taken over
+        return subprocess.Popen(["openbox", "--sm-disable", "--replace"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=said)  # fmt: skip
+
+    proc, starts = start(), 1
     try:
         # openbox manages the screen once it answers for the current desktop
         deadline = time.monotonic() + 20
         while subprocess.run(["xdotool", "get_desktop"], env=env, capture_output=True).returncode:
-            assert proc.poll() is None, "openbox stopped at start"
+            if proc.poll() is not None:  # it stopped at start: said why, tried again twice
+                said.seek(0)
+                why = said.read().decode(errors="replace")
+                assert starts < 3, f"openbox stopped at start {starts} times: {why}"
+                proc, starts = start(), starts + 1
             assert time.monotonic() < deadline, "openbox did not take the screen"
             time.sleep(0.05)
         yield xvfb
     finally:
         proc.terminate()
         proc.wait(10)
+        said.close()
 
 
 @pytest.mark.timeout(200)

@@ -159,6 +159,13 @@ Item {
                 selectedTextColor: entry.theme.text
                 Accessible.role: Accessible.StaticText
                 Accessible.name: entry.detail
+                // a file the tool touched ("path:line", a diff's "+++ path"): the editor
+                onLinkActivated: (link) => entry.view.activateLink(entry.index, link)
+                HoverHandler {
+                    cursorShape: detailText.hoveredLink.length > 0 ? Qt.PointingHandCursor : Qt.IBeamCursor
+                }
+                ToolTip.visible: detailText.hoveredLink.length > 0
+                ToolTip.text: qsTr("Open in your editor")
                 FindHighlight {
                     document: entry.view.findQuery.length > 0 ? detailText.textDocument : null
                     query: entry.view.findQuery

@@ -151,9 +151,9 @@ class TranscriptView(QObject):
 
     @Slot(int, str)
     def activateLink(self, row: int, url: str) -> None:
-        """A link in an agent's message, clicked: a code block's Copy ("copy:N") copies
-        that block as the agent wrote it; any other opens in the browser, for a safe
-        scheme only."""
+        """A link in a line, clicked: a code block's Copy ("copy:N") copies that block as
+        the agent wrote it; a place a tool touched ("place:N") opens in the editor; any
+        other opens in the browser, for a safe scheme only."""
         from PySide6.QtCore import QUrl
         from PySide6.QtGui import QDesktopServices
 
@@ -166,6 +166,11 @@ class TranscriptView(QObject):
                 codes = code_blocks(rows[row].text)
                 if int(number) < len(codes):
                     self._to_clipboard(codes[int(number)], "Code block copied")
+        elif url.startswith("place:"):
+            rows, number = self.model.rows(), url.removeprefix("place:")
+            if 0 <= row < len(rows) and number.isdigit() and int(number) < len(rows[row].places):
+                path, line = rows[row].places[int(number)]
+                self._ask(it.OpenPlace(path, line))
         elif safe_link(url):
             QDesktopServices.openUrl(QUrl(url))
 

@@ -1,0 +1,37 @@
+"""What the user asks of a session's folder: its changes (contract section 16) shown or
+closed, a restore, and a place a tool call touched opened in the editor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OpenPlace:
+    """A file a tool call touched, opened in the user's editor at `line`."""
+
+    path: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class OpenChanges:
+    """The Changes view of the shown session, `step` chosen first when given."""
+
+    step: str = ""
+
+
+@dataclass(frozen=True)
+class CloseChanges:
+    pass
+
+
+@dataclass(frozen=True)
+class Restore:
+    """The folder (or only `paths`) back to the checkpoint `checkpoint_id`."""
+
+    checkpoint_id: str
+    paths: tuple[str, ...] | None = None
+
+
+FolderIntent = OpenChanges | OpenPlace | CloseChanges | Restore
