@@ -209,8 +209,15 @@ Item {
                 anchors.leftMargin: 8
                 anchors.rightMargin: parent.width * 0.15
                 anchors.bottomMargin: 8
-                text: transcript.app.transcript.liveText
+                // set whole when it begins anew, appended to as it grows (only its end
+                // is laid out again)
                 textFormat: TextEdit.PlainText
+                Component.onCompleted: text = transcript.app.transcript.liveText
+                Connections {
+                    target: transcript.app.transcript
+                    function onLiveChanged(): void { liveBody.text = transcript.app.transcript.liveText }
+                    function onLiveAppended(added: string): void { liveBody.insert(liveBody.length, added) }
+                }
                 font.italic: transcript.app.transcript.liveThought
                 readOnly: true
                 selectByMouse: true

@@ -26,7 +26,8 @@ QML_IMPORT_MAJOR_VERSION = 1
 @qml_uncreatable("made by the views")
 class TranscriptView(QObject):
     moreChanged = Signal()
-    liveChanged = Signal()
+    liveChanged = Signal()  # the text arriving is new, or not only longer: read it whole
+    liveAppended = Signal(str)  # ...or it grew by this
     copied = Signal(str)  # what went to the clipboard, in words, for a passing note
     findChanged = Signal()  # the query, its matches or the current one changed
 
@@ -36,6 +37,7 @@ class TranscriptView(QObject):
         state.subscribe(self._changed)
         self.model = TranscriptModel(self)
         self._more = False
+        self._told_live = ""  # the text arriving, as the QML holds it
         # Ctrl+F: the query, the row of each occurrence, and the one shown (an index)
         self._query = ""
         self._found: tuple[int, ...] = ()
@@ -43,7 +45,7 @@ class TranscriptView(QObject):
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.LIVE in change:
-            self.liveChanged.emit()
+            self._live_changed()
         if store.TRANSCRIPT not in change:
             return
         lines = self._state.transcript.lines
@@ -73,6 +75,16 @@ class TranscriptView(QObject):
             if lines[at] is line:
                 return at
         return -1
+
+    def _live_changed(self) -> None:
+        """The text arriving, told to the QML: what was added where it only grew (the
+        item appends it and lays out only its end), else the whole anew."""
+        new, old = self._live(), self._told_live
+        self._told_live = new
+        if old and new.startswith(old) and len(new) > len(old):
+            self.liveAppended.emit(new[len(old) :])
+        elif new != old:
+            self.liveChanged.emit()
 
     def _rows(self) -> TranscriptModel:
         return self.model
