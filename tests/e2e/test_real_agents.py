@@ -177,3 +177,131 @@ def test_a_restart_of_nib_hands_the_unfinished_list_back(
             assert after and "Step 2" in after[0] and "Step 3" in after[0]
             assert "Go on" in after[0]
             assert client.call("todos.get", {"sessionId": sid})["revision"] == 1
+
+
+def step_calls(agent: str, work: Path) -> list[list[Call]]:
+    """A three-step plan's work as the agent's model calls it, each step's calls one by
+    one: edit a file (Claude Code reads it first, as it must), add one, and run a command
+    that changes a third."""
+    change = "import pathlib; pathlib.Path('data.txt').write_text('changed\\n')"
+    if agent == "codex":
+        edit = ("*** Begin Patch\n*** Update File: app.py\n@@\n-print(1)\n+print(2)\n"
+                "*** End Patch\n")  # fmt: skip
+        add = "*** Begin Patch\n*** Add File: new.txt\n+a new file\n*** End Patch\n"
+        return [
+            [Call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{edit}EOF\n"})],
+            [Call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{add}EOF\n"})],
+            [Call("exec_command", {"cmd": f'python3 -c "{change}"'})],
+        ]
+    app = str(work / "app.py")
+    edit = {"file_path": app, "old_string": "print(1)", "new_string": "print(2)"}
+    return [
+        [Call("Read", {"file_path": app}), Call("Edit", edit)],
+        [Call("Write", {"file_path": str(work / "new.txt"), "content": "a new file\n"})],
+        [Call("Bash", {"command": f'python3 -c "{change}"', "description": "Change data"})],
+    ]
+
+
+def git_state(repo: Path) -> dict[str, bytes]:
+    """Every file of a repository's .git, by path: byte for byte."""
+    return {str(p.relative_to(repo)): p.read_bytes() for p in (repo / ".git").rglob("*")
+            if p.is_file()}  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", ["codex", "claude"])
+def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
+    tmp_path: Path, bin_dir: Path, agent: str
+) -> None:
+    """Contract 16 with a real agent in a real git repository: each checklist step's
+    changes name exactly its files (an edit, a new file, a command's change), a restore
+    brings the folder back and is undone, the repository's .git is untouched; the
+    transcript holds each tool call with what it did (the edit's diff, the command), and
+    the answer, streamed in pieces without newlines, reaches the client as deltas that
+    add up to the stored message."""
+    import subprocess
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "app.py").write_text("print(1)\n")
+    (work / "data.txt").write_text("original\n")
+    (work / ".gitignore").write_text("*.log\n")
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t",
+                                                 "commit", "-qm", "start"]):  # fmt: skip
+        subprocess.run(["git", *args], cwd=work, check=True)
+    before = git_state(work)
+    answer = "## Done\n\nAll **three** steps are done:\n\n1. edited\n2. added\n3. ran\n" * 3
+    calls = step_calls(agent, work)
+    with ScriptedModels() as models:
+        plans = [("in_progress", "pending", "pending"), ("completed", "in_progress", "pending"),
+                 ("completed", "completed", "in_progress")]  # fmt: skip
+        models.script = []
+        for statuses, step in zip(plans, calls, strict=True):
+            models.script.append(Reply(calls=(plan_call(agent, *statuses),)))
+            models.script += [Reply(calls=(call,)) for call in step]
+        models.script += [Reply(calls=(plan_call(agent, "completed", "completed", "completed"),)),
+                          Reply(answer, pieces=12, pace_s=0.05)]  # fmt: skip
+        if agent == "claude":  # its edits and commands allowed by its own settings
+            home = tmp_path / "claude-home" / ".claude"
+            home.mkdir(parents=True)
+            (home / "settings.json").write_text(
+                json.dumps({"permissions": {"allow": ["Edit", "Write", "Bash"]}})
+            )
+        with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
+            config = tmp_path / "codex-home" / "config.toml"
+            if agent == "codex":  # its sandbox needs bubblewrap: full access, with approvals
+                config.write_text('sandbox_mode = "danger-full-access"\n' + config.read_text())
+            sid = client.call("sessions.create", {"agent": agent, "cwd": str(work)})["id"]
+            turn_id = start(client, sid, "Do three steps")
+            deltas: list[str] = []
+            while True:  # every approval allowed; the streamed text kept
+                told = client.wait_notification(lambda n: n["method"] in (
+                    "approvals.requested", "messages.delta", "turns.changed"), 120)  # fmt: skip
+                params = told["params"]
+                if told["method"] == "approvals.requested":
+                    client.call("approvals.respond", {"approvalId": params["approvalId"],
+                                                      "decision": "allow_once"})  # fmt: skip
+                elif told["method"] == "messages.delta" and params["kind"] == "text":
+                    deltas.append(params["text"])
+                elif params["id"] == turn_id and params["state"] not in ("running", "idle"):
+                    break
+            assert params["state"] == "completed", (params, models.requests[-1:])
+            outputs = [i for r in models.requests for i in r.get("input") or []
+                       if isinstance(i, dict) and "output" in i]  # fmt: skip
+            assert (work / "app.py").read_text() == "print(2)\n", json.dumps(outputs)[:3000]
+            assert (work / "new.txt").read_text() == "a new file\n"
+            assert (work / "data.txt").read_text() == "changed\n"
+            # the transcript: each call's result carries what it did
+            listed = client.call("messages.list", {"sessionId": sid})["messages"]
+            done = [m["activity"] for m in listed if m["role"] == "tool" and m.get("activity")
+                    and m["kind"] != "plan"]  # fmt: skip
+            diffs = {d["path"].rsplit("/", 1)[-1]: d for a in done for d in a["diffs"]}
+            # (the file whole, or the part it replaced: as the agent tells it)
+            assert "print(1)" in diffs["app.py"]["oldText"], diffs
+            assert "print(2)" in diffs["app.py"]["newText"]
+            assert diffs["new.txt"]["newText"] == "a new file\n"
+            ran = {c["id"] for m in listed for c in m["toolCalls"]
+                   if "python3" in c["name"] + c["arguments"]}  # fmt: skip
+            results = [m for m in listed if m["role"] == "tool" and m["toolCallId"] in ran]
+            assert results and results[-1]["activity"]["status"] == "completed", listed
+            stored = [m["content"] for m in listed if m["role"] == "assistant" and m["content"]]
+            assert len(deltas) > 3 and "".join(deltas).strip() == answer.strip()
+            assert stored[-1] == "".join(deltas)  # what streamed is what is kept
+            assert client.call("messages.list", {"sessionId": sid})["messages"] == listed
+            # each step's changes (contract 16)
+            steps = {}
+            for step in ("Step 1", "Step 2", "Step 3"):
+                change = client.call("changes.step", {"sessionId": sid, "content": step})
+                steps[step] = sorted(f["path"] for f in change["files"])
+            assert steps == {"Step 1": ["app.py"], "Step 2": ["new.txt"],
+                             "Step 3": ["data.txt"]}  # fmt: skip
+            first = client.call("changes.step", {"sessionId": sid, "content": "Step 1"})
+            back = {"sessionId": sid, "checkpointId": first["from"]["id"]}
+            restored = client.call("changes.restore", back)
+            assert sorted(restored["restored"]) == ["app.py", "data.txt", "new.txt"]
+            assert (work / "app.py").read_text() == "print(1)\n" and not (work / "new.txt").exists()
+            assert (work / "data.txt").read_text() == "original\n"
+            undo = {"sessionId": sid, "checkpointId": restored["checkpoint"]["id"]}
+            client.call("changes.restore", undo)
+            assert (work / "new.txt").read_text() == "a new file\n"
+            assert (work / "data.txt").read_text() == "changed\n"
+    assert git_state(work) == before  # the user's own repository: never written

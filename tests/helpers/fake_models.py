@@ -24,6 +24,7 @@ from tests.helpers.fake_openai import Call, Reply
 __all__ = ["Call", "Hold", "Reply", "ScriptedModels"]
 
 DONE = "Done."
+TEXT_EVENTS = ("content_block_delta", "response.output_text.delta")
 HOLD_LIMIT_S = 60.0
 
 
@@ -155,6 +156,9 @@ class ScriptedModels:
                 self.end_headers()
                 for name, data in events:
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    if reply.pace_s and name in TEXT_EVENTS:  # a piece of text, then a pause
+                        self.wfile.flush()
+                        time.sleep(reply.pace_s)
                 self.wfile.flush()
                 self.close_connection = True
 
@@ -196,16 +200,17 @@ def responses_events(reply: Reply, n: int) -> Iterator[tuple[str, dict[str, Any]
                 "item": {**item, "content": []},
             },
         )
-        yield (
-            "response.output_text.delta",
-            {
-                "type": "response.output_text.delta",
-                "item_id": f"msg_{n}",
-                "output_index": index,
-                "content_index": 0,
-                "delta": reply.text,
-            },
-        )
+        for piece in reply.text_pieces():
+            yield (
+                "response.output_text.delta",
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": f"msg_{n}",
+                    "output_index": index,
+                    "content_index": 0,
+                    "delta": piece,
+                },
+            )
         yield (
             "response.output_item.done",
             {"type": "response.output_item.done", "output_index": index, "item": item},
@@ -266,14 +271,15 @@ def messages_events(reply: Reply, n: int) -> Iterator[tuple[str, dict[str, Any]]
                 "content_block": {"type": "text", "text": ""},
             },
         )
-        yield (
-            "content_block_delta",
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "text_delta", "text": reply.text},
-            },
-        )
+        for piece in reply.text_pieces():
+            yield (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "text_delta", "text": piece},
+                },
+            )
         yield "content_block_stop", {"type": "content_block_stop", "index": index}
         index += 1
     for k, call in enumerate(reply.calls):

@@ -32,6 +32,14 @@ class Reply:
     text: str = ""
     calls: tuple[Call, ...] = ()
     prompt_tokens: int | None = None  # reported as the answer's usage when given
+    # the text streamed in this many pieces, `pace_s` apart (the Messages and Responses
+    # endpoints of fake_models)
+    pieces: int = 1
+    pace_s: float = 0.0
+
+    def text_pieces(self) -> list[str]:
+        size = max(1, -(-len(self.text) // max(1, self.pieces)))
+        return [self.text[i : i + size] for i in range(0, len(self.text), size)]
 
 
 @dataclass(frozen=True)
