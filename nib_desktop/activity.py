@@ -16,7 +16,27 @@ from host.protocol.text import shorten
 MAX_DIFF_LINES = 20_000
 
 
-def summary(activity: m.ToolActivity) -> str:
+def shown_path(path: str, folder: str) -> str:
+    """A path as the transcript names it: relative to the session's folder where it is
+    under it, else as given."""
+    if folder and path.startswith(folder.rstrip("/") + "/"):
+        return path[len(folder.rstrip("/")) + 1 :]
+    return path
+
+
+def unfenced(output: str) -> str:
+    """A tool's output without the one Markdown code fence some agents wrap it in
+    ("```console … ```"): its text as printed."""
+    text = output.strip("\n")
+    lines = text.split("\n")
+    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```" and not any(
+        line.startswith("```") for line in lines[1:-1]
+    ):
+        return "\n".join(lines[1:-1])
+    return output
+
+
+def summary(activity: m.ToolActivity, folder: str = "") -> str:
     """The result's line: the files changed with their counts, else the output's first
     line, else the places, else the status word."""
     if activity.diffs:
@@ -24,35 +44,36 @@ def summary(activity: m.ToolActivity) -> str:
         for diff in activity.diffs:
             added, removed = counts(diff)
             verb = "Wrote" if diff.old_text is None else "Edited"
-            parts.append(f"{verb} {diff.path} +{added} −{removed}")
+            parts.append(f"{verb} {shown_path(diff.path, folder)} +{added} −{removed}")
         return "; ".join(parts)
-    first = next((ln for ln in activity.output.splitlines() if ln.strip()), "")
+    first = next((ln for ln in unfenced(activity.output).splitlines() if ln.strip()), "")
     if first:
         return shorten(first, 160)
     if activity.locations:
-        return ", ".join(place_text(p) for p in activity.locations[:5])
+        return ", ".join(place_text(p, folder) for p in activity.locations[:5])
     return activity.status
 
 
-def detail(activity: m.ToolActivity) -> tuple[str, str]:
+def detail(activity: m.ToolActivity, folder: str = "") -> tuple[str, str]:
     """The detail shown under the line, as plain text, and its kind: "diff" (unified,
     3 lines of context) or "output"; ("", "") when the line says it all."""
     if activity.diffs:
-        return "\n".join(unified(d) for d in activity.diffs), "diff"
-    text = activity.output.rstrip("\n")
+        return "\n".join(unified(d, folder) for d in activity.diffs), "diff"
+    text = unfenced(activity.output).rstrip("\n")
     if activity.truncated:
         text += f"\n… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)"
     if text.count("\n") == 0 and len(text) <= 160 and not activity.locations:
         return "", ""  # the line holds it whole
-    places = "\n".join(place_text(p) for p in activity.locations)
+    places = "\n".join(place_text(p, folder) for p in activity.locations)
     return "\n".join(x for x in (text, places) if x), "output"
 
 
-def unified(diff: m.ToolDiff) -> str:
+def unified(diff: m.ToolDiff, folder: str = "") -> str:
     old = (diff.old_text or "").splitlines(keepends=True)
     new = diff.new_text.splitlines(keepends=True)
-    head = f"--- {diff.path}\n+++ {diff.path}\n" if diff.old_text is not None else (
-        f"--- /dev/null\n+++ {diff.path}\n"
+    path = shown_path(diff.path, folder)
+    head = f"--- {path}\n+++ {path}\n" if diff.old_text is not None else (
+        f"--- /dev/null\n+++ {path}\n"
     )  # fmt: skip
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
@@ -79,8 +100,9 @@ def counts(diff: m.ToolDiff) -> tuple[int, int]:
     return added, removed
 
 
-def place_text(place: m.ToolLocation) -> str:
-    return f"{place.path}:{place.line}" if place.line is not None else place.path
+def place_text(place: m.ToolLocation, folder: str = "") -> str:
+    path = shown_path(place.path, folder)
+    return f"{path}:{place.line}" if place.line is not None else path
 
 
 def command_of(arguments: str) -> str:
@@ -111,12 +133,12 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
     return (f"$ {command}", "output") if command else ("", "")
 
 
-def places(activity: m.ToolActivity) -> tuple[tuple[str, int | None], ...]:
+def places(activity: m.ToolActivity, folder: str = "") -> tuple[tuple[str, int | None], ...]:
     """The files a call touched, each with its line, as its detail names them: a diff's
     files (at the first changed line), else its locations."""
     if activity.diffs:
-        return tuple((d.path, _first_change(d)) for d in activity.diffs)
-    return tuple((p.path, p.line) for p in activity.locations)
+        return tuple((shown_path(d.path, folder), _first_change(d)) for d in activity.diffs)
+    return tuple((shown_path(p.path, folder), p.line) for p in activity.locations)
 
 
 def _first_change(diff: m.ToolDiff) -> int | None:

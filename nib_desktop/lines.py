@@ -31,10 +31,12 @@ class LineMaker:
     (the result's `todo`: its revision's diff), never from the call's arguments; a refused
     write is told as refused, with the host's reason. `titled`: an ACP agent's session,
     whose calls are named by their titles (which say the file or the command), their
-    input (the agent's own fields) shown only when the line is unfolded."""
+    input (the agent's own fields) shown only when the line is unfolded. `folder`: the
+    session's, under which files are named by their path in it."""
 
-    def __init__(self, titled: bool = False) -> None:
+    def __init__(self, titled: bool = False, folder: str = "") -> None:
         self._titled = titled
+        self._folder = folder  # the session's: paths under it are named relative to it
         self._todo_calls: set[str] = set()
         # the calls told and not yet finished: id -> (the call's seq, its name as shown,
         # its input)
@@ -114,9 +116,9 @@ class LineMaker:
         said, kind, what = "", "", shorten(message.content, 160)
         places: tuple[tuple[str, int | None], ...] = ()
         if message.activity is not None:  # what it did (section 16)
-            said, kind = activity.detail(message.activity)
-            what = activity.summary(message.activity)
-            places = activity.places(message.activity)
+            said, kind = activity.detail(message.activity, self._folder)
+            what = activity.summary(message.activity, self._folder)
+            places = activity.places(message.activity, self._folder)
         called = self._calls.pop(call_id, None)
         if called is None:  # its call is on an earlier page
             mark = "← error: " if message.is_error else "← "
@@ -196,13 +198,14 @@ def transcript(
     next_turn: str | None = None,
     maker: LineMaker | None = None,
     titled: bool = False,
+    folder: str = "",
 ) -> tuple[Line, ...]:
     """A page of a session's messages as lines, each ended turn's line after its last
     message. `next_turn`: the turn of the message after the page (already held), whose
     end is told after that message instead. `maker`: one that later messages continue
-    (else a new one, `titled` for an ACP agent's session)."""
+    (else a new one, `titled` for an ACP agent's session, `folder` the session's)."""
     ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
-    maker = maker or LineMaker(titled)
+    maker = maker or LineMaker(titled, folder)
     lines: list[Line] = []
     previous: str | None = None
     for message in messages:

@@ -105,7 +105,7 @@ class Loader:
         if self._state.current != sid:
             return  # another session is shown now
         messages = listing.messages
-        maker = self._feed.reset(titled=bool(session.agent))
+        maker = self._feed.reset(titled=bool(session.agent), folder=session.cwd)
         lines = transcript_lines.transcript(messages, self._turns(turns), maker=maker)
         first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
@@ -135,9 +135,9 @@ class Loader:
             return
         views = self._turns(turns)
         shown = self._state.session(held.session_id)
-        titled = shown is not None and bool(shown.agent)
+        titled, folder = (bool(shown.agent), shown.cwd) if shown else (False, "")
         lines = transcript_lines.transcript(
-            listing.messages, views, held.oldest_turn or None, titled=titled
+            listing.messages, views, held.oldest_turn or None, titled=titled, folder=folder
         )
         first = listing.messages[0]
         page = ev.TranscriptPage(

@@ -25,9 +25,10 @@ class LineFeed:
     def __init__(self) -> None:
         self.maker = lines.LineMaker()
 
-    def reset(self, titled: bool = False) -> lines.LineMaker:
-        """A new maker for a transcript loaded (`titled`: an ACP agent's session)."""
-        self.maker = lines.LineMaker(titled)
+    def reset(self, titled: bool = False, folder: str = "") -> lines.LineMaker:
+        """A new maker for a transcript loaded (`titled`: an ACP agent's session;
+        `folder`: the session's)."""
+        self.maker = lines.LineMaker(titled, folder)
         return self.maker
 
 

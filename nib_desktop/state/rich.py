@@ -38,7 +38,7 @@ def detail_html(text: str, kind: str, lines: int | None = None,
         out.append(f'<span style="color:{colour}">{escaped}</span>' if colour else escaped)
     more = len(rows) - len(shown)
     if more:
-        out.append(f"… {more:,} more lines ▸")
+        out.append(f"… {more:,} more line{'s' if more != 1 else ''} ▸")
     return "<pre>" + "\n".join(out) + "</pre>"
 
 

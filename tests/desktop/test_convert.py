@@ -293,3 +293,18 @@ def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> Non
     assert find.occurrences(lines, " ") == () and find.occurrences(lines, "") == ()
     assert find.count_text(3, 0) == "1 of 3" and find.count_text(0, -1) == "No matches"
     assert find.count_text(find.MAX_MATCHES, 4) == "5 of 10,000+"
+
+
+def test_a_tools_output_loses_its_one_fence_and_paths_are_named_in_the_folder() -> None:
+    from nib_desktop import activity
+
+    assert activity.unfenced("```console\n3 passed\n```") == "3 passed"
+    assert activity.unfenced("```\na\n```\ntext\n```\nb\n```") == "```\na\n```\ntext\n```\nb\n```"
+    assert activity.unfenced("plain") == "plain"
+    assert activity.shown_path("/w/app/a.py", "/w/app") == "a.py"
+    assert activity.shown_path("/w/apple/a.py", "/w/app") == "/w/apple/a.py"
+    edit = m.ToolActivity(diffs=(m.ToolDiff(path="/w/app/a.py", old_text="1\n", new_text="2\n"),))
+    assert activity.summary(edit, "/w/app") == "Edited a.py +1 −1"
+    assert activity.places(edit, "/w/app") == (("a.py", 1),)
+    ran = m.ToolActivity(kind="execute", output="```console\n3 passed\n```")
+    assert activity.summary(ran) == "3 passed"
