@@ -29,8 +29,11 @@ def unfenced(output: str) -> str:
     ("```console … ```"): its text as printed."""
     text = output.strip("\n")
     lines = text.split("\n")
-    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```" and not any(
-        line.startswith("```") for line in lines[1:-1]
+    if (
+        len(lines) >= 2
+        and lines[0].startswith("```")
+        and lines[-1].strip() == "```"
+        and not any(line.startswith("```") for line in lines[1:-1])
     ):
         return "\n".join(lines[1:-1])
     return output

@@ -13,6 +13,7 @@ from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop import activity
 from nib_desktop.lines import todo_line, tool_name
+from nib_desktop.state import intents as it
 from nib_desktop.state.steering import AgentCommand, Steering
 from nib_desktop.state.tool_types import AgentOption, Approval, ToolSource
 from nib_desktop.state.types import (
@@ -146,6 +147,13 @@ def approval(a: m.ApprovalRequested) -> Approval:
     said, kind = activity.asked(a.activity, a.arguments) if agents else ("", "")
     return Approval(a.approval_id, a.session_id, shown_text(tool_name(a.tool)),
                     shown_text(a.arguments), options, shown_text(said), kind)  # fmt: skip
+
+
+def answer(given: it.Answer) -> m.ApprovalRespondParams:
+    """The user's answer to an approval, on the wire (`optionId`: an agent's own option)."""
+    return m.ApprovalRespondParams.model_validate({
+        "approvalId": given.approval_id, "decision": given.decision,
+        "optionId": given.option_id or None})  # fmt: skip
 
 
 _STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",

@@ -30,6 +30,7 @@ from nib_desktop.state import events as ev, intents as it, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.steering_work import SteerWork
 from nib_desktop.step_files import StepFiles
+from nib_desktop.transcript_copy import copy_transcript
 
 
 class Intents:
@@ -149,10 +150,12 @@ class Intents:
                 return self._host.call(rpc.TOOLS_RETRY, m.ToolsRetryParams(name=name)), (
                     f"start the MCP server {name} again"
                 )
-            case it.Answer(approval_id, decision, option_id):
-                return self.respond_approval(approval_id, decision, option_id), (
+            case it.Answer() as answer:
+                return self._host.call(rpc.APPROVALS_RESPOND, convert.answer(answer)), (
                     "answer the approval"
                 )
+            case it.CopyTranscript():
+                return copy_transcript(self._host, self._state), "copy the transcript"
             case it.LoadOlderMessages():
                 return self._loader.load_older_messages(), "load earlier messages"
             case it.LoadOlderRevisions():
@@ -171,11 +174,6 @@ class Intents:
             fields["cwd"] = convert.folder_path(folder)
         params = m.CreateSessionParams.model_validate(fields)
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
-
-    async def respond_approval(self, approval_id: str, decision: str, option_id: str) -> None:
-        fields = {"approvalId": approval_id, "decision": decision, "optionId": option_id or None}
-        params = m.ApprovalRespondParams.model_validate(fields)
-        await self._host.call(rpc.APPROVALS_RESPOND, params)
 
     async def fork_session(self) -> m.Session | None:
         shown = self._state.current

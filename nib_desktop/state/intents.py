@@ -170,6 +170,11 @@ class LoadOlderMessages:
 
 
 @dataclass(frozen=True)
+class CopyTranscript:
+    """The shown session's whole transcript, every page, to the clipboard."""
+
+
+@dataclass(frozen=True)
 class OpenHistory:
     pass
 
@@ -219,6 +224,7 @@ Intent = (
     | SaveDraft
     | Dismiss
     | LoadOlderMessages
+    | CopyTranscript
     | OpenHistory
     | CloseHistory
     | FolderIntent

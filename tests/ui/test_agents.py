@@ -554,3 +554,35 @@ def test_ctrl_f_finds_a_word_in_a_folded_message_and_escape_gives_the_focus_back
         assert marked(long) == 0
 
     gui.run(body(), timeout=60)
+
+
+def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    from nib_desktop import loading, transcript_copy
+
+    monkeypatch.setattr(loading, "TRANSCRIPT_PAGE", 3)  # a page of three messages shown
+    monkeypatch.setattr(transcript_copy, "PAGE", 2)  # and read two at a time
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        for text in ("first question", "edit", "last question"):
+            await send(gui, text)
+            await turn_end(gui)
+        first = gui.state.current
+        await gui.actions.create_session("agent")  # another session, then back to the first:
+        await gui.actions.select_session(first)  # loaded anew, one page held
+        assert gui.transcript.property("hasMore")
+        assert "first question" not in transcript(gui)
+        clipboard = QGuiApplication.clipboard()
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)  # input -> transcript
+        await gui.key(Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: "whole transcript is copied" in gui.state.notice, 10, "copied")
+        copied = clipboard.text()
+        assert copied.startswith("first question") and "last question" in copied
+        assert "✓ Edited app.py +1 −2\n--- app.py" in copied  # a tool's diff under its line
+
+    gui.run(body(), timeout=60)

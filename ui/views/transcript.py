@@ -215,7 +215,6 @@ class TranscriptView(QObject):
 
     @Slot()
     def copy(self) -> None:
-        """The whole transcript shown, as plain text, to the clipboard."""
-        lines = self._state.transcript.lines
-        text = "\n\n".join(f"{x.text}\n{x.detail}" if x.detail else x.text for x in lines)
-        self._to_clipboard(text, "The transcript shown is copied")
+        """The whole transcript, every page of it (the Main role reads the pages not
+        loaded), as plain text to the clipboard."""
+        self._ask(it.CopyTranscript())
