@@ -31,10 +31,9 @@ from acp.schema import (
 from host.acp.config import AgentConfig
 from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
 from host.acp.recorder import Recorder, as_text, late_plan
-from host.acp.transport import AgentBroken, LineTransport
+from host.acp.transport import MAX_AGENT_LINE, AgentBroken, LineTransport
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
-from host.protocol.framing import MAX_FRAME_BYTES
 from host.protocol.text import shorten, valid_text
 from host.sessions.service import SessionService
 from host.store.errors import StorageFailure
@@ -146,7 +145,7 @@ class AgentProcess:
                 process = await asyncio.create_subprocess_exec(
                     entry.command, *entry.args, stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                    env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_FRAME_BYTES + 1,
+                    env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_AGENT_LINE + 1,
                     start_new_session=True,
                 )  # fmt: skip
             except asyncio.CancelledError:

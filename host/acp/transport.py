@@ -1,8 +1,10 @@
 """The agent's standard input and output as the SDK's message transport, bounded:
 newline-delimited JSON-RPC (ACP's stdio framing) where one message may have at most
-MAX_FRAME_BYTES, and a line that is not a JSON object ends the connection rather than
-being skipped. `session/update` notifications are handed, in the order they arrive, to
-the host before anything after them (a prompt's answer included) reaches the SDK."""
+MAX_AGENT_LINE bytes (a tool call's diff of a large file is one line: what is kept of it
+is cut later, and said), parsed off the event loop past PARSE_INLINE bytes, and a line
+that is not a JSON object ends the connection rather than being skipped.
+`session/update` notifications are handed, in the order they arrive, to the host before
+anything after them (a prompt's answer included) reaches the SDK."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from host.protocol.endpoint import MAX_NESTING, valid_data
-from host.protocol.framing import MAX_FRAME_BYTES
 
 SESSION_UPDATE = "session/update"
+MAX_AGENT_LINE = 32 * 1024 * 1024  # one message of an agent's, in bytes
+PARSE_INLINE = 512 * 1024  # a longer line is parsed on a worker thread: the loop goes on
 
 
 class AgentBroken(Exception):
@@ -52,12 +55,15 @@ class LineTransport:
                     return None  # the agent closed its output
                 line = exc.partial
             except asyncio.LimitOverrunError:
-                self._broken(f"it sent a message over {MAX_FRAME_BYTES // (1024 * 1024)} MiB")
+                self._broken(f"it sent a message over {MAX_AGENT_LINE // (1024 * 1024)} MiB")
             except (ConnectionError, ValueError) as exc:
                 self._broken(f"its output could not be read: {exc}")
             if not line.strip():
                 continue
-            message = self._parse(line)
+            if len(line) > PARSE_INLINE:
+                message = await asyncio.to_thread(self._parse, line)
+            else:
+                message = self._parse(line)
             if message.get("method") == SESSION_UPDATE and "id" not in message:
                 try:
                     self._on_update(message.get("params"))

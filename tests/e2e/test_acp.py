@@ -374,7 +374,7 @@ def test_new_sessions_get_the_folder_and_stdio_mcp_servers(tmp_path: Path) -> No
     ("script", "why"),
     [
         ("garbage", "disconnected: it sent a line that is not JSON: 'this is not json'"),
-        ("huge", "disconnected: it sent a message over 8 MiB"),
+        ("huge", "disconnected: it sent a message over 32 MiB"),
         ("foreign", "disconnected: it sent updates for a session it does not own"),
         ("flood", "disconnected: it sent a plan of 5000 entries"),
     ],
@@ -604,3 +604,24 @@ def test_a_tool_call_keeps_what_it_did(tmp_path: Path) -> None:
             if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "tool"
         ]
         assert told == results  # fmt: skip
+
+
+def test_many_calls_at_once_a_huge_diff_an_image_and_a_move(tmp_path: Path) -> None:
+    """50 calls, finished in reverse: each result names its own call; a 10 MB diff is
+    cut at 256 KiB and says so; an image is named, not stored; a move keeps its place.
+    A page read again is the same."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "edges")["state"] == "completed"
+        listed = client.call("messages.list", {"sessionId": sid, "limit": 200})["messages"]
+        calls = {c["id"]: c["name"] for m in listed for c in m["toolCalls"]}
+        results = {m["toolCallId"]: m for m in listed if m["role"] == "tool"}
+        for i in range(50):
+            assert calls[f"p{i}"] == f"Read f{i}.txt"
+            assert results[f"p{i}"]["activity"]["output"] == f"{i} lines"
+        [diff] = results["big"]["activity"]["diffs"]
+        assert diff["truncated"] and len(diff["newText"]) == 256 * 1024
+        assert results["shot"]["activity"]["output"] == "(image file:///s.png)"
+        assert results["mv"]["activity"]["locations"] == [{"path": "b.txt", "line": None}]
+        again = client.call("messages.list", {"sessionId": sid, "limit": 200})["messages"]
+        assert again == listed

@@ -282,7 +282,7 @@ class Scripted:
             await _raw(b"this is not json\n")
             await asyncio.Event().wait()
         elif command == "huge":
-            await _raw(b'{"jsonrpc":"2.0","method":"x","params":"' + b"a" * (9 << 20) + b'"}\n')
+            await _raw(b'{"jsonrpc":"2.0","method":"x","params":"' + b"a" * (33 << 20) + b'"}\n')
             await asyncio.Event().wait()
         elif command == "foreign":
             await self.conn.session_update("not-mine", acp.update_agent_message_text("hi"))
@@ -396,6 +396,26 @@ class Scripted:
                 cost=Cost(amount=0.09, currency="USD")))  # fmt: skip
         elif command == "flood-commands":  # over the limit: dropped, and said
             await self._commands(sid, 101)
+        elif command == "edges":  # 50 calls at once, a 10 MB diff, an image, a move
+            for i in range(50):
+                await self.conn.session_update(sid, acp.start_tool_call(
+                    f"p{i}", f"Read f{i}.txt", kind="read", status="in_progress",
+                    raw_input={"path": f"f{i}.txt"}))  # fmt: skip
+            for i in reversed(range(50)):
+                await self.conn.session_update(sid, acp.update_tool_call(
+                    f"p{i}", status="completed",
+                    content=[acp.tool_content(acp.text_block(f"{i} lines"))]))  # fmt: skip
+            big = "x" * (10 * 1024 * 1024)
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "big", "Write big.txt", kind="edit", status="completed",
+                content=[acp.tool_diff_content("big.txt", big)]))  # fmt: skip
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "shot", "Take a screenshot", kind="other", status="completed",
+                content=[acp.tool_content(acp.image_block("iVBORw0KGgo=", "image/png",
+                                                          uri="file:///s.png"))]))  # fmt: skip
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "mv", "Move a.txt to b.txt", kind="move", status="completed",
+                locations=[acp.schema.ToolCallLocation(path="b.txt")]))  # fmt: skip
         elif command == "long":  # a message folded in the transcript, a word at its end
             await self._say(sid, "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
                             + "The last one holds the needle.")  # fmt: skip
