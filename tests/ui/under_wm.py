@@ -170,3 +170,97 @@ def test_the_close_dialog_owns_the_keyboard(gui: Gui) -> None:
         assert gui.window.isVisible() and gui.sessions.property("runningCount") == 2
 
     gui.run(body())
+
+
+async def tab_to(gui: Gui, name: str, presses: int = 12) -> None:
+    """Tab until the item named `name` has the focus."""
+    for _ in range(presses):
+        if focus(gui) is not None and focus(gui).objectName() == name:
+            return
+        before = focus(gui)
+        await keys("Tab")
+        await until(lambda b=before: focus(gui) is not b, what="Tab moving the focus")
+    assert focus(gui).objectName() == name, f"Tab never reached {name}"
+
+
+def test_an_agents_work_read_found_copied_and_a_step_restored_by_keys(gui: Gui) -> None:
+    """The scripted ACP agent's work, by X key events only: its edit's diff read and a
+    word of its folded part found with Ctrl+F (Escape: the focus back in the input), its
+    code block copied with C, and its three steps' changes opened with Ctrl+Shift+G, the
+    first step restored and the restore undone, all by Tab and Return."""
+    from PySide6.QtGui import QGuiApplication
+
+    from nib_desktop.state import store
+    from tests.e2e.test_checkpoints import repository
+    from tests.ui.test_agents import NAME, configure
+
+    configure(gui)
+    work = repository(gui.data_dir.parent / "work")
+    taken: list[str] = []
+    gui.state.subscribe(lambda _e, change: taken.append("") if store.CHECKPOINT in change
+                        else None)  # fmt: skip
+
+    async def say(text: str) -> None:
+        before = gui.state.turn(gui.state.current).turn_id
+        await type_text(text)
+        await keys("Return")
+        await until(lambda: gui.state.turn(gui.state.current).turn_id != before, 10, text)
+
+    async def ended() -> None:
+        await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
+
+    async def body() -> None:
+        await launched(gui)
+        input_ = gui.item("composerInput")
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, str(work))
+        await until(lambda: input_.hasActiveFocus(), what="the input")
+        await say("edit")
+        await ended()
+        await keys("ctrl+f")
+        await until(lambda: focus(gui).objectName() == "findField", what="the find field")
+        await type_text("line 20")  # in the diff's folded part
+        await until(lambda: gui.item("findCount").property("text") == "1 of 1", what="found")
+        shown = [d.property("text") for d in gui.visible_items("toolDetail")]
+        assert any("line 20" in text for text in shown), "the found diff unfolded"
+        await keys("Escape")
+        await until(lambda: input_.hasActiveFocus(), what="the focus back in the input")
+        await say("markdown")
+        await ended()
+        await keys("shift+F6", "c")
+        clipboard = QGuiApplication.clipboard()
+        await until(lambda: clipboard.text() == "print(1)\n", what="the code block copied")
+        await keys("F6")
+        await until(lambda: input_.hasActiveFocus(), what="the input again")
+        before = len(taken)
+        await say("steps")
+        answered = ""
+        for step in range(3):  # each change allowed once its step's checkpoint is stored
+            await until(lambda answered=answered: gui.approvals.property("approvalId")
+                        not in ("", answered), 10, "the approval")  # fmt: skip
+            answered = gui.approvals.property("approvalId")
+            await until(lambda step=step: len(taken) >= before + step + 2, 10, "a checkpoint")
+            await keys("alt+y")
+        await ended()
+        await until(lambda: len(taken) >= before + 6, 10, "the turn-end checkpoint")
+        await keys("ctrl+shift+g")
+        dialog = await opened(gui, "changesDialog")
+        changes = gui.views.changes_view
+        await until(lambda: len(changes.scope_model.rows()) == 5, 10, "the changes")
+        assert "print(2)" in gui.item("changeDiff").property("text")  # Step 1's diff, read
+        await tab_to(gui, "restoreScopeButton")
+        await keys("Return")
+        await until(lambda: gui.window.findChild(object, "restoreConfirm").property("opened"),
+                    what="the question")  # fmt: skip
+        await keys("Return")
+        await until(lambda: changes.property("undoWords") != "", 10, "restored")
+        assert (work / "app.py").read_text() == "print(1)\n" and not (work / "new.txt").exists()
+        await tab_to(gui, "undoRestoreButton")
+        await keys("Return")
+        await until(lambda: (work / "new.txt").exists()
+                    and (work / "app.py").read_text() == "print(2)\n"
+                    and (work / "data.txt").read_text() == "changed\n", 10, "the undo")  # fmt: skip
+        await keys("Escape")
+        await closed(gui, dialog)
+
+    gui.run(body(), timeout=90)
