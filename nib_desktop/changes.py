@@ -20,6 +20,16 @@ REMOTE = "A remote session's checkpoints are kept by its own host; this window s
 NONE_YET = "No checkpoints yet: the folder is recorded when a turn starts."
 
 
+def revision_interval(points: tuple[m.Checkpoint, ...], revision: int) -> tuple[str, str] | None:
+    """The checkpoints around a checklist revision (`points` newest first, as listed): the
+    one before that revision's own, and its own; None when either is not held."""
+    at = next((i for i, c in enumerate(points)
+               if c.reason == "revision" and c.revision == revision), -1)  # fmt: skip
+    if at < 0 or at + 1 >= len(points):
+        return None
+    return points[at + 1].id, points[at].id
+
+
 def _files(changes: m.Changes) -> tuple[FileDiff, ...]:
     return tuple(
         FileDiff(f.path, f.old_path or "", f.status, f.additions, f.deletions, f.binary, f.diff,
@@ -32,6 +42,7 @@ class ChangesWork:
     def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
         self._host, self._state, self._run = host, state, run
         self.reload = Coalesced(run, self._load, "load the changes")
+        self._revision = 0  # a revision whose interval is shown first (0: none)
         state.subscribe(self._heard)
 
     def _heard(self, _event: ev.Event, change: Change) -> None:
@@ -43,10 +54,13 @@ class ChangesWork:
         elif store.SESSIONS in change and self._state.session(opened) is None:
             self._state.apply(ev.ChangesShown(Changes()))  # its session was deleted
 
-    def open(self) -> None:
+    def open(self, revision: int = 0) -> None:
+        """The view on the shown session; with `revision`, that revision's interval first
+        (opened from the History view)."""
         shown = self._state.shown
         if shown is None:
             return
+        self._revision = revision
         self._state.apply(ev.ChangesShown(Changes(shown.session_id, loading=True)))
         self.reload()
 
@@ -81,6 +95,10 @@ class ChangesWork:
         if not points:
             return Changes(session_id, note=NONE_YET)
         scopes: list[Scope] = []
+        interval = revision_interval(points, self._revision) if self._revision else None
+        if interval is not None:
+            files = await self._between(session_id, interval[0], interval[1])
+            scopes.append(Scope(f"Revision {self._revision}", interval[0], files))
         snapshot = self._state.snapshot(session_id)
         for item in snapshot.items if snapshot is not None else ():
             if item.status == "pending":

@@ -21,6 +21,7 @@ from nib_desktop.commands import CommandWork
 from nib_desktop.connection import HostLink
 from nib_desktop.feedback import FeedbackWork
 from nib_desktop.file_finder import FileWork, mentioned
+from nib_desktop.history_files import HistoryFiles
 from nib_desktop.loading import Loader
 from nib_desktop.opener import open_place
 from nib_desktop.remote_work import RemoteWork
@@ -49,6 +50,7 @@ class Intents:
         self._run = run
         self.changes = ChangesWork(host, state, run)
         self.step_files = StepFiles(host, state, run)
+        self.history_files = HistoryFiles(host, state, run)
         self.settings = SettingsWork(host, state, run, data_dir)
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)
@@ -100,8 +102,8 @@ class Intents:
                 self.show_adjacent(step)
             case it.CreateSession(mode, agent, folder):  # one that times out may appear
                 self._run(self.create_session(mode, agent, folder), "create a session", "session")
-            case it.OpenChanges():
-                self.changes.open()
+            case it.OpenChanges(_, revision):
+                self.changes.open(revision)
             case it.OpenPlace(path, line):
                 open_place(self._state, path, line)
             case it.CloseChanges():

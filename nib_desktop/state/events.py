@@ -155,6 +155,13 @@ class ChangesShown(NamedTuple):
     changes: Changes
 
 
+class RevisionFilesCounted(NamedTuple):
+    """How many files changed in each revision's interval of a session's checklist."""
+
+    session_id: str
+    counts: tuple[tuple[int, int], ...]  # (revision, files)
+
+
 class StepFilesCounted(NamedTuple):
     """How many files each step of a session's checklist changed (by its content)."""
 
@@ -235,7 +242,8 @@ Event = (
     | ApprovalRequested | ApprovalResolved | ToolsListed | AgentsListed | SteeringTold
     | WindowActivated | DesktopPrefsSet | NoticeShown | ChangesShown | CheckpointTaken
     | DraftSaved | MessageQueued | RemoteChoicesListed | HistoryOpened | HistoryClosed
-    | HistoryPageLoaded | RevisionWritten | StepFilesCounted | HistoryRequestsRead
+    | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
+    | HistoryRequestsRead
     | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked | FilesFound
     | ImagesHeld
 )

@@ -16,9 +16,11 @@ class OpenPlace:
 
 @dataclass(frozen=True)
 class OpenChanges:
-    """The Changes view of the shown session, `step` chosen first when given."""
+    """The Changes view of the shown session, `step` chosen first when given, or the
+    interval of the checklist's `revision` (shown first)."""
 
     step: str = ""
+    revision: int = 0
 
 
 @dataclass(frozen=True)

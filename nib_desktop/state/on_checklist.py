@@ -108,5 +108,12 @@ def step_files_counted(s: Held, e: ev.StepFilesCounted) -> Change:
     return change(A.CHECKLIST, session_id=e.session_id)
 
 
+def revision_files_counted(s: Held, e: ev.RevisionFilesCounted) -> Change:
+    if s.revision_files.get(e.session_id) == e.counts:
+        return NOTHING
+    s.revision_files[e.session_id] = e.counts
+    return change(A.HISTORY, session_id=e.session_id)
+
+
 def checkpoint_taken(_s: Held, e: ev.CheckpointTaken) -> Change:
     return change(A.CHECKPOINT, session_id=e.session_id)

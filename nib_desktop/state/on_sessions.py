@@ -69,6 +69,7 @@ def session_deleted(s: Held, e: ev.SessionDeleted) -> Change:
     s.turns.pop(session_id, None)
     s.drafts.pop(session_id, None)
     s.step_files.pop(session_id, None)
+    s.revision_files.pop(session_id, None)
     s.approvals = tuple(a for a in s.approvals if a.session_id != session_id)
     s.unseen -= {session_id}
     if session_id != s.current:

@@ -139,6 +139,7 @@ class Held:
     changes: Changes = field(default_factory=Changes)
     # files each step changed, by session and the step's content (from its checkpoints)
     step_files: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    revision_files: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     dock_expanded: bool = False
     reduced_motion: bool = False
     window_active: bool = True

@@ -19,9 +19,8 @@ pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpe
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> None:
-    configure(gui)
-    work = repository(gui.data_dir.parent / "work")
+def checkpoints_heard(gui: Gui) -> list[str]:
+    """The sessions of the checkpoints told from now on, in order."""
     taken: list[str] = []
 
     def heard(_event: object, change: Change) -> None:
@@ -29,19 +28,32 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
             taken.append(change.session_id or "")
 
     gui.state.subscribe(heard)
+    return taken
+
+
+async def three_steps(gui: Gui, taken: list[str]) -> None:
+    """The scripted agent's three steps (an edit, a new file, a command's change), each
+    change allowed once its step's checkpoint is stored, to the turn-end checkpoint."""
+    await agent_session(gui)
+    await send(gui, "steps")
+    answered = ""
+    for step in range(3):
+        await until(lambda answered=answered: gui.approvals.property("approvalId")
+                    not in ("", answered), 10, "the approval")  # fmt: skip
+        answered = gui.approvals.property("approvalId")
+        await until(lambda step=step: len(taken) >= step + 2, 10, "the step's checkpoint")
+        await gui.key(Qt.Key.Key_Y, ALT)
+    await turn_end(gui)
+    await until(lambda: len(taken) >= 6, 10, "the turn-end checkpoint")
+
+
+def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> None:
+    configure(gui)
+    work = repository(gui.data_dir.parent / "work")
+    taken = checkpoints_heard(gui)
 
     async def body() -> None:
-        await agent_session(gui)
-        await send(gui, "steps")
-        answered = ""
-        for step in range(3):  # each change allowed once its step's checkpoint is stored
-            await until(lambda answered=answered: gui.approvals.property("approvalId")
-                        not in ("", answered), 10, "the approval")  # fmt: skip
-            answered = gui.approvals.property("approvalId")
-            await until(lambda step=step: len(taken) >= step + 2, 10, "the step's checkpoint")
-            await gui.key(Qt.Key.Key_Y, ALT)
-        await turn_end(gui)
-        await until(lambda: len(taken) >= 6, 10, "the turn-end checkpoint")
+        await three_steps(gui, taken)
 
         await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
         changes = gui.views.changes_view
@@ -124,3 +136,34 @@ def test_a_session_without_a_folder_says_it_keeps_none(gui: Gui) -> None:
         await until(lambda: not gui.views.changes_view.property("isOpen"), 5, "the view closed")
 
     gui.run(body())
+
+
+def test_each_revision_in_the_history_says_its_files_and_opens_them(gui: Gui) -> None:
+    """The History view's revisions each say how many files changed in their interval
+    (from the checkpoint before to theirs), and F on one opens them in the Changes view."""
+    configure(gui)
+    repository(gui.data_dir.parent / "work")
+    taken = checkpoints_heard(gui)
+
+    async def body() -> None:
+        await three_steps(gui, taken)
+        await gui.key(Qt.Key.Key_H, CTRL)
+        rows = gui.views.history_view.model.rows
+
+        def files() -> dict[int, str]:
+            return {row.revision: row.files for row in rows()}
+
+        await until(lambda: files() == {4: "1 file", 3: "1 file", 2: "1 file", 1: ""}, 10,
+                    "each revision's files")  # fmt: skip
+        assert rows()[0].accessibleName.endswith(", 1 file changed")
+        await until(lambda: gui.item("historyList").hasActiveFocus(), 5, "the history list")
+        await gui.key(Qt.Key.Key_Down)  # revision 3: the new file
+        await gui.key(Qt.Key.Key_F)
+        changes = gui.views.changes_view
+        scopes = changes.scope_model.rows
+        await until(lambda: changes.property("isOpen") and scopes()
+                    and scopes()[0].title == "Revision 3", 10, "opened")  # fmt: skip
+        await until(lambda: [r.title for r in changes.file_model.rows()] == ["new.txt"], 10,
+                    "revision 3's file chosen")  # fmt: skip
+
+    gui.run(body(), timeout=90)

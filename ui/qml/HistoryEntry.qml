@@ -15,6 +15,8 @@ Rectangle {
     required property string summary
     required property bool warning
     required property string accessibleName
+    required property string files  // "2 files" changed in its interval: a click opens them
+    signal filesChosen(int revision)
 
     objectName: "historyRow"
     width: entry.list.width
@@ -31,6 +33,7 @@ Rectangle {
         anchors.leftMargin: 10
         anchors.rightMargin: 14
         text: qsTr("Revision %1 · %2 · %3").arg(entry.revision).arg(entry.time).arg(entry.summary)
+              + (entry.files !== "" ? qsTr(" · %1 ▸").arg(entry.files) : "")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         maximumLineCount: 3
@@ -45,5 +48,16 @@ Rectangle {
             entry.list.currentIndex = entry.index
             entry.chosen(entry.revision)
         }
+    }
+    // its files, at its right end
+    MouseArea {
+        objectName: "historyFiles"
+        visible: entry.files !== ""
+        anchors.right: parent.right
+        anchors.top: parent.top
+        anchors.bottom: parent.bottom
+        width: 90
+        cursorShape: Qt.PointingHandCursor
+        onClicked: entry.filesChosen(entry.revision)
     }
 }

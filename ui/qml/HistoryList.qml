@@ -5,7 +5,7 @@ import Nib
 
 // The dock's History view: every revision, newest first, grouped by turn. Up and Down
 // move (PgUp/PgDn by a page, Home the newest, End the oldest), Enter shows one
-// read-only, Escape returns to the live list.
+// read-only, F opens the files its interval changed, Escape returns to the live list.
 ListView {
     id: historyList
     objectName: "historyList"
@@ -59,7 +59,9 @@ ListView {
         }
     }
     Keys.onPressed: (event) => {
-        if (event.key === Qt.Key_Home) {
+        if (event.key === Qt.Key_F && currentIndex >= 0) {  // the revision's files
+            historyList.history.openFiles(historyList.history.revisionAt(currentIndex))
+        } else if (event.key === Qt.Key_Home) {
             toOldest = false
             currentIndex = 0
         } else if (event.key === Qt.Key_End) {
@@ -91,5 +93,6 @@ ListView {
         list: historyList
         theme: historyList.theme
         onChosen: revision => historyList.revisionChosen(revision)
+        onFilesChosen: revision => historyList.history.openFiles(revision)
     }
 }

@@ -62,11 +62,12 @@ ApplicationWindow {
     Loader { id: toolsDialogLoader }
     Loader { id: changesDialogLoader }
     // the Changes view, on the step `step` when given (a dock row's "3 files" asks too)
-    function openChanges(step: string): void {
-        window.app.changes.open(step)
+    function openChanges(step: string, revision: int): void {
+        window.app.changes.open(step, revision)
         window.openDialog(changesDialogLoader, "ChangesDialog.qml")
     }
-    Connections { target: window.app.changes; function onAsked(step: string): void { window.openChanges(step) } }
+    Connections { target: window.app.changes; function onAsked(step: string, revision: int): void { window.openChanges(step, revision) } }
+    Connections { target: window.app.history; function onFilesAsked(revision: int): void { window.openChanges("", revision) } }
     Loader { id: settingsDialogLoader }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)
@@ -92,7 +93,7 @@ ApplicationWindow {
             : file === "ToolsDialog.qml" ? toolsDialogLoader : settingsDialogLoader, file)
         onAgentRequested: (agent) => window.newAgentSession(agent)
         onDeleteRequested: window.confirmDelete()
-        onChangesRequested: window.openChanges("")
+        onChangesRequested: window.openChanges("", 0)
         onHistoryRequested: composer.dock.toggleHistory()
         onFeedbackRequested: composer.dock.giveFeedback()
         onSidebarToggled: window.toggleSidebar()
@@ -157,7 +158,7 @@ ApplicationWindow {
         onNewMenuRequested: sidebar.openNewMenu()
         onDeleteRequested: window.confirmDelete()
         onToolsRequested: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
-        onChangesRequested: window.openChanges("")
+        onChangesRequested: window.openChanges("", 0)
         onSettingsRequested: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
         onFocusCycled: step => window.cycleFocus(step)
     }

@@ -45,7 +45,8 @@ def _file_row(change: FileDiff) -> ChangeRow:
 @qml_uncreatable("made by the views")
 class ChangesView(QObject):
     changed = Signal()
-    asked = Signal(str)  # the window opens the view on that step (a dock row's "3 files")
+    # the window opens the view on that step (a dock row's "3 files") or revision
+    asked = Signal(str, int)
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -134,17 +135,18 @@ class ChangesView(QObject):
 
     # --- what QML asks ----------------------------------------------------------------------
 
-    @Slot(str)
-    def open(self, step: str) -> None:
-        """Opened on the shown session; on the step `step` when given."""
+    @Slot(str, int)
+    def open(self, step: str, revision: int) -> None:
+        """Opened on the shown session; on the step `step`, or the interval of the
+        checklist's `revision`, when given."""
         self._scope, self._file = 0, 0
-        self._wanted = f"Step: {step}" if step else ""
-        self._ask(it.OpenChanges(step))
+        self._wanted = f"Step: {step}" if step else f"Revision {revision}" if revision else ""
+        self._ask(it.OpenChanges(step, revision))
 
     @Slot(str)
     def ask(self, step: str) -> None:
         """The window is asked to open the view on the step `step`."""
-        self.asked.emit(step)
+        self.asked.emit(step, 0)
 
     @Slot()
     def close(self) -> None:

@@ -25,11 +25,14 @@ def history_rows(
     revisions: tuple[Revision, ...],
     requests: dict[str, str] | None = None,
     has_more: bool = False,
+    files: dict[int, int] | None = None,
 ) -> list[HistoryRow]:
     """Revisions newest first, each under a label naming its turn: the time of its first
     revision, the revisions it wrote and its request's first words. The oldest group held
-    while older pages exist may go on in them: its label says so instead of a range."""
+    while older pages exist may go on in them: its label says so instead of a range. Each
+    says how many files changed in its interval (`files`, by revision) where any did."""
     requests = requests or {}
+    files = files or {}
     first: dict[str, Revision] = {}
     last: dict[str, Revision] = {}
     for r in revisions:  # newest first: the last seen is the turn's earliest
@@ -49,8 +52,11 @@ def history_rows(
         words = requests.get(r.turn_id, "")
         said = f" · “{words}”" if words else ""
         label = f"{when}{said}" if r.turn_id else f"Before the history · {span}"
-        name = f"Revision {r.revision}, {r.time}: {r.summary}"
-        rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name))
+        changed = files.get(r.revision, 0)
+        count = f"{changed} file{'s' if changed != 1 else ''}" if changed else ""
+        name = f"Revision {r.revision}, {r.time}: {r.summary}" + (
+            f", {count} changed" if count else "")  # fmt: skip
+        rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name, count))
     return rows
 
 
@@ -58,6 +64,7 @@ def history_rows(
 @qml_uncreatable("made by the views")
 class HistoryView(QObject):
     changed = Signal()
+    filesAsked = Signal(int)  # the window opens the Changes view on that revision
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -69,12 +76,12 @@ class HistoryView(QObject):
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.HISTORY in change or (store.CHECKLIST in change and self._viewed()):
             history = self._state.history
-            held = (history.revisions, history.requests, history.has_more)
+            files = self._state.revision_files.get(history.session_id or "", ())
+            held = (history.revisions, history.requests, history.has_more, files)
             if held != self._held:
                 self._held = held
-                self.model.set_rows(
-                    history_rows(history.revisions, dict(history.requests), history.has_more)
-                )
+                self.model.set_rows(history_rows(history.revisions, dict(history.requests),
+                                                 history.has_more, dict(files)))  # fmt: skip
             self.changed.emit()
 
     def _viewed(self) -> bool:
@@ -123,6 +130,11 @@ class HistoryView(QObject):
     def view(self, revision: int) -> None:
         """Show a loaded revision's list, read-only (0: back to the live list)."""
         self._ask(it.ViewRevision(revision))
+
+    @Slot(int)
+    def openFiles(self, revision: int) -> None:
+        """The files changed in `revision`'s interval, in the Changes view."""
+        self.filesAsked.emit(revision)
 
     @Slot(int, result=int)
     def revisionAt(self, index: int) -> int:

@@ -160,12 +160,13 @@ class HistoryRow(NamedTuple):
     warning: bool
     turnLabel: str  # the section the row is grouped under: its turn
     accessibleName: str
+    files: str = ""  # "2 files" changed in its interval ("": none, or not counted)
 
 
 @QmlElement
 @qml_uncreatable("made by the views")
 class HistoryModel(RowModel):
-    ROLES = ("revision", "time", "summary", "warning", "turnLabel", "accessibleName")
+    ROLES = ("revision", "time", "summary", "warning", "turnLabel", "accessibleName", "files")
 
 
 @QmlElement
