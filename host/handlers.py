@@ -167,6 +167,9 @@ class HostHandlers:
     def changes_restore(self, params: m.RestoreParams) -> Answer[m.Restored]:
         return self._core.checkpoints.restore(params)
 
+    def changes_revert_hunk(self, params: m.RevertHunkParams) -> Answer[m.Restored]:
+        return self._core.checkpoints.revert_hunk(params)
+
     # --- steering an external agent (section 17) ---------------------------------------
 
     def agents_controls(self, params: m.SessionRef) -> m.AgentControls:

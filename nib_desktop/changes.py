@@ -11,7 +11,7 @@ from __future__ import annotations
 from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Coalesced, Runner
-from nib_desktop.state import events as ev, store
+from nib_desktop.state import events as ev, intents as it, store
 from nib_desktop.state.changes import Changes, FileDiff, Scope
 from nib_desktop.state.store import AppState, Change
 
@@ -98,7 +98,8 @@ class ChangesWork:
         interval = revision_interval(points, self._revision) if self._revision else None
         if interval is not None:
             files = await self._between(session_id, interval[0], interval[1])
-            scopes.append(Scope(f"Revision {self._revision}", interval[0], files))
+            scopes.append(Scope(f"Revision {self._revision}", interval[0], files, False,
+                                interval[1]))  # fmt: skip
         snapshot = self._state.snapshot(session_id)
         for item in snapshot.items if snapshot is not None else ():
             if item.status == "pending":
@@ -109,13 +110,14 @@ class ChangesWork:
             except errors.InvalidParams:
                 continue  # never in progress since checkpoints were kept
             scopes.append(Scope(f"Step: {item.content}", step.from_.id, _files(step),
-                                step.to is None))  # fmt: skip
+                                step.to is None, step.to.id if step.to else ""))  # fmt: skip
         start = next((c for c in points if c.reason == "turn-start"), None)
         if start is not None:
             end = next((c for c in points if c.reason == "turn-end" and c.turn_id == start.turn_id),
                        None)  # fmt: skip
             turn = await self._between(session_id, start.id, end.id if end else None)
-            scopes.append(Scope("The last turn", start.id, turn, end is None))
+            scopes.append(Scope("The last turn", start.id, turn, end is None,
+                                end.id if end else ""))  # fmt: skip
         first = points[-1] if not listed.has_more else None
         if first is not None:
             whole = await self._between(session_id, first.id, None)
@@ -126,15 +128,27 @@ class ChangesWork:
         params = m.ChangesGetParams(session_id=session_id, from_=start, to=end)
         return _files(await self._host.call(rpc.CHANGES_GET, params))
 
-    async def restore(self, checkpoint_id: str, paths: tuple[str, ...] | None) -> None:
+    def ask(self, intent: it.Restore | it.RevertHunk) -> None:
+        if isinstance(intent, it.Restore):
+            self._run(self.restore(intent.checkpoint_id, intent.paths), "restore the files")
+        else:
+            self._run(self.revert_hunk(intent), "revert that part of the file")
+
+    def _working(self) -> str | None:
+        """The session the view is open on, unless its agent is working (then None, and
+        the notice says so)."""
         session_id = self._state.changes.session_id
-        if session_id is None:
-            return
         session = self._state.session(session_id)
         if session is not None and session.running:
             self._state.apply(ev.NoticeShown(
                 "The agent is working in this session: stop its turn or wait for it to end "
                 "before restoring files."))  # fmt: skip
+            return None
+        return session_id
+
+    async def restore(self, checkpoint_id: str, paths: tuple[str, ...] | None) -> None:
+        session_id = self._working()
+        if session_id is None:
             return
         params = m.RestoreParams(session_id=session_id, checkpoint_id=checkpoint_id,
                                  paths=paths)  # fmt: skip
@@ -143,9 +157,24 @@ class ChangesWork:
         words = (f"Restored {n} file{'' if n == 1 else 's'}: {', '.join(done.restored[:5])}"
                  + (f" and {n - 5:,} more" if n > 5 else "") if n else
                  "Nothing needed restoring: the files were already as then.")  # fmt: skip
+        self._restored(session_id, done.checkpoint.id if n else "", words)
+
+    async def revert_hunk(self, asked: it.RevertHunk) -> None:
+        """One part of a file's change undone (the project's `changes.revertHunk`); the
+        host refuses, in words, a part that changed since."""
+        session_id = self._working()
+        if session_id is None:
+            return
+        params = m.RevertHunkParams.model_validate({
+            "sessionId": session_id, "from": asked.from_id, "to": asked.to_id or None,
+            "path": asked.path, "hunk": asked.hunk})  # fmt: skip
+        done = await self._host.call(rpc.CHANGES_REVERT_HUNK, params)
+        self._restored(session_id, done.checkpoint.id, f"Reverted part {asked.hunk + 1} of "
+                       f"{asked.path}")  # fmt: skip
+
+    def _restored(self, session_id: str, undo_id: str, words: str) -> None:
         held = self._state.changes
         if held.session_id == session_id:
-            self._state.apply(ev.ChangesShown(held._replace(
-                undo_id=done.checkpoint.id if n else "", undo_words=words)))  # fmt: skip
+            self._state.apply(ev.ChangesShown(held._replace(undo_id=undo_id, undo_words=words)))
         self._state.apply(ev.NoticeShown(words))
         self.reload()

@@ -108,8 +108,8 @@ class Intents:
                 open_place(self._state, path, line)
             case it.CloseChanges():
                 self.changes.close()
-            case it.Restore(checkpoint_id, paths):
-                self._run(self.changes.restore(checkpoint_id, paths), "restore the files")
+            case it.Restore() | it.RevertHunk():
+                self.changes.ask(intent)
             case it.AskOnPlan() | it.DropAsk() | it.SendFeedback():
                 self.feedback.ask(intent)
             case it.OpenHistory():

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record
+from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
 from host.clock import new_id, now_iso
 from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
@@ -409,6 +410,42 @@ class Checkpoints:
             raise errors.SessionNotFound(f"no session {session_id!r}")
         restored = await store.restore(cwd, record.tree, target.tree, paths)
         return m.Restored(checkpoint=taken, restored=tuple(restored))
+
+    async def revert_hunk(self, params: m.RevertHunkParams) -> m.Restored:
+        """One hunk of a file's change, from `from` to `to` (or the folder now), undone in
+        the file as it is now, where that part of it still reads as the change left it
+        (else -32602 saying so); a "restore" checkpoint first, so it can be undone."""
+        cwd = self._folder(params.session_id)
+        if self._session(params.session_id).running_turn_id is not None:
+            raise errors.TurnRunning(
+                "the agent is working in this session: stop its turn or wait for it to end "
+                "before reverting a change"
+            )
+        start = self._get(params.session_id, params.from_)
+        end = self._get(params.session_id, params.to) if params.to is not None else None
+        if not cwd.is_dir():
+            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
+        path = _relative(cwd, params.path)
+
+        async def revert() -> m.Restored:
+            store = self._store(params.session_id)
+            record = await store.record(cwd, self._data_dir)
+            mode, content = await hunk_undone(store, start.tree, end.tree if end else record.tree,
+                                              record.tree, path, params.hunk)  # fmt: skip
+            taken = self._keep(params.session_id, "restore", None, None, record)
+            if taken is None:
+                raise errors.SessionNotFound(f"no session {params.session_id!r}")
+            await asyncio.to_thread(write_file, cwd, path, mode, content)
+            return m.Restored(checkpoint=taken, restored=(path,))
+
+        try:
+            return await self._in_queue(params.session_id, revert)
+        except HunkRefused as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except FolderGone as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except (FolderError, OSError) as exc:
+            raise errors.InternalError(f"the change could not be reverted: {exc}") from None
 
 
 def _in_progress(items_json: str, content: str) -> bool:

@@ -75,6 +75,17 @@ class RestoreParams(Wire):
     paths: tuple[RelativePath, ...] | None = Field(default=None, max_length=20_000)
 
 
+class RevertHunkParams(Wire):
+    """`changes.revertHunk` (the project's): the `hunk`-th hunk (from 0) of `path`'s diff
+    from `from` to `to` (or the folder now), undone in the file as it is now."""
+
+    session_id: Id
+    from_: Id = Field(alias="from")
+    to: Id | None = None
+    path: RelativePath
+    hunk: int = Field(ge=0, le=100_000)
+
+
 class Restored(Wire):
     checkpoint: Checkpoint
     restored: tuple[str, ...]

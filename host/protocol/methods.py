@@ -52,6 +52,8 @@ CHECKPOINTS_LIST = Method("checkpoints.list", m.CheckpointListParams, m.Checkpoi
 CHANGES_GET = Method("changes.get", m.ChangesGetParams, m.Changes)
 CHANGES_STEP = Method("changes.step", m.ChangesStepParams, m.Changes)
 CHANGES_RESTORE = Method("changes.restore", m.RestoreParams, m.Restored)
+# the project's: one hunk of a file's change undone where the file still matches it
+CHANGES_REVERT_HUNK = Method("changes.revertHunk", m.RevertHunkParams, m.Restored)
 # section 17: steering an external agent
 AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
@@ -87,6 +89,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         CHANGES_GET,
         CHANGES_STEP,
         CHANGES_RESTORE,
+        CHANGES_REVERT_HUNK,
         SETTINGS_GET,
         SETTINGS_SET,
         AGENTS_CONTROLS,

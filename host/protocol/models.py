@@ -30,6 +30,7 @@ from host.protocol.checkpoint_models import (
     RelativePath as RelativePath,
     Restored as Restored,
     RestoreParams as RestoreParams,
+    RevertHunkParams as RevertHunkParams,
 )
 from host.protocol.control_models import (
     AgentControls as AgentControls,

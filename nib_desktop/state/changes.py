@@ -26,6 +26,7 @@ class Scope(NamedTuple):
     from_id: str
     files: tuple[FileDiff, ...]
     running: bool = False  # it runs still: compared with the folder now
+    to_id: str = ""  # the checkpoint it ends at ("": the folder now)
 
 
 class Changes(NamedTuple):

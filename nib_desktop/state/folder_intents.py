@@ -36,4 +36,15 @@ class Restore:
     paths: tuple[str, ...] | None = None
 
 
-FolderIntent = OpenChanges | OpenPlace | CloseChanges | Restore
+@dataclass(frozen=True)
+class RevertHunk:
+    """The `hunk`-th part (from 0) of `path`'s change from checkpoint `from_id` to `to_id`
+    ("": the folder now) undone in the file."""
+
+    from_id: str
+    to_id: str
+    path: str
+    hunk: int
+
+
+FolderIntent = OpenChanges | OpenPlace | CloseChanges | Restore | RevertHunk

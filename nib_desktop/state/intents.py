@@ -15,12 +15,13 @@ from nib_desktop.state.folder_intents import (
     OpenChanges,
     OpenPlace,
     Restore,
+    RevertHunk,
 )
 
 # the dock's feedback on the plan, what goes with a message besides its text, and what
 # is asked of the session's folder
 __all__ = ["AskOnPlan", "CloseChanges", "DropAsk", "DropImage", "FindFiles", "HoldImage",
-           "OpenChanges", "OpenPlace", "Restore", "SendFeedback"]  # fmt: skip
+           "OpenChanges", "OpenPlace", "Restore", "RevertHunk", "SendFeedback"]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,24 @@ def place_text(place: Place) -> str:
 
 
 def detail_html(text: str, kind: str, lines: int | None = None,
-                places: tuple[Place, ...] = ()) -> str:  # fmt: skip
+                places: tuple[Place, ...] = (), hunks: bool = False) -> str:  # fmt: skip
     """`text` as rich text, its first `lines` lines only (then how many more) when given.
     A row that names one of `places` (an output's "path:line", a diff's "+++ path") is a
-    link "place:N" that opens it."""
+    link "place:N" that opens it; with `hunks`, each hunk of a diff ends its "@@" row with
+    a link "hunk:N" that reverts it."""
     rows = text.split("\n")
     shown = rows if lines is None else rows[:lines]
     named = {place_text(p): n for n, p in enumerate(places)} if kind == "output" else {
         f"+++ {p[0]}": n for n, p in enumerate(places)}  # fmt: skip
     out = []
+    hunk = 0
     for row in shown:
         escaped = html.escape(row, quote=False)
+        if hunks and row.startswith("@@ "):
+            out.append(f'<span style="color:{_COLOURS["@"]}">{escaped}</span> '
+                       f'<a href="hunk:{hunk}">↶ revert this part</a>')  # fmt: skip
+            hunk += 1
+            continue
         if row in named:
             out.append(f'<a href="place:{named[row]}">{escaped}</a>')
             continue

@@ -264,3 +264,50 @@ def test_the_hosts_own_agent_keeps_checkpoints_when_given_a_folder(tmp_path: Pat
         assert all(c["files"] == 3 for c in listed)
         assert not [n for n in client.notifications if n["method"] == "checkpoints.changed"
                     and n["params"]["sessionId"] == plain]  # fmt: skip
+
+
+def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path: Path) -> None:
+    """`changes.revertHunk` (the project's): the second of a file's two hunks undone in
+    the file as it is now, the first kept; a hunk whose lines changed since is refused in
+    words, and so is a hunk the diff does not have; the revert is a restore checkpoint
+    and is undone like one."""
+    from tests.helpers.host_process import host_env, running_host
+
+    folder = repository(tmp_path / "repo")
+    original = "".join(f"line {i}\n" for i in range(1, 31))
+    (folder / "notes.txt").write_text(original)
+    with running_host(tmp_path / "data", str(tmp_path / "h.sock"), host_env()) as host:
+        client = host.connect()
+        sid = client.call("sessions.create", {"cwd": str(folder)})["id"]
+
+        def turn() -> dict[str, Any]:
+            started = client.call("turns.start", {"sessionId": sid, "text": "demo: 1 steps"})
+            assert client.wait_turn_end(started["id"])["state"] == "completed"
+            return until_note(client, lambda n: n["method"] == "checkpoints.changed"
+                              and n["params"]["checkpoint"]["reason"] == "turn-end"
+                              and n["params"]["checkpoint"]["turnId"] == started["id"]
+                              )["params"]["checkpoint"]  # fmt: skip
+
+        before = turn()
+        changed = original.replace("line 2\n", "line two\n").replace("line 25\n", "25!\n")
+        (folder / "notes.txt").write_text(changed)
+        after = turn()
+        diff = client.call("changes.get", {"sessionId": sid, "from": before["id"],
+                                           "to": after["id"]})  # fmt: skip
+        [notes] = [f for f in diff["files"] if f["path"] == "notes.txt"]
+        assert notes["diff"].count("@@ -") == 2  # two hunks
+        (folder / "notes.txt").write_text(changed + "line 31\n")  # changed elsewhere since
+        asked = {"sessionId": sid, "from": before["id"], "to": after["id"], "path": "notes.txt"}
+        done = client.call("changes.revertHunk", {**asked, "hunk": 1})
+        assert done["restored"] == ["notes.txt"] and done["checkpoint"]["reason"] == "restore"
+        assert (folder / "notes.txt").read_text() == (
+            original.replace("line 2\n", "line two\n") + "line 31\n"
+        )
+        (folder / "notes.txt").write_text(changed.replace("line two\n", "line 2 again\n"))
+        for hunk, words in ((0, "has changed there since"), (5, "there is no hunk 6")):
+            with pytest.raises(RpcErrorReply) as refused:
+                client.call("changes.revertHunk", {**asked, "hunk": hunk})
+            assert refused.value.code == -32602 and words in refused.value.error["message"]
+        client.call("changes.restore", {"sessionId": sid,
+                                        "checkpointId": done["checkpoint"]["id"]})  # fmt: skip
+        assert (folder / "notes.txt").read_text() == changed + "line 31\n"  # undone

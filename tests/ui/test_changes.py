@@ -167,3 +167,35 @@ def test_each_revision_in_the_history_says_its_files_and_opens_them(gui: Gui) ->
                     "revision 3's file chosen")  # fmt: skip
 
     gui.run(body(), timeout=90)
+
+
+def test_one_part_of_a_files_change_is_reverted_by_key_and_undone(gui: Gui) -> None:
+    configure(gui)
+    work = repository(gui.data_dir.parent / "work")
+    taken = checkpoints_heard(gui)
+
+    async def body() -> None:
+        await three_steps(gui, taken)
+        await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
+        changes = gui.views.changes_view
+        await until(lambda: len(changes.scope_model.rows()) == 5, 10, "the changes loaded")
+        html = gui.item("changeDiff").property("text")
+        assert 'href="hunk:0"' in html  # each part's own link
+        diff = gui.item("changeDiff")
+        for _ in range(3):  # the scopes, the files, the diff
+            if diff.hasActiveFocus():
+                break
+            await gui.key(Qt.Key.Key_Tab)
+        assert diff.hasActiveFocus()
+        await gui.key(Qt.Key.Key_R)  # the part the cursor is in: Step 1's one edit
+        await until(lambda: changes.property("undoWords") == "Reverted part 1 of app.py", 10,
+                    "reverted")  # fmt: skip
+        assert (work / "app.py").read_text() == "print(1)\n"
+        assert (work / "new.txt").exists()  # nothing else touched
+        undo = gui.item("undoRestoreButton")
+        await until(lambda: undo.property("visible") and undo.width() > 0, 5, "the undo button")
+        await gui.frame()
+        await gui.click(undo)
+        await until(lambda: (work / "app.py").read_text() == "print(2)\n", 10, "the undo")
+
+    gui.run(body(), timeout=90)

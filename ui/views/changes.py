@@ -114,7 +114,7 @@ class ChangesView(QObject):
         if not chosen.diff:
             return "<p>Only its name or mode changed.</p>"
         more = "\n… the diff is cut here (over 256 KiB)" if chosen.truncated else ""
-        return detail_html(chosen.diff + more, "diff")
+        return detail_html(chosen.diff + more, "diff", hunks=True)
 
     def _restore_words(self) -> str:
         scope = self._chosen()
@@ -176,6 +176,13 @@ class ChangesView(QObject):
         if scope is not None and chosen is not None:
             paths = (chosen.path, chosen.old_path) if chosen.old_path else (chosen.path,)
             self._ask(it.Restore(scope.from_id, paths))
+
+    @Slot(int)
+    def revertHunk(self, hunk: int) -> None:
+        """The `hunk`-th part (from 0) of the chosen file's change undone in the file."""
+        scope, chosen = self._chosen(), self._chosen_file()
+        if scope is not None and chosen is not None and hunk >= 0:
+            self._ask(it.RevertHunk(scope.from_id, scope.to_id, chosen.path, hunk))
 
     @Slot()
     def undo(self) -> None:

@@ -109,6 +109,20 @@ Dialog {
                     color: changesDialog.theme.text
                     wrapMode: TextEdit.NoWrap
                     Accessible.name: qsTr("The file's changes")
+                    Accessible.description: qsTr("R reverts the part the cursor is in")
+                    // "↶ revert this part" after each hunk's "@@" line, or R where the cursor is
+                    onLinkActivated: (link) => {
+                        if (link.startsWith("hunk:"))
+                            changesDialog.changes.revertHunk(parseInt(link.slice(5)))
+                    }
+                    Keys.onPressed: (event) => {
+                        if (event.key !== Qt.Key_R || event.modifiers !== Qt.NoModifier)
+                            return
+                        const before = getText(0, cursorPosition).split("\n")
+                        const hunks = before.filter(line => line.startsWith("@@ ")).length
+                        changesDialog.changes.revertHunk(Math.max(0, hunks - 1))
+                        event.accepted = true
+                    }
                 }
             }
         }
