@@ -212,13 +212,17 @@ def steering(c: m.AgentControls) -> Steering:
 
 
 def usage_words(usage: m.Usage | None) -> str:
-    """ "1,290 of 1,000,000 tokens · $0.09"; "" when the agent told nothing."""
+    """ "62 % of context · $0.41" ("<1 % of context" below one); "1,290 tokens" where the
+    agent tells no context size; "" when it told nothing."""
     if usage is None:
         return ""
     parts = []
-    if usage.used is not None:
-        of = f" of {usage.size:,}" if usage.size else ""
-        parts.append(f"{usage.used:,}{of} tokens")
+    if usage.used is not None and usage.size:
+        share = usage.used * 100 / usage.size
+        parts.append(f"{round(share)} % of context" if share >= 1 or not usage.used
+                     else "<1 % of context")  # fmt: skip
+    elif usage.used is not None:
+        parts.append(f"{usage.used:,} tokens")
     if usage.cost is not None:
         money = (
             f"${usage.cost.amount:,.2f}"

@@ -21,7 +21,7 @@ class Steering(NamedTuple):
     mode: str = ""  # the current mode's name, "" without modes
     modes: tuple[tuple[str, str], ...] = ()  # (id, name)
     commands: tuple[AgentCommand, ...] = ()
-    usage: str = ""  # "1,290 of 1,000,000 tokens · $0.09", "" when not told
+    usage: str = ""  # "62 % of context · $0.41", "" when not told
     model: str = ""  # the chosen model's name, "" when the agent offers no model option
     models: tuple[tuple[str, str], ...] = ()  # (value, name)
     model_option: str = ""  # the option's id, to set it
@@ -29,5 +29,5 @@ class Steering(NamedTuple):
     images: bool = True  # it takes images in a prompt (True until it says otherwise)
 
     def words(self) -> str:
-        """The composer's line: "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"."""
+        """The composer's line: "Plan · Large · 62 % of context · $0.41"."""
         return " · ".join(part for part in (self.mode, self.model, self.usage) if part)

@@ -207,7 +207,12 @@ def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     shown = steering(told)
     assert shown.mode == "Plan\\u202e" or "\u202e" not in shown.mode  # never raw bidi
     assert shown.commands[0].hint == "what"
-    assert shown.usage == "1,290 of 1,000,000 tokens · $0.09"
+    assert shown.usage == "<1 % of context · $0.09"
+    from nib_desktop.convert import usage_words
+
+    assert usage_words(m.Usage(used=620, size=1000)) == "62 % of context"
+    assert usage_words(m.Usage(used=620)) == "620 tokens"
+    assert usage_words(m.Usage(cost=m.Cost(amount=0.41, currency="EUR"))) == "0.41 EUR"
     bare = steering(m.AgentControls(session_id="s"))
     assert (bare.mode, bare.modes, bare.commands, bare.usage) == ("", (), (), "")
 

@@ -305,7 +305,7 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
         await until(lambda: line.property("text") == "Plan · Large", 10, "the mode chosen")
         await send(gui, "plan-mode")
         await turn_end(gui)
-        told = "Plan · Large · 1,290 of 1,000,000 tokens · $0.09"
+        told = "Plan · Large · <1 % of context · $0.09"
         await until(lambda: line.property("text") == told, 10, "the usage")
         await choose(gui, "model huge")  # the agent refuses: said, and nothing changes
         await until(lambda: "needs a subscription" in gui.state.notice, 10, "the refusal")
