@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from nib_desktop.state import events as ev
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 
@@ -355,6 +356,13 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
         sid = gui.state.current or ""
         await until(lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
                     10, "the sign-in methods")  # fmt: skip
+        # the session says so, with the agent's methods as buttons and keys
+        await until(lambda: gui.visible_items("signInRow"), 5, "the sign-in row")
+        [button] = gui.visible_items("signIn_login")
+        assert button.property("text") == "Log in with Scripted (Alt+1)"
+        await gui.key(Qt.Key.Key_1, ALT)
+        await until(lambda: gui.state.notice.startswith("Signed in to"), 10, "signed in by key")
+        gui.state.apply(ev.NoticeShown(""))
         await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
         await until(
             lambda: palette(gui) is not None and palette(gui).property("opened"), what="palette"

@@ -164,7 +164,7 @@ Rectangle {
             color: composer.theme.divider
         }
 
-        // A message sent while the turn runs (QueuedRow.qml)
+        // A message sent while the turn runs (QueuedRow.qml); an agent's sign-in asked
         QueuedRow {
             Layout.fillWidth: true
             Layout.leftMargin: 12
@@ -172,6 +172,12 @@ Rectangle {
             composer: composer.app.composer
             theme: composer.theme
             onEditRequested: composer.editQueued()
+        }
+        SignInRow {
+            Layout.fillWidth: true
+            Layout.margins: 8
+            composer: composer.app.composer
+            theme: composer.theme
         }
 
         // "/" typed: the commands it may begin (SlashCompletions.qml); Return sends what

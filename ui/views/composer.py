@@ -39,6 +39,36 @@ class ComposerView(QObject):
         if {store.IMAGES, store.CURRENT} & change.aspects:
             self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
 
+    @Slot(result="QVariantList")
+    def signIns(self) -> list[dict[str, str]]:
+        """The shown agent's sign-in methods, once a turn of it failed for want of one."""
+        shown = self._state.shown
+        if shown is None or not shown.agent or shown.running:
+            return []
+        turn = self._state.turn(shown.session_id)
+        told = self._state.steering.get(shown.session_id)
+        if told is None or not told.sign_ins or "authentication required" not in turn.error:
+            return []
+        return [{"id": i, "name": name, "description": f"Sign in to {shown.agent}: {name}"}
+                for i, name in told.sign_ins]  # fmt: skip
+
+    def _sign_in_agent(self) -> str:
+        shown = self._state.shown
+        return shown.agent if shown is not None else ""
+
+    @Slot(str)
+    def signIn(self, method_id: str) -> None:
+        """Sign in to the shown session's agent with its method `method_id`."""
+        agent = self._sign_in_agent()
+        if agent and method_id:
+            self._ask(it.SignIn(agent, method_id))
+
+    def _sign_in_count(self) -> int:
+        return len(self.signIns())
+
+    signInCount = Property(int, _sign_in_count, notify=changed)
+    signInAgent = Property(str, _sign_in_agent, notify=changed)
+
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
         """Send `text` in the session shown (a new one if none is); False, and the text
