@@ -24,6 +24,7 @@ from acp.schema import (
     DeniedOutcome,
     Implementation,
     PermissionOption,
+    PlanCapabilities,
     RequestPermissionResponse,
     ToolCallUpdate,
 )
@@ -165,7 +166,8 @@ class AgentProcess:
                 answer = await asyncio.wait_for(
                     conn.initialize(
                         protocol_version=PROTOCOL_VERSION,
-                        client_capabilities=ClientCapabilities(),
+                        # plan_update and plan_removed (ACP, unstable): told in the transcript
+                        client_capabilities=ClientCapabilities(plan=PlanCapabilities()),
                         client_info=Implementation(name="nib-desktop", title="Nib Desktop",
                                                    version=app_version()),
                     ),

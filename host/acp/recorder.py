@@ -95,8 +95,12 @@ class Recorder:
             if isinstance(plan, dict) and plan.get("type") == "items":
                 self.plan(str(plan.get("planId", "")), plan.get("entries"))
             elif isinstance(plan, dict):
-                self._note(f"A plan as {plan.get('type', 'an unknown form')} arrived; only a"
-                           " list of steps can be the checklist", is_error=True)  # fmt: skip
+                self._other_plan(plan)
+        elif kind == "plan_removed":
+            self.flush()
+            name = shorten(str(update.get("planId", "")), 40)
+            kept = ": the checklist stays as it was" if name == MAIN_PLAN else ""
+            self._note(f"The agent removed its plan {name!r}{kept}")
         # other updates (commands, modes, usage, the user's own message) are not stored
 
     def _chunk(self, kind: m.MessageKind | None, content: Any) -> None:
@@ -180,6 +184,23 @@ class Recorder:
         call.told = True
         told = m.ToolCall(id=call_id, name=call.title or "tool", arguments=call.arguments)
         self._append("assistant", "", tool_calls=(told,))
+
+    def _other_plan(self, plan: dict[str, Any]) -> None:
+        """A plan in Markdown or in a file (ACP's plan_update): told in the transcript as
+        that plan, never written to the checklist (only a list of steps can be it)."""
+        self.flush()
+        name = shorten(str(plan.get("planId", "")), 40)
+        content, uri = plan.get("content"), plan.get("uri")
+        if plan.get("type") == "markdown" and isinstance(content, str):
+            self._append("assistant", f"**Plan “{name}”** (not the session's checklist)\n\n"
+                         + content[:MAX_STORED_CHARS])  # fmt: skip
+        elif plan.get("type") == "file" and isinstance(uri, str):
+            self._note(f"Plan {name!r} is kept in {shorten(uri, 1000)} (not the session's"
+                       " checklist)")  # fmt: skip
+        else:
+            form = shorten(str(plan.get("type", "an unknown form")), 40)
+            self._note(f"A plan as {form} arrived; only a list of steps can be the checklist",
+                       is_error=True)  # fmt: skip
 
     def plan(self, plan_id: str, entries: Any) -> None:
         self.flush()

@@ -625,3 +625,21 @@ def test_many_calls_at_once_a_huge_diff_an_image_and_a_move(tmp_path: Path) -> N
         assert results["mv"]["activity"]["locations"] == [{"path": "b.txt", "line": None}]
         again = client.call("messages.list", {"sessionId": sid, "limit": 200})["messages"]
         assert again == listed
+
+
+def test_plans_in_markdown_or_a_file_are_told_never_the_checklist(tmp_path: Path) -> None:
+    """ACP's plan_update in Markdown is told as that plan, rendered (an agent's message);
+    a plan in a file names the file; plan_removed is said; none writes the checklist.
+    The client advertises the plan capability."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "otherplans")["state"] == "completed"
+        listed = messages(client, sid)
+        said = [m["content"] for m in listed if m["role"] != "user"]
+        assert "**Plan “design”** (not the session's checklist)\n\n## Design\n\n- **one**" in said
+        assert "Plan 'spec' is kept in file:///w/PLAN.md (not the session's checklist)" in said
+        assert "The agent removed its plan 'main': the checklist stays as it was" in said
+        assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
+        started = client.call("turns.start", {"sessionId": sid, "text": "capabilities"})
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        assert '"plan"' in messages(client, sid)[-1]["content"]

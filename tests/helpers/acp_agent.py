@@ -21,6 +21,7 @@ import acp
 from acp.schema import (
     AgentCapabilities,
     AgentPlanContentUpdate,
+    AgentPlanRemovedUpdate,
     AgentPlanUpdate,
     AuthenticateResponse,
     AuthMethodAgent,
@@ -34,7 +35,9 @@ from acp.schema import (
     NewSessionResponse,
     PermissionOption,
     PlanEntry,
+    PlanUpdateFile,
     PlanUpdateItems,
+    PlanUpdateMarkdown,
     PromptCapabilities,
     PromptResponse,
     SessionConfigOptionSelect,
@@ -99,7 +102,8 @@ class Scripted:
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
 
-    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+    async def initialize(self, protocol_version: int, **given: Any) -> InitializeResponse:
+        self.client_capabilities = given.get("client_capabilities")
         if "--silent-init" in ARGS:
             await asyncio.Event().wait()
         return InitializeResponse(
@@ -314,6 +318,20 @@ class Scripted:
                     ),
                 ),
             )
+        elif command == "capabilities":  # what the client advertised, as JSON
+            told = self.client_capabilities
+            await self._say(sid, json.dumps(told.model_dump(by_alias=True, exclude_none=True)
+                                            if told is not None else None))  # fmt: skip
+        elif command == "otherplans":  # a plan in Markdown, one in a file, one removed
+            design = PlanUpdateMarkdown(type="markdown", plan_id="design",
+                                        content="## Design\n\n- **one**")  # fmt: skip
+            await self.conn.session_update(sid, AgentPlanContentUpdate(
+                session_update="plan_update", plan=design))  # fmt: skip
+            await self.conn.session_update(sid, AgentPlanContentUpdate(
+                session_update="plan_update", plan=PlanUpdateFile(
+                    type="file", plan_id="spec", uri="file:///w/PLAN.md")))  # fmt: skip
+            await self.conn.session_update(sid, AgentPlanRemovedUpdate(
+                session_update="plan_removed", plan_id="main"))  # fmt: skip
         elif command == "badplan":
             entries = [PlanEntry(content=f"S{i}", priority="low", status="in_progress")
                        for i in range(2)]  # fmt: skip
