@@ -154,3 +154,12 @@ def _first_change(diff: m.ToolDiff) -> int | None:
         if a != b:
             return number
     return min(len(old), len(new)) + 1 if len(old) != len(new) else None
+
+
+def attached(activity: m.ToolActivity, folder: str = "") -> str:
+    """What went with a user's message, under it: "Attached:" then each file (a link
+    that opens it) and the images in words."""
+    parts = [place_text(p, folder) for p in activity.locations]
+    if activity.output:
+        parts.append(activity.output)
+    return "Attached:\n" + "\n".join(parts) if parts else ""

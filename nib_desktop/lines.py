@@ -87,6 +87,10 @@ class LineMaker:
         if message.role == "tool":
             return [self._result(message)]
         lines: list[Line] = []
+        if message.role == "user" and message.activity is not None:  # what went with it
+            said = activity.attached(message.activity, self._folder)
+            return [Line("user", message.content.strip("\n"), detail=said, detail_kind="output",
+                         places=activity.places(message.activity, self._folder))]  # fmt: skip
         if message.content.strip():  # stored as the agent streamed it: blank lines around it
             lines.append(Line(message.role, message.content.strip("\n")))
         for call in message.tool_calls:

@@ -155,7 +155,8 @@ class AgentRuntime:
             agents.check_attachments(held, params.attachments)
         elif params.attachments:
             raise errors.InvalidParams("attachments go only to an external agent's session")
-        turn, _message = self._sessions.turns.begin(params.session_id, params.text)
+        turn, _message = self._sessions.turns.begin(params.session_id, params.text,
+                                                     attached_to(params.attachments))  # fmt: skip
         session = self._sessions.get(params.session_id)
         if agents is not None:
             work = agents.run(session, turn, params.text, params.attachments)
@@ -559,3 +560,20 @@ def own_activity(result: ToolResult) -> m.ToolActivity:
     return m.ToolActivity(status="failed" if result.is_error else "completed",
                           output=content[: m.MAX_TOOL_TEXT],
                           truncated=len(content) > m.MAX_TOOL_TEXT)  # fmt: skip
+
+
+def attached_to(
+    attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
+) -> m.ToolActivity | None:
+    """What went with a message, kept with it (the project's): its files as places, its
+    images in words ("2 images (PNG, 14 KB)"); None when nothing did."""
+    if not attachments:
+        return None
+    files = tuple(
+        m.ToolLocation(path=a.path) for a in attachments if isinstance(a, m.FileAttachment)
+    )
+    images = [a for a in attachments if isinstance(a, m.ImageAttachment)]
+    size = sum(len(a.data) * 3 // 4 for a in images)
+    kinds = ", ".join(sorted({a.mime_type.removeprefix("image/").upper() for a in images}))
+    told = f"{len(images)} image{'s' if len(images) != 1 else ''} ({kinds}, {size // 1024:,} KB)"
+    return m.ToolActivity(kind="attached", locations=files, output=told if images else "")

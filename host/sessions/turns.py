@@ -60,8 +60,11 @@ class Turns:
         ).fetchall()
         return tuple(self._in_memory(turn_of(row)) for row in rows)
 
-    def begin(self, session_id: str, text: str) -> tuple[m.Turn, m.Message]:
-        """Create the session's running turn and store the user's message with it."""
+    def begin(
+        self, session_id: str, text: str, attached: m.ToolActivity | None = None
+    ) -> tuple[m.Turn, m.Message]:
+        """Create the session's running turn and store the user's message with it (and
+        what went with it: `attached`, its files as places and its images in words)."""
         tid, now = new_id(), now_iso()
         sessions = self._sessions
         with immediate(self._db):
@@ -77,7 +80,8 @@ class Turns:
             )
             sessions.touch(session_id, now)
             sessions.title_by_first(session, text)
-            message = sessions.transcript.insert(session_id, tid, "user", text)
+            message = sessions.transcript.insert(session_id, tid, "user", text,
+                                                 activity=attached)  # fmt: skip
             turn = self.get(session_id, tid)
             session = sessions.get(session_id)
         self._recorded(written)

@@ -410,6 +410,10 @@ def test_at_completes_a_file_of_the_folder_and_it_goes_with_the_message(gui: Gui
         await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
         said = next(t for t in transcript(gui) if t.startswith("got: "))
         assert (work / "src" / "app.py").resolve().as_uri() in said, said
+        # the transcript shows what went with the message, the file a link to open it
+        sent = next(r for r in gui.transcript.model.rows() if r.kind == "user")
+        assert sent.detail == "Attached:\nsrc/app.py" and sent.places == (("src/app.py", None),)
+        assert '<a href="place:0">src/app.py</a>' in sent.detail_html
 
     gui.run(body(), timeout=60)
 
@@ -442,6 +446,8 @@ def test_a_pasted_image_goes_to_an_agent_that_takes_images(gui: Gui, takes: bool
         await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
         said = next(t for t in transcript(gui) if t.startswith("got: "))
         assert said.startswith("got: image image/png "), said
+        sent = [r for r in gui.transcript.model.rows() if r.kind == "user"][-1]
+        assert sent.detail.startswith("Attached:\n1 image (PNG, ")
         await until(lambda: gui.visible_items("heldImage") == [], 10, "sent, held no more")
 
     gui.run(body(), timeout=60)
