@@ -264,3 +264,84 @@ def test_an_agents_work_read_found_copied_and_a_step_restored_by_keys(gui: Gui) 
         await closed(gui, dialog)
 
     gui.run(body(), timeout=90)
+
+
+def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By X key events only: an agent's mode changed with Ctrl+Shift+M, a file of its
+    folder attached with "@" and Tab, and, in a session of the host's own agent, a step
+    asked for from the dock (F6, Down, A, its words, Ctrl+Return): the agent's next list
+    is the new checklist, written by the agent alone."""
+    from tests.ui.test_agents import NAME, configure
+
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")  # the demo's turns end at once
+    configure(gui)
+    work = gui.data_dir.parent / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "app.py").write_text("print(1)\n")
+
+    def lines() -> list[str]:
+        return [row.text for row in gui.transcript.model.rows()]
+
+    async def body() -> None:
+        await launched(gui)
+        input_ = gui.item("composerInput")
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.create_session("agent", NAME, str(work))
+        sid = gui.state.current or ""
+        await until(lambda: input_.hasActiveFocus(), what="the input")
+        await type_text("hello")
+        await keys("Return")
+        await until(lambda: (s := gui.state.steering.get(sid)) is not None and s.mode, 15,
+                    "the agent's modes")  # fmt: skip
+        await keys("ctrl+shift+m")
+        await until(lambda: gui.window.findChild(object, "commandPalette").property("opened"))
+        await type_text("Plan")
+        await keys("Return")
+        await until(lambda: gui.state.steering[sid].mode == "Plan", 10, "the mode changed")
+        await until(lambda: input_.hasActiveFocus(), what="the input again")
+        await type_text("attached see @appp")
+        await until(lambda: gui.visible_items("slashCompletion"), 10, "files offered")
+        await keys("Tab")
+        await until(lambda: input_.property("text") == "attached see @src/app.py ", what="Tab")
+        await keys("Return")
+        await until(lambda: any(t.startswith("got: ") and "app.py" in t for t in lines()), 15,
+                    "the file reached the agent")  # fmt: skip
+        await keys("ctrl+n")  # a session of the host's own agent
+        await until(lambda: gui.state.current != sid, what="Ctrl+N")
+        own = gui.state.current or ""
+        await type_text("1. one 2. two 3. three")
+        await keys("Return")
+
+        def listed() -> bool:
+            snapshot = gui.state.snapshot(own)
+            return snapshot is not None and len(snapshot.items) == 3
+
+        await until(lambda: listed() and not gui.sessions.property("currentRunning"), 20,
+                    "the demo's list")  # fmt: skip
+        revision = gui.state.snapshot(own).revision  # type: ignore[union-attr]
+        await keys("ctrl+t")
+        dock = gui.item("dockList")
+        for _ in range(4):
+            if dock.hasActiveFocus():
+                break
+            await keys("F6")
+            await asyncio.sleep(0)
+        await until(lambda: dock.hasActiveFocus(), what="F6 to the dock's list")
+        await keys("Down", "Down", "a")  # a step after the last (the three are done)
+        words = gui.item("feedbackWords")
+        await until(lambda: words.hasActiveFocus(), what="the new step's words asked for")
+        await type_text("four")
+        await keys("Return")
+        await until(lambda: dock.hasActiveFocus(), what="the focus back in the list")
+        await keys("ctrl+Return")
+
+        def rewritten() -> bool:
+            snapshot = gui.state.snapshot(own)
+            return snapshot is not None and snapshot.revision > revision and [
+                i.content for i in snapshot.items][-1:] == ["four"]  # fmt: skip
+
+        await until(rewritten, 20, "the agent's new list")
+
+    gui.run(body(), timeout=90)
