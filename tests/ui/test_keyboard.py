@@ -270,13 +270,13 @@ def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
         await gui.click(gui.item("jumpToLatest"))
         await until(at_end)
         assert not gui.item("jumpToLatest").isVisible()
-        # the text can be selected; Ctrl+C in the transcript copies it all
+        # the text can be selected; Ctrl+C in the transcript copies it all, read from the
+        # host (these lines were applied here only: what the host holds is checked with
+        # a real agent's transcript in test_agents)
         assert gui.items("transcriptText")[0].property("selectByMouse")
         listview.forceActiveFocus()
         await gui.key(Qt.Key.Key_C, CTRL)
-        from PySide6.QtGui import QGuiApplication
-
-        assert QGuiApplication.clipboard().text().endswith("later")
+        await until(lambda: "whole transcript is copied" in gui.state.notice, what="copied")
 
     gui.run(body())
 
