@@ -304,4 +304,13 @@ def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
             client.call("changes.restore", undo)
             assert (work / "new.txt").read_text() == "a new file\n"
             assert (work / "data.txt").read_text() == "changed\n"
+            # a file attached with the message reaches the agent's model (contract 17)
+            models.script = [Reply("Seen.")]
+            asked = len(models.requests)
+            attached = {"sessionId": sid, "text": "Look at this file",
+                        "attachments": [{"type": "file", "path": "new.txt"}]}  # fmt: skip
+            turned = client.call("turns.start", attached)
+            assert client.wait_turn_end(turned["id"], 120)["state"] == "completed"
+            sent = json.dumps(models.requests[asked:])
+            assert "new.txt" in sent and "Look at this file" in sent
     assert git_state(work) == before  # the user's own repository: never written
