@@ -260,6 +260,16 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         at = list(gui.transcript.model.rows()).index(row)
         gui.transcript.activateLink(at, "copy:0")  # what a click on the link runs
         assert clipboard.text() == "print(1)\n"
+        # S: the keyboard into the last line's text; Shift+keys select, Ctrl+C copies
+        await gui.key(Qt.Key.Key_S)
+        await until(lambda: gui.window.activeFocusItem().objectName() == "transcriptText",
+                    5, "the keyboard in the line")  # fmt: skip
+        await gui.key(Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier
+                      | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+        await gui.key(Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        assert "Bold words" in clipboard.text() and "See the docs" in clipboard.text()
+        await gui.key(Qt.Key.Key_Escape)
+        assert gui.item("transcriptList").hasActiveFocus()
 
     gui.run(body(), timeout=60)
 

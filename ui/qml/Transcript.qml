@@ -146,7 +146,7 @@ Item {
         // Return unfolds every folded line (thoughts, compaction summaries, long messages)
         // and folds them again: what a click does to one line, for the keyboard
         property bool unfoldAll: false
-        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, Ctrl+C the transcript")
+        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, S selects in the last line by keyboard, Ctrl+C the transcript")
 
         Connections {
             target: transcript.app.sessions
@@ -161,6 +161,10 @@ Item {
                 transcript.app.transcript.copyLastCode(list.lastInView())
             } else if (event.key === Qt.Key_M && event.modifiers === Qt.NoModifier) {
                 transcript.app.transcript.copyLine(list.lastInView())
+            } else if (event.key === Qt.Key_S && event.modifiers === Qt.NoModifier) {
+                const line = list.itemAtIndex(list.lastInView()) as TranscriptEntry
+                if (line !== null)
+                    line.selectByKeys()
             } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                 list.unfoldAll = !list.unfoldAll
             } else if (event.key === Qt.Key_End) {

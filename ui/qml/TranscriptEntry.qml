@@ -45,6 +45,12 @@ Item {
 
     HoverHandler { id: hover }
 
+    // the keyboard into this line's text, to select in it (S in the transcript)
+    function selectByKeys(): void {
+        body.forceActiveFocus()
+        body.cursorPosition = 0
+    }
+
     // the line as written (a message's text, a tool's output or diff), on hover; M in
     // the transcript copies the last line in view
     NibButton {
@@ -100,6 +106,11 @@ Item {
             font.italic: entry.thought
             readOnly: true
             selectByMouse: true
+            // S in the transcript puts the keyboard here: arrows move, Shift+arrows select,
+            // Ctrl+C copies the selection, Escape goes back to the transcript
+            selectByKeyboard: true
+            cursorVisible: activeFocus
+            Keys.onEscapePressed: entry.ListView.view.forceActiveFocus()
             activeFocusOnTab: false
             wrapMode: TextEdit.Wrap
             selectionColor: entry.theme.selection
