@@ -52,7 +52,7 @@ class LineMaker:
             made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
                              replaces or seq, replaces, bounded(line.detail) if line.detail
                              else "", line.detail_kind, line.call_id,
-                             bounded(line.call_input), line.places))  # fmt: skip
+                             bounded(line.call_input), line.places, line.images))  # fmt: skip
         return tuple(made)
 
     def _live(self, message: m.Message, line: Line) -> int:
@@ -119,15 +119,17 @@ class LineMaker:
                         is_error=True)  # fmt: skip
         said, kind, what = "", "", shorten(message.content, 160)
         places: tuple[tuple[str, int | None], ...] = ()
+        images: tuple[str, ...] = ()
         if message.activity is not None:  # what it did (section 16)
             said, kind = activity.detail(message.activity, self._folder)
             what = activity.summary(message.activity, self._folder)
             places = activity.places(message.activity, self._folder)
+            images = tuple(f"data:{i.mime_type};base64,{i.data}" for i in message.activity.images)
         called = self._calls.pop(call_id, None)
         if called is None:  # its call is on an earlier page
             mark = "← error: " if message.is_error else "← "
             return Line("tool_result", mark + what, message.is_error, detail=said,
-                        detail_kind=kind, places=places)  # fmt: skip
+                        detail_kind=kind, places=places, images=images)  # fmt: skip
         seq, named, given = called
         glyph = "✕" if message.is_error else "✓"
         if message.activity is not None and message.activity.diffs:
@@ -137,7 +139,8 @@ class LineMaker:
         else:
             text = f"{glyph} {named} · {what}"
         return Line("tool_call", text, message.is_error, replaces=seq, detail=said,
-                    detail_kind=kind, call_id=call_id, call_input=given, places=places)  # fmt: skip
+                    detail_kind=kind, call_id=call_id, call_input=given, places=places,
+                    images=images)  # fmt: skip
 
 
 MAX_LINE = 50_000  # characters of one transcript line the window lays out

@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import json
 import logging
 from dataclasses import dataclass, field
@@ -290,6 +292,7 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
     text (or command) output and its locations, each bounded by MAX_TOOL_TEXT."""
     diffs: list[m.ToolDiff] = []
     texts: list[str] = []
+    images: list[m.ToolImage] = []
     for part in call.content:
         if not isinstance(part, dict):
             continue
@@ -306,6 +309,8 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
                 texts.append(inner["text"])
             elif inner.get("type") in ("image", "audio", "resource", "resource_link"):
                 texts.append(f"({inner['type']} {shorten(str(inner.get('uri', '')), 200)})")
+                shown = tool_image(inner) if len(images) < m.MAX_TOOL_IMAGES else None
+                images += [shown] if shown is not None else []
     if not texts:
         raw = _output({"rawOutput": update.get("rawOutput")}) if not diffs else ""
         texts = [raw] if raw else []
@@ -319,7 +324,23 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
         kind=call.kind, status="failed" if status == "failed" else "completed",
         diffs=tuple(diffs), output=output[: m.MAX_TOOL_TEXT],
         truncated=len(output) > m.MAX_TOOL_TEXT, locations=tuple(locations),
+        images=tuple(images),
     )  # fmt: skip
+
+
+def tool_image(block: dict[str, Any]) -> m.ToolImage | None:
+    """An image content block kept to be drawn: a known image type, valid base64, at
+    most MAX_TOOL_IMAGE bytes; None otherwise (it stays named in the output)."""
+    data, kind = block.get("data"), block.get("mimeType")
+    if block.get("type") != "image" or not isinstance(data, str) or not isinstance(kind, str):
+        return None
+    if len(data) > m.MAX_TOOL_IMAGE * 4 // 3 + 4:
+        return None
+    try:
+        base64.b64decode(data, validate=True)
+        return m.ToolImage.model_validate({"mimeType": kind, "data": data})
+    except (ValueError, binascii.Error):
+        return None
 
 
 def _line(value: Any) -> int | None:

@@ -192,11 +192,24 @@ class ToolLocation(Wire):
     line: int | None = None
 
 
+ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+MAX_TOOL_IMAGE = 256 * 1024  # bytes of one image a tool call keeps (base64 decoded)
+MAX_TOOL_IMAGES = 4  # images one tool call keeps
+
+
+class ToolImage(Wire):
+    """An image a tool call showed (ACP's image content), kept to be drawn small."""
+
+    mime_type: ImageType
+    data: Annotated[str, StringConstraints(max_length=MAX_TOOL_IMAGE * 4 // 3 + 4)]  # base64
+
+
 class ToolActivity(Wire):
     """What a tool call did (section 16; the project's shape), on its result message:
     ACP's tool kind ("read", "edit", "execute", …), its end status, the files it changed,
-    its text or terminal output and the places it touched. Text over MAX_TOOL_TEXT is cut
-    and `truncated` says so."""
+    its text or terminal output, the places it touched and the images it showed (at most
+    MAX_TOOL_IMAGES of at most MAX_TOOL_IMAGE bytes). Text over MAX_TOOL_TEXT is cut and
+    `truncated` says so."""
 
     kind: str | None = None
     status: ToolStatus = "completed"
@@ -204,6 +217,7 @@ class ToolActivity(Wire):
     output: str = ""
     truncated: bool = False
     locations: tuple[ToolLocation, ...] = ()
+    images: tuple[ToolImage, ...] = ()
 
 
 MAX_TOOL_TEXT = 256 * 1024  # characters of one diff side or of a tool's output kept

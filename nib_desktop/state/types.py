@@ -120,6 +120,8 @@ class Line:
     call_input: str = ""
     # the files (and lines) it touched, each a link in its detail that opens it
     places: tuple[rich.Place, ...] = ()
+    # the images it showed, as data URLs of a known image type (drawn small under it)
+    images: tuple[str, ...] = ()
 
     @property
     def markdown(self) -> bool:
@@ -138,6 +140,11 @@ class Line:
         if not self.markdown:
             return ""
         return markdown.to_html(self.preview) if self.preview else self.rich
+
+    @functools.cached_property
+    def image_list(self) -> list[str]:
+        """The images as a list (what a view's role hands QML as an array)."""
+        return list(self.images)
 
     @functools.cached_property
     def detail_html(self) -> str:

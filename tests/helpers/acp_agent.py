@@ -434,6 +434,24 @@ class Scripted:
             await self.conn.session_update(sid, acp.start_tool_call(
                 "mv", "Move a.txt to b.txt", kind="move", status="completed",
                 locations=[acp.schema.ToolCallLocation(path="b.txt")]))  # fmt: skip
+        elif command == "picture":  # a real PNG, and an SVG (never drawn: not kept)
+            import base64
+            import struct
+            import zlib
+
+            def chunk(kind: bytes, body: bytes) -> bytes:
+                return (struct.pack(">I", len(body)) + kind + body
+                        + struct.pack(">I", zlib.crc32(kind + body)))  # fmt: skip
+
+            rows = b"".join(b"\0" + b"\xff\x00\x00" * 4 for _ in range(4))
+            header = chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0))
+            png = (b"\x89PNG\r\n\x1a\n" + header + chunk(b"IDAT", zlib.compress(rows))
+                   + chunk(b"IEND", b""))  # fmt: skip
+            svg = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'/>").decode()
+            await self.conn.session_update(sid, acp.start_tool_call(
+                "pic", "Take a screenshot", kind="other", status="completed", content=[
+                    acp.tool_content(acp.image_block(base64.b64encode(png).decode(), "image/png")),
+                    acp.tool_content(acp.image_block(svg, "image/svg+xml"))]))  # fmt: skip
         elif command == "long":  # a message folded in the transcript, a word at its end
             await self._say(sid, "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
                             + "The last one holds the needle.")  # fmt: skip

@@ -610,3 +610,23 @@ def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
         assert "✓ Edited app.py +1 −2\n--- app.py" in copied  # a tool's diff under its line
 
     gui.run(body(), timeout=60)
+
+
+def test_an_image_a_tool_showed_is_drawn_small_under_its_line(gui: Gui) -> None:
+    """A tool call's image content of a known type is kept and drawn as a thumbnail; one
+    of another type (an SVG) is only named."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "picture")
+        await turn_end(gui)
+        await gui.frame()
+        row = next(r for r in gui.transcript.model.rows() if r.call_id == "pic")
+        assert len(row.images) == 1 and row.images[0].startswith("data:image/png;base64,")
+        await until(lambda: len(gui.visible_items("toolImage")) == 1, 5, "the thumbnail")
+        image = gui.visible_items("toolImage")[0]
+        await until(lambda: image.property("implicitWidth") > 0, 5, "decoded")  # a 4x4 PNG
+        assert image.property("height") == 120
+
+    gui.run(body(), timeout=60)

@@ -24,6 +24,7 @@ Item {
     required property bool markdown
     required property string richShort
     required property string callInput  // a tool call's input: shown when unfolded
+    required property var images  // the images a tool call showed (data URLs): drawn small
 
     readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
                                     || kind === "turn_end" || kind === "summary" || thought
@@ -42,6 +43,7 @@ Item {
     readonly property string firstLine: thought || summary ? text.split("\n", 1)[0] : ""
     implicitHeight: bubble.implicitHeight + (detailBox.visible ? detailBox.implicitHeight + 4 : 0)
                     + (inputBox.visible ? inputBox.implicitHeight + 4 : 0)
+                    + (thumbnails.visible ? thumbnails.implicitHeight + 4 : 0)
 
     HoverHandler { id: hover }
 
@@ -215,6 +217,33 @@ Item {
             selectedTextColor: entry.theme.text
             Accessible.role: Accessible.StaticText
             Accessible.name: text
+        }
+    }
+
+    // the images a tool call showed, small; decoded here from the data the host kept
+    Row {
+        id: thumbnails
+        objectName: "toolImages"
+        visible: entry.images.length > 0
+        anchors.top: inputBox.visible ? inputBox.bottom : detailBox.visible ? detailBox.bottom : bubble.bottom
+        anchors.topMargin: 4
+        anchors.left: parent.left
+        anchors.leftMargin: 16
+        spacing: 6
+        Repeater {
+            model: entry.images
+            delegate: Image {
+                required property string modelData
+                objectName: "toolImage"
+                source: modelData
+                sourceSize.height: 120
+                height: 120
+                fillMode: Image.PreserveAspectFit
+                asynchronous: true
+                cache: false
+                Accessible.role: Accessible.Graphic
+                Accessible.name: qsTr("An image the tool showed")
+            }
         }
     }
 }

@@ -138,10 +138,10 @@ class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
     ROLES = ("kind", "text", "preview", "isError", "warning", "detail", "detailHtml",
-             "detailPreview", "markdown", "richShort", "callInput")  # fmt: skip
+             "detailPreview", "markdown", "richShort", "callInput", "images")  # fmt: skip
     ATTRIBUTES = {"isError": "is_error", "detailHtml": "detail_html",  # noqa: RUF012
                   "detailPreview": "detail_preview", "richShort": "rich_short",
-                  "callInput": "call_input"}  # fmt: skip
+                  "callInput": "call_input", "images": "image_list"}  # fmt: skip
 
 
 @QmlElement
