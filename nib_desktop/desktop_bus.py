@@ -41,6 +41,11 @@ class DesktopBus:
         self._capabilities: tuple[str, ...] | None = None
         self._signals: asyncio.Queue[Any] = asyncio.Queue()
         self._listener: asyncio.Task[None] | None = None
+        # what a signal must come from, and be about: the notification service's unique
+        # name on the bus (asked again when a signal comes from another), and the ids
+        # of the notifications this window made and that are not closed
+        self._owner: str | None = None
+        self._made: set[int] = set()
         self.on_action: Callable[[int, str], None] = lambda _id, _key: None
         self.on_closed: Callable[[int], None] = lambda _id: None
 
@@ -79,14 +84,42 @@ class DesktopBus:
     async def _listen(self) -> None:
         while True:
             message = await self._signals.get()
-            member, body = message.header.fields.get(3), message.body  # 3: MEMBER
+            fields = message.header.fields
+            member, sender, body = fields.get(3), fields.get(7), message.body  # MEMBER, SENDER
             try:
+                if not await self._from_service(sender):
+                    log.warning("a %s signal from %s, not the notification service, was "
+                                "ignored", member, sender)  # fmt: skip
+                    continue
+                notification = int(body[0])
+                if notification not in self._made:
+                    continue  # another application's notification, or one closed
                 if member == "ActionInvoked":
-                    self.on_action(int(body[0]), str(body[1]))
+                    self.on_action(notification, str(body[1]))
                 elif member == "NotificationClosed":
-                    self.on_closed(int(body[0]))
+                    self._made.discard(notification)
+                    self.on_closed(notification)
             except Exception:
                 log.exception("a notification's signal could not be handled")
+
+    async def _from_service(self, sender: object) -> bool:
+        """Whether a signal's sender is the current owner of the notification service's
+        name (any other client of the bus may emit the same signal)."""
+        if not isinstance(sender, str) or not sender:
+            return False
+        if sender == self._owner:
+            return True
+        from jeepney import message_bus
+        from jeepney.io.asyncio import Proxy
+
+        try:  # asked again: the service may have been started anew meanwhile
+            reply = await asyncio.wait_for(
+                Proxy(message_bus, self._router).GetNameOwner(NOTIFICATIONS), CALL_TIMEOUT_S
+            )
+            self._owner = str(reply[0])
+        except Exception:
+            self._owner = None
+        return sender == self._owner
 
     # --- the launcher ------------------------------------------------------------------
 
@@ -148,6 +181,7 @@ class DesktopBus:
             log.info("a notification could not be shown: %s", exc)
             self._capabilities = None  # asked again by the next one, not in a loop
             return None
+        self._made.add(int(answer[0]))
         return int(answer[0])
 
     async def withdraw(self, notification: int) -> None:

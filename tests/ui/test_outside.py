@@ -87,6 +87,21 @@ def test_progress_on_the_launcher_and_one_notification_updated_in_place(
         gui.run(body(), timeout=60)
 
 
+def forge(bus: str, notification: int, key: str) -> None:
+    """`ActionInvoked` as the notification service's, from another client of the bus; back
+    once the bus has routed it (its answer to a later call of the same client)."""
+    from jeepney import DBusAddress, new_method_call, new_signal
+    from jeepney.bus_messages import message_bus
+    from jeepney.io.blocking import open_dbus_connection
+
+    from tests.helpers.session_bus import NAME, PATH
+
+    with open_dbus_connection(bus) as forger:
+        forger.send(new_signal(DBusAddress(PATH, interface=NAME), "ActionInvoked", "us",
+                               (notification, key)))  # fmt: skip
+        forger.send_and_get_reply(new_method_call(message_bus, "GetId"), timeout=5)
+
+
 @pytest.mark.qt_log_ignore("This plugin does not support raise")  # offscreen has no stacking
 def test_an_approvals_allow_once_action_answers_it(gui: Gui, bus: str, elsewhere: QWindow) -> None:
     configure_mcp(gui)
@@ -110,6 +125,9 @@ def test_an_approvals_allow_once_action_answers_it(gui: Gui, bus: str, elsewhere
         assert note.actions == ["default", "Show", "allow_once", "Allow once", "deny", "Deny"]
         await until(lambda: server.launcher[-1]["urgent"] is True, 5, "the urgent mark")
         assert alerts == [0]
+        # another client of the bus emits the service's signal for the same id: ignored
+        # (were it taken, the call would be denied before the service's own answer)
+        forge(bus, note.id, "deny")
         server.invoke(note.id, "allow_once")
         await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
         lines = [row.text for row in gui.transcript.model.rows()]
