@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import stat
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,12 +28,14 @@ from host.protocol import errors, methods as rpc, models as m
 from host.protocol.settings_file import (
     SETTINGS_FILENAME,
     SettingsFileError,
+    Signature,
     read_settings_file,
     replace_file,
     settings_signature,
 )
 
 log = logging.getLogger(__name__)
+WRITE_ATTEMPTS = 3  # reads and writes of a change while another program changes the file
 
 POLL_S = 1.0
 DESKTOP = "desktop"
@@ -74,24 +78,32 @@ class Settings:
 
     async def set(self, params: m.SettingsSetParams) -> m.SettingsView:
         async with self._lock:  # one change at a time: none is lost between read and write
-            try:
-                settings = read_settings_file(self.data_dir) or {}
-            except SettingsFileError as exc:
-                raise errors.SettingsUnusable(f"{exc}; it was not changed") from None
-            if params.desktop is not None:
-                held = settings.get(DESKTOP)
-                section: dict[str, Any] = held if isinstance(held, dict) else {}
-                section.update(params.desktop.model_dump(by_alias=True, exclude_none=True))
-                settings[DESKTOP] = section
-            elif params.server is not None:
-                _switch(settings, params.server)
-            text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-            try:
-                await asyncio.to_thread(self._write, text)
-            except OSError as exc:
+            for _attempt in range(WRITE_ATTEMPTS):
+                read = settings_signature(self.data_dir)
+                try:
+                    settings = read_settings_file(self.data_dir) or {}
+                except SettingsFileError as exc:
+                    raise errors.SettingsUnusable(f"{exc}; it was not changed") from None
+                if params.desktop is not None:
+                    held = settings.get(DESKTOP)
+                    section: dict[str, Any] = held if isinstance(held, dict) else {}
+                    section.update(params.desktop.model_dump(by_alias=True, exclude_none=True))
+                    settings[DESKTOP] = section
+                elif params.server is not None:
+                    _switch(settings, params.server)
+                text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+                try:
+                    if await asyncio.to_thread(self._write, text, read):
+                        break
+                except OSError as exc:
+                    raise errors.SettingsUnusable(
+                        f"{self.path} cannot be written: {exc.strerror or exc}"
+                    ) from None
+            else:
                 raise errors.SettingsUnusable(
-                    f"{self.path} cannot be written: {exc.strerror or exc}"
-                ) from None
+                    f"{self.path} kept changing while it was being written (another program"
+                    " is writing it); it was not changed: try again"
+                )
             self._seen = settings_signature(self.data_dir)
         view = self.get(m.Empty())
         self._tell(view.desktop)
@@ -99,9 +111,23 @@ class Settings:
             await self._reload()
         return view
 
-    def _write(self, text: str) -> None:
+    def _write(self, text: str, read: Signature) -> bool:
+        """`text` written over the file, unless it changed since it was read as `read`
+        (False: read it again), readable by its owner alone. A link is written through to
+        its target, whose mode (the user's choice) is kept; the link stays a link."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        replace_file(self.path, text)
+        if settings_signature(self.data_dir) != read:
+            return False  # an editor saved it meanwhile: that change is not overwritten
+        if not self.path.is_symlink():
+            replace_file(self.path, text)  # the host's own file: its owner's alone (keys)
+            return True
+        target = self.path.resolve()
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            mode = 0o600
+        replace_file(target, text, mode)
+        return True
 
     def _tell(self, desktop: m.DesktopSettings) -> None:
         if desktop != self._told:

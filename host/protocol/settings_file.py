@@ -62,9 +62,10 @@ def read_settings_file(data_dir: Path) -> dict[str, Any] | None:
     return loaded
 
 
-def replace_file(path: Path, text: str) -> None:
+def replace_file(path: Path, text: str, mode: int = 0o600) -> None:
     """`path` holds `text`, whole or not at all: a temporary file beside it, synced and
-    readable by its owner alone, renamed over it. OSError when it cannot be."""
+    with `mode` (by default readable by its owner alone), renamed over it. OSError when
+    it cannot be."""
     import tempfile  # when a file is written: the first frame does not wait for it
 
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
@@ -73,7 +74,7 @@ def replace_file(path: Path, text: str) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o600)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -4,6 +4,7 @@ writer, through the real host process and its socket."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,53 @@ def test_a_file_edited_by_hand_is_told(host: HostProcess, tmp_path: Path) -> Non
     settings_file(tmp_path).write_text('{"desktop": {"reducedMotion": true}}')
     note = client.wait_notification(lambda n: n["method"] == "settings.changed")
     assert note["params"]["desktop"]["reducedMotion"] is True
+
+
+def test_a_linked_file_is_written_through_its_link_with_its_mode(
+    host: HostProcess, tmp_path: Path
+) -> None:
+    """settings.json as a link (kept in a dotfiles folder, say): the change goes to its
+    target, whose permissions are kept, and the link stays a link."""
+    path = settings_file(tmp_path)
+    target = tmp_path / "dotfiles" / "nib.json"
+    target.parent.mkdir()
+    target.write_text('{"theme": "mine"}')
+    target.chmod(0o640)
+    path.symlink_to(target)
+    client = host.connect()
+    client.call("settings.set", {"desktop": {"badge": False}})
+    assert path.is_symlink() and path.resolve() == target
+    assert json.loads(target.read_text()) == {"theme": "mine", "desktop": {"badge": False}}
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_a_file_changed_while_it_is_written_is_not_overwritten(tmp_path: Path) -> None:
+    """A change read, then the file saved by an editor before the write: the write does
+    not go over the editor's; it is read again, and the editor's keys are kept."""
+    import asyncio
+
+    from host.events import Publisher
+    from host.protocol import models as m
+    from host.settings import Settings
+
+    async def body() -> None:
+        async def nothing() -> None:
+            return None
+
+        settings = Settings(tmp_path, Publisher(), nothing)
+        (tmp_path / "settings.json").write_text('{"a": 1}')
+        original = settings._write
+        saved: list[bool] = []
+
+        def editor_saves_first(text: str, read: object) -> bool:
+            if not saved:  # the editor's save lands between the read and the write
+                saved.append(True)
+                (tmp_path / "settings.json").write_text('{"a": 2, "b": 3}  ')
+            return original(text, read)  # type: ignore[arg-type]
+
+        settings._write = editor_saves_first  # type: ignore[method-assign]
+        await settings.set(m.SettingsSetParams.model_validate({"desktop": {"badge": False}}))
+        written = json.loads((tmp_path / "settings.json").read_text())
+        assert written == {"a": 2, "b": 3, "desktop": {"badge": False}}
+
+    asyncio.run(body())
