@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from host.tools.approvals import Approvals
 
 log = logging.getLogger(__name__)
+MAX_NAME = 200  # characters of an agent's name, version or tool title kept
 
 PROTOCOL_VERSION = 1
 STOP_GRACE_S = 2.0  # after stdin closes, before SIGTERM, and again before SIGKILL
@@ -185,7 +186,14 @@ class AgentProcess:
                 self._set("idle")
                 raise
             info = answer.agent_info
-            self.info = m.AgentInfo(name=info.name, version=info.version) if info else None
+            # its words bounded: a name of megabytes is not drawn in every view that names it
+            self.info = (
+                None
+                if info is None
+                else m.AgentInfo(
+                    name=shorten(info.name, MAX_NAME), version=shorten(info.version, MAX_NAME)
+                )
+            )
             caps = answer.agent_capabilities
             self.load_session = bool(caps is not None and caps.load_session)
             self.auth_methods = [method.name for method in answer.auth_methods or ()]
@@ -358,7 +366,7 @@ class AgentProcess:
         if recorder is None or recorder.loading:
             self._break("it asked permission when no turn of that session was running")
             return cancelled
-        title = tool_call.title or tool_call.kind or "a tool"
+        title = shorten(tool_call.title or tool_call.kind or "a tool", MAX_NAME)
         raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
         offered = offered_options(options)
         asked = recorder.asked(tool_call.model_dump(by_alias=True, exclude_none=True))

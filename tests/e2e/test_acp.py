@@ -645,3 +645,19 @@ def test_plans_in_markdown_or_a_file_are_told_never_the_checklist(tmp_path: Path
         started = client.call("turns.start", {"sessionId": sid, "text": "capabilities"})
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         assert '"plan"' in messages(client, sid)[-1]["content"]
+
+
+def test_an_agents_name_and_a_tool_title_of_megabytes_are_bounded(tmp_path: Path) -> None:
+    """A name of 4 MiB in the agent's initialize answer, and a permission request titled
+    with 4 MiB: kept to 200 characters each, so no view that names them draws megabytes;
+    the approval is answered as any other."""
+    with agent_host(tmp_path, "--huge-name") as (_host, client):
+        sid = new_session(client)["id"]
+        started = client.call("turns.start", {"sessionId": sid, "text": "hugeask"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
+        assert len(asked["params"]["tool"]) <= 200
+        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
+                                          "decision": "deny"})  # fmt: skip
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        [agent] = client.call("agents.list", {})["agents"]
+        assert len(agent["agentInfo"]["name"]) <= 200

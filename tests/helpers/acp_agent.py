@@ -116,7 +116,11 @@ class Scripted:
             ),
             auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
             agent_info=acp.schema.Implementation(
-                name="scripted\ud800agent" if "--bad-name" in ARGS else "scripted-agent",
+                name="scripted\ud800agent"
+                if "--bad-name" in ARGS
+                else "n" * (4 << 20)
+                if "--huge-name" in ARGS
+                else "scripted-agent",
                 version="1.2.3",
             ),
         )
@@ -241,6 +245,12 @@ class Scripted:
             await self._say(sid, f"permission: {chosen}")
             if chosen == "cancelled":
                 return PromptResponse(stop_reason="cancelled")
+        elif command == "hugeask":  # a permission request titled with 4 MiB
+            huge = ToolCallUpdate(tool_call_id="h1", title="t" * (4 << 20))
+            answer = await self.conn.request_permission(
+                options=[PermissionOption(option_id="no", name="Reject", kind="reject_once")],
+                session_id=sid, tool_call=huge)  # fmt: skip
+            await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
         elif command in ("askedit", "askrun"):  # asks before an edit (its diff) or a command
             if command == "askedit":
                 diff = acp.tool_diff_content("app.py", "print(2)\n", "print(1)\n")
