@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
+from nib_desktop.state.rich import LINK, link
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
@@ -173,12 +175,12 @@ def _link_open(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> st
     href = str(tokens[idx].attrGet("href") or "")
     keep = safe_link(href)
     env["links"].append(href if keep else "")
-    return f'<a href="{html.escape(href)}">' if keep else ""
+    return f'<a href="{html.escape(href)}"><span style="color:{LINK}">' if keep else ""
 
 
 def _link_close(_self: Any, _tokens: Any, _idx: int, _options: Any, env: Any) -> str:
     href = env["links"].pop() if env["links"] else ""
-    return f"</a> <span>({html.escape(href)})</span>" if href else ""
+    return f"</span></a> <span>({html.escape(href)})</span>" if href else ""
 
 
 def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
@@ -187,7 +189,7 @@ def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
     number = len(env["codes"])
     env["codes"].append(token.content)
     label = html.escape(language) if language else "code"
-    copy = f'<a href="copy:{number}">Copy</a>'
+    copy = link(f"copy:{number}", "Copy")
     head = f'<p><span style="color:{MUTED}">{label}</span> &#183; {copy}</p>'
     return f"{head}<pre><code>{highlight(token.content, language)}</code></pre>\n"
 

@@ -9,6 +9,12 @@ import html
 DETAIL_LINES = 12  # a detail longer than this is folded to its first lines until clicked
 # readable on the light and the dark palette alike
 _COLOURS = {"+": "#2f9e44", "-": "#e03131", "@": "#7950f2"}
+LINK = "#4a8fe0"  # a link's words (Qt's own link blue is unreadable on the dark palette)
+
+
+def link(href: str, words: str) -> str:
+    """A link of the window's own making: `href` and `words` already escaped."""
+    return f'<a href="{href}"><span style="color:{LINK}">{words}</span></a>'
 
 
 Place = tuple[str, "int | None"]  # a file a tool touched, and the line (None: the file)
@@ -34,11 +40,11 @@ def detail_html(text: str, kind: str, lines: int | None = None,
         escaped = html.escape(row, quote=False)
         if hunks and row.startswith("@@ "):
             out.append(f'<span style="color:{_COLOURS["@"]}">{escaped}</span> '
-                       f'<a href="hunk:{hunk}">↶ revert this part</a>')  # fmt: skip
+                       + link(f"hunk:{hunk}", "↶ revert this part"))
             hunk += 1
             continue
         if row in named:
-            out.append(f'<a href="place:{named[row]}">{escaped}</a>')
+            out.append(link(f"place:{named[row]}", escaped))
             continue
         colour = _COLOURS.get(row[:1]) if kind == "diff" and not row.startswith(
             ("+++ ", "--- ")) else None  # fmt: skip

@@ -291,7 +291,10 @@ def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> Non
     from nib_desktop.state.types import Line
 
     made = detail_html("3 lines\n<b>a.py</b>:2\nb.py", "output", None, (("<b>a.py</b>", 2),))
-    assert '<a href="place:0">&lt;b&gt;a.py&lt;/b&gt;:2</a>' in made and "b.py</pre>" in made
+    assert (
+        '<a href="place:0"><span style="color:#4a8fe0">&lt;b&gt;a.py&lt;/b&gt;:2</span></a>' in made
+        and "b.py</pre>" in made
+    )
     lines = (Line("user", "find the Needle"), Line("tool_call", "✓ Read x", detail="needle\nno",
                                                      call_input='{"q": "NEEDLE"}'))  # fmt: skip
     assert find.occurrences(lines, "needle") == (0, 1, 1)

@@ -215,7 +215,9 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(
         await gui.click(shown[0])
         await until(lambda: "more lines" not in shown[0].property("text"), 5, "unfolded")
         assert "-line 20" in shown[0].property("text")
-        assert '<a href="place:0">+++ app.py</a>' in diff.detail_html
+        assert '<a href="place:0"><span style="color:#4a8fe0">+++ app.py</span></a>' in (
+            diff.detail_html
+        )
         (gui.data_dir.parent / "work" / "app.py").write_text("")
         gui.transcript.activateLink(list(rows.values()).index(diff), "place:0")
         await until(opened.exists, 10, "the editor started")
@@ -423,7 +425,9 @@ def test_at_completes_a_file_of_the_folder_and_it_goes_with_the_message(gui: Gui
         # the transcript shows what went with the message, the file a link to open it
         sent = next(r for r in gui.transcript.model.rows() if r.kind == "user")
         assert sent.detail == "Attached:\nsrc/app.py" and sent.places == (("src/app.py", None),)
-        assert '<a href="place:0">src/app.py</a>' in sent.detail_html
+        assert '<a href="place:0"><span style="color:#4a8fe0">src/app.py</span></a>' in (
+            sent.detail_html
+        )
 
     gui.run(body(), timeout=60)
 

@@ -73,7 +73,8 @@ FocusScope {
             id: askedBox
             visible: row.approvals.detailHtml.length > 0
             Layout.fillWidth: true
-            Layout.preferredHeight: Math.min(askedText.implicitHeight, 220)
+            // at most a fifth of a small window: the transcript keeps its room
+            Layout.preferredHeight: Math.min(askedText.implicitHeight, 220, Math.max(60, row.Window.height / 5))
             clip: true
             TextEdit {
                 id: askedText
