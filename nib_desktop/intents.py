@@ -55,7 +55,7 @@ class Intents:
         self.commands = CommandWork(host, state, run, self.start_turn_in)
         self.remote = RemoteWork(host, state, self._open)
         self.feedback = FeedbackWork(state, run, self.start_turn_in)
-        self.steering = SteerWork(host, state, run)
+        self.steering = SteerWork(host, state, run, self.start_turn_in)
         self.files = FileWork(state, run)
         self.images = ImageWork(state)
 
@@ -139,9 +139,9 @@ class Intents:
                 return self.cancel_turn(), "stop the turn"
             case it.SignIn(agent, method_id):
                 return self.steering.sign_in(agent, method_id), f"sign in to {agent}"
-            case it.Steer(option, value):
+            case it.Steer(option, value, then):
                 what = "change the option" if option else "change the mode"
-                return self.steering.steer(option, value), what
+                return self.steering.steer(option, value, then), what
             case it.Continue():
                 return self.continue_turn(), "continue the turn"
             case it.Retry():

@@ -5,6 +5,8 @@ A choice shows once the agent accepted it; a refusal is the notice, in its words
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from host.protocol import methods as rpc, models as m
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
@@ -14,10 +16,14 @@ from nib_desktop.state.store import AppState
 
 
 class SteerWork:
-    def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
+    def __init__(
+        self, host: HostLink, state: AppState, run: Runner,
+        send: Callable[[str, str], Awaitable[object]],
+    ) -> None:  # fmt: skip
         self._host = host
         self._state = state
         self._run = run
+        self._send = send  # a message to a session (the intents' own start of a turn)
         # per session, the choices made during its turn: option id ("" the mode) -> value
         self._after: dict[str, dict[str, str]] = {}
         state.subscribe(self._at_turn_end)
@@ -29,13 +35,16 @@ class SteerWork:
             what = "change the option" if option else "change the mode"
             self._run(self._set(event.turn.session_id, option, value), what)
 
-    async def steer(self, option: str, value: str) -> None:
-        """The shown agent session's mode (`option` "") or option set to `value`."""
+    async def steer(self, option: str, value: str, then: str = "") -> None:
+        """The shown agent session's mode (`option` "") or option set to `value`; `then`
+        sent to it once the agent accepted that (no turn may run for it)."""
         shown = self._state.shown
         if shown is None:
             return
         if not shown.running:
             await self._set(shown.session_id, option, value)
+            if then:
+                await self._send(shown.session_id, then)
             return
         self._after.setdefault(shown.session_id, {})[option] = value
         told = self._state.steering.get(shown.session_id)

@@ -92,10 +92,12 @@ class SignIn:
 @dataclass(frozen=True)
 class Steer:
     """The shown agent session's mode (`option` "") or one of its options set to `value`
-    (section 17)."""
+    (section 17); `then`, a message sent once it is set (the plan approved: out of the
+    plan mode, and on)."""
 
     option: str
     value: str
+    then: str = ""
 
 
 @dataclass(frozen=True)

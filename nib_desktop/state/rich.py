@@ -39,8 +39,10 @@ def detail_html(text: str, kind: str, lines: int | None = None,
     for row in shown:
         escaped = html.escape(row, quote=False)
         if hunks and row.startswith("@@ "):
-            out.append(f'<span style="color:{_COLOURS["@"]}">{escaped}</span> '
-                       + link(f"hunk:{hunk}", "↶ revert this part"))
+            out.append(
+                f'<span style="color:{_COLOURS["@"]}">{escaped}</span> '
+                + link(f"hunk:{hunk}", "↶ revert this part")
+            )
             hunk += 1
             continue
         if row in named:

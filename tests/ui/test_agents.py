@@ -369,8 +369,9 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
         await until(lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
                     10, "the sign-in methods")  # fmt: skip
         # the session says so, with the agent's methods as buttons and keys
-        await until(lambda: gui.visible_items("signInRow"), 5, "the sign-in row")
-        [button] = gui.visible_items("signIn_login")
+        await until(lambda: gui.visible_items("agentAsksRow"), 5, "the sign-in row")
+        assert gui.item("agentAsksTitle").property("text") == f"{NAME} asks you to sign in:"
+        [button] = gui.visible_items("agentAsk_signin:login")
         assert button.property("text") == "Log in with Scripted (Alt+1)"
         await gui.key(Qt.Key.Key_1, ALT)
         await until(lambda: gui.state.notice.startswith("Signed in to"), 10, "signed in by key")
@@ -632,5 +633,34 @@ def test_an_image_a_tool_showed_is_drawn_small_under_its_line(gui: Gui) -> None:
         image = gui.visible_items("toolImage")[0]
         await until(lambda: image.property("implicitWidth") > 0, 5, "decoded")  # a 4x4 PNG
         assert image.property("height") == 120
+
+    gui.run(body(), timeout=60)
+
+
+def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> None:
+    """In the agent's plan mode, with no turn running: "Ask for changes…" puts its words
+    in the input; "Approve the plan" leaves the plan mode for the agent's other mode and
+    tells it to go ahead, by keys."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "plan-mode")  # the agent enters its plan mode itself
+        await turn_end(gui)
+        await until(lambda: gui.visible_items("agentAsksRow"), 5, "the plan's asks")
+        assert gui.item("agentAsksTitle").property("text") == f"{NAME}'s plan waits for you:"
+        names = [b.property("text") for b in gui.visible_items("agentAsk_plan:default")
+                 + gui.visible_items("agentAsk_plan:")]  # fmt: skip
+        assert names == ["Approve the plan (Alt+1)", "Ask for changes… (Alt+2)"]
+        input_ = gui.item("composerInput")
+        await gui.key(Qt.Key.Key_2, ALT)
+        assert input_.property("text") == "Change the plan: " and input_.hasActiveFocus()
+        input_.setProperty("text", "")
+        await gui.key(Qt.Key.Key_1, ALT)
+        sid = gui.state.current or ""
+        await until(lambda: "echo: Go ahead with the plan." in transcript(gui), 15, "sent on")
+        assert gui.state.steering[sid].mode == "Default"
+        await turn_end(gui)
+        assert gui.visible_items("agentAsksRow") == []  # out of the plan mode: none asked
 
     gui.run(body(), timeout=60)

@@ -15,10 +15,7 @@ Rectangle {
     readonly property alias input: input
     readonly property alias dock: dock
     // the composer's keys as this platform writes them, for the command palette
-    readonly property var keys: ({
-        "toggle": toggleShortcut.nativeText,
-        "history": historyShortcut.nativeText
-    })
+    readonly property var keys: ({ "toggle": toggleShortcut.nativeText, "history": historyShortcut.nativeText })
 
     implicitHeight: column.implicitHeight
     radius: 10
@@ -26,12 +23,13 @@ Rectangle {
     border.color: theme.divider
     clip: true
 
-    function editQueued(): void {
-        const text = composer.app.composer.takeQueued()
+    // `text` before what the input holds, the cursor at the end, the focus in it
+    function putInInput(text: string): void {
         input.text = input.text.trim() === "" ? text : text + "\n\n" + input.text
         input.cursorPosition = input.length
         input.forceActiveFocus()
     }
+    function editQueued(): void { composer.putInInput(composer.app.composer.takeQueued()) }
 
     function submit(): void {
         if (composer.app.composer.send(input.text)) {
@@ -164,7 +162,7 @@ Rectangle {
             color: composer.theme.divider
         }
 
-        // A message sent while the turn runs (QueuedRow.qml); an agent's sign-in asked
+        // A message sent while the turn runs (QueuedRow.qml); what an agent waits for
         QueuedRow {
             Layout.fillWidth: true
             Layout.leftMargin: 12
@@ -173,12 +171,13 @@ Rectangle {
             theme: composer.theme
             onEditRequested: composer.editQueued()
         }
-        SignInRow {
+        AgentAsksRow {
             Layout.fillWidth: true
             Layout.margins: 8
             composer: composer.app.composer
             theme: composer.theme
         }
+        Connections { target: composer.app.composer; function onWordsAsked(words: string): void { composer.putInInput(words) } }
 
         // "/" typed: the commands it may begin (SlashCompletions.qml); Return sends what
         // is typed

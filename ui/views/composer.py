@@ -15,6 +15,19 @@ from ui.views.rows import ImageModel, qml_uncreatable
 if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
 
+APPROVED = "Go ahead with the plan."
+CHANGES = "Change the plan: "
+
+
+def plan_exit(mode: str, modes: tuple[tuple[str, str], ...]) -> tuple[str, str] | None:
+    """The mode an approved plan goes on in, (id, name), while the current mode (by its
+    name) is a plan mode: the first other mode the agent offers; None otherwise."""
+    current = next((i for i, name in modes if name == mode), "")
+    if "plan" not in current.lower() and "plan" not in mode.lower():
+        return None
+    return next(((i, name) for i, name in modes if i != current), None)
+
+
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
@@ -24,6 +37,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 class ComposerView(QObject):
     changed = Signal()
     filesChanged = Signal()
+    wordsAsked = Signal(str)  # the input takes these words (asking for changes to a plan)
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,34 +54,59 @@ class ComposerView(QObject):
             self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
 
     @Slot(result="QVariantList")
-    def signIns(self) -> list[dict[str, str]]:
-        """The shown agent's sign-in methods, once a turn of it failed for want of one."""
+    def agentAsks(self) -> list[dict[str, str]]:
+        """What the shown agent's session waits for from the user, as buttons: its
+        sign-in methods once a turn failed for want of one; else, while it is in its plan
+        mode and no turn runs, approving the plan or asking for changes."""
         shown = self._state.shown
         if shown is None or not shown.agent or shown.running:
             return []
         turn = self._state.turn(shown.session_id)
         told = self._state.steering.get(shown.session_id)
-        if told is None or not told.sign_ins or "authentication required" not in turn.error:
+        if told is None:
             return []
-        return [{"id": i, "name": name, "description": f"Sign in to {shown.agent}: {name}"}
-                for i, name in told.sign_ins]  # fmt: skip
+        if told.sign_ins and "authentication required" in turn.error:
+            return [{"id": f"signin:{i}", "name": name,
+                     "description": f"Sign in to {shown.agent}: {name}"}
+                    for i, name in told.sign_ins]  # fmt: skip
+        leave = plan_exit(told.mode, told.modes)
+        if leave is None or turn.state != "completed":
+            return []
+        return [{"id": f"plan:{leave[0]}", "name": "Approve the plan",
+                 "description": f"Leave the plan mode for {leave[1]} and tell the agent to "
+                                "go ahead"},
+                {"id": "plan:", "name": "Ask for changes…",
+                 "description": "Say what to change: the agent writes the plan again"}]  # fmt: skip
 
-    def _sign_in_agent(self) -> str:
+    def _asks_title(self) -> str:
+        asks = self.agentAsks()
         shown = self._state.shown
-        return shown.agent if shown is not None else ""
+        if not asks or shown is None:
+            return ""
+        if asks[0]["id"].startswith("signin:"):
+            return f"{shown.agent} asks you to sign in:"
+        return f"{shown.agent}'s plan waits for you:"
 
     @Slot(str)
-    def signIn(self, method_id: str) -> None:
-        """Sign in to the shown session's agent with its method `method_id`."""
-        agent = self._sign_in_agent()
-        if agent and method_id:
-            self._ask(it.SignIn(agent, method_id))
+    def answerAsk(self, ask_id: str) -> None:
+        """One of `agentAsks` chosen: a sign-in; the plan approved (the mode left, then
+        "Go ahead with the plan."); or changes asked for (the input takes the words)."""
+        shown = self._state.shown
+        kind, _, value = ask_id.partition(":")
+        if shown is None or not shown.agent:
+            return
+        if kind == "signin" and value:
+            self._ask(it.SignIn(shown.agent, value))
+        elif kind == "plan" and value:
+            self._ask(it.Steer("", value, APPROVED))
+        elif kind == "plan":
+            self.wordsAsked.emit(CHANGES)
 
-    def _sign_in_count(self) -> int:
-        return len(self.signIns())
+    def _asks_count(self) -> int:
+        return len(self.agentAsks())
 
-    signInCount = Property(int, _sign_in_count, notify=changed)
-    signInAgent = Property(str, _sign_in_agent, notify=changed)
+    asksCount = Property(int, _asks_count, notify=changed)
+    asksTitle = Property(str, _asks_title, notify=changed)
 
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:

@@ -4,25 +4,27 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
-// An agent's turn refused for want of a sign-in: its own sign-in methods as buttons,
-// Alt+1, Alt+2 and Alt+3 for the first three (the palette offers them all too).
+// What an agent's session waits for from the user, as buttons: its own sign-in methods
+// after a turn refused for want of one, or, in its plan mode, approving the plan or
+// asking for changes. Alt+1, Alt+2 and Alt+3 press the first three.
 RowLayout {
     id: row
-    objectName: "signInRow"
+    objectName: "agentAsksRow"
 
     required property ComposerView composer
     required property Theme theme
 
-    // the methods, read again whenever the composer's view changes
-    readonly property var methods: {
-        void row.composer.signInCount
-        void row.composer.signInAgent
-        return row.composer.signIns()
+    // the buttons, read again whenever the composer's view changes
+    readonly property var asks: {
+        void row.composer.asksCount
+        void row.composer.asksTitle
+        return row.composer.agentAsks()
     }
-    visible: row.methods.length > 0
+    visible: row.asks.length > 0
     spacing: 6
     Label {
-        text: qsTr("%1 asks you to sign in:").arg(row.composer.signInAgent)
+        objectName: "agentAsksTitle"
+        text: row.composer.asksTitle
         textFormat: Text.PlainText
         color: row.theme.text
         font.pixelSize: 12
@@ -30,16 +32,17 @@ RowLayout {
         Accessible.name: text
     }
     Repeater {
-        model: row.methods
+        model: row.asks
         delegate: NibButton {
             required property var modelData
             required property int index
-            objectName: "signIn_" + modelData.id
+            objectName: "agentAsk_" + modelData.id
             text: index < 3 ? qsTr("%1 (Alt+%2)").arg(modelData.name).arg(index + 1) : modelData.name
             ToolTip.visible: hovered || activeFocus
             ToolTip.text: modelData.description
-            Accessible.name: qsTr("Sign in: %1").arg(modelData.name)
-            onClicked: row.composer.signIn(modelData.id)
+            Accessible.name: modelData.name
+            Accessible.description: modelData.description
+            onClicked: row.composer.answerAsk(modelData.id)
         }
     }
     Item { Layout.fillWidth: true }
@@ -50,9 +53,9 @@ RowLayout {
             required property int index
             Shortcut {
                 sequence: "Alt+" + (key.index + 1)
-                enabled: row.visible && key.index < row.methods.length
+                enabled: row.visible && key.index < row.asks.length
                 context: Qt.WindowShortcut
-                onActivated: row.composer.signIn(row.methods[key.index].id)
+                onActivated: row.composer.answerAsk(row.asks[key.index].id)
             }
         }
     }
