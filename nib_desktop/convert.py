@@ -207,8 +207,10 @@ def steering(c: m.AgentControls) -> Steering:
     # before the agent answered anything every prompt kind is false: the host decides then
     told = c.prompt.embedded_context or c.prompt.audio or c.modes or c.options or c.commands
     images = c.prompt.image or not told
+    terminals = tuple((a.id, a.terminal.command, tuple(sorted(a.terminal.env.items())))
+                      for a in c.auth_methods if a.terminal is not None)  # fmt: skip
     return Steering(c.session_id, mode, modes, commands, usage_words(c.usage), model, models,
-                    option.id if option else "", sign_ins, images)  # fmt: skip
+                    option.id if option else "", sign_ins, images, terminals)  # fmt: skip
 
 
 def usage_words(usage: m.Usage | None) -> str:

@@ -64,3 +64,35 @@ def opened(path: str, line: int | None, folder: str) -> str:
     if QDesktopServices.openUrl(QUrl.fromLocalFile(str(where))):
         return ""
     return f"Could not open {path}: the desktop has no program for it"
+
+
+# terminals tried, in order, where $TERMINAL is not set; each runs what follows its flag
+TERMINALS = (("x-terminal-emulator", "-e"), ("gnome-terminal", "--"), ("konsole", "-e"),
+             ("xfce4-terminal", "-x"), ("kitty", "--"), ("alacritty", "-e"),
+             ("xterm", "-e"))  # fmt: skip
+
+
+def open_terminal(command: tuple[str, ...], env: dict[str, str]) -> str:
+    """`command` run in the user's terminal (`$TERMINAL`, else the first of TERMINALS
+    installed), with `env` added to the window's environment; "" once it started, else
+    why not, in words."""
+    import shutil
+    import subprocess
+    import threading
+
+    chosen = os.environ.get("TERMINAL", "")
+    found = [(chosen, "-e")] if chosen else [(t, flag) for t, flag in TERMINALS if shutil.which(t)]
+    if not found:
+        return ("No terminal was found to run the sign-in in: set $TERMINAL, or run it "
+                f"yourself: {shlex.join(command)}")  # fmt: skip
+    terminal, flag = found[0]
+    try:
+        started = subprocess.Popen([*shlex.split(terminal), flag, *command],
+                                   env={**os.environ, **env}, start_new_session=True,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, ValueError) as exc:
+        return f"The terminal {terminal!r} could not be started: {exc}"
+    # reaped when it ends, on a thread of its own: the window never waits for it
+    threading.Thread(target=started.wait, name="terminal", daemon=True).start()
+    return ""

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from host.protocol import methods as rpc, models as m
 from nib_desktop import convert
 from nib_desktop.connection import HostLink
+from nib_desktop.opener import open_terminal
 from nib_desktop.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
@@ -63,6 +64,17 @@ class SteerWork:
         self._state.apply(ev.SteeringTold(convert.steering(answer)))
 
     async def sign_in(self, agent: str, method_id: str) -> None:
+        """A sign-in with the agent's method: asked of the agent, or, for a method that
+        runs in a terminal, that terminal opened with the agent's command."""
+        shown = self._state.shown
+        told = self._state.steering.get(shown.session_id) if shown is not None else None
+        terminal = next((t for t in told.terminals if t[0] == method_id), None) if told else None
+        if terminal is not None:
+            said = open_terminal(terminal[1], dict(terminal[2]))
+            self._state.apply(ev.NoticeShown(said or (
+                f"The sign-in to {agent} runs in a terminal: send your message again once it"
+                " is done.")))  # fmt: skip
+            return
         params = m.AuthenticateParams(agent=agent, method_id=method_id)
         await self._host.call(rpc.AGENTS_AUTHENTICATE, params)
         self._state.apply(ev.NoticeShown(f"Signed in to {agent}: send your message again."))

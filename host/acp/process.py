@@ -20,6 +20,7 @@ from acp import RequestError
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
     AllowedOutcome,
+    AuthCapabilities,
     ClientCapabilities,
     DeniedOutcome,
     Implementation,
@@ -168,7 +169,9 @@ class AgentProcess:
                     conn.initialize(
                         protocol_version=PROTOCOL_VERSION,
                         # plan_update and plan_removed (ACP, unstable): told in the transcript
-                        client_capabilities=ClientCapabilities(plan=PlanCapabilities()),
+                        # and sign-in methods that run in a terminal (the window opens one)
+                        client_capabilities=ClientCapabilities(
+                            plan=PlanCapabilities(), auth=AuthCapabilities(terminal=True)),
                         client_info=Implementation(name="nib-desktop", title="Nib Desktop",
                                                    version=app_version()),
                     ),
@@ -200,7 +203,8 @@ class AgentProcess:
             self.auth = tuple(
                 m.AuthInfo(id=shorten(str(getattr(a, "id", "")), MAX_TEXT),
                            name=shorten(str(getattr(a, "name", "")), MAX_TEXT),
-                           description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT))
+                           description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT),
+                           terminal=self._in_terminal(a, entry))
                 for a in (answer.auth_methods or ())[:MAX_ENTRIES]
             )  # fmt: skip
             kinds = caps.prompt_capabilities if caps is not None else None
@@ -353,6 +357,19 @@ class AgentProcess:
             if not self._opening and self._early:
                 self._early.clear()
                 self._break("it sent updates for a session it does not own")
+
+    @staticmethod
+    def _in_terminal(method: Any, entry: Any) -> m.TerminalSignIn | None:
+        """A `terminal` sign-in method as the window runs it: the agent's configured
+        command and arguments, then the method's, with its environment and the method's
+        (bounded, valid text)."""
+        if getattr(method, "type", None) != "terminal":
+            return None
+        extra = [shorten(str(x), MAX_TEXT) for x in (getattr(method, "args", None) or ())][:50]
+        given = getattr(method, "env", None) or {}
+        added = {**entry.env, **{shorten(str(k), 200): shorten(str(v), MAX_TEXT)
+                                 for k, v in given.items()}}  # fmt: skip
+        return m.TerminalSignIn(command=(entry.command, *entry.args, *extra), env=added)
 
     async def permission(
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]

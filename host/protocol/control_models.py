@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import StringConstraints
+from pydantic import Field, StringConstraints
 
 from host.protocol.wire import Id, Switch, Wire
 
@@ -61,10 +61,20 @@ class Usage(Wire):
     cost: Cost | None = None
 
 
+class TerminalSignIn(Wire):
+    """A sign-in method that runs the agent in a terminal (ACP's `terminal` auth, the
+    project's field): the agent's own command with the method's arguments, and the
+    environment to add (the agent's configured one and the method's)."""
+
+    command: tuple[str, ...]
+    env: dict[str, str] = Field(default_factory=dict)
+
+
 class AuthInfo(Wire):
     id: str
     name: str
     description: str = ""
+    terminal: TerminalSignIn | None = None  # the project's: a method run in a terminal
 
 
 class AgentControls(Wire):

@@ -45,6 +45,7 @@ from host.protocol.control_models import (
     PromptKinds as PromptKinds,
     SetModeParams as SetModeParams,
     SetOptionParams as SetOptionParams,
+    TerminalSignIn as TerminalSignIn,
     Usage as Usage,
 )
 from host.protocol.remote import parse_endpoint

@@ -27,6 +27,8 @@ class Steering(NamedTuple):
     model_option: str = ""  # the option's id, to set it
     sign_ins: tuple[tuple[str, str], ...] = ()  # its sign-in methods: (id, name)
     images: bool = True  # it takes images in a prompt (True until it says otherwise)
+    # its sign-in methods that run in a terminal: (id, the command, the environment added)
+    terminals: tuple[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], ...] = ()
 
     def words(self) -> str:
         """The composer's line: "Plan · Large · 62 % of context · $0.41"."""

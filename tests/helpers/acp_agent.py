@@ -114,7 +114,20 @@ class Scripted:
                     image="--no-images" not in ARGS, embedded_context=True
                 ),
             ),
-            auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")],
+            auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")]
+            + (
+                [
+                    acp.schema.TerminalAuthMethod(
+                        type="terminal",
+                        id="term",
+                        name="Log in in a terminal",
+                        args=["--login"],
+                        env={"SCRIPTED_LOGIN": "1"},
+                    )
+                ]
+                if "--auth-terminal" in ARGS
+                else []
+            ),
             agent_info=acp.schema.Implementation(
                 name="scripted\ud800agent"
                 if "--bad-name" in ARGS

@@ -664,3 +664,34 @@ def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> 
         assert gui.visible_items("agentAsksRow") == []  # out of the plan mode: none asked
 
     gui.run(body(), timeout=60)
+
+
+def test_a_sign_in_that_runs_in_a_terminal_opens_one_with_the_agents_command(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's `terminal` sign-in method: its button opens the user's terminal on the
+    agent's own command with the method's arguments and environment."""
+    ran = gui.data_dir.parent / "terminal.txt"
+    terminal = gui.data_dir.parent / "terminal.sh"
+    terminal.write_text(f'#!/bin/sh\necho "$@ $SCRIPTED_LOGIN" > {ran}\n')
+    terminal.chmod(0o755)
+    monkeypatch.setenv("TERMINAL", str(terminal))
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(AGENT), "--auth", "--auth-terminal"]}
+    (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {NAME: entry}}))
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "hello")
+        await turn_end(gui)
+        await until(lambda: len(gui.visible_items("agentAsksRow")) == 1
+                    and gui.visible_items("agentAsk_signin:term"), 10, "the methods")  # fmt: skip
+        await gui.key(Qt.Key.Key_2, ALT)
+        await until(ran.exists, 10, "the terminal started")
+        assert (
+            ran.read_text().strip()
+            == f"-e {sys.executable} {AGENT} --auth --auth-terminal --login 1"
+        )
+        assert "runs in a terminal" in gui.state.notice
+
+    gui.run(body(), timeout=60)
