@@ -14,6 +14,7 @@ from host.protocol.todo_diff import diff_items
 from nib_desktop import convert, lines
 from nib_desktop.settings_work import show_settings
 from nib_desktop.state import events as ev
+from nib_desktop.state.steering import Steering
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import TurnView
 
@@ -155,6 +156,11 @@ class Router:
 
     def agents_controls_changed(self, controls: m.AgentControls) -> None:
         self._state.apply(ev.SteeringTold(convert.steering(controls)))
+
+    def sessions_usage(self, told: m.SessionUsage) -> None:
+        """A session of the host's own agent: how full its context is, as its usage."""
+        usage = convert.usage_words(m.Usage(used=told.used, size=told.size))
+        self._state.apply(ev.SteeringTold(Steering(told.session_id, usage=usage)))
 
     def settings_changed(self, view: m.SettingsView) -> None:
         show_settings(self._state, view)

@@ -44,7 +44,7 @@ from host.agent.providers.base import (
 from host.config import Secrets, Settings, SettingsError, load_settings
 from host.events import Publisher
 from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
-from host.protocol import errors, models as m
+from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import valid_text
 from host.sessions.service import SessionService
 from host.sessions.streaming import TextStream
@@ -423,6 +423,10 @@ class AgentRuntime:
                                             specs), text, calls, stream)  # fmt: skip
             if budget and reported is not None:  # this turn's own count: calibrates its budget
                 budget.counter.calibrate(estimated, reported)
+            if budget and record:  # how full the context is, for the composer (the project's)
+                used = reported if reported is not None else estimated
+                self._publisher.publish(rpc.SESSIONS_USAGE, m.SessionUsage(
+                    session_id=ctx.session_id, used=used, size=budget.window))  # fmt: skip
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
             # may come in two chunks; a lone half becomes U+FFFD), as its deltas told it
             content = stream.take() if stream is not None else valid_text("".join(text))

@@ -103,3 +103,12 @@ class SetOptionParams(Wire):
 class AuthenticateParams(Wire):
     agent: Id
     method_id: Id
+
+
+class SessionUsage(Wire):
+    """`sessions.usage` (the project's): how full the context of a session of the host's
+    own agent is, in tokens, as its budget counts them after a model step."""
+
+    session_id: str
+    used: int
+    size: int

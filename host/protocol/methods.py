@@ -122,6 +122,8 @@ TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
 AGENTS_CONTROLS_CHANGED = Notification("agents.controlsChanged", m.AgentControls)  # section 17
+# the project's: how full a session of the host's own agent is, after each model step
+SESSIONS_USAGE = Notification("sessions.usage", m.SessionUsage)
 # the project's: settings.json's desktop section changed (set, or edited by hand)
 SETTINGS_CHANGED = Notification("settings.changed", m.SettingsView)
 HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
@@ -142,6 +144,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         CHECKPOINTS_CHANGED,
         SETTINGS_CHANGED,
         AGENTS_CONTROLS_CHANGED,
+        SESSIONS_USAGE,
         HOST_STALE,
     )
 }

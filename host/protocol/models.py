@@ -43,6 +43,7 @@ from host.protocol.control_models import (
     Modes as Modes,
     OptionInfo as OptionInfo,
     PromptKinds as PromptKinds,
+    SessionUsage as SessionUsage,
     SetModeParams as SetModeParams,
     SetOptionParams as SetOptionParams,
     TerminalSignIn as TerminalSignIn,

@@ -28,6 +28,10 @@ def test_the_demo_compacts_and_finishes_a_long_list(tmp_path, socket_path) -> No
         appended = [n for n in client.notifications if n["method"] == "messages.appended"
                     and n["params"]["message"]["role"] == "summary"]  # fmt: skip
         assert len(appended) == len(summaries)
+        # how full its context is, told after each step (the project's sessions.usage)
+        told = [n["params"] for n in client.notifications if n["method"] == "sessions.usage"]
+        assert told and all(t["sessionId"] == session["id"] and t["size"] == 1500 for t in told)
+        assert all(0 < t["used"] <= 1500 for t in told)
 
 
 def compaction_env(fake_openai, **extra: str) -> dict[str, str]:

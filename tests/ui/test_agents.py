@@ -695,3 +695,19 @@ def test_a_sign_in_that_runs_in_a_terminal_opens_one_with_the_agents_command(
         assert "runs in a terminal" in gui.state.notice
 
     gui.run(body(), timeout=60)
+
+
+def test_the_hosts_own_agent_says_how_full_its_context_is(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    monkeypatch.setenv("NIB_CONTEXT_TOKENS", "4000")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        await send(gui, "1. one 2. two")
+        await until(lambda: "% of context" in gui.item("steeringText").property("text"), 20,
+                    "the usage in the footer")  # fmt: skip
+
+    gui.run(body(), timeout=60)
