@@ -291,6 +291,8 @@ def test_the_agents_own_commands_are_offered_and_sent_to_it(gui: Gui) -> None:
         assert "/review" in offered and "/continue" in offered
         assert "/compact" not in offered
         assert [row["what"] for row in gui.composer.completions("/rev")] == ["Review the changes"]
+        whose = {row["name"]: row["whose"] for row in gui.composer.completions("/")}
+        assert whose["/review"] == NAME and whose["/continue"] == "Nib"  # marked whose
         await send(gui, "/review")
         await turn_end(gui)
         await until(lambda: any("echo: /review" in t for t in transcript(gui)), 10, "the echo")

@@ -61,6 +61,7 @@ ColumnLayout {
             color: chosen ? completion.theme.accent : "transparent"
             Accessible.role: Accessible.ListItem
             Accessible.name: choice.modelData.name + ", " + choice.modelData.what
+                             + (choice.modelData.whose ? qsTr(", %1's").arg(choice.modelData.whose) : "")
             RowLayout {
                 anchors.fill: parent
                 anchors.leftMargin: 6
@@ -77,6 +78,15 @@ ColumnLayout {
                     text: choice.modelData.what + (choice.chosen ? qsTr("  (Tab)") : "")
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
+                    color: choice.chosen ? completion.theme.accentText : completion.theme.muted
+                }
+                // whose command it is: the agent's own (by its name) or Nib's
+                Text {
+                    objectName: "completionWhose"
+                    visible: (choice.modelData.whose ?? "") !== ""
+                    text: choice.modelData.whose ?? ""
+                    textFormat: Text.PlainText
+                    font.pixelSize: 11
                     color: choice.chosen ? completion.theme.accentText : completion.theme.muted
                 }
             }

@@ -203,11 +203,14 @@ class ComposerView(QObject):
 
     @Slot(str, result="QVariantList")
     def completions(self, text: str) -> list[dict[str, str]]:
-        """The commands that complete what is typed ("/", "/co"): name and what it does."""
+        """The commands that complete what is typed ("/", "/co"): name, what it does, and
+        whose it is (the agent's own, by its name, or Nib's; "" for a file)."""
         theirs = self._state.agent_commands(self._state.current)
-        return [
-            {"name": name, "what": what} for name, what in slash.command_completions(text, theirs)
-        ]
+        shown = self._state.shown
+        agent = shown.agent if shown is not None and shown.agent else ""
+        own = {f"/{name}" for name, _ in theirs or ()}
+        return [{"name": name, "what": what, "whose": agent if name in own else "Nib"}
+                for name, what in slash.command_completions(text, theirs)]  # fmt: skip
 
     @Slot()
     def cancelQueued(self) -> None:
