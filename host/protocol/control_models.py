@@ -3,9 +3,9 @@ Reached as `models.X`, like every wire type."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, SerializerFunctionWrapHandler, StringConstraints, model_serializer
 
 from host.protocol.wire import Id, Switch, Wire
 
@@ -75,6 +75,14 @@ class AuthInfo(Wire):
     name: str
     description: str = ""
     terminal: TerminalSignIn | None = None  # the project's: a method run in a terminal
+
+    @model_serializer(mode="wrap")
+    def _as_told(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As section 17 writes a method, `terminal` only where there is one."""
+        told: dict[str, Any] = handler(self)
+        if told.get("terminal", 0) is None:
+            del told["terminal"]
+        return told
 
 
 class AgentControls(Wire):

@@ -153,3 +153,14 @@ def test_files_and_images_go_to_the_agent_as_the_contract_says(tmp_path: Path) -
                 "turns.start", {"sessionId": own["id"], "text": "x", "attachments": attached}
             )
         assert nib.value.code == -32602
+
+
+def test_a_sign_in_the_agent_refuses_is_its_words(tmp_path: Path) -> None:
+    with agent_host(tmp_path, "--auth-expired") as (_host, client):
+        with pytest.raises(RpcErrorReply) as refused:
+            client.call("agents.authenticate", {"agent": "scripted", "methodId": "expired"})
+        assert refused.value.code == -32050
+        assert "the sign-in link has expired" in str(refused.value)
+        assert client.call("agents.authenticate", {"agent": "scripted", "methodId": "login"}) == {
+            "ok": True
+        }

@@ -116,6 +116,11 @@ class Scripted:
             ),
             auth_methods=[AuthMethodAgent(id="login", name="Log in with Scripted")]
             + (
+                [AuthMethodAgent(id="expired", name="Log in again")]
+                if "--auth-expired" in ARGS
+                else []
+            )
+            + (
                 [
                     acp.schema.TerminalAuthMethod(
                         type="terminal",
@@ -184,6 +189,8 @@ class Scripted:
         return SetSessionConfigOptionResponse(config_options=_options(str(value)))
 
     async def authenticate(self, method_id: str, **_: Any) -> Any:
+        if method_id == "expired":
+            raise acp.RequestError(-32000, "the sign-in link has expired")
         if method_id != "login":
             raise acp.RequestError(-32602, f"no method {method_id}")
         return AuthenticateResponse()
