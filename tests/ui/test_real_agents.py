@@ -20,6 +20,7 @@ from tests.helpers.waiting import until
 pytestmark = pytest.mark.serial
 
 ALT = Qt.KeyboardModifier.AltModifier
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
 @pytest.mark.timeout(180)  # a real agent's start is slow on a loaded machine
@@ -61,5 +62,48 @@ def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
             lines = [row.text for row in gui.transcript.model.rows()]
             assert lines[-1] == "All three steps are done."
             assert "Checklist: 3 steps" in lines
+
+        gui.run(body(), timeout=170)
+
+
+@pytest.mark.timeout(180)
+def test_codexs_model_chosen_by_keyboard_reaches_its_next_request(gui: Gui, tmp_path: Path) -> None:
+    """Contract 17 with the real Codex in the window: its models as it offers them,
+    another chosen with Ctrl+Shift+O, and its next request to the model asks that one;
+    its own commands are offered by "/"."""
+    from tests.ui.test_agents import choose
+
+    bin_dir = real_agents.installed()
+    work = tmp_path / "work"
+    work.mkdir()
+    with ScriptedModels() as models:
+        entry = AGENTS["codex"](bin_dir, tmp_path / "codex-home", models.url)
+        gui.data_dir.mkdir(parents=True, exist_ok=True)
+        (gui.data_dir / "settings.json").write_text(json.dumps({"agents": {"codex": entry}}))
+        models.script = [Reply("First."), Reply("Second.")]
+
+        async def body() -> None:
+            await gui.start()
+            await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent")
+            await gui.actions.create_session("agent", "codex", str(work))
+            sid = gui.state.current or ""
+            gui.item("composerInput").setProperty("text", "Hello")
+            await gui.key(Qt.Key.Key_Return)
+            await until(lambda: not gui.sessions.property("currentRunning")
+                        and gui.state.steering.get(sid) is not None
+                        and gui.state.steering[sid].models, 120, "its models")  # fmt: skip
+            await until(lambda: "/review" in [row["name"] for row in gui.composer.completions("/")],
+                        30, "its own commands offered")  # fmt: skip
+            told = gui.state.steering[sid]
+            value, name = next((v, n) for v, n in told.models if n != told.model)
+            await choose(gui, name, Qt.Key.Key_O, CTRL_SHIFT, prefilled="Model: ")
+            await until(lambda: gui.state.steering[sid].model == name, 30, "the model chosen")
+            asked = len(models.requests)
+            gui.item("composerInput").setProperty("text", "Again")
+            await gui.key(Qt.Key.Key_Return)
+            await until(lambda: "Second." in [r.text for r in gui.transcript.model.rows()], 120,
+                        "the next answer")  # fmt: skip
+            sent = [r.get("model") for r in models.requests[asked:] if r.get("input")]
+            assert sent and all(str(model) == value.split("/")[0] for model in sent), (sent, value)
 
         gui.run(body(), timeout=170)
