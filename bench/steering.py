@@ -22,12 +22,10 @@ from bench.stats import percentile
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QSG_RENDER_LOOP", "basic")
 
-from PySide6.QtCore import QUrl
-from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
-from PySide6.QtQuick import QQuickItem
+from PySide6.QtQml import QQmlApplicationEngine
 
 from bench.dock import find
-from bench.transcript import wait_frame
+from bench.transcript import frame_floor, wait_frame
 from host.protocol import models as m
 from nib_desktop.boot import create_app
 from nib_desktop.router import HistoryFeed, LineFeed, Router
@@ -64,17 +62,7 @@ def main() -> int:
     for _ in range(5):
         wait_frame(window, 200)
     footer = find(window, "steeringText")
-    component = QQmlComponent(engine)
-    component.setData(b"import QtQuick\nRectangle { width: 1; height: 1 }", QUrl())
-    dot = component.create()
-    assert isinstance(dot, QQuickItem)
-    dot.setParentItem(window.contentItem())
-    floor, told = [], []
-    for i in range(args.updates):
-        t0 = time.perf_counter()
-        dot.setProperty("color", "#ff0000" if i % 2 else "#00ff00")
-        wait_frame(window)
-        floor.append(time.perf_counter() - t0)
+    floor, told = frame_floor(engine, window, args.updates), []
     for i in range(args.updates):
         t0 = time.perf_counter()
         router.route("agents.controlsChanged", controls(i))

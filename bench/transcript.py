@@ -67,6 +67,23 @@ def wait_frame(window: QQuickWindow, timeout_ms: int = 2000) -> bool:
     return bool(swapped)
 
 
+def frame_floor(engine: QQmlApplicationEngine, window: QQuickWindow, n: int) -> list[float]:
+    """The floor of a window's update: a 1-pixel item's colour changed, to the next frame
+    swapped, `n` times (seconds each)."""
+    component = QQmlComponent(engine)
+    component.setData(b"import QtQuick\nRectangle { width: 1; height: 1 }", QUrl())
+    dot = component.create()
+    assert isinstance(dot, QQuickItem)
+    dot.setParentItem(window.contentItem())
+    floor = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        dot.setProperty("color", "#ff0000" if i % 2 else "#00ff00")
+        wait_frame(window)
+        floor.append(time.perf_counter() - t0)
+    return floor
+
+
 def delta(session: str, text: str) -> m.MessageDelta:
     return m.MessageDelta.model_validate(
         {"sessionId": session, "turnId": "t", "kind": "text", "text": text}
@@ -153,17 +170,7 @@ def main() -> int:
     frames = Frames(window)
 
     # chunk -> frame, against a 1-pixel item's change -> frame
-    component = QQmlComponent(engine)
-    component.setData(b"import QtQuick\nRectangle { width: 1; height: 1 }", QUrl())
-    dot = component.create()
-    assert isinstance(dot, QQuickItem)
-    dot.setParentItem(window.contentItem())
-    floor, late = [], []
-    for i in range(args.chunks):
-        t0 = time.perf_counter()
-        dot.setProperty("color", "#ff0000" if i % 2 else "#00ff00")
-        wait_frame(window)
-        floor.append(time.perf_counter() - t0)
+    floor, late = frame_floor(engine, window, args.chunks), []
     for _ in range(args.chunks):
         t0 = time.perf_counter()
         router.route("messages.delta", delta("a", CHUNK))
