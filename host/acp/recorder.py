@@ -59,6 +59,16 @@ class _Call:
     content: list[Any] = field(default_factory=list)  # as last sent: an update replaces it
     locations: list[Any] = field(default_factory=list)
 
+    def take(self, update: dict[str, Any], parts: int) -> None:
+        """What an update (or a permission request's call) says of the call: its kind, its
+        content and its locations, each replacing what was held, at most `parts` parts."""
+        if isinstance(update.get("kind"), str):
+            self.kind = shorten(update["kind"], 40)
+        if isinstance(update.get("content"), list):
+            self.content = update["content"][:parts]
+        if isinstance(update.get("locations"), list):
+            self.locations = update["locations"][:parts]
+
 
 class Recorder:
     """Tells one running turn's updates to the transcript and the checklist."""
@@ -144,12 +154,7 @@ class Recorder:
             call.title = str(update["kind"])
         if update.get("rawInput") not in (None, {}, ""):
             call.arguments = shorten(as_text(update["rawInput"]), 4000)
-        if isinstance(update.get("kind"), str):
-            call.kind = shorten(update["kind"], 40)
-        if isinstance(update.get("content"), list):
-            call.content = update["content"][:MAX_PARTS]
-        if isinstance(update.get("locations"), list):
-            call.locations = update["locations"][:MAX_PARTS]
+        call.take(update, MAX_PARTS)
         status = update.get("status")
         if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
             self._tell(call_id, call)
@@ -170,12 +175,7 @@ class Recorder:
         call_id = str(tool_call.get("toolCallId") or "")
         held = self._calls.get(call_id, _Call())
         asking = _Call(kind=held.kind, content=held.content, locations=held.locations)
-        if isinstance(tool_call.get("kind"), str):
-            asking.kind = shorten(tool_call["kind"], 40)
-        if isinstance(tool_call.get("content"), list):
-            asking.content = tool_call["content"][:MAX_ASKED_PARTS]
-        if isinstance(tool_call.get("locations"), list):
-            asking.locations = tool_call["locations"][:MAX_ASKED_PARTS]
+        asking.take(tool_call, MAX_ASKED_PARTS)
         if not asking.content and not asking.locations:
             return None
         did = activity(asking, "pending", {})
