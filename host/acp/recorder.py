@@ -137,8 +137,11 @@ class Recorder:
             self._store_text(stream.take(), self._text_kind)
 
     def _store_text(self, text: str, kind: m.MessageKind | None) -> None:
+        """The text stored, in parts of at most MAX_STORED_CHARS (one chunk of megabytes
+        too), so that any page of the transcript, even of one message, fits a frame."""
         if text.strip():
-            self._append("assistant", text, kind=kind)
+            for at in range(0, len(text), MAX_STORED_CHARS):
+                self._append("assistant", text[at : at + MAX_STORED_CHARS], kind=kind)
 
     def _tool(self, update: dict[str, Any]) -> None:
         """A tool call is told once it says what it does (its input) or starts running,

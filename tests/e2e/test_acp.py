@@ -661,3 +661,27 @@ def test_an_agents_name_and_a_tool_title_of_megabytes_are_bounded(tmp_path: Path
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         [agent] = client.call("agents.list", {})["agents"]
         assert len(agent["agentInfo"]["name"]) <= 200
+
+
+def test_a_message_of_12_mib_is_kept_in_parts_that_each_fit_a_page(tmp_path: Path) -> None:
+    """192 chunks of 64 KiB without a newline (issue 36, point 6): stored in parts, so a
+    page of messages.list always fits a frame (limit 1 as well), and the parts hold every
+    character streamed, in order."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "bigtext")["state"] == "completed"
+        newest = client.call("messages.list", {"sessionId": sid, "limit": 1})["messages"]
+        assert len(newest) == 1 and len(newest[0]["content"]) <= 256 * 1024
+        listed: list[dict[str, Any]] = []
+        before: int | None = None
+        while True:  # every page, each within a frame (the host bounds a page's bytes)
+            asked = {"sessionId": sid} | ({"beforeSeq": before} if before else {})
+            page = client.call("messages.list", asked)
+            listed[:0] = page["messages"]
+            if not page["hasMore"]:
+                break
+            before = page["messages"][0]["seq"]
+        parts = [m["content"] for m in listed if m["role"] == "assistant"]
+        whole = "".join(parts)
+        assert len(whole) == 192 * 65536 and all(len(p) <= 256 * 1024 for p in parts)
+        assert whole[:3] == "aaa" and whole[-65536:] == chr(ord("a") + 191 % 26) * 65536

@@ -482,6 +482,11 @@ class Scripted:
                 "pic", "Take a screenshot", kind="other", status="completed", content=[
                     acp.tool_content(acp.image_block(base64.b64encode(png).decode(), "image/png")),
                     acp.tool_content(acp.image_block(svg, "image/svg+xml"))]))  # fmt: skip
+        elif command == "bigtext":  # 192 chunks of 64 KiB, no newline: 12 MiB of one message
+            for i in range(192):
+                await self.conn.session_update(
+                    sid, acp.update_agent_message_text(chr(ord("a") + i % 26) * 65536)
+                )
         elif command == "long":  # a message folded in the transcript, a word at its end
             await self._say(sid, "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
                             + "The last one holds the needle.")  # fmt: skip
