@@ -104,6 +104,7 @@ class AgentProcess:
         self.load_session = False
         self.auth_methods: list[str] = []  # their names
         self.auth: tuple[m.AuthInfo, ...] = ()  # as section 17 tells them
+        self._late_told: set[str] = set()  # sessions told of a plan after their turn
         self.prompt_kinds = m.PromptKinds()  # what a prompt may hold beside text
         self.conn: ClientSideConnection | None = None
         self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
@@ -323,8 +324,12 @@ class AgentProcess:
         recorder = self._agents.running(session_id)
         try:
             if recorder is not None:
+                self._late_told.discard(session_id)
                 recorder.update(update)
-            elif update.get("sessionUpdate") in ("plan", "plan_update"):
+            elif update.get("sessionUpdate") in ("plan", "plan_update") and (
+                session_id not in self._late_told  # told once until its next turn, not a
+            ):  # line for each of thousands
+                self._late_told.add(session_id)
                 late_plan(self._agents.sessions, session_id)
         except StorageFailure:
             log.exception("an update of agent %s could not be stored", self.name)

@@ -18,6 +18,7 @@ from host.protocol.endpoint import MAX_NESTING, valid_data
 SESSION_UPDATE = "session/update"
 MAX_AGENT_LINE = 32 * 1024 * 1024  # one message of an agent's, in bytes
 PARSE_INLINE = 512 * 1024  # a longer line is parsed on a worker thread: the loop goes on
+YIELD_EVERY = 16  # updates handled in a row before the loop runs its other tasks
 
 
 class AgentBroken(Exception):
@@ -47,6 +48,7 @@ class LineTransport:
             await self._writer.drain()
 
     async def receive(self) -> dict[str, Any] | None:
+        handled = 0
         while True:
             try:
                 line = await self._reader.readuntil(b"\n")
@@ -69,6 +71,9 @@ class LineTransport:
                     self._on_update(message.get("params"))
                 except AgentBroken as exc:
                     self._broken(str(exc))
+                handled += 1
+                if handled % YIELD_EVERY == 0:  # lines already buffered are read without
+                    await asyncio.sleep(0)  # waiting: the host's other clients get a turn
                 continue
             return message
 

@@ -685,3 +685,21 @@ def test_a_message_of_12_mib_is_kept_in_parts_that_each_fit_a_page(tmp_path: Pat
         whole = "".join(parts)
         assert len(whole) == 192 * 65536 and all(len(p) <= 256 * 1024 for p in parts)
         assert whole[:3] == "aaa" and whole[-65536:] == chr(ord("a") + 191 % 26) * 65536
+
+
+def test_thousands_of_plans_after_the_turn_are_told_once(tmp_path: Path) -> None:
+    """5,000 plans after the turn ended (issue 36, point 10): one transcript line says a
+    plan arrived after the turn, not 5,000; none is stored; the agent stays connected."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "lateflood")["state"] == "completed"
+
+        def in_plan_mode(n: dict[str, Any]) -> bool:  # the agent's last word after its flood
+            told = n["params"].get("modes") or {}
+            return n["method"] == "agents.controlsChanged" and told.get("current") == "plan"
+
+        client.wait_notification(in_plan_mode, 60)
+        late = [m for m in messages(client, sid) if "after the turn ended" in m["content"]]
+        assert len(late) == 1
+        assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
+        assert turn(client, sid, "hello")["state"] == "completed"  # still connected

@@ -334,6 +334,9 @@ class Scripted:
         elif command == "latesay":
             task = asyncio.ensure_future(self._late_plan(sid))
             self._late.add(task)
+        elif command == "lateflood":  # 5,000 plans after the turn ended
+            task = asyncio.ensure_future(self._late_flood(sid))
+            self._late.add(task)
         elif command == "subplan":
             await self.conn.session_update(
                 sid,
@@ -512,6 +515,14 @@ class Scripted:
             session_id=sid,
             tool_call=ToolCallUpdate(tool_call_id="x", title="Late"),
         )
+
+    async def _late_flood(self, sid: str) -> None:
+        await asyncio.sleep(0.3)
+        for done in range(5000):
+            await self.conn.session_update(sid, acp.update_plan(
+                [PlanEntry(content=f"Late {done}", priority="low", status="pending")]))  # fmt: skip
+        await self.conn.session_update(sid, CurrentModeUpdate(  # then: all of it was sent
+            session_update="current_mode_update", current_mode_id="plan"))  # fmt: skip
 
     async def _late_plan(self, sid: str) -> None:
         await asyncio.sleep(0.3)
