@@ -64,14 +64,16 @@ class Agents:
         names = {config.name for config in configs}
         for name in [n for n in self._processes if n not in names]:
             gone = self._processes.pop(name)
-            if gone.conn is not None:
-                self._stopping.add(asyncio.ensure_future(gone.stop()))
+            if gone.conn is not None:  # its running turns end saying why
+                stopped = gone.stop("it was removed from settings.json")
+                self._stopping.add(asyncio.ensure_future(stopped))
         for config in configs:
             known = self._processes.get(config.name)
             if known is None:
                 self._processes[config.name] = AgentProcess(config, self)
-            else:
+            elif known.config != config:
                 known.config = config
+                known.outdated = known.conn is not None  # started again at its next turn
 
     def listing(self) -> m.AgentsList:
         self._reload()
@@ -89,6 +91,20 @@ class Agents:
 
     def running(self, session_id: str) -> Recorder | None:
         return self._running.get(session_id)
+
+    async def _renew(self, process: AgentProcess, session_id: str, recorder: Recorder) -> None:
+        """An agent whose settings changed while it ran is stopped before this turn, so
+        the turn starts the new command, and says so; not while another session's turn
+        runs on it (then at a later turn)."""
+        if not process.outdated or process.conn is None:
+            return
+        if any(self.sessions.get(s).agent == process.name for s in self._running
+               if s != session_id):  # fmt: skip
+            return
+        process.outdated = False
+        await process.stop()
+        recorder.say(f"{process.name}'s settings changed in settings.json: it is started again "
+                     "with them")  # fmt: skip
 
     async def close(self) -> None:
         processes = list(self._processes.values())
@@ -128,6 +144,7 @@ class Agents:
             process = self._processes.get(session.agent)
             if process is None:
                 raise AgentFailure("this agent is no longer configured in settings.json")
+            await self._renew(process, session.id, recorder)
             driver = AgentTurn(process, self.sessions, self._todos, self._data_dir, self.opened)
             state, error = await driver.prompt(session, recorder, text, attachments)
         except asyncio.CancelledError:

@@ -118,6 +118,8 @@ class AgentProcess:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._broken: str | None = None
+        self._stop_reason: str | None = None  # why it was stopped, told to its turns
+        self.outdated = False  # its settings changed while it ran: started again later
         self._stopping = False
 
     @property
@@ -143,7 +145,7 @@ class AgentProcess:
             if entry is None:
                 raise AgentFailure(f"{self.name}: {self.config.problem}")
             self._set("starting")
-            self._broken, self._stopping = None, False
+            self._broken, self._stopping, self._stop_reason = None, False, None
             self._stderr.clear()
             try:  # stopped meanwhile, asyncio ends the process it was starting
                 process = await asyncio.create_subprocess_exec(
@@ -259,6 +261,8 @@ class AgentProcess:
         line and exit status."""
         if self._broken is not None:
             return f"disconnected: {self._broken}"
+        if self._stop_reason is not None:
+            return self._stop_reason
         process = self._process
         if process is not None and code is None:
             with contextlib.suppress(TimeoutError):
@@ -296,7 +300,9 @@ class AgentProcess:
         await process.wait()
         await end_group(process.pid)
 
-    async def stop(self) -> None:
+    async def stop(self, reason: str | None = None) -> None:
+        """The agent ended; its running turns end with `reason` where one is given."""
+        self._stop_reason = reason
         if self._process is not None and self._process.returncode is None:
             await self._kill(self._process)
         elif self._process is not None:

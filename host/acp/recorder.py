@@ -253,6 +253,10 @@ class Recorder:
     def _refused(self, why: str) -> None:
         self._note(f"The agent's plan was not stored: {why}", is_error=True)
 
+    def say(self, text: str) -> None:
+        """A line of the host's own in the turn's transcript (an agent started again)."""
+        self._note(text)
+
     def _note(self, text: str, is_error: bool = False) -> None:
         self._append("tool", text, is_error=is_error, kind="plan")
 

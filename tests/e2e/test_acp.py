@@ -703,3 +703,24 @@ def test_thousands_of_plans_after_the_turn_are_told_once(tmp_path: Path) -> None
         assert len(late) == 1
         assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
         assert turn(client, sid, "hello")["state"] == "completed"  # still connected
+
+
+def test_an_agent_removed_or_changed_in_settings_mid_session_says_so(tmp_path: Path) -> None:
+    """Issue 36, point 17: an agent removed from settings.json while its turn runs ends
+    that turn saying so (not "it exited"); an agent whose settings changed while it ran
+    is started again with them at its next turn, which says so."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "hello")["state"] == "completed"
+        settings(tmp_path / "data", env={"NIB_TEST_CHANGED": "1"})  # its settings changed
+        assert turn(client, sid, "env")["state"] == "completed"
+        said = [m["content"] for m in messages(client, sid)]
+        assert "scripted's settings changed in settings.json: it is started again with them" in said
+        assert "NIB_TEST_CHANGED" in said[-1]  # the new settings' process answered
+        started = client.call("turns.start", {"sessionId": sid, "text": "wait"})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")  # it is working
+        (tmp_path / "data" / "settings.json").write_text("{}")  # removed meanwhile
+        client.call("agents.list", {})  # settings are read again
+        ended = client.wait_turn_end(started["id"])
+        assert ended["state"] == "failed"
+        assert ended["error"] == "scripted: it was removed from settings.json", ended
