@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -90,6 +91,7 @@ def _not_installed(config: AgentConfig) -> str:
 
 
 EARLY_UPDATES = 200  # held while a session/new is unanswered; more is a broken agent
+EARLY_BYTES = 4 * 1024 * 1024  # ...and at most this much of them (their JSON)
 
 
 class AgentProcess:
@@ -113,6 +115,7 @@ class AgentProcess:
         # them); they are replayed once the session is known
         self._opening = 0
         self._early: list[Any] = []
+        self._early_bytes = 0
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: deque[str] = deque(maxlen=20)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -319,6 +322,9 @@ class AgentProcess:
             raise AgentBroken("it sent a session/update without an update")
         session_id = self.owned.get(str(params.get("sessionId")))
         if session_id is None and self._opening and len(self._early) < EARLY_UPDATES:
+            self._early_bytes += len(json.dumps(params))
+            if self._early_bytes > EARLY_BYTES:
+                raise AgentBroken("it sent over 4 MiB of updates for a session not opened yet")
             self._early.append(params)
             return
         if session_id is None:
@@ -345,9 +351,11 @@ class AgentProcess:
         the answer are taken now, in their order."""
         self.owned[agent_session] = nib_session
         early, self._early = self._early, []
+        self._early_bytes = 0  # what stays held is counted again below
         for params in early:
             if params.get("sessionId") != agent_session:
                 self._early.append(params)
+                self._early_bytes += len(json.dumps(params))
                 continue
             try:
                 self._update(params)
@@ -367,6 +375,7 @@ class AgentProcess:
             self._opening -= 1
             if not self._opening and self._early:
                 self._early.clear()
+                self._early_bytes = 0
                 self._break("it sent updates for a session it does not own")
 
     @staticmethod

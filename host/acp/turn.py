@@ -24,6 +24,7 @@ from host.sessions.service import SessionService
 from host.todos.service import TodoService
 
 log = logging.getLogger(__name__)
+SESSION_NEW_S = 60.0  # a session/new unanswered this long fails the turn, in words
 
 CANCEL_GRACE_S = 5.0  # after session/cancel, how long the prompt's own answer is awaited
 AUTH_REQUIRED = -32000
@@ -128,8 +129,12 @@ class AgentTurn:
                 recorder.loading = False
         try:
             with process.opening():
-                answer = await conn.new_session(cwd=cwd, mcp_servers=servers)
+                answer = await asyncio.wait_for(conn.new_session(cwd=cwd, mcp_servers=servers),
+                                                SESSION_NEW_S)  # fmt: skip
                 process.adopt(answer.session_id, session.id)
+        except TimeoutError:
+            raise AgentFailure(f"it did not answer session/new within {SESSION_NEW_S:.0f} s"
+                               ) from None  # fmt: skip
         except RequestError as exc:
             if exc.code == AUTH_REQUIRED:
                 raise AgentFailure(auth_words(process)) from None

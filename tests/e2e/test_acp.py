@@ -724,3 +724,13 @@ def test_an_agent_removed_or_changed_in_settings_mid_session_says_so(tmp_path: P
         ended = client.wait_turn_end(started["id"])
         assert ended["state"] == "failed"
         assert ended["error"] == "scripted: it was removed from settings.json", ended
+
+
+def test_updates_flooding_a_session_not_opened_yet_are_bounded_in_bytes(tmp_path: Path) -> None:
+    """Issue 36, point 11: 16 updates of 1 MiB for a session whose session/new is never
+    answered: held up to 4 MiB only, then the agent is disconnected in words."""
+    with agent_host(tmp_path, "--early-flood") as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "hello")
+        assert ended["state"] == "failed"
+        assert "over 4 MiB of updates for a session not opened yet" in ended["error"], ended

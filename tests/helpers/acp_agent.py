@@ -158,6 +158,10 @@ class Scripted:
             await self._plan(sid, 1, 0)
         if "--stray-update" in ARGS:
             await self._say("nobody-opened-this", "stray")
+        if "--early-flood" in ARGS:  # 16 MiB for the session before it exists, never answered
+            for _ in range(16):
+                await self._say(sid, "x" * (1 << 20))
+            await asyncio.Event().wait()
         await self._commands(sid, 2)
         return NewSessionResponse(
             session_id=sid,
