@@ -19,6 +19,7 @@ SESSION_UPDATE = "session/update"
 MAX_AGENT_LINE = 32 * 1024 * 1024  # one message of an agent's, in bytes
 PARSE_INLINE = 512 * 1024  # a longer line is parsed on a worker thread: the loop goes on
 YIELD_EVERY = 16  # updates handled in a row before the loop runs its other tasks
+MAX_WAITING = 256  # messages for an agent that does not read them, before it is broken
 
 
 class AgentBroken(Exception):
@@ -40,12 +41,23 @@ class LineTransport:
         self._on_update = on_update
         self._on_broken = on_broken
         self._lock = asyncio.Lock()
+        self._waiting = 0  # messages for the agent not yet taken by its input
 
     async def send(self, message: dict[str, Any]) -> None:
+        """One message to the agent, once its input takes it. An agent that stops reading
+        while it asks for more (its answers waiting past MAX_WAITING) is broken: what the
+        host holds for it stays bounded."""
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        async with self._lock:
-            self._writer.write(line)
-            await self._writer.drain()
+        if self._waiting >= MAX_WAITING:
+            self._broken(f"it stopped reading what the host sends ({self._waiting} messages "
+                         "waiting for it)")  # fmt: skip
+        self._waiting += 1
+        try:
+            async with self._lock:
+                self._writer.write(line)
+                await self._writer.drain()
+        finally:
+            self._waiting -= 1
 
     async def receive(self) -> dict[str, Any] | None:
         handled = 0

@@ -734,3 +734,15 @@ def test_updates_flooding_a_session_not_opened_yet_are_bounded_in_bytes(tmp_path
         ended = turn(client, sid, "hello")
         assert ended["state"] == "failed"
         assert "over 4 MiB of updates for a session not opened yet" in ended["error"], ended
+
+
+def test_an_agent_that_asks_without_reading_the_answers_is_disconnected(tmp_path: Path) -> None:
+    """Issue 36, point 12: 100,000 requests of a method nobody offers, while the agent
+    reads nothing: the answers waiting for it are bounded, and it is disconnected in
+    words; the host goes on answering."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "unknowns")
+        assert ended["state"] == "failed"
+        assert "it stopped reading what the host sends" in ended["error"], ended
+        assert client.call("sessions.get", {"sessionId": sid})["id"] == sid

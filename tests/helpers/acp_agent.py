@@ -338,6 +338,12 @@ class Scripted:
         elif command == "latesay":
             task = asyncio.ensure_future(self._late_plan(sid))
             self._late.add(task)
+        elif command == "unknowns":  # 100,000 requests, then it stops reading its input
+            lines = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"x/unknown","params":{}}\n'
+                             % (10**6 + i) for i in range(100_000))  # fmt: skip
+            os.set_blocking(1, True)  # written whole, past the pipe's size
+            os.write(1, lines)
+            time.sleep(60)  # the loop held: nothing is read
         elif command == "lateflood":  # 5,000 plans after the turn ended
             task = asyncio.ensure_future(self._late_flood(sid))
             self._late.add(task)
