@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
+from nib_desktop.state.code_colours import MUTED, highlight
 from nib_desktop.state.rich import LINK, link
 
 if TYPE_CHECKING:
@@ -192,60 +193,3 @@ def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
     copy = link(f"copy:{number}", "Copy")
     head = f'<p><span style="color:{MUTED}">{label}</span> &#183; {copy}</p>'
     return f"{head}<pre><code>{highlight(token.content, language)}</code></pre>\n"
-
-
-MUTED = "#868e96"  # readable on the light and the dark palette alike
-# Past this many characters a code block is shown uncoloured: a lexer is pure Python (a
-# few milliseconds for this much), and it runs on the GUI thread.
-MAX_HIGHLIGHT = 12_000
-
-
-def highlight(code: str, language: str) -> str:
-    """`code` escaped, coloured by Pygments' lexer for `language` where it has one (by
-    name or alias, e.g. "py", "ts", "sh"), in colours readable on both palettes: the
-    lexer's tokens only become spans with a colour; nothing of the text is markup."""
-    escaped = html.escape(code.rstrip("\n"), quote=False)
-    if not language or len(code) > MAX_HIGHLIGHT:
-        return escaped
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    try:
-        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return escaped
-    out: list[str] = []
-    for kind, value in lexer.get_tokens(code.rstrip("\n")):
-        shown = html.escape(value, quote=False)
-        colour = _colour(kind)
-        out.append(f'<span style="color:{colour}">{shown}</span>' if colour and shown else shown)
-    return "".join(out)
-
-
-def _colour(kind: Any) -> str:
-    """A token kind's colour (its nearest kind that has one), "" for plain text."""
-    while kind is not None:
-        colour = _COLOURS.get(str(kind))
-        if colour is not None:
-            return colour
-        kind = kind.parent
-    return ""
-
-
-# mid-tone colours, readable on the light and the dark palette alike
-_COLOURS = {
-    "Token.Keyword": "#7950f2",
-    "Token.Name.Builtin": "#1c7ed6",
-    "Token.Name.Function": "#1c7ed6",
-    "Token.Name.Class": "#1c7ed6",
-    "Token.Name.Decorator": "#e8590c",
-    "Token.Literal.String": "#2f9e44",
-    "Token.Literal.Number": "#e8590c",
-    "Token.Comment": MUTED,
-    "Token.Operator.Word": "#7950f2",
-    "Token.Generic.Inserted": "#2f9e44",
-    "Token.Generic.Deleted": "#e03131",
-    "Token.Generic.Heading": "#7950f2",
-    "Token.Generic.Subheading": "#7950f2",
-    "Token": "",
-}
