@@ -933,3 +933,34 @@ def test_the_last_known_sessions_are_drawn_until_the_host_answers(
     assert session_cache.load(data) == ()
     (data / session_cache.FILENAME).write_text('{"version": 1, "sessions": [{"id": 3}]}')
     assert session_cache.load(data) == ()
+
+
+def test_sending_a_message_brings_the_transcript_to_it(gui) -> None:
+    """Scrolled up to read, the user sends: the view goes to the newest lines again (it
+    stayed where it was, the new message and the turn off screen)."""
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the transcript's first page")
+        listview = gui.item("transcriptList")
+        lines = tuple(Line("assistant", f"line {i}") for i in range(80))
+        gui.state.apply(ev.LinesAppended(session.id, lines))
+
+        def at_end() -> bool:
+            bottom = listview.property("originY") + listview.property("contentHeight")
+            return listview.property("contentY") + listview.height() >= bottom - 2
+
+        await until(at_end, what="following the newest line")
+        listview.forceActiveFocus()
+        await gui.key(Qt.Key.Key_Home)
+        await gui.frame()
+        assert not at_end()
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        input_.setProperty("text", "1. one 2. two")
+        await gui.key(Qt.Key.Key_Return)
+        await until(at_end, what="the view at the message sent")
+        assert not gui.item("jumpToLatest").isVisible()
+
+    gui.run(body())

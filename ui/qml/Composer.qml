@@ -30,11 +30,12 @@ Rectangle {
         input.forceActiveFocus()
     }
     function editQueued(): void { composer.putInInput(composer.app.composer.takeQueued()) }
-
+    signal sent()  // a message went (or was queued): the transcript brings it into view
     function submit(): void {
         if (composer.app.composer.send(input.text)) {
             input.clear()
             composer.app.composer.saveDraft(composer.draftSession, "")
+            composer.sent()
         }
     }
 

@@ -260,6 +260,7 @@ ApplicationWindow {
                 theme: theme
                 maxDockListHeight: Math.min(window.height / 3, 12 * 30)
                 toolsKeys: window.keys["tools"]
+                onSent: transcript.list.follow()  // sending always brings the view to it
             }
         }
     }

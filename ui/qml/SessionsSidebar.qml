@@ -189,8 +189,8 @@ Rectangle {
                             Layout.fillWidth: true
                             text: entry.title
                             textFormat: Text.PlainText
-                            // the end stays: a fork's "(fork)", a remote's "on host"
-                            elide: Text.ElideMiddle
+                            // cut at its end; whole in the tooltip and accessible name
+                            elide: Text.ElideRight
                             FullTextTip { target: parent }
                             color: sidebar.theme.text
                         }
