@@ -713,3 +713,25 @@ def test_the_hosts_own_agent_says_how_full_its_context_is(
                     "the usage in the footer")  # fmt: skip
 
     gui.run(body(), timeout=60)
+
+
+def test_each_session_says_only_its_own_troubles(gui: Gui) -> None:
+    """Issue 35, point 3: an agent's session names its agent when that failed, never the
+    MCP servers Nib's own agent uses; a session of Nib's own agent names those, never an
+    agent's failure."""
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    missing = {"command": str(gui.data_dir / "no-such-program")}
+    (gui.data_dir / "settings.json").write_text(json.dumps(
+        {"agents": {NAME: missing}, "mcpServers": {"gone": missing}}))  # fmt: skip
+
+    async def body() -> None:
+        await agent_session(gui)
+        await until(lambda: any(t.state == "failed" for t in gui.state.tools), 30, "the server")
+        assert gui.tools.property("failed") == ""  # not this session's trouble
+        await send(gui, "hello")
+        await turn_end(gui)
+        await until(lambda: gui.tools.property("failed") == f"{NAME} failed", 10, "its agent")
+        await gui.actions.create_session("agent")  # Nib's own: its tool servers
+        await until(lambda: gui.tools.property("failed") == "A tool server failed", 10, "own")
+
+    gui.run(body(), timeout=60)

@@ -130,7 +130,8 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await until(lambda: gui.tools.property("failed") == 1, 30, "the failure")
+        await until(lambda: gui.tools.property("failed") == "A tool server failed", 30,
+                    "the failure")  # fmt: skip
         await gui.frame()
         label = gui.item("toolsFailed")
         assert label.isVisible() and label.property("text").startswith("A tool server failed")

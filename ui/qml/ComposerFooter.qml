@@ -5,7 +5,8 @@ import QtQuick.Layouts
 import Nib
 
 // The composer's last row: the session's kind (mode, or agent and folder), a remote
-// session's host, approvals waiting in other sessions, failed tool servers, Stop and Send.
+// session's host, approvals waiting in other sessions, what failed of what this session
+// uses (its agent, or the tool servers of Nib's own agent), Stop and Send.
 RowLayout {
     id: footer
 
@@ -85,10 +86,8 @@ RowLayout {
     }
     Label {
         objectName: "toolsFailed"
-        visible: footer.app.tools.failed > 0
-        text: (footer.app.tools.failed === 1 ? qsTr("A tool server failed")
-               : qsTr("%1 tool servers failed").arg(footer.app.tools.failed))
-              + " · " + footer.toolsKeys
+        visible: footer.app.tools.failed !== ""
+        text: footer.app.tools.failed + " · " + footer.toolsKeys
         color: footer.theme.danger
         font.pixelSize: 12
         Accessible.role: Accessible.StaticText

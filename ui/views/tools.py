@@ -31,22 +31,35 @@ class ToolsView(QObject):
         self._state, self._ask = state, ask
         state.subscribe(self._changed)
         self.model = ToolSourceModel(self)
-        self._failed = 0
+        self._failed = ""
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        if store.TOOLS not in change and store.AGENTS not in change:
+        if not ({store.TOOLS, store.AGENTS, store.CURRENT, store.SESSIONS} & change.aspects):
             return
-        sources = agent_sources(self._state.agents) + self._state.tools
-        self.model.set_rows(list(sources))
-        failed = sum(1 for s in sources if s.state == "failed")
+        if store.TOOLS in change or store.AGENTS in change:
+            self.model.set_rows(list(agent_sources(self._state.agents) + self._state.tools))
+        failed = self._failed_words()
         if failed != self._failed:
             self._failed = failed
             self.failedChanged.emit()
 
+    def _failed_words(self) -> str:
+        """What failed of what the shown session uses, in words ("" for nothing): an
+        agent's session, its agent; a session of the host's own agent, the MCP servers
+        and plugins its turns call. Another session's trouble is not said here."""
+        shown = self._state.shown
+        if shown is not None and shown.agent:
+            agent = next((a for a in self._state.agents if a.name == shown.agent), None)
+            return f"{shown.agent} failed" if agent is not None and agent.state == "failed" else ""
+        failed = sum(1 for s in self._state.tools if s.state == "failed")
+        if not failed:
+            return ""
+        return "A tool server failed" if failed == 1 else f"{failed} tool servers failed"
+
     def _sources(self) -> ToolSourceModel:
         return self.model
 
-    def _failed_count(self) -> int:
+    def _failed_text(self) -> str:
         return self._failed
 
     @Slot(str)
@@ -65,7 +78,8 @@ class ToolsView(QObject):
         self._ask(it.OpenSettings())
 
     sources = Property(ToolSourceModel, _sources, constant=True)
-    failed = Property(int, _failed_count, notify=failedChanged)  # agents, servers, plugins
+    # what failed of what the shown session uses, in words ("" for nothing)
+    failed = Property(str, _failed_text, notify=failedChanged)
 
 
 _AGENT_STATES = {"idle": "not started", "starting": "starting…"}
