@@ -139,7 +139,8 @@ def run(
     engine = QQmlApplicationEngine()
     # where it was when it last closed; a scripted run (smoke test, screenshot) at the
     # default size
-    window = load_window(engine, views, saved_geometry() if script is None else None)
+    where = saved_geometry(supervisor.data_dir) if script is None else None
+    window = load_window(engine, views, where)
     if instance is not None:
         instance.activated.connect(lambda: bring_forward(window))
     wait_first_frame(window)
@@ -169,7 +170,7 @@ def run(
         if script is not None:
             code = loop.run_until_complete(script(main_role, window))
         else:
-            app.aboutToQuit.connect(state_saver(window, state))
+            app.aboutToQuit.connect(state_saver(window, state, supervisor.data_dir))
             quitting: asyncio.Future[None] = loop.create_future()
 
             def quit_now() -> None:

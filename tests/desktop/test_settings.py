@@ -12,12 +12,12 @@ from nib_desktop.state.store import AppState
 from nib_desktop.window import Asker, load_window, make_views
 
 
-def open_window() -> tuple:
+def open_window(data_dir=None) -> tuple:
     state = AppState()
     restore_prefs(state)
     views = make_views(state, Asker())
     engine = QQmlApplicationEngine()
-    window = load_window(engine, views, saved_geometry())
+    window = load_window(engine, views, saved_geometry(data_dir))
     return state, views, engine, window
 
 
@@ -48,5 +48,25 @@ def test_geometry_expanded_persist_and_the_environment_stills_motion(
         assert views.dock_view.property("expanded") is True
         assert views.dock_view.property("reducedMotion") is True
         close(engine, window)
+    finally:
+        QSettings.setDefaultFormat(QSettings.Format.NativeFormat)
+
+
+def test_each_data_folder_keeps_its_own_window_geometry(qapp, tmp_path) -> None:
+    """Issue 35, point 5: a window on another data folder opens where that folder's last
+    closed, not where the other one's did."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    first, second = tmp_path / "work", tmp_path / "home"
+    try:
+        for folder, place in ((first, (40, 50, 900, 640)), (second, (60, 70, 800, 600))):
+            state, _views, engine, window = open_window(folder)
+            window.setGeometry(*place)
+            state_saver(window, state, folder)()
+            close(engine, window)
+        for folder, place in ((first, (40, 50, 900, 640)), (second, (60, 70, 800, 600))):
+            _state, _views, engine, window = open_window(folder)
+            assert (window.x(), window.y(), window.width(), window.height()) == place
+            close(engine, window)
     finally:
         QSettings.setDefaultFormat(QSettings.Format.NativeFormat)
