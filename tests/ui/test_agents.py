@@ -101,7 +101,16 @@ def test_a_new_agent_session_by_keyboard_and_its_plan_in_the_dock(gui: Gui, tmp_
         assert dialog.property("title") == f"New {NAME} session"
         field = gui.item("folderField")
         assert field.hasActiveFocus() and field.property("text") == "~"
+        # a folder that is not there is said as it is typed; Return keeps the dialog
+        field.setProperty("text", str(work / "missing"))
+        await gui.frame()
+        assert gui.item("folderProblem").property("text") == f"There is no folder {work}/missing"
+        await gui.key(Qt.Key.Key_Return)
+        await gui.frame()
+        assert dialog.property("opened") and field.property("text") == f"{work}/missing"
         field.setProperty("text", str(work))
+        await gui.frame()
+        assert not gui.item("folderProblem").isVisible()
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
         assert gui.sessions.property("currentFolder") == str(work)

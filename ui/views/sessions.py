@@ -143,6 +143,21 @@ class SessionsView(QObject):
         "" for the home folder)."""
         self._ask(it.CreateSession("agent", agent, folder))
 
+    @Slot(str, result=str)
+    def folderProblem(self, typed: str) -> str:
+        """What is wrong with a folder as typed for an agent's session, in words ("" for
+        nothing): checked as it is typed, so the dialog keeps what was typed."""
+        from pathlib import Path
+
+        if not typed.strip():
+            return ""
+        where = Path(typed.strip()).expanduser()
+        if not where.is_absolute():
+            return "Give the whole path: from / or ~"
+        if not where.exists():
+            return f"There is no folder {typed.strip()}"
+        return "" if where.is_dir() else f"{typed.strip()} is a file, not a folder"
+
     @Slot(str)
     def show(self, session_id: str) -> None:
         self._ask(it.ShowSession(session_id))

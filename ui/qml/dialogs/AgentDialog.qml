@@ -18,8 +18,10 @@ Dialog {
     property string lastFolder: "~"
     objectName: "agentDialog"
 
+    // what is wrong with the folder as typed ("": nothing), checked as it is typed
+    readonly property string problem: app.sessions.folderProblem(folderField.text)
     function create(): void {
-        if (folderField.text.trim() !== "")
+        if (folderField.text.trim() !== "" && agentDialog.problem === "")
             accept()
     }
 
@@ -57,6 +59,18 @@ Dialog {
             Keys.onEnterPressed: agentDialog.create()
         }
         Text {
+            objectName: "folderProblem"
+            Layout.fillWidth: true
+            visible: text !== ""
+            text: agentDialog.problem
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: agentDialog.theme.danger
+            font.pixelSize: 12
+            Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+        Text {
             Layout.fillWidth: true
             text: qsTr("The agent reads and changes files there; it asks before what its settings say to ask.")
             textFormat: Text.PlainText
@@ -71,7 +85,7 @@ Dialog {
             objectName: "createAgentSession"
             text: qsTr("Create")
             primary: true
-            enabled: folderField.text.trim() !== ""
+            enabled: folderField.text.trim() !== "" && agentDialog.problem === ""
             Accessible.name: text
             DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
         }
