@@ -799,8 +799,8 @@ def test_the_command_palette_runs_every_kind_of_action_by_keyboard(gui) -> None:
 
 def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
     """640x420 with a long title, its fork and a running checklist: every button shows all
-    of its text; every text cut short carries its whole text in a tooltip and in its
-    accessible name; the fork's "(fork)" stays in view."""
+    of its text; every text cut short (a title at its end) carries its whole text in a
+    tooltip and in its accessible name."""
     from PySide6.QtGui import QAccessible
 
     from tests.helpers.gui import walk
@@ -842,7 +842,7 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
                 cut.append(item.objectName())
         assert "sessionTitle" in cut and set(header) & set(cut), cut  # the case was met
         titles = [t for t in gui.visible_items("sessionTitle") if "(fork)" in t.property("text")]
-        assert titles and titles[0].property("truncated")  # cut, in the middle (see above)
+        assert titles and titles[0].property("truncated")  # cut, at its end (see above)
 
     gui.run(body())
 
