@@ -539,3 +539,25 @@ def test_the_progress_track_keeps_clear_of_the_rounded_corners_and_glyphs_match(
         assert sizes["✓"] > sizes["◐"] == sizes["○"]  # ✓ is drawn smaller in most fonts
 
     gui.run(body())
+
+
+def test_in_a_small_window_the_dock_leaves_the_transcript_its_lines(gui: Gui) -> None:
+    """Issue 35, point 8: at 640x420 a long checklist expanded takes at most half the
+    window, and the transcript keeps more than five lines."""
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.create_session("agent")
+        await gui.actions.start_turn(" ".join(f"{i}. step number {i}" for i in range(1, 13)))
+        await until(lambda: gui.state.snapshot(gui.state.current) is not None, what="the list")
+        gui.expand(True)
+        gui.window.resize(640, 420)
+        await gui.laid_out_dock_list()
+        await gui.frame()
+        line = gui.items("transcriptText")[0].property("font").pixelSize() * 1.4
+        assert gui.item("todoDock").height() <= 420 / 2
+        assert gui.item("transcriptList").height() >= 5 * line + 20, gui.item(
+            "transcriptList"
+        ).height()
+
+    gui.run(body())

@@ -258,7 +258,9 @@ ApplicationWindow {
                 Layout.margins: 12
                 app: window.app
                 theme: theme
-                maxDockListHeight: Math.min(window.height / 3, 12 * 30)
+                // a third of the window, and in a small one what leaves the transcript
+                // its lines (at 640x420: 90 px of steps, over 7 lines of transcript)
+                maxDockListHeight: Math.min(window.height / 3, 12 * 30, Math.max(60, window.height - 330))
                 toolsKeys: window.keys["tools"]
                 onSent: transcript.list.follow()  // sending always brings the view to it
             }
