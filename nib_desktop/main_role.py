@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any, NamedTuple, Protocol
 
 from nib_desktop.connection import MAX_RECONNECTS, HostConnection, HostLink
+from nib_desktop.drafts import DraftKeeper
 from nib_desktop.intents import Intents
 from nib_desktop.loading import Loader
 from nib_desktop.router import HistoryFeed, LineFeed, Router
@@ -72,6 +73,8 @@ class MainRole:
         self.loader = Loader(self.link, state, feed, told, self.run)
         self.router.on_stale = self._reload_all
         self.intents = Intents(self.link, state, self.loader, self.run, data_dir)
+        # each session's unsent text, written to the data folder as it is typed
+        self.drafts = DraftKeeper(state, data_dir) if data_dir is not None else None
         self.ready = False  # the link started (False: its failure is the state's, in words)
 
     @classmethod
@@ -100,6 +103,8 @@ class MainRole:
         await self.close()
 
     async def close(self) -> None:
+        if self.drafts is not None:
+            self.drafts.flush()
         self.run.cancel_all()
         await self.link.shutdown()
 

@@ -64,9 +64,10 @@ def restore_from_data_dir(state: AppState, data_dir: Path) -> None:
     watches it: the appearance and motion chosen in settings.json (so the window is drawn
     in the user's palette from its first frame, not in the system's for a moment), and
     the last run's sessions."""
-    from nib_desktop import desktop_prefs
+    from nib_desktop import desktop_prefs, drafts
 
     state.desktop = desktop_prefs.load(data_dir)
+    state.drafts = drafts.load(data_dir)  # what was typed and not sent, back in place
     state.reduced_motion = state.reduced_motion or state.desktop.reduced_motion
     restore_sessions(state, data_dir)
 

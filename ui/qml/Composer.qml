@@ -48,9 +48,9 @@ Rectangle {
             const shown = composer.app.sessions.currentId
             if (shown === composer.draftSession)
                 return
-            // text typed while no session existed stays for the first one
-            if (composer.draftSession !== "") {
-                composer.app.composer.saveDraft(composer.draftSession, input.text)
+            // text typed while no session existed stays for the first one; a draft kept
+            // since the last run comes back in an input left empty
+            if (composer.draftSession !== "" || input.text === "") {
                 input.text = composer.app.composer.draft(shown)
                 input.cursorPosition = input.length
             }
@@ -58,8 +58,7 @@ Rectangle {
         }
     }
 
-    // Ctrl+T toggles the dock without moving focus.
-    Shortcut {
+    Shortcut {  // Ctrl+T toggles the dock without moving focus
         id: toggleShortcut
         sequence: "Ctrl+T"
         context: Qt.WindowShortcut
@@ -204,6 +203,7 @@ Rectangle {
             TextArea {
                 id: input
                 objectName: "composerInput"
+                onTextChanged: if (composer.draftSession !== "") composer.app.composer.saveDraft(composer.draftSession, text)  // kept as typed
                 focus: true
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText

@@ -1,0 +1,61 @@
+"""Each session's unsent text survives a quit (issue 35, point 5): written to the data
+folder as it is typed, off the GUI thread, and back in the input at the next launch."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+from nib_desktop import drafts
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+
+pytestmark = pytest.mark.in_memory
+
+
+def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
+    aio_loop: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    first = Gui(aio_loop, data, True)
+    kept = data / drafts.FILENAME
+
+    async def type_a_draft() -> str:
+        await first.start()
+        session = await first.actions.create_session("agent")
+        first.item("composerInput").setProperty("text", "half a thought")
+        await until(lambda: kept.exists() and "half a thought" in kept.read_text(), 10,
+                    "the draft written")  # fmt: skip
+        return session.id
+
+    try:
+        sid = first.run(type_a_draft())
+    finally:
+        first.close()
+    assert json.loads(kept.read_text())["drafts"] == {sid: "half a thought"}
+    second = Gui(aio_loop, data, True)  # the next launch, on the same data folder
+
+    async def see_it_again() -> None:
+        await second.start()
+        await until(lambda: second.state.current == sid, 10, "the session shown")
+        await until(lambda: second.item("composerInput").property("text") == "half a thought",
+                    5, "the draft in the input")  # fmt: skip
+
+    try:
+        second.run(see_it_again())
+    finally:
+        second.close()
+
+
+def test_a_file_that_cannot_be_read_keeps_no_draft(tmp_path: Any) -> None:
+    (tmp_path / drafts.FILENAME).write_text("{not json")
+    assert drafts.load(tmp_path) == {}
+    (tmp_path / drafts.FILENAME).write_text(json.dumps({"version": 1, "drafts": {"a": 3}}))
+    assert drafts.load(tmp_path) == {}
+    drafts.save(tmp_path, {"a": "text"})
+    assert drafts.load(tmp_path) == {"a": "text"}
