@@ -39,22 +39,22 @@ Rectangle {
         }
     }
 
-    // Drafts belong to their session: switching keeps this one's text and shows the next
-    // one's, so nothing typed for one session is ever sent to another.
+    // Drafts belong to their session: nothing typed for one is ever sent to another.
     property string draftSession: ""
     Connections {
         target: composer.app.sessions
         function onCurrentIdChanged(): void {
-            const shown = composer.app.sessions.currentId
-            if (shown === composer.draftSession)
+            const shown = composer.app.sessions.currentId, left = composer.draftSession
+            if (shown === left)
                 return
-            // text typed while no session existed stays for the first one; a draft kept
-            // since the last run comes back in an input left empty
-            if (composer.draftSession !== "" || input.text === "") {
+            composer.draftSession = shown  // first: the text set below is the shown one's
+            if (left !== "")
+                composer.app.composer.saveDraft(left, input.text)
+            // text typed before any session stays; a kept draft fills an empty input
+            if (left !== "" || input.text === "") {
                 input.text = composer.app.composer.draft(shown)
                 input.cursorPosition = input.length
             }
-            composer.draftSession = shown
         }
     }
 
