@@ -11,6 +11,7 @@ import shlex
 
 from host.protocol import models as m
 from host.protocol.text import shorten
+from nib_desktop.state import rich
 
 # Past this many lines a side, a diff is not computed on the GUI thread: its size is said.
 MAX_DIFF_LINES = 20_000
@@ -104,8 +105,8 @@ def counts(diff: m.ToolDiff) -> tuple[int, int]:
 
 
 def place_text(place: m.ToolLocation, folder: str = "") -> str:
-    path = shown_path(place.path, folder)
-    return f"{path}:{place.line}" if place.line is not None else path
+    """A place as the detail names it ("app.py:5"), the same words its link matches."""
+    return rich.place_text((shown_path(place.path, folder), place.line))
 
 
 def command_of(arguments: str) -> str:
