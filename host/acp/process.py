@@ -34,6 +34,7 @@ from acp.schema import (
 from host.acp.config import AgentConfig
 from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
 from host.acp.recorder import Recorder, as_text, late_plan
+from host.acp.trace import Trace
 from host.acp.transport import MAX_AGENT_LINE, AgentBroken, LineTransport
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
@@ -118,6 +119,7 @@ class AgentProcess:
         self._early_bytes = 0
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: deque[str] = deque(maxlen=20)
+        self._trace: Trace | None = None  # its traffic, where NIB_ACP_TRACE asks for it
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._broken: str | None = None
@@ -166,7 +168,9 @@ class AgentProcess:
                 raise self._failed(f"{entry.command!r} could not be started: {exc}") from None
             assert process.stdout is not None and process.stdin is not None
             self._process = process
-            transport = LineTransport(process.stdout, process.stdin, self._update, self._break)
+            self._trace = Trace.open(self.name, process.pid)
+            transport = LineTransport(process.stdout, process.stdin, self._update, self._break,
+                                      self._trace)  # fmt: skip
             conn = ClientSideConnection(_Client(self), transport)  # type: ignore[arg-type]
             self._watch(self._read_stderr(process))
             self._watch(self._wait_exit(process))
@@ -244,6 +248,8 @@ class AgentProcess:
             text = line.decode("utf-8", "replace").strip()
             if text:
                 self._stderr.append(shorten(text, 500))
+                if self._trace is not None:
+                    self._trace.write("!", line)
                 log.debug("agent %s: %s", self.name, text)
 
     async def _wait_exit(self, process: asyncio.subprocess.Process) -> None:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from host.acp.trace import Trace
 from host.protocol.endpoint import MAX_NESTING, valid_data
 
 SESSION_UPDATE = "session/update"
@@ -35,6 +36,7 @@ class LineTransport:
         writer: asyncio.StreamWriter,
         on_update: Callable[[Any], None],
         on_broken: Callable[[str], None],
+        trace: Trace | None = None,
     ) -> None:
         self._reader = reader
         self._writer = writer
@@ -42,6 +44,7 @@ class LineTransport:
         self._on_broken = on_broken
         self._lock = asyncio.Lock()
         self._waiting = 0  # messages for the agent not yet taken by its input
+        self._trace = trace
 
     async def send(self, message: dict[str, Any]) -> None:
         """One message to the agent, once its input takes it. An agent that stops reading
@@ -52,6 +55,8 @@ class LineTransport:
             self._broken(f"it stopped reading what the host sends ({self._waiting} messages "
                          "waiting for it)")  # fmt: skip
         self._waiting += 1
+        if self._trace is not None:
+            self._trace.write(">", line)
         try:
             async with self._lock:
                 self._writer.write(line)
@@ -74,6 +79,8 @@ class LineTransport:
                 self._broken(f"its output could not be read: {exc}")
             if not line.strip():
                 continue
+            if self._trace is not None:
+                self._trace.write("<", line)
             if len(line) > PARSE_INLINE:
                 message = await asyncio.to_thread(self._parse, line)
             else:
@@ -111,3 +118,5 @@ class LineTransport:
     async def close(self) -> None:
         if not self._writer.is_closing():
             self._writer.close()
+        if self._trace is not None:
+            self._trace.close()

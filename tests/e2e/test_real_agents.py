@@ -1,4 +1,4 @@
-"""Codex and Claude Code, the real agents, in Nib sessions through the real host process
+"""Codex, Claude Code and Gemini CLI, the real agents, in Nib sessions through the real host process
 (contract section 15). Each runs offline against `ScriptedModels` on 127.0.0.1, the
 model being the only thing scripted. Installed by the test set-up (see real_agents)."""
 
@@ -22,10 +22,6 @@ from tests.helpers.host_process import HostProcess, RpcClient, host_env, running
 pytestmark = [pytest.mark.timeout(180), pytest.mark.serial]
 
 Entry = Callable[[Path, Path, str], dict[str, Any]]
-# CLAUDE_IN_SUITE: Claude Code's approval, Stop and restart tests passed alone, but in
-# whole-suite runs about one Claude Code turn in twelve waited past two minutes for the
-# agent (cause not found); they run for Codex only, and Claude Code keeps its plan test
-# here and the plan-and-approval test in the real window (tests/ui/test_real_agents.py).
 AGENTS: dict[str, Entry] = {"codex": real_agents.codex, "claude": real_agents.claude,
                             "gemini": real_agents.gemini}  # fmt: skip
 
@@ -63,8 +59,13 @@ def agent_host(
     data.mkdir(exist_ok=True)
     entry = AGENTS[agent](bin_dir, tmp_path / f"{agent}-home", models.url)
     (data / "settings.json").write_text(json.dumps({"agents": {agent: entry}}))
-    with running_host(data, str(tmp_path / "h.sock"), host_env()) as host:
-        yield host, host.connect()
+    traces = tmp_path / "traces"  # both sides of the ACP traffic, told when a test fails
+    with running_host(data, str(tmp_path / "h.sock"), host_env(NIB_ACP_TRACE=str(traces))) as host:
+        try:
+            yield host, host.connect()
+        except BaseException:
+            print(real_agents.told(traces, models))
+            raise
 
 
 def start(client: RpcClient, sid: str, text: str) -> str:
@@ -113,7 +114,7 @@ def test_a_three_step_plan_is_the_checklist(tmp_path: Path, bin_dir: Path, agent
             assert chosen["modes"]["current"] == other
 
 
-@pytest.mark.parametrize("agent", ["codex"])  # Claude Code: see CLAUDE_IN_SUITE
+@pytest.mark.parametrize("agent", ["codex", "claude", "gemini"])
 @pytest.mark.parametrize("decision", ["allow_once", "deny"])
 def test_a_permission_request_is_an_approval(
     tmp_path: Path, bin_dir: Path, agent: str, decision: str
@@ -136,7 +137,7 @@ def test_a_permission_request_is_an_approval(
             assert (work / "made.txt").exists() == (decision == "allow_once")
 
 
-@pytest.mark.parametrize("agent", ["codex"])  # Claude Code: see CLAUDE_IN_SUITE
+@pytest.mark.parametrize("agent", ["codex", "claude"])
 def test_stop_reaches_the_agent(tmp_path: Path, bin_dir: Path, agent: str) -> None:
     with ScriptedModels() as models:
         hold = Hold()
@@ -156,7 +157,7 @@ def test_stop_reaches_the_agent(tmp_path: Path, bin_dir: Path, agent: str) -> No
             assert ended["state"] == "completed"
 
 
-@pytest.mark.parametrize("agent", ["codex"])  # Claude Code: see CLAUDE_IN_SUITE
+@pytest.mark.parametrize("agent", ["codex", "claude"])
 def test_a_restart_of_nib_hands_the_unfinished_list_back(
     tmp_path: Path, bin_dir: Path, agent: str
 ) -> None:
@@ -177,6 +178,22 @@ def test_a_restart_of_nib_hands_the_unfinished_list_back(
             assert after and "Step 2" in after[0] and "Step 3" in after[0]
             assert "Go on" in after[0]
             assert client.call("todos.get", {"sessionId": sid})["revision"] == 1
+
+
+def test_gemini_runs_turns_and_shares_no_plan(tmp_path: Path, bin_dir: Path) -> None:
+    """Gemini CLI sends no plan at all: its turns run, the checklist stays at revision 0
+    (the window says the agent shares none)."""
+    with ScriptedModels() as models:
+        models.script = [Reply("Hello from the scripted Gemini.")]
+        with agent_host(tmp_path, bin_dir, "gemini", models) as (_host, client):
+            sid = client.call("sessions.create", {"agent": "gemini", "cwd": str(tmp_path)})["id"]
+            ended = client.wait_turn_end(start(client, sid, "Say hello"), 60)
+            assert ended["state"] == "completed", ended
+            listed = client.call("messages.list", {"sessionId": sid})["messages"]
+            assert listed[-1]["content"] == "Hello from the scripted Gemini."
+            assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
+            info = client.call("agents.list", {})["agents"][0]["agentInfo"]
+            assert info == {"name": "gemini-cli", "version": "0.61.0"}
 
 
 def step_calls(agent: str, work: Path) -> list[list[Call]]:

@@ -19,10 +19,8 @@ CACHE = ROOT / ".cache" / "acp-agents"
 PACKAGES = {
     "@zed-industries/codex-acp": "0.16.0",
     "@agentclientprotocol/claude-agent-acp": "0.49.0",
+    "@google/gemini-cli": "0.61.0",
 }
-# Gemini CLI (`@google/gemini-cli` 0.61.0, `gemini()` below) runs offline against the
-# scripted Gemini endpoint too, but in the whole suite one of its turns in five hung past
-# two minutes for a reason not found here: it is not part of the suite.
 INSTALL_TIMEOUT_S = 600
 START_TIMEOUT_S = 120  # a loaded machine starts Node agents slowly
 
@@ -90,3 +88,21 @@ def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
     }
     return {"command": str(bin_dir / "claude-agent-acp"), "env": env,
             "timeout": START_TIMEOUT_S}  # fmt: skip
+
+
+def told(traces: Path, models: Any, lines: int = 60) -> str:
+    """What a failed real-agent test saw: the last lines of each agent process's traffic
+    (`NIB_ACP_TRACE`) and the scripted model's requests, to find why a turn waited."""
+    parts = []
+    for trace in sorted(traces.glob("*.log")):
+        tail = trace.read_bytes().decode("utf-8", "replace").splitlines()[-lines:]
+        parts.append(
+            f"--- ACP traffic of {trace.name} (last {len(tail)} lines)\n"
+            + "\n".join(line[:600] for line in tail)
+        )
+    asked = [(len(r.get("tools") or []), json.dumps(r)[-300:]) for r in models.requests]
+    parts.append(
+        f"--- the model was asked {len(asked)} times, unanswered script: {len(models.script)}"
+    )
+    parts.extend(f"{n} tools: ...{tail}" for n, tail in asked[-8:])
+    return "\n".join(parts)
