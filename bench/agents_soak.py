@@ -126,7 +126,7 @@ def main() -> None:
                 times, hangs, other = soak(agent, Path(tmp), args.turns)
                 p50, p99 = percentile(times, 50), percentile(times, 99)
                 print(f"{agent}: {len(times) + hangs} turns, {hangs} hangs (target 0), "
-                      f"p50 {p50:.1f} s ({p50 / base:.0f}x the floor), p99 {p99:.1f} s, "
+                      f"p50 {p50:.1f} s ({p50 / base:.1f}x the floor), p99 {p99:.1f} s, "
                       f"max {max(times):.1f} s", flush=True)  # fmt: skip
                 for line in other:
                     print(f"  {line}")

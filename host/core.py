@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from host.agent.runtime import AgentRuntime
     from host.checkpoints.service import Checkpoints
     from host.remote.registry import RemoteSessions
+    from host.sessions.library import Library
     from host.settings import Settings
     from host.todos.service import TodoService
 
@@ -73,6 +74,13 @@ class HostCore:
         from host.checkpoints.service import Checkpoints
 
         return Checkpoints(self.data_dir, self.db, self.publisher, self.sessions.get)
+
+    @cached_property
+    def library(self) -> Library:
+        from host.sessions.library import Library
+
+        todos = self.todos
+        return Library(self.db, self.publisher, self.sessions, todos.snapshot, todos.history)
 
     @cached_property
     def todos(self) -> TodoService:

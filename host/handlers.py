@@ -89,6 +89,15 @@ class HostHandlers:
             core.agents().forget(params.session_id)
         return m.Deleted()
 
+    def sessions_rename(self, params: m.RenameParams) -> m.Session:
+        return self._core.library.rename(params)
+
+    def sessions_search(self, params: m.SearchParams) -> m.SearchResults:
+        return self._core.library.search(params)
+
+    def sessions_export(self, params: m.ExportParams) -> m.Exported:
+        return self._core.library.export(params)
+
     def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
         return self._core.runtime.compact_session(params)
 

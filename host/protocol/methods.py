@@ -62,6 +62,10 @@ AGENTS_AUTHENTICATE = Method("agents.authenticate", m.AuthenticateParams, m.OkRe
 # the project's: settings.json read and written by the host alone (the window's switches)
 SETTINGS_GET = Method("settings.get", m.Empty, m.SettingsView)
 SETTINGS_SET = Method("settings.set", m.SettingsSetParams, m.SettingsView)
+# the project's: the library of sessions, renamed, searched, exported
+SESSIONS_RENAME = Method("sessions.rename", m.RenameParams, m.Session)
+SESSIONS_SEARCH = Method("sessions.search", m.SearchParams, m.SearchResults)
+SESSIONS_EXPORT = Method("sessions.export", m.ExportParams, m.Exported)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -96,6 +100,9 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         AGENTS_SET_MODE,
         AGENTS_SET_OPTION,
         AGENTS_AUTHENTICATE,
+        SESSIONS_RENAME,
+        SESSIONS_SEARCH,
+        SESSIONS_EXPORT,
     )
 }
 
@@ -104,7 +111,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 # outcome is told by its notifications.
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
-          CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS)  # fmt: skip
+          CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS, SESSIONS_SEARCH)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.

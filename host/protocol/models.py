@@ -49,6 +49,14 @@ from host.protocol.control_models import (
     TerminalSignIn as TerminalSignIn,
     Usage as Usage,
 )
+from host.protocol.library_models import (
+    Exported as Exported,
+    ExportParams as ExportParams,
+    RenameParams as RenameParams,
+    SearchHit as SearchHit,
+    SearchParams as SearchParams,
+    SearchResults as SearchResults,
+)
 from host.protocol.remote import parse_endpoint
 from host.protocol.settings_models import (
     Appearance as Appearance,

@@ -214,6 +214,41 @@ def _revision_diffs(connection: apsw.Connection) -> None:
     )
 
 
+# what the search finds (the project's `sessions.search`): what the user and the agents
+# said; not tool output, plans or thoughts
+SEARCHED = "{row}.role IN ('user', 'assistant', 'summary') AND COALESCE({row}.kind, '') = ''"
+
+
+def _search(connection: apsw.Connection) -> None:
+    """A full-text index of the transcripts (FTS5, over the messages table's own text):
+    kept by triggers, so in the same transaction as each message; existing transcripts
+    indexed here."""
+    new, old = SEARCHED.format(row="new"), SEARCHED.format(row="old")
+    connection.execute(
+        f"""
+        CREATE VIRTUAL TABLE messages_fts USING fts5(
+            content, content='messages', content_rowid='rowid',
+            tokenize='unicode61 remove_diacritics 2');
+        CREATE TRIGGER messages_fts_add AFTER INSERT ON messages WHEN {new} BEGIN
+            INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+        END;
+        CREATE TRIGGER messages_fts_drop AFTER DELETE ON messages WHEN {old} BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, content)
+                VALUES ('delete', old.rowid, old.content);
+        END;
+        CREATE TRIGGER messages_fts_drop_changed AFTER UPDATE ON messages WHEN {old} BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, content)
+                VALUES ('delete', old.rowid, old.content);
+        END;
+        CREATE TRIGGER messages_fts_add_changed AFTER UPDATE ON messages WHEN {new} BEGIN
+            INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+        END;
+        INSERT INTO messages_fts(rowid, content)
+            SELECT rowid, content FROM messages WHERE {SEARCHED.format(row="messages")};
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
@@ -224,6 +259,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(26, "a tool call's result carries what it did", _tool_activity),
     Migration(27, "checkpoints of a session's folder", _checkpoints),
     Migration(28, "a checklist revision keeps its diff from the write", _revision_diffs),
+    Migration(29, "a full-text index of what was said, for the search", _search),
 )
 
 

@@ -25,7 +25,7 @@ def error_of(reply: dict) -> int:
 def test_hello_answers_versions(host) -> None:
     client = host.connect(hello=False)
     result = client.hello()
-    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 28
+    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 29
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
     assert result["capabilities"] == ["todos"]  # contract section 14
 

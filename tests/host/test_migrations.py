@@ -6,6 +6,7 @@ from pathlib import Path
 import apsw
 import pytest
 
+from host.protocol import SCHEMA_VERSION
 from host.store import db as store
 from host.store.errors import StorageFailure
 from host.store.migrations import MIGRATIONS, Migration, migrate, read_user_version
@@ -31,7 +32,7 @@ def _v20_file(folder: Path) -> Path:
 def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
     _v20_file(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 28
+    assert read_user_version(connection) == SCHEMA_VERSION
     assert connection.execute(
         "SELECT id, title, todo_revision, todo_updated_at FROM sessions"
     ).fetchall() == [("s1", "old", 0, None)]
@@ -50,10 +51,10 @@ def test_v20_file_becomes_current_with_data_intact(tmp_path) -> None:
 def test_newer_file_is_refused_and_not_modified(tmp_path) -> None:
     path = tmp_path / store.DB_FILENAME
     connection = apsw.Connection(str(path))
-    connection.execute("CREATE TABLE x(a); PRAGMA user_version = 29")
+    connection.execute(f"CREATE TABLE x(a); PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(store.SchemaTooNew, match="29"):
+    with pytest.raises(store.SchemaTooNew, match=str(SCHEMA_VERSION + 1)):
         store.open_database(tmp_path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
@@ -90,7 +91,7 @@ def test_v24_to_v25_sessions_are_on_the_hosts_own_agent(tmp_path) -> None:
 
 def test_new_file_is_created_at_22(tmp_path) -> None:
     connection = store.open_database(tmp_path / "fresh")
-    assert read_user_version(connection) == 28
+    assert read_user_version(connection) == SCHEMA_VERSION
 
 
 def test_not_a_database(tmp_path) -> None:
@@ -123,7 +124,7 @@ def test_v21_to_v22_keeps_checklists_and_starts_history_at_the_current_snapshot(
 
     _v21_file_with_checklists(tmp_path)
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 28
+    assert read_user_version(connection) == SCHEMA_VERSION
     assert connection.execute("SELECT id, todo_revision FROM sessions ORDER BY id").fetchall() == [
         ("s1", 7),
         ("s2", 0),
@@ -162,7 +163,7 @@ def test_v22_to_v23_keeps_every_message_and_allows_summaries(tmp_path) -> None:
         )
     connection.close()
     connection = store.open_database(tmp_path)
-    assert read_user_version(connection) == 28
+    assert read_user_version(connection) == SCHEMA_VERSION
     rows = connection.execute("SELECT seq, content FROM messages ORDER BY seq").fetchall()
     assert rows == [(1, "hello 1"), (2, "hello 2")]
     connection.execute(
@@ -184,7 +185,7 @@ def test_v25_to_v26_messages_are_kept_and_carry_no_activity(tmp_path) -> None:
     migrate(connection, MIGRATIONS, 25)
     connection.close()
     db = store.open_database(tmp_path)
-    assert read_user_version(db) == 28
+    assert read_user_version(db) == SCHEMA_VERSION
     [message] = SessionService(db, Publisher()).transcript.all("s1")
     assert (message.content, message.activity) == ("hello", None)
 
@@ -225,7 +226,7 @@ def test_v27_to_v28_revisions_keep_the_diffs_the_history_gave_them(tmp_path) -> 
     connection.close()
 
     db = store.open_database(tmp_path)
-    assert read_user_version(db) == 28
+    assert read_user_version(db) == SCHEMA_VERSION
     todos = TodoService(db, Publisher())
     page = todos.history(m.TodoHistoryParams(session_id="s1"))
     diffs = {r.revision: r.diff for r in page.revisions}
