@@ -60,7 +60,8 @@ def turn(client: RpcClient, sid: str, text: str) -> dict[str, Any]:
 
 
 def soak(agent: str, folder: Path, turns: int) -> tuple[list[float], int, list[str]]:
-    """Turn times, hangs and other ends (not completed) of one agent's `turns` turns."""
+    """Turn times, hangs and other ends (not completed) of one agent's `turns` turns; the
+    model requests the agent sent again are among the other ends."""
     traces = folder / f"{agent}-traces"
     times: list[float] = []
     hangs, other = 0, []
@@ -103,6 +104,8 @@ def soak(agent: str, folder: Path, turns: int) -> tuple[list[float], int, list[s
                 times.append(time.monotonic() - started)
                 if ended["state"] != "completed":
                     other.append(f"turn {n + 1}: {ended['state']} {ended.get('error')}")
+            if models.retries:
+                other.append(f"{models.retries} model requests sent again (answered again)")
     return times, hangs, other
 
 

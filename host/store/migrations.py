@@ -222,13 +222,13 @@ SEARCHED = "{row}.role IN ('user', 'assistant', 'summary') AND COALESCE({row}.ki
 def _search(connection: apsw.Connection) -> None:
     """A full-text index of the transcripts (FTS5, over the messages table's own text):
     kept by triggers, so in the same transaction as each message; existing transcripts
-    indexed here."""
+    indexed here. No column sizes: results are newest first, never ranked by bm25."""
     new, old = SEARCHED.format(row="new"), SEARCHED.format(row="old")
     connection.execute(
         f"""
         CREATE VIRTUAL TABLE messages_fts USING fts5(
             content, content='messages', content_rowid='rowid',
-            tokenize='unicode61 remove_diacritics 2');
+            tokenize='unicode61 remove_diacritics 2', columnsize=0);
         CREATE TRIGGER messages_fts_add AFTER INSERT ON messages WHEN {new} BEGIN
             INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
         END;
