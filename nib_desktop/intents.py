@@ -22,12 +22,13 @@ from nib_desktop.connection import HostLink
 from nib_desktop.feedback import FeedbackWork
 from nib_desktop.file_finder import FileWork, mentioned
 from nib_desktop.history_files import HistoryFiles
+from nib_desktop.library_work import LibraryWork
 from nib_desktop.loading import Loader
 from nib_desktop.opener import open_place
 from nib_desktop.remote_work import RemoteWork
 from nib_desktop.runner import Runner
 from nib_desktop.settings_work import SettingsWork
-from nib_desktop.state import events as ev, intents as it, slash
+from nib_desktop.state import events as ev, intents as it, sidebar, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.steering_work import SteerWork
 from nib_desktop.step_files import StepFiles
@@ -58,6 +59,7 @@ class Intents:
         self.steering = SteerWork(host, state, run, self.start_turn_in)
         self.files = FileWork(state, run)
         self.images = ImageWork(state)
+        self.library = LibraryWork(host, state, run)
 
     # --- running them -----------------------------------------------------------------
 
@@ -99,7 +101,10 @@ class Intents:
                     self._state.apply(ev.MessageQueued(shown.session_id, ""))
                     self._run(self.start_turn_in(shown.session_id, text), "send the message")
             case it.ShowAdjacent(step):
-                self.show_adjacent(step)
+                if (target := sidebar.adjacent(self._state, step)) is not None:
+                    self._state.apply(ev.SessionShown(target))
+            case it.RenameSession() | it.SearchSessions() | it.ExportSession():
+                self.library.ask(intent)
             case it.CreateSession(mode, agent, folder):  # one that times out may appear
                 self._run(self.create_session(mode, agent, folder), "create a session", "session")
             case it.OpenChanges(_, revision):
@@ -191,17 +196,6 @@ class Intents:
         """Show the session; done once it is loaded."""
         self._state.apply(ev.SessionShown(session_id))
         await self._loader.settled()
-
-    def show_adjacent(self, step: int) -> None:
-        """Show the session `step` rows below (negative: above) the one shown, in the
-        sidebar's order; it stops at either end."""
-        ids = [s.session_id for s in self._state.sessions]
-        if not ids:
-            return
-        shown = self._state.current
-        here = ids.index(shown) if shown in ids else -1
-        target = max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0
-        self._state.apply(ev.SessionShown(ids[target]))
 
     async def start_turn(self, text: str) -> m.Turn:
         shown = self._state.current or (await self.create_session("agent")).id

@@ -32,6 +32,7 @@ class SearchHit(Wire):
     title: str
     # the message that matched; None when the session's title did
     message_id: str | None
+    seq: int | None  # the message's place in its transcript
     role: Literal["user", "assistant", "summary"] | None
     created_at: str
     # a few words either side of the match, one line; `marks` are its matched words as

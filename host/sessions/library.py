@@ -90,21 +90,22 @@ class Library:
             folded = str(title).casefold()
             if all(w in folded for w in words):
                 marks = tuple((i, i + len(w)) for w in words if (i := folded.find(w)) >= 0)
-                hits.append(m.SearchHit(session_id=sid, title=title, message_id=None, role=None,
+                hits.append(m.SearchHit(session_id=sid, title=title, message_id=None, seq=None,
+                                        role=None,
                                         created_at=updated_at, snippet=title,
                                         marks=tuple(sorted(marks))))  # fmt: skip
                 if len(hits) >= params.limit:
                     return m.SearchResults(hits=tuple(hits))
         rows = self._db.execute(
-            "SELECT x.id, x.session_id, x.role, x.created_at, s.title, snippet(messages_fts,"
+            "SELECT x.id, x.seq, x.session_id, x.role, x.created_at, s.title, snippet(messages_fts,"
             " 0, ?, ?, '…', ?) FROM messages_fts JOIN messages x ON x.rowid = messages_fts.rowid"
             " JOIN sessions s ON s.id = x.session_id WHERE messages_fts MATCH ?"
             " ORDER BY messages_fts.rowid DESC LIMIT ?",
             (MARK_START, MARK_END, SNIPPET_WORDS, query, params.limit - len(hits)),
         ).fetchall()
-        for mid, sid, role, created_at, title, snippet in rows:
+        for mid, seq, sid, role, created_at, title, snippet in rows:
             text, marks = marked(str(snippet))
-            hits.append(m.SearchHit(session_id=sid, title=title, message_id=mid, role=role,
+            hits.append(m.SearchHit(session_id=sid, title=title, message_id=mid, seq=seq, role=role,
                                     created_at=created_at, snippet=text, marks=marks))  # fmt: skip
         return m.SearchResults(hits=tuple(hits))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.types import (
@@ -243,8 +244,7 @@ Event = (
     | WindowActivated | DesktopPrefsSet | NoticeShown | ChangesShown | CheckpointTaken
     | DraftSaved | MessageQueued | RemoteChoicesListed | HistoryOpened | HistoryClosed
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
-    | HistoryRequestsRead
-    | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked | FilesFound
-    | ImagesHeld
+    | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
+    | FilesFound | ImagesHeld | SearchAnswered
 )
 # fmt: on

@@ -17,11 +17,13 @@ from nib_desktop.state.folder_intents import (
     Restore,
     RevertHunk,
 )
+from nib_desktop.state.library import ExportSession, LibraryIntent, RenameSession, SearchSessions
 
-# the dock's feedback on the plan, what goes with a message besides its text, and what
-# is asked of the session's folder
-__all__ = ["AskOnPlan", "CloseChanges", "DropAsk", "DropImage", "FindFiles", "HoldImage",
-           "OpenChanges", "OpenPlace", "Restore", "RevertHunk", "SendFeedback"]  # fmt: skip
+# the dock's feedback on the plan, what goes with a message besides its text, what is
+# asked of the session's folder and of the library of sessions
+__all__ = ["AskOnPlan", "CloseChanges", "DropAsk", "DropImage", "ExportSession", "FindFiles",
+           "HoldImage", "OpenChanges", "OpenPlace", "RenameSession", "Restore", "RevertHunk",
+           "SearchSessions", "SendFeedback"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,7 @@ Intent = (
     | ExpandDock
     | SetDesktopPref
     | FeedbackIntent
+    | LibraryIntent
 )
 
 Ask = Callable[[Intent], None]

@@ -182,3 +182,8 @@ def reduced_motion_set(s: Held, e: ev.ReducedMotionSet) -> Change:
         return NOTHING
     s.reduced_motion = e.reduced
     return change(A.PREFS)
+
+
+def search_answered(s: Held, e: ev.SearchAnswered) -> Change:
+    s.search = e.search
+    return change(A.SEARCH)

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.library import Search
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.types import (
@@ -53,6 +54,7 @@ class Aspect(StrEnum):
     FEEDBACK = "feedback"  # the asks on a session's plan, not sent yet
     FILES = "files"  # the files an "@" in the composer matches
     IMAGES = "images"  # the images held to go with a session's next message
+    SEARCH = "search"  # the search across sessions answered (`Held.search`)
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ class Held:
     desktop: DesktopPrefs = field(default_factory=DesktopPrefs)
     # sessions whose turn ended while the user was not looking at them
     unseen: frozenset[str] = frozenset()
+    search: Search = field(default_factory=Search)  # the latest search across sessions
     _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
 
     # --- reading ------------------------------------------------------------------------

@@ -55,4 +55,5 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.PlanAsked: checklist.plan_asked,
     ev.FilesFound: transcript.files_found,
     ev.ImagesHeld: transcript.images_held,
+    ev.SearchAnswered: sessions.search_answered,
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from host.protocol import SCHEMA_VERSION
 from host.store.db import DB_FILENAME, open_database
 from tests.helpers.db_copy import database_copy
 from tests.helpers.host_process import (
@@ -26,7 +27,7 @@ def test_ready_line_names_socket_pid_and_versions(host) -> None:
         "socket": host.socket_path,
         "pid": host.proc.pid,
         "protocolVersion": 1,
-        "schemaVersion": 28,
+        "schemaVersion": 29,
     }
 
 
@@ -58,14 +59,14 @@ def _digest(path: Path) -> str:
 def test_newer_schema_is_refused_untouched(tmp_path, socket_path) -> None:
     db = open_database(tmp_path)
     db.execute("PRAGMA journal_mode = DELETE")
-    db.execute("PRAGMA user_version = 29")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     path = tmp_path / DB_FILENAME
     before, mtime = _digest(path), path.stat().st_mtime_ns
     proc = spawn(tmp_path, socket_path)
     _out, err = proc.communicate(timeout=20)
     assert proc.returncode == 3
-    assert "28" in err.decode() and len(err.decode().strip().splitlines()) == 1
+    assert str(SCHEMA_VERSION) in err.decode() and len(err.decode().strip().splitlines()) == 1
     assert _digest(path) == before and path.stat().st_mtime_ns == mtime
     assert not (tmp_path / (DB_FILENAME + "-wal")).exists()
 

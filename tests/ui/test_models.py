@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nib_desktop.state import events as ev
+from nib_desktop.state import events as ev, sidebar
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Item, Line, Session, Snapshot, TurnView
 from ui.views.dock import DockView
@@ -19,12 +19,12 @@ pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpe
 
 def test_session_and_transcript_models(qtmodeltester) -> None:
     sessions = SessionListModel()
-    sessions.set_rows(
-        [
-            Session("a", "A", "agent", running_turn="t1"),
-            Session("b", "B", "plan", parent_id="a", remote=True, remote_state="connected"),
-        ]
-    )
+    state = AppState()
+    state.apply(ev.SessionsListed((
+        Session("a", "A", "agent", running_turn="t1"),
+        Session("b", "B", "plan", parent_id="a", remote=True, remote_state="connected"),
+    )))  # fmt: skip
+    sessions.set_rows(sidebar.rows(state))
     qtmodeltester.check(sessions)
     transcript = TranscriptModel()
     transcript.set_rows([Line("user", "hi"), Line("tool_result", "x", is_error=True)])

@@ -20,6 +20,12 @@ Rectangle {
         field.forceActiveFocus()
         field.selectAll()
     }
+    // open with `text` in the field, as if typed (the finding is the caller's)
+    function show(text: string): void {
+        bar.open()
+        field.text = text
+        field.selectAll()
+    }
     function close(): void {
         visible = false
         bar.view.find("")

@@ -69,6 +69,13 @@ ApplicationWindow {
     Connections { target: window.app.changes; function onAsked(step: string, revision: int): void { window.openChanges(step, revision) } }
     Connections { target: window.app.history; function onFilesAsked(revision: int): void { window.openChanges("", revision) } }
     Loader { id: settingsDialogLoader }
+    Loader { id: renameDialogLoader }
+    Loader { id: searchDialogLoader }
+    Loader { id: exportDialogLoader }
+    function openLibrary(file: string): void {
+        window.openDialog(file === "RenameDialog.qml" ? renameDialogLoader
+                          : file === "SearchDialog.qml" ? searchDialogLoader : exportDialogLoader, file)
+    }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)
     property string agentAsked: ""
@@ -93,6 +100,7 @@ ApplicationWindow {
             : file === "ToolsDialog.qml" ? toolsDialogLoader : settingsDialogLoader, file)
         onAgentRequested: (agent) => window.newAgentSession(agent)
         onDeleteRequested: window.confirmDelete()
+        onLibraryRequested: (file) => window.openLibrary(file)
         onChangesRequested: window.openChanges("", 0)
         onHistoryRequested: composer.dock.toggleHistory()
         onFeedbackRequested: composer.dock.giveFeedback()
@@ -160,6 +168,7 @@ ApplicationWindow {
         onToolsRequested: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
         onChangesRequested: window.openChanges("", 0)
         onSettingsRequested: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
+        onLibraryRequested: file => window.openLibrary(file)
         onFocusCycled: step => window.cycleFocus(step)
     }
     readonly property var keys: windowKeys.texts

@@ -66,6 +66,13 @@ Item {
         theme: transcript.theme
         onClosed: if (transcript.findReturn !== null) transcript.findReturn.forceActiveFocus()
     }
+    Connections {  // a search hit opened: its word found here, at its message
+        target: transcript.app.library
+        function onOpened(word: string, sessionId: string, seq: int): void {
+            findBar.show(word)
+            transcript.app.transcript.findAt(word, sessionId, seq)
+        }
+    }
     Connections {
         target: transcript.app.transcript
         function onFindChanged(): void {

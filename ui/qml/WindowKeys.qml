@@ -16,6 +16,8 @@ Item {
     signal toolsRequested()
     signal changesRequested()
     signal settingsRequested()
+    // the library of sessions: the shown one renamed or exported, all searched
+    signal libraryRequested(string file)
     signal focusCycled(int step)
 
     Shortcut {
@@ -103,6 +105,26 @@ Item {
         onActivated: keys.settingsRequested()
     }
     Shortcut {
+        id: renameShortcut
+        objectName: "renameShortcut"
+        sequence: "F2"
+        enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
+        onActivated: keys.libraryRequested("RenameDialog.qml")
+    }
+    Shortcut {
+        id: searchShortcut
+        objectName: "searchShortcut"
+        sequence: "Ctrl+Shift+F"
+        onActivated: keys.libraryRequested("SearchDialog.qml")
+    }
+    Shortcut {
+        id: exportShortcut
+        objectName: "exportShortcut"
+        sequence: "Ctrl+Shift+E"
+        enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
+        onActivated: keys.libraryRequested("ExportDialog.qml")
+    }
+    Shortcut {
         sequence: "F6"
         onActivated: keys.focusCycled(1)
     }
@@ -122,6 +144,9 @@ Item {
         "tools": toolsShortcut.nativeText,
         "changes": changesShortcut.nativeText,
         "settings": settingsShortcut.nativeText,
+        "rename": renameShortcut.nativeText,
+        "search": searchShortcut.nativeText,
+        "export": exportShortcut.nativeText,
         "sidebar": sidebarShortcut.nativeText,
         "palette": "Ctrl+K",
         "retryRemote": retryRemoteShortcut.nativeText,

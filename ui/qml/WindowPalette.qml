@@ -19,6 +19,7 @@ Item {
     signal dialogRequested(string file)
     signal agentRequested(string agent)
     signal deleteRequested()
+    signal libraryRequested(string file)
     signal changesRequested()
     signal historyRequested()
     signal feedbackRequested()
@@ -51,6 +52,9 @@ Item {
         case "retryRemote": sessions.retryRemote(); break
         case "fork": sessions.fork(); break
         case "delete": host.deleteRequested(); break
+        case "rename": host.libraryRequested("RenameDialog.qml"); break
+        case "search": host.libraryRequested("SearchDialog.qml"); break
+        case "export": host.libraryRequested("ExportDialog.qml"); break
         case "toggleDock": host.app.dock.toggleExpanded(); break
         case "history": host.historyRequested(); break
         case "feedback": host.feedbackRequested(); break

@@ -17,6 +17,7 @@ from ui.views.connection import ConnectionView
 from ui.views.dock import DockView
 from ui.views.feedback import FeedbackView
 from ui.views.history import HistoryView
+from ui.views.library import LibraryView
 from ui.views.notices import NoticeView
 from ui.views.palette import PaletteView
 from ui.views.remote import RemoteView
@@ -58,6 +59,7 @@ class AppViews(QObject):
         self.remote_view = RemoteView(state, ask, endpoint_problem, self)
         self.settings_view = SettingsView(state, ask, self)
         self.palette_view = PaletteView(state, self.dock_view, ask, self)
+        self.library_view = LibraryView(state, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -101,6 +103,9 @@ class AppViews(QObject):
     def _get_palette(self) -> PaletteView:
         return self.palette_view
 
+    def _get_library(self) -> LibraryView:
+        return self.library_view
+
     sessions = Property(SessionsView, _get_sessions, constant=True)
     composer = Property(ComposerView, _get_composer, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
@@ -115,3 +120,4 @@ class AppViews(QObject):
     remote = Property(RemoteView, _get_remote, constant=True)
     settings = Property(SettingsView, _get_settings, constant=True)
     palette = Property(PaletteView, _get_palette, constant=True)
+    library = Property(LibraryView, _get_library, constant=True)

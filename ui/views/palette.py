@@ -85,6 +85,9 @@ class PaletteView(QObject):
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
         if shown is not None and not remote:
             out.append(_command("fork", "Fork this session", key("fork", "")))
+            out.append(_command("rename", "Rename this session…", key("rename", "")))
+            out.append(_command("export", "Export this session as Markdown…", key("export", "")))
+        out.append(_command("search", "Search all sessions…", key("search", "")))
         if shown is not None:
             out.append(_command("delete", "Delete this session…", key("delete", "")))
         if dock.property("shown") and not dock.property("unavailable"):  # it has a checklist

@@ -124,10 +124,10 @@ class RowModel(QAbstractListModel):
 @QmlElement
 @qml_uncreatable("made by the views")
 class SessionListModel(RowModel):
-    """Rows: the state's `Session`s."""
+    """Rows: `state.sidebar.SidebarRow`s."""
 
     ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState",
-             "agent", "folder")  # fmt: skip
+             "agent", "folder", "progress", "ended", "unseen", "waiting", "accessible")  # fmt: skip
     ATTRIBUTES = {"sessionId": "session_id", "parentId": "parent_id",  # noqa: RUF012
                   "remoteState": "remote_state"}  # fmt: skip
 
@@ -224,3 +224,11 @@ class ImageModel(RowModel):
     """The images held to go with the next message. Rows: `HeldImage`s."""
 
     ROLES = ("label",)
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class SearchHitModel(RowModel):
+    """Rows: `ui.views.library.HitRow`s, the search across sessions' results."""
+
+    ROLES = ("sessionId", "title", "where", "snippetHtml", "accessibleName", "found", "seq")

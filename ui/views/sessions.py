@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import store
+from nib_desktop.state import sidebar, store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.outside import SHOWN_OUTSIDE, window_title
 from nib_desktop.state.store import AppState, Change
@@ -35,7 +35,7 @@ class SessionsView(QObject):
         self._state, self._ask = state, ask
         state.subscribe(self._changed)
         self.model = SessionListModel(self)
-        self.model.set_rows(list(state.sessions))  # the last run's list, until the host's
+        self.model.set_rows(sidebar.rows(state))  # the last run's list, until the host's
         self.agent_model = AgentChoiceModel(self)
         self._shown: Session | None = None
         self._title_text = window_title(state)
@@ -49,8 +49,9 @@ class SessionsView(QObject):
         if store.AGENTS in change:
             self.agent_model.set_rows(list(self._state.agents))
             self.agentsChanged.emit()
+        if change.aspects & sidebar.SIDEBAR:
+            self.model.set_rows(sidebar.rows(self._state))
         if store.SESSIONS in change:
-            self.model.set_rows(list(self._state.sessions))
             self.listChanged.emit()
         if store.CURRENT in change or store.SESSIONS in change:
             before, self._shown = self._shown, self._state.shown

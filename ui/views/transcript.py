@@ -42,6 +42,8 @@ class TranscriptView(QObject):
         self._query = ""
         self._found: tuple[int, ...] = ()
         self._at = -1
+        # the session and message whose occurrence `findAt` shows first, once loaded
+        self._seq: tuple[str, int] = ("", 0)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.LIVE in change:
@@ -107,10 +109,17 @@ class TranscriptView(QObject):
 
     def _refind(self, keep: bool) -> None:
         """The occurrences anew; the one shown stays on its row where it can (`keep`),
-        else the newest."""
+        else the first in the message `findAt` asked for once it is loaded, else the
+        newest."""
         row = self._found[self._at] if keep and 0 <= self._at < len(self._found) else -1
-        self._found = find.occurrences(self._state.transcript.lines, self._query)
-        if row >= 0 and row in self._found:
+        lines = self._state.transcript.lines
+        self._found = find.occurrences(lines, self._query)
+        sid, seq = self._seq
+        here = seq and self._state.transcript.session_id == sid
+        at_seq = [r for r in self._found if here and lines[r].seq == seq]
+        if at_seq:
+            self._at, self._seq = self._found.index(at_seq[0]), ("", 0)
+        elif row >= 0 and row in self._found:
             self._at = self._found.index(row)
         else:
             self._at = len(self._found) - 1
@@ -120,7 +129,14 @@ class TranscriptView(QObject):
     def find(self, query: str) -> None:
         """Look for `query` in every loaded line, its folded parts, output and input
         included; the newest occurrence is shown first."""
-        self._query = query
+        self._query, self._seq = query, ("", 0)
+        self._refind(keep=False)
+
+    @Slot(str, str, int)
+    def findAt(self, query: str, session_id: str, seq: int) -> None:
+        """Look for `query`, showing first its occurrence in the message `seq` of the
+        session `session_id` (a search hit opened), as soon as that is loaded."""
+        self._query, self._seq = query, (session_id, seq)
         self._refind(keep=False)
 
     @Slot(int)

@@ -1,0 +1,87 @@
+"""The sidebar's rows: each session with what says whether it needs the user: its
+checklist's progress while its turn runs, how its last turn ended when it did not
+finish, a mark for a turn that finished while the user was elsewhere, and one for an
+approval waiting. Pure functions of the state; no Qt."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from nib_desktop.state import facts, store
+from nib_desktop.state.store import AppState
+from nib_desktop.state.types import Session
+
+# the aspects of a change that can alter a row
+SIDEBAR = frozenset({store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS,
+                     store.ATTENTION})  # fmt: skip
+END = facts.End
+END_WORDS = {END.STOPPED: "stopped", END.FAILED: "failed", END.INTERRUPTED: "interrupted",
+             END.UNREACHABLE: "unreachable"}  # fmt: skip
+
+
+class SidebarRow(NamedTuple):
+    session_id: str
+    title: str
+    mode: str
+    remote: bool
+    running: bool
+    parent_id: str
+    remote_state: str
+    agent: str
+    folder: str
+    progress: str  # "3/5" while its turn runs with a checklist, else ""
+    ended: str  # "stopped", "failed", … when its last turn did not finish, else ""
+    unseen: bool  # its turn ended while the user was elsewhere
+    waiting: bool  # a tool call of it waits for the user's approval
+    accessible: str  # all of it in words, for a screen reader
+
+
+def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRow:
+    sid = session.session_id
+    turn = state.turn(sid)
+    progress = ""
+    snapshot = state.snapshot(sid)
+    if session.running and snapshot is not None:
+        done, total = facts.progress(snapshot.items)
+        progress = f"{done}/{total}" if total else ""
+    ended = "" if session.running else END_WORDS.get(turn.end, "")
+    unseen = sid in state.unseen
+    words = [session.title]
+    if session.mode != "agent":
+        words.append(session.mode)
+    if session.remote:
+        words.append("remote" + (f" {session.remote_state}"
+                                 if session.remote_state != "connected" else ""))  # fmt: skip
+    if session.agent:
+        words.append(f"{session.agent} in {session.folder}")
+    if session.running:
+        words.append(f"running, {progress.replace('/', ' of ')} steps done" if progress
+                     else "running")  # fmt: skip
+    if ended:
+        words.append(f"its last turn {ended}")
+    if unseen:
+        words.append("finished, not seen")
+    if sid in waiting:
+        words.append("waits for your approval")
+    if sid == state.current:
+        words.append("shown")
+    return SidebarRow(
+        sid, session.title, session.mode, session.remote, session.running, session.parent_id,
+        session.remote_state, session.agent, session.folder, progress, ended, unseen,
+        sid in waiting, ", ".join(words),
+    )  # fmt: skip
+
+
+def rows(state: AppState) -> list[SidebarRow]:
+    waiting = frozenset(a.session_id for a in state.approvals)
+    return [row(state, session, waiting) for session in state.sessions]
+
+
+def adjacent(state: AppState, step: int) -> str | None:
+    """The session `step` rows below (negative: above) the one shown, in the sidebar's
+    order; it stops at either end. None when there is no session."""
+    ids = [s.session_id for s in state.sessions]
+    if not ids:
+        return None
+    here = ids.index(state.current) if state.current in ids else -1
+    return ids[max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0]
