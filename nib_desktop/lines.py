@@ -6,11 +6,11 @@ from __future__ import annotations
 from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop import activity
-from nib_desktop.state.facts import STATUS_GLYPHS, End
+from nib_desktop.checklist_lines import todo_line as todo_line
+from nib_desktop.state.facts import End
 from nib_desktop.state.types import Line, TurnView, merge_lines
 
 TODO_WRITE = "TodoWrite"
-UNCHANGED = "Checklist written again, unchanged"
 
 
 def summary_text(message: m.Message) -> str:
@@ -41,8 +41,10 @@ class LineMaker:
         # the calls told and not yet finished: id -> (the call's seq, its name as shown,
         # its input)
         self._calls: dict[str, tuple[int, str, str]] = {}
-        # the last checklist line, when it told one step beginning: (its seq, the step)
-        self._begun: tuple[int, str] | None = None
+        # the last checklist line, when it told one step beginning: (its seq, the step,
+        # its turn): only a write of the same turn takes its place
+        self._begun: tuple[int, str, str | None] | None = None
+        self._list_turn: str | None = None  # the turn of the last checklist write
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         seq = message.seq
@@ -68,9 +70,13 @@ class LineMaker:
         if not alone or only is None:
             return 0
         if only.to == "in_progress":
-            self._begun = (message.seq, only.content)
+            self._begun = (message.seq, only.content, message.turn_id)
             return 0
-        if only.to == "completed" and begun is not None and begun[1] == only.content:
+        if (
+            only.to == "completed"
+            and begun is not None
+            and begun[1:] == (only.content, message.turn_id)
+        ):
             return begun[0]
         return 0
 
@@ -78,7 +84,15 @@ class LineMaker:
         if message.role == "summary":
             return [Line("summary", summary_text(message))]
         if message.todo is not None:
-            return [todo_line(message.todo.diff, message.todo.items)]
+            diff = message.todo.diff
+            first = message.turn_id is not None and message.turn_id != self._list_turn
+            self._list_turn = message.turn_id
+            new_task = (
+                first
+                and bool(diff.added)
+                and bool(diff.completed_removed or diff.dropped_unfinished)
+            )
+            return [todo_line(diff, message.todo.items, new_task)]
         if message.kind == "thought":  # an external agent's: shown folded
             return [Line("thought", message.content.strip("\n"))]
         if message.kind == "plan":  # an agent's plan that did not write the checklist
@@ -156,34 +170,6 @@ def bounded(text: str) -> str:
     return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
 
 
-def todo_line(diff: m.TodoDiff, items: int) -> Line:
-    """A committed checklist revision of `items` items in one line: a whole new list, or
-    what changed against the one before."""
-    fresh = len(diff.added) == items and not diff.completed_removed
-    if items and fresh and not diff.dropped_unfinished:
-        return Line("todo", f"Checklist: {_steps(items)}")
-    text, warning = diff_line(diff)
-    if not items and text == UNCHANGED:
-        text = "Checklist empty"
-    return Line("todo", text, warning=warning)
-
-
-def diff_line(diff: m.TodoDiff) -> tuple[str, bool]:
-    """One line telling a revision's changes ("✓ Write the tests · +2 steps"), and whether
-    it dropped items unfinished (said in words too, not only flagged)."""
-    parts = [f"{STATUS_GLYPHS[c.to]} {shorten(c.content, 80)}" for c in diff.status_changed]
-    if diff.added:
-        parts.append(f"+{_steps(len(diff.added))}")
-    if diff.completed_removed:
-        parts.append(f"{_steps(len(diff.completed_removed))} finished and removed")
-    if diff.dropped_unfinished:
-        dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
-        parts.append(f"dropped unfinished: {dropped}")
-    if diff.reordered:
-        parts.append("reordered")
-    return " · ".join(parts) or UNCHANGED, bool(diff.dropped_unfinished)
-
-
 def turn_end(t: TurnView) -> Line | None:
     """The transcript's line for a turn that ended other than by finishing: stopped,
     failed with its error, or interrupted by a host restart. None while it runs or when
@@ -223,10 +209,6 @@ def transcript(
     if previous in ends and previous != next_turn:
         lines.append(ends.pop(previous))
     return tuple(lines)
-
-
-def _steps(n: int) -> str:
-    return f"{n} step" if n == 1 else f"{n} steps"
 
 
 def call_line(call: m.ToolCall) -> str:

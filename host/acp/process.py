@@ -425,6 +425,9 @@ class AgentProcess:
         if ask.cancelled() or ask.exception() is not None:
             return cancelled
         decision, picked = ask.result()
+        kinds = {o.option_id: o.kind for o in options}
+        if decision == "deny" or kinds.get(picked or "", "").startswith("reject"):
+            recorder.denied(str(tool_call.tool_call_id or ""), title)
         option = picked or choose(options, decision)
         if option is None:
             return cancelled

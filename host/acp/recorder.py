@@ -184,6 +184,22 @@ class Recorder:
         did = activity(asking, "pending", {})
         return did.model_copy(update={"status": "pending"})
 
+    def denied(self, call_id: str, title: str) -> None:
+        """The user refused this call: its result, saying so, is stored at once (an agent
+        may simply end its turn, as Codex does), so every denial leaves a line naming what
+        was denied; the agent's own result for the call, which could only repeat it, is
+        not stored again."""
+        call_id = call_id or f"denied-{len(self._calls)}"
+        call = self._calls.setdefault(call_id, _Call())
+        call.title = call.title or title
+        if call.finished:
+            return
+        if not call.told:
+            self._tell(call_id, call)
+        call.finished = True
+        self._append("tool", f"Denied: you did not allow {call.title or 'it'}",
+                     tool_call_id=call_id, is_error=True)  # fmt: skip
+
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()
         call.told = True

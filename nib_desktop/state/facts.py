@@ -120,7 +120,10 @@ def ended(state: str) -> bool:
 
 
 def left_word(end: End) -> str:
-    """How a turn that is no longer running left a step in progress, in one word."""
-    if end in (End.STOPPED, End.UNREACHABLE, End.FAILED):
+    """How a turn that is no longer running left a step in progress, in one word: its
+    real end ("stopped", "failed", "interrupted" by a host restart…), "unfinished" when
+    the turn ended as the agent chose with the step still in progress, or its end is not
+    known."""
+    if end in (End.STOPPED, End.UNREACHABLE, End.FAILED, End.INTERRUPTED):
         return end.value
-    return End.INTERRUPTED.value  # completed with a step in progress, or interrupted
+    return "unfinished"

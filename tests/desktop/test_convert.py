@@ -316,3 +316,48 @@ def test_a_tools_output_loses_its_one_fence_and_paths_are_named_in_the_folder() 
     assert activity.places(edit, "/w/app") == (("a.py", 1),)
     ran = m.ToolActivity(kind="execute", output="```console\n3 passed\n```")
     assert activity.summary(ran) == "3 passed"
+
+
+def in_turn(turn: str, messages: list[m.Message]) -> list[m.Message]:
+    return [msg.model_copy(update={"turn_id": turn}) for msg in messages]
+
+
+def test_a_steps_line_belongs_to_its_turn_and_a_new_task_reads_as_a_new_list() -> None:
+    """Issue 35: a stopped turn's "◐ Extract" stays as it was when the next turn finishes
+    the step; a new task's list is told as a new list, never matched by a step's title
+    with the old one (dropped unfinished steps still said)."""
+    begin = [{"content": "Extract", "from": "pending", "to": "in_progress"}]
+    finish = [{"content": "Extract", "from": "in_progress", "to": "completed"}]
+    first = in_turn("t1", [message("user", "go"),
+                           *todo_write("a", commit(1, 2, added=["Extract", "Test"])),
+                           *todo_write("b", commit(2, 2, statusChanged=begin))])  # fmt: skip
+    second = in_turn("t2", [message("user", "go on"),
+                            *todo_write("c", commit(3, 2, statusChanged=finish))])  # fmt: skip
+    renamed = [{"content": "Test", "from": "completed", "to": "pending"}]
+    third = in_turn("t3", [message("user", "a new task"), *todo_write("d", commit(
+        4, 6, added=["A", "B", "C", "D", "E"], completedRemoved=["Extract"],
+        statusChanged=renamed))])  # fmt: skip
+    fourth = in_turn("t4", [message("user", "another"), *todo_write("e", commit(
+        5, 1, added=["Z"], droppedUnfinished=["A"], completedRemoved=["B"]))])  # fmt: skip
+    for paged in (False, True):
+        maker = LineMaker()
+        messages = [*first, *second, *third, *fourth]
+        if paged:
+            told = lines.transcript(tuple(messages), ())
+        else:
+            held: tuple[lines.Line, ...] = ()
+            for msg in messages:
+                held = lines.merge_lines(held, maker.lines(msg))
+            told = held
+        texts = [x.text for x in told if x.kind == "todo"]
+        assert texts == ["Checklist: 2 steps", "◐ Extract", "✓ Extract",
+                         "New checklist: 6 steps",
+                         "New checklist: 1 step · dropped unfinished: “A”"], paged  # fmt: skip
+
+
+def test_a_step_left_in_progress_by_a_turn_that_ended_is_labelled_by_its_real_end() -> None:
+    from nib_desktop.state.facts import End, left_word
+
+    assert left_word(End.COMPLETED) == "unfinished"
+    assert left_word(End.INTERRUPTED) == "interrupted"
+    assert left_word(End.STOPPED) == "stopped" and left_word(End.FAILED) == "failed"

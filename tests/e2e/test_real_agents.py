@@ -135,6 +135,14 @@ def test_a_permission_request_is_an_approval(
             ends = "cancelled" if (agent, decision) == ("codex", "deny") else "completed"
             assert client.wait_turn_end(turn_id, 120)["state"] == ends
             assert (work / "made.txt").exists() == (decision == "allow_once")
+            # every denial leaves a line naming what was denied: the agent's own result
+            # for the call, else the host's (Codex just ends its turn)
+            listed = client.call("messages.list", {"sessionId": sid})["messages"]
+            failed = [m for m in listed if m["role"] == "tool" and m["isError"]
+                      and m["toolCallId"] and m["kind"] is None]  # fmt: skip
+            assert bool(failed) == (decision == "deny"), failed
+            if agent == "codex" and decision == "deny":
+                assert failed[0]["content"].startswith("Denied: you did not allow")
 
 
 @pytest.mark.parametrize("agent", ["codex", "claude"])

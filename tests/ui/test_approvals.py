@@ -59,7 +59,7 @@ def test_an_approval_waits_in_the_composer_and_alt_y_allows_it(gui: Gui) -> None
         assert problems(gui) == []  # the row's controls have names and roles
         row = gui.item("approvalRow")
         assert row.isVisible()
-        assert gui.item("approvalTitle").property("text") == "Allow echo (test) to run?"
+        assert gui.item("approvalTitle").property("text") == "Allow this call? echo (test)"
         assert "Please echo this" in gui.item("approvalArguments").property("text")
         assert gui.item("composerInput").hasActiveFocus()  # the row took nothing
         await gui.key(Qt.Key.Key_Y, ALT)

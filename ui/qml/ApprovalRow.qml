@@ -61,7 +61,7 @@ FocusScope {
             objectName: "approvalTitle"
             Layout.fillWidth: true
             text: row.approvals.agentAsks ? qsTr("The agent asks: %1").arg(row.approvals.tool)
-                                          : qsTr("Allow %1 to run?").arg(row.approvals.tool)
+                                          : qsTr("Allow this call? %1").arg(row.approvals.tool)
             textFormat: Text.PlainText
             font.bold: true
             wrapMode: Text.Wrap
