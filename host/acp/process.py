@@ -105,6 +105,7 @@ class AgentProcess:
         self.error: str | None = None
         self.info: m.AgentInfo | None = None
         self.load_session = False
+        self.fork_session = False  # it offers session/fork (ACP, unstable)
         self.auth_methods: list[str] = []  # their names
         self.auth: tuple[m.AuthInfo, ...] = ()  # as section 17 tells them
         self._late_told: set[str] = set()  # sessions told of a plan after their turn
@@ -209,6 +210,8 @@ class AgentProcess:
             )
             caps = answer.agent_capabilities
             self.load_session = bool(caps is not None and caps.load_session)
+            sessions = caps.session_capabilities if caps is not None else None
+            self.fork_session = bool(sessions is not None and sessions.fork is not None)
             self.auth_methods = [method.name for method in answer.auth_methods or ()]
             self.auth = tuple(
                 m.AuthInfo(id=shorten(str(getattr(a, "id", "")), MAX_TEXT),

@@ -17,6 +17,7 @@ from acp.client.connection import ClientSideConnection
 from acp.schema import AcpMcpServer, EnvVariable, HttpMcpServer, McpServerStdio, SseMcpServer
 
 from host.acp.attachments import blocks
+from host.acp.fork import carried
 from host.acp.process import AgentFailure, AgentProcess
 from host.acp.recorder import Recorder
 from host.protocol import models as m
@@ -51,6 +52,7 @@ class AgentTurn:
         self._sessions = sessions
         self._todos = todos
         self._data_dir = data_dir
+        self._forked: set[str] = set()  # agent-side sessions made by session/fork
 
     async def prompt(
         self,
@@ -70,6 +72,8 @@ class AgentTurn:
                 unfinished = checklist_context(self._todos.snapshot(session.id))
                 if unfinished is not None:
                     text = f"{unfinished}\n\n{text}"
+                if session.parent_id is not None and agent_session not in self._forked:
+                    text = self._carried(session, recorder) + text
             content = [text_block(text), *blocks(session, attachments, process.prompt_kinds)]
             prompt = asyncio.ensure_future(conn.prompt(session_id=agent_session, prompt=content))
             try:
@@ -127,10 +131,20 @@ class AgentTurn:
                 process.owned.pop(stored, None)
             finally:
                 recorder.loading = False
+        parent = self._sessions.agent_session(session.parent_id) if session.parent_id else None
         try:
             with process.opening():
-                answer = await asyncio.wait_for(conn.new_session(cwd=cwd, mcp_servers=servers),
-                                                SESSION_NEW_S)  # fmt: skip
+                answer: Any = None
+                if parent is not None and process.fork_session:
+                    answer = await self._fork(conn, parent, cwd, servers)
+                if answer is None:
+                    answer = await asyncio.wait_for(
+                        conn.new_session(cwd=cwd, mcp_servers=servers), SESSION_NEW_S
+                    )
+                else:
+                    self._forked.add(answer.session_id)
+                    recorder.say(f"Forked: {process.name} goes on from a copy of its own "
+                                 "session (session/fork), with all it knew.")  # fmt: skip
                 process.adopt(answer.session_id, session.id)
         except TimeoutError:
             raise AgentFailure(f"it did not answer session/new within {SESSION_NEW_S:.0f} s"
@@ -142,6 +156,30 @@ class AgentTurn:
         self._sessions.set_agent_session(session.id, answer.session_id)
         self._opened(process, session.id, answer)
         return answer.session_id, True
+
+    async def _fork(
+        self, conn: ClientSideConnection, parent: str, cwd: str, servers: list[Any]
+    ) -> Any:
+        """The parent's agent-side session forked by the agent (`session/fork`), or None
+        when it refuses (the fork then carries the conversation in its first prompt)."""
+        try:
+            return await asyncio.wait_for(
+                conn.fork_session(session_id=parent, cwd=cwd, mcp_servers=servers), SESSION_NEW_S
+            )
+        except (RequestError, TimeoutError) as exc:
+            log.info("agent %s did not fork session %s: %s", self._process.name, parent, exc)
+            return None
+
+    def _carried(self, session: m.Session, recorder: Recorder) -> str:
+        """The conversation a fork copied, compacted for the head of its first prompt (the
+        agent's new session has none of it), and a line saying so."""
+        copied = [x for x in self._sessions.transcript.all(session.id) if x.turn_id is None]
+        head, count = carried(copied)
+        if count:
+            recorder.say(f"Forked: {self._process.name} does not offer session/fork, so its "
+                         f"first prompt carries the earlier conversation, compacted "
+                         f"({count} messages).")  # fmt: skip
+        return head
 
     def _mcp_servers(self) -> list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]:
         """The stdio MCP servers of section 13, for the agent to start itself."""

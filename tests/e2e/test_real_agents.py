@@ -188,6 +188,31 @@ def test_a_restart_of_nib_hands_the_unfinished_list_back(
             assert client.call("todos.get", {"sessionId": sid})["revision"] == 1
 
 
+@pytest.mark.parametrize("agent", ["codex", "claude"])
+def test_a_fork_keeps_what_the_agent_knew(tmp_path: Path, bin_dir: Path, agent: str) -> None:
+    """Issue 35: a fork's first request to the model holds the parent's conversation,
+    by the agent's own session/fork where it offers it, else carried in the prompt; the
+    fork's transcript says which."""
+    with ScriptedModels() as models:
+        models.script = [Reply("Noted: the word is pelican."), Reply("It was pelican.")]
+        with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
+            sid = client.call("sessions.create", {"agent": agent, "cwd": str(tmp_path)})["id"]
+            ended = client.wait_turn_end(start(client, sid, "Remember the word pelican"), 120)
+            assert ended["state"] == "completed", ended
+            fork = client.call("sessions.fork", {"sessionId": sid})["id"]
+            asked = len(models.requests)
+            ended = client.wait_turn_end(start(client, fork, "What was the word?"), 120)
+            assert ended["state"] == "completed", ended
+            first = next(json.dumps(r) for r in models.requests[asked:] if r.get("tools"))
+            assert "Remember the word pelican" in first and "What was the word?" in first
+            listed = client.call("messages.list", {"sessionId": fork})["messages"]
+            said = [x["content"] for x in listed if x["content"].startswith("Forked: ")]
+            assert len(said) == 1, said
+            assert listed[-1]["content"] == "It was pelican."
+            parent = client.call("messages.list", {"sessionId": sid})["messages"]
+            assert not any(x["content"].startswith("Forked: ") for x in parent)
+
+
 def test_gemini_runs_turns_and_shares_no_plan(tmp_path: Path, bin_dir: Path) -> None:
     """Gemini CLI sends no plan at all: its turns run, the checklist stays at revision 0
     (the window says the agent shares none)."""
