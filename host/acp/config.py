@@ -5,6 +5,8 @@ are ignored; a wrong value is that agent's error, shown where agents are listed.
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +32,37 @@ class AgentCommand(BaseModel):
         return hash((self.command, self.args, tuple(sorted(self.env.items())), self.timeout))
 
 
+INSTALL_HINTS = {
+    "claude-agent-acp": "npm install -g @agentclientprotocol/claude-agent-acp",
+    "codex-acp": "npm install -g @zed-industries/codex-acp",
+    "gemini": "npm install -g @google/gemini-cli",
+    "goose": "see https://block.github.io/goose/docs/getting-started/installation",
+}
+
+
+def not_installed(entry: AgentCommand) -> str:
+    """An agent whose command cannot be found, in words: how to install the known ones."""
+    words = " ".join((entry.command, *entry.args))
+    hint = next((h for key, h in INSTALL_HINTS.items() if key in words), None)
+    how = f"install it ({hint})" if hint else "install it"
+    return (f"{entry.command!r} was not found: {how}, or set the agent's \"command\" in "
+            "settings.json to where it is")  # fmt: skip
+
+
+def findable(entry: AgentCommand) -> bool:
+    """Whether the agent's command can be started: a path to an executable file, or a
+    name on the PATH it will run with (its own "env" may set one)."""
+    if "/" in entry.command:
+        path = Path(entry.command).expanduser()
+        return path.is_file() and os.access(path, os.X_OK)
+    path_list = entry.env.get("PATH", os.environ.get("PATH"))
+    return shutil.which(entry.command, path=path_list) is not None
+
+
 @dataclass(frozen=True)
 class AgentConfig:
-    """One configured agent: its command, or `problem` why it cannot be used."""
+    """One configured agent: its command, and `problem` why it cannot be used (no command
+    when its settings are not usable; a command that cannot be found)."""
 
     name: str
     entry: AgentCommand | None
@@ -62,7 +92,8 @@ def idle_listing(configs: list[AgentConfig]) -> m.AgentsList:
     """`agents.list` before any agent was used (no SDK loaded): each configured agent
     idle, or failed with why its settings cannot be used."""
     return m.AgentsList(agents=tuple(
-        m.AgentEntry(name=c.name, command=c.command, state="idle" if c.entry else "failed",
+        m.AgentEntry(name=c.name, command=c.command,
+                     state="idle" if c.entry and not c.problem else "failed",
                      error=c.problem, agent_info=None)
         for c in configs
     ))  # fmt: skip
@@ -74,7 +105,7 @@ def check_agent(configs: list[AgentConfig], name: str) -> None:
     if found is None:
         known = ", ".join(sorted(c.name for c in configs)) or "none is configured"
         raise errors.InvalidParams(f"unknown agent {name!r} (configured in settings.json: {known})")
-    if found.entry is None:
+    if found.entry is None or found.problem:
         raise errors.InvalidParams(f"agent {name!r} cannot be used: {found.problem}")
 
 
@@ -86,8 +117,9 @@ def _config(name: str, raw: Any) -> AgentConfig:
     if not isinstance(raw, dict):
         return AgentConfig(name, None, "its settings must be an object")
     try:
-        return AgentConfig(name, AgentCommand.model_validate(raw))
+        entry = AgentCommand.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"]) or "settings"
         return AgentConfig(name, None, f"{where}: {first['msg']}")
+    return AgentConfig(name, entry, None if findable(entry) else not_installed(entry))

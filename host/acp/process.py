@@ -31,7 +31,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from host.acp.config import AgentConfig
+from host.acp.config import AgentConfig, not_installed
 from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
 from host.acp.recorder import Recorder, as_text, late_plan
 from host.acp.trace import Trace
@@ -54,12 +54,6 @@ GROUP_POLL_S = 0.05  # how often a stopped agent's group is looked at until it i
 # the minimal base an agent's configured env goes over: never the host's token, the
 # remote token or the model key (contract section 15)
 BASE_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
-INSTALL_HINTS = {
-    "claude-agent-acp": "npm install -g @agentclientprotocol/claude-agent-acp",
-    "codex-acp": "npm install -g @zed-industries/codex-acp",
-    "gemini": "npm install -g @google/gemini-cli",
-    "goose": "see https://block.github.io/goose/docs/getting-started/installation",
-}
 
 
 class Owner(Protocol):
@@ -81,14 +75,6 @@ def agent_env(configured: dict[str, str]) -> dict[str, str]:
     env = {key: os.environ[key] for key in BASE_ENV if key in os.environ}
     env.update(configured)
     return env
-
-
-def _not_installed(config: AgentConfig) -> str:
-    words = " ".join((config.command, *(config.entry.args if config.entry else ())))
-    hint = next((h for key, h in INSTALL_HINTS.items() if key in words), None)
-    how = f"install it ({hint})" if hint else "install it"
-    return (f"{config.command!r} was not found: {how}, or set the agent's \"command\" in "
-            "settings.json to where it is")  # fmt: skip
 
 
 EARLY_UPDATES = 200  # held while a session/new is unanswered; more is a broken agent
@@ -133,6 +119,11 @@ class AgentProcess:
         return self.config.name
 
     def entry(self) -> m.AgentEntry:
+        """As `agents.list` tells it: one whose command cannot be found is failed before
+        it is ever started (the New menu says so before it is picked)."""
+        if self.state == "idle" and self.config.problem:
+            return m.AgentEntry(name=self.name, command=self.config.command, state="failed",
+                                error=self.config.problem, agent_info=None)  # fmt: skip
         return m.AgentEntry(name=self.name, command=self.config.command, state=self.state,
                             error=self.error, agent_info=self.info)  # fmt: skip
 
@@ -150,6 +141,8 @@ class AgentProcess:
             entry = self.config.entry
             if entry is None:
                 raise AgentFailure(f"{self.name}: {self.config.problem}")
+            if self.config.problem:  # its command cannot be found
+                raise self._failed(self.config.problem)
             self._set("starting")
             self._broken, self._stopping, self._stop_reason = None, False, None
             self._stderr.clear()
@@ -164,7 +157,7 @@ class AgentProcess:
                 self._set("idle")
                 raise
             except FileNotFoundError:
-                raise self._failed(_not_installed(self.config)) from None
+                raise self._failed(not_installed(entry)) from None
             except OSError as exc:
                 raise self._failed(f"{entry.command!r} could not be started: {exc}") from None
             assert process.stdout is not None and process.stdin is not None

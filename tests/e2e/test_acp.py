@@ -327,19 +327,36 @@ def test_not_installed_unauthenticated_and_silent_agents(tmp_path: Path) -> None
                    "timeout": 1},
     }}))  # fmt: skip
     with agent_host(tmp_path) as (_host, client):
+        # a command that cannot be found is told before the agent is needed: listed as
+        # failed, with how to install it, and no session is made on it
+        listed = {a["name"]: a for a in client.call("agents.list", {})["agents"]}
+        assert listed["claude"]["state"] == "failed"
+        assert listed["claude"]["error"].startswith("'claude-agent-acp-not-here' was not found")
+        assert "npm install -g @agentclientprotocol/claude-agent-acp" in listed["claude"]["error"]
+        assert listed["auth"]["state"] == listed["silent"]["state"] == "idle"
+        with pytest.raises(RpcErrorReply) as refused:
+            client.call("sessions.create", {"agent": "claude"})
+        assert refused.value.code == -32602 and "was not found" in str(refused.value)
         errors = {}
-        for name in ("claude", "auth", "silent"):
+        for name in ("auth", "silent"):
             sid = client.call("sessions.create", {"agent": name})["id"]
             ended = turn(client, sid, "plan")
             assert ended["state"] == "failed"
             errors[name] = ended["error"]
-        assert errors["claude"].startswith("claude: 'claude-agent-acp-not-here' was not found")
-        assert "npm install -g @agentclientprotocol/claude-agent-acp" in errors["claude"]
         assert "authentication required" in errors["auth"]
         assert "“Log in with Scripted”" in errors["auth"]
         assert errors["silent"] == "silent: it did not answer initialize within 1 s"
         states = {a["name"]: a["state"] for a in client.call("agents.list", {})["agents"]}
         assert states == {"claude": "failed", "auth": "ready", "silent": "failed"}
+        # installed meanwhile (here: its command now an executable file): usable at once
+        fixed = tmp_path / "claude-agent-acp-now-here"
+        fixed.write_text(f"#!/bin/sh\nexec {sys.executable} {AGENT}\n")
+        fixed.chmod(0o755)
+        settings = json.loads((tmp_path / "data" / "settings.json").read_text())
+        settings["agents"]["claude"]["command"] = str(fixed)
+        (tmp_path / "data" / "settings.json").write_text(json.dumps(settings))
+        sid = client.call("sessions.create", {"agent": "claude"})["id"]
+        assert turn(client, sid, "plan")["state"] == "completed"
 
 
 def test_the_agent_gets_a_minimal_environment(tmp_path: Path) -> None:

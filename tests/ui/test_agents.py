@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -744,3 +745,39 @@ def test_each_session_says_only_its_own_troubles(gui: Gui) -> None:
         await until(lambda: gui.tools.property("failed") == "A tool server failed", 10, "own")
 
     gui.run(body(), timeout=60)
+
+
+def test_an_agent_that_cannot_start_says_so_in_the_new_menu_before_it_is_picked(
+    gui: Gui,
+) -> None:
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    agents = {NAME: {"command": sys.executable, "args": [str(AGENT)]},
+              "Missing": {"command": "no-such-agent-acp"}}  # fmt: skip
+    (gui.data_dir / "settings.json").write_text(json.dumps({"agents": agents}))
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 2, 10, "the agents listed")
+        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
+        await until(lambda: gui.visible_items("newAgentSession"), what="the New menu")
+        texts = sorted(i.property("text") for i in gui.visible_items("newAgentSession"))
+        assert texts == ["Missing cannot start — see why…", f"{NAME} session…"]
+        for _ in range(4 + [NAME, "Missing"].index("Missing")):
+            await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)  # the Tools view says why, before any session
+        await until(lambda: gui.window.findChild(object, "toolsDialog"), what="the Tools view")
+        await until(lambda: gui.window.findChild(object, "toolsDialog").property("opened"))
+        await gui.frame()
+        said = [t.property("text") for t in walk_texts(gui)]
+        assert any(s.startswith("'no-such-agent-acp' was not found") for s in said), said
+        assert gui.state.current is None or not gui.state.shown.agent  # nothing was made
+
+    gui.run(body())
+
+
+def walk_texts(gui: Gui) -> list[Any]:
+    from tests.helpers.gui import walk
+
+    dialog = gui.window.findChild(object, "toolsDialog")
+    return [i for i in walk(dialog.property("contentItem")) if i.property("text") is not None
+            and isinstance(i.property("text"), str) and i.isVisible()]  # fmt: skip

@@ -82,14 +82,18 @@ Rectangle {
                             // so the dialog keeps the focus it takes
                             MenuItem { text: qsTr("Remote session…"); onTriggered: Qt.callLater(sidebar.remoteAsked) }
                             MenuSeparator { visible: sidebar.app.sessions.agentCount > 0 }
-                            // one entry per ACP agent configured in settings.json
+                            // one entry per ACP agent configured in settings.json; one that
+                            // cannot start says so, and opens the Tools view, which says why
                             Instantiator {
                                 model: sidebar.app.sessions.agents
                                 delegate: MenuItem {
                                     required property string name
+                                    required property string agentState
                                     objectName: "newAgentSession"
-                                    text: qsTr("%1 session…").arg(name)
-                                    onTriggered: Qt.callLater(sidebar.agentAsked, name)
+                                    text: agentState === "failed" ? qsTr("%1 cannot start — see why…").arg(name)
+                                                                  : qsTr("%1 session…").arg(name)
+                                    onTriggered: agentState === "failed" ? Qt.callLater(sidebar.toolsAsked)
+                                                                         : Qt.callLater(sidebar.agentAsked, name)
                                 }
                                 onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
                                 onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)

@@ -62,7 +62,9 @@ class PaletteView(QObject):
             _command("new", "New goal session", "", "goal"),
             _command("remote", "New remote session…"),
         ]
-        out += [_command("agent", f"New {a.name} session…", "", a.name) for a in state.agents]
+        out += [_command("agent", f"New {a.name} session…", "", a.name)
+                if a.state != "failed" else _command("tools", f"{a.name} cannot start — see why")
+                for a in state.agents]  # fmt: skip
         if running:
             out.append(_command("stop", "Stop the turn", "Esc"))
         if dock.property("canContinue"):
