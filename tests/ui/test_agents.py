@@ -731,8 +731,9 @@ def test_each_session_says_only_its_own_troubles(gui: Gui) -> None:
     agent's failure."""
     gui.data_dir.mkdir(parents=True, exist_ok=True)
     missing = {"command": str(gui.data_dir / "no-such-program")}
+    exits = {"command": "false"}  # found, and exits at once
     (gui.data_dir / "settings.json").write_text(json.dumps(
-        {"agents": {NAME: missing}, "mcpServers": {"gone": missing}}))  # fmt: skip
+        {"agents": {NAME: exits}, "mcpServers": {"gone": missing}}))  # fmt: skip
 
     async def body() -> None:
         await agent_session(gui)
