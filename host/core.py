@@ -3,6 +3,9 @@ serves the contract's methods. `host.process` puts it behind a socket."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
+import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +16,8 @@ from host.events import Publisher
 from host.protocol import methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, open_database
+
+PRELOAD_AFTER_S = 1.0  # after the start, when the first clients have been answered
 
 if TYPE_CHECKING:
     from host.acp.agents import Agents
@@ -56,6 +61,17 @@ class HostCore:
         self.remotes.start()
         self.runtime.external.start()
         self.settings.watch()
+        asyncio.get_running_loop().call_later(PRELOAD_AFTER_S, self._preload_agents)
+
+    def _preload_agents(self) -> None:
+        """Where agents are configured, the ACP SDK is imported on a worker thread a moment
+        after the start (about 0.7 s of imports): on the loop, at the first agent's turn,
+        it kept every other client waiting that long."""
+        from host.acp.config import load_agents
+
+        if self._acp is None and load_agents(self.data_dir):
+            threading.Thread(target=importlib.import_module, args=("host.acp.agents",),
+                             name="acp-preload", daemon=True).start()  # fmt: skip
 
     async def end(self) -> None:
         """What `begin` started, stopped: running turns end, servers and links close."""
