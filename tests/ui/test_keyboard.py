@@ -586,11 +586,21 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         await gui.key(Qt.Key.Key_Comma, CTRL)
         await until(lambda: gui.visible_items("appearanceSystem"), what="the settings view")
         await until(lambda: gui.item("appearanceSystem").hasActiveFocus(), what="focus")
+        await gui.frame()
+        ring = [r for r in gui.items("focusRing") if r.parentItem() is gui.item("appearanceSystem")]
+        assert ring and ring[0].isVisible(), "the focus shown from the first frame"
         await gui.key(Qt.Key.Key_Tab)
         await gui.key(Qt.Key.Key_Tab)
         assert gui.item("appearanceDark").hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)
         await until(lambda: theme.property("dark"), what="the dark palette")
+        await gui.key(Qt.Key.Key_Escape)  # opened again in the dark palette: shown at once
+        await gui.key(Qt.Key.Key_Comma, CTRL)
+        await until(lambda: gui.item("appearanceSystem").hasActiveFocus(), what="focus")
+        await gui.frame()
+        assert ring[0].isVisible()
+        await gui.key(Qt.Key.Key_Tab)
+        await gui.key(Qt.Key.Key_Tab)
         await gui.key(Qt.Key.Key_Tab)
         assert gui.item("reducedMotionBox").hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)

@@ -80,14 +80,19 @@ def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> 
         assert whole.startswith(first) and "line 0: " in first and "line 11:" not in first
         assert more.endswith(" more characters ▸")  # how much more, in words
         height = long.height()
+        top = long.mapToScene(QPointF(0, 0)).y()
         await gui.click(long)
         await until(lambda: words(long) == whole, what="the whole message")
         await gui.frame()
+        await gui.frame()
         assert long.height() > 10 * height
-        # its last lines are on screen (the transcript follows the newest): click there
-        bottom = long.mapToScene(QPointF(long.width() / 2, long.height() - 10)).toPoint()
+        # unfolded where it was read: its top stays put, the view no longer jumps to
+        # the newest line (issue 35: it jumped to the message's end)
+        assert long.mapToScene(QPointF(0, 0)).y() == top
+        assert gui.item("jumpToLatest").isVisible()
+        at = long.mapToScene(QPointF(long.width() / 2, 10)).toPoint()
         await gui.act(lambda: QTest.mouseClick(gui.window, Qt.MouseButton.LeftButton,
-                                               Qt.KeyboardModifier.NoModifier, bottom))  # fmt: skip
+                                               Qt.KeyboardModifier.NoModifier, at))  # fmt: skip
         await until(lambda: words(long) == shown, what="folded again")
 
     gui.run(body())

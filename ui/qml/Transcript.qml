@@ -68,10 +68,7 @@ Item {
     }
     Connections {  // a search hit opened: its word found here, at its message
         target: transcript.app.library
-        function onOpened(word: string, sessionId: string, seq: int): void {
-            findBar.show(word)
-            transcript.app.transcript.findAt(word, sessionId, seq)
-        }
+        function onOpened(word: string, sid: string, seq: int): void { findBar.show(word); transcript.app.transcript.findAt(word, sid, seq) }
     }
     Connections {
         target: transcript.app.transcript
@@ -260,6 +257,8 @@ Item {
             view: transcript.app.transcript
             theme: transcript.theme
             unfoldAll: list.unfoldAll
+            // a line unfolded or folded by the user stays where it is (its top), read
+            onTurnedChanged: list.following = false
         }
     }
 

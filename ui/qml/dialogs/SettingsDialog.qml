@@ -21,7 +21,8 @@ Dialog {
     modal: true
     focus: true
     standardButtons: Dialog.Close
-    onOpened: systemBox.forceActiveFocus()
+    // as a Tab would: the focus shown at once (in the dark palette too)
+    onOpened: systemBox.forceActiveFocus(Qt.TabFocusReason)
 
     component Look: RadioButton {
         required property string key
@@ -34,6 +35,7 @@ Dialog {
         Keys.onReturnPressed: settingsDialog.close()
         Keys.onEnterPressed: settingsDialog.close()
         onToggled: if (checked) settingsDialog.app.settings.setAppearance(key)
+        FocusRing { shown: parent.visualFocus }
     }
 
     component Choice: CheckBox {
@@ -47,6 +49,7 @@ Dialog {
         Keys.onReturnPressed: settingsDialog.close()
         Keys.onEnterPressed: settingsDialog.close()
         onToggled: settingsDialog.app.settings.set(key, checked)
+        FocusRing { shown: parent.visualFocus }
     }
 
     ColumnLayout {
