@@ -3,9 +3,6 @@ serves the contract's methods. `host.process` puts it behind a socket."""
 
 from __future__ import annotations
 
-import asyncio
-import importlib
-import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -61,12 +58,17 @@ class HostCore:
         self.remotes.start()
         self.runtime.external.start()
         self.settings.watch()
+        import asyncio  # on the loop by now: nothing before the ready line loads it
+
         asyncio.get_running_loop().call_later(PRELOAD_AFTER_S, self._preload_agents)
 
     def _preload_agents(self) -> None:
         """Where agents are configured, the ACP SDK is imported on a worker thread a moment
         after the start (about 0.7 s of imports): on the loop, at the first agent's turn,
         it kept every other client waiting that long."""
+        import importlib
+        import threading
+
         from host.acp.config import load_agents
 
         if self._acp is None and load_agents(self.data_dir):

@@ -187,3 +187,31 @@ def test_ctrl_shift_e_exports_the_session_as_markdown(
         assert problem == f"There is no folder {tmp_path}/nowhere"
 
     gui.run(body())
+
+
+def test_a_match_in_an_older_page_is_opened_where_it_was_said(gui: Gui, tmp_path: Path) -> None:
+    """The session opens at its newest page; the pages before it are read until the
+    message the search found is held, and the find shows it."""
+    from host.core import HostCore
+    from host.protocol import models as m
+
+    core = HostCore(gui.data_dir)
+    session = core.sessions.create(m.CreateSessionParams(title="long"))
+    for i in range(1, 651):
+        text = "the albatross was here" if i == 7 else f"message {i}"
+        core.sessions.transcript.append(session.id, None, "assistant", text)
+    core.close()
+
+    async def body() -> None:
+        await gui.start()
+        await gui.key(Qt.Key.Key_F, CTRL | SHIFT)
+        await dialog(gui, "searchDialog")
+        await type_text(gui, "albatross")
+        await until(lambda: gui.visible_items("searchHit"), 10, "the result")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.transcript.property("findRow") >= 0, 20, "the older page read")
+        row = gui.transcript.property("findRow")
+        assert gui.transcript.model.rows()[row].seq == 7
+        assert gui.state.transcript.oldest_seq <= 7
+
+    gui.run(body())

@@ -109,16 +109,19 @@ class TranscriptView(QObject):
 
     def _refind(self, keep: bool) -> None:
         """The occurrences anew; the one shown stays on its row where it can (`keep`),
-        else the first in the message `findAt` asked for once it is loaded, else the
-        newest."""
+        else the first in the message `findAt` asked for once it is loaded (older pages
+        read until it is), else the newest."""
         row = self._found[self._at] if keep and 0 <= self._at < len(self._found) else -1
         lines = self._state.transcript.lines
         self._found = find.occurrences(lines, self._query)
         sid, seq = self._seq
         here = seq and self._state.transcript.session_id == sid
         at_seq = [r for r in self._found if here and lines[r].seq == seq]
+        held = self._state.transcript
         if at_seq:
             self._at, self._seq = self._found.index(at_seq[0]), ("", 0)
+        elif here and held.loaded and held.has_more and held.oldest_seq > seq:
+            self._ask(it.LoadOlderMessages())  # the match is in an older page: read it
         elif row >= 0 and row in self._found:
             self._at = self._found.index(row)
         else:
