@@ -12,17 +12,9 @@ from PySide6.QtCore import Qt
 
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
+from tests.ui.test_keyboard import CTRL, SHIFT, type_text
 from ui.views.library import HitRow
 from ui.views.rows import SearchHitModel
-
-CTRL = Qt.KeyboardModifier.ControlModifier
-SHIFT = Qt.KeyboardModifier.ShiftModifier
-
-
-async def type_text(gui: Gui, text: str) -> None:
-    for char in text:
-        key = Qt.Key.Key_Space if char == " " else Qt.Key(ord(char.upper()))
-        await gui.key(key)
 
 
 async def dialog(gui: Gui, name: str) -> Any:
