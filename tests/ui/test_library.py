@@ -117,6 +117,7 @@ def test_ctrl_shift_f_finds_what_was_said_and_opens_the_session_at_it(
         search = await dialog(gui, "searchDialog")
         assert gui.window.activeFocusItem() is gui.item("searchField")
         await type_text(gui, "heredo")  # half typed: the last word is a prefix
+        await until(lambda: gui.state.search.query == "heredo", 10, "the answer to all typed")
         await until(lambda: gui.visible_items("searchHit"), 10, "the results")
         hits = gui.item("searchHits")
         rows = hits.property("model").rows()
@@ -199,6 +200,7 @@ def test_a_match_in_an_older_page_is_opened_where_it_was_said(gui: Gui, tmp_path
         await gui.key(Qt.Key.Key_F, CTRL | SHIFT)
         await dialog(gui, "searchDialog")
         await type_text(gui, "albatross")
+        await until(lambda: gui.state.search.query == "albatross", 10, "the answer")
         await until(lambda: gui.visible_items("searchHit"), 10, "the result")
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.transcript.property("findRow") >= 0, 20, "the older page read")
