@@ -345,3 +345,40 @@ def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
         await until(rewritten, 20, "the agent's new list")
 
     gui.run(body(), timeout=90)
+
+
+def test_the_library_dialogs_own_the_keyboard(gui: Gui, monkeypatch: pytest.MonkeyPatch) -> None:
+    """F2, Ctrl+Shift+F and Ctrl+Shift+E under a window manager: each takes the focus,
+    what is typed goes to its field, Return does its work, the focus comes back."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await launched(gui)
+        await type_text("1. Teach the tokenizer about heredocs")
+        await keys("Return")
+        await until(lambda: gui.state.current and gui.state.turn(gui.state.current).ended,
+                    15, "the turn's end")  # fmt: skip
+        sid = gui.state.current
+        await keys("F2")
+        dialog = await opened(gui, "renameDialog")
+        await type_text("Heredoc work")  # over the selected title
+        await keys("Return")
+        await closed(gui, dialog)
+        await until(lambda: gui.state.session(sid).title == "Heredoc work", what="renamed")
+        await keys("ctrl+n")
+        await until(lambda: gui.state.current != sid, what="another session")
+        await keys("ctrl+shift+f")
+        dialog = await opened(gui, "searchDialog")
+        await type_text("heredocs")
+        await until(lambda: gui.state.search.query == "heredocs" and gui.visible_items("searchHit"),
+                    10, "the results")  # fmt: skip
+        await keys("Return")
+        await until(lambda: gui.state.current == sid, what="the session opened at its match")
+        await until(lambda: not dialog.property("visible"), what="the search closed")
+        await keys("ctrl+shift+e")
+        dialog = await opened(gui, "exportDialog")
+        assert gui.item("exportField").hasActiveFocus()
+        await keys("Escape")
+        await closed(gui, dialog)
+
+    gui.run(body())
