@@ -52,7 +52,6 @@ class AgentTurn:
         self._sessions = sessions
         self._todos = todos
         self._data_dir = data_dir
-        self._forked: set[str] = set()  # agent-side sessions made by session/fork
 
     async def prompt(
         self,
@@ -72,7 +71,7 @@ class AgentTurn:
                 unfinished = checklist_context(self._todos.snapshot(session.id))
                 if unfinished is not None:
                     text = f"{unfinished}\n\n{text}"
-                if session.parent_id is not None and agent_session not in self._forked:
+                if session.parent_id is not None:  # a fork the agent did not fork itself
                     text = self._carried(session, recorder) + text
             content = [text_block(text), *blocks(session, attachments, process.prompt_kinds)]
             prompt = asyncio.ensure_future(conn.prompt(session_id=agent_session, prompt=content))
@@ -111,8 +110,9 @@ class AgentTurn:
     async def _open(
         self, conn: ClientSideConnection, session: m.Session, recorder: Recorder
     ) -> tuple[str, bool]:
-        """The agent-side session this turn prompts, and whether it is new (its first
-        prompt then carries the unfinished checklist)."""
+        """The agent-side session this turn prompts, and whether it starts empty (its first
+        prompt then carries the unfinished checklist, and a fork's its conversation); one
+        the agent forked itself knows what its parent did."""
         process = self._process
         stored = self._sessions.agent_session(session.id)
         if stored is not None and stored in process.owned:
@@ -132,6 +132,7 @@ class AgentTurn:
             finally:
                 recorder.loading = False
         parent = self._sessions.agent_session(session.parent_id) if session.parent_id else None
+        forked = False  # by the agent itself: it knows all the parent's session did
         try:
             with process.opening():
                 answer: Any = None
@@ -142,7 +143,7 @@ class AgentTurn:
                         conn.new_session(cwd=cwd, mcp_servers=servers), SESSION_NEW_S
                     )
                 else:
-                    self._forked.add(answer.session_id)
+                    forked = True
                     recorder.say(f"Forked: {process.name} goes on from a copy of its own "
                                  "session (session/fork), with all it knew.")  # fmt: skip
                 process.adopt(answer.session_id, session.id)
@@ -155,7 +156,7 @@ class AgentTurn:
             raise
         self._sessions.set_agent_session(session.id, answer.session_id)
         self._opened(process, session.id, answer)
-        return answer.session_id, True
+        return answer.session_id, not forked
 
     async def _fork(
         self, conn: ClientSideConnection, parent: str, cwd: str, servers: list[Any]

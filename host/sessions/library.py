@@ -82,7 +82,8 @@ class Library:
         query = fts_query(params.query)
         if query is None:
             return m.SearchResults(hits=())
-        words = [w.casefold() for w in params.query.split() if _WORD.search(w)]
+        # a title holds every word typed, as the index takes words: punctuation apart
+        words = re.findall(r"\w+", params.query.casefold())
         hits: list[m.SearchHit] = []
         for sid, title, updated_at in self._db.execute(
             "SELECT id, title, updated_at FROM sessions ORDER BY updated_at DESC"
