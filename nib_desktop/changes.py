@@ -12,7 +12,7 @@ from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.connection import HostLink
 from nib_desktop.runner import Coalesced, Runner
 from nib_desktop.state import events as ev, intents as it, store
-from nib_desktop.state.changes import Changes, FileDiff, Scope
+from nib_desktop.state.changes import Changes, FileDiff, RestoreQuestion, Scope, restore_question
 from nib_desktop.state.store import AppState, Change
 
 NO_CWD = "This session has no folder, so it keeps no checkpoints of one."
@@ -36,6 +36,24 @@ def _files(changes: m.Changes) -> tuple[FileDiff, ...]:
                  f.truncated)
         for f in changes.files
     )  # fmt: skip
+
+
+def restored_words(done: m.Restored) -> str:
+    """What a restore did, in words: the files it wrote, made or removed, and those it
+    left as they are (not recorded now, so the restore could not have been undone)."""
+    n, left = len(done.restored), len(done.skipped)
+    words = "Nothing needed restoring: the files were already as then."
+    if n:
+        names = ", ".join(done.restored[:5]) + (f" and {n - 5:,} more" if n > 5 else "")
+        words = f"Restored {n} file{'' if n == 1 else 's'}: {names}"
+    if left:
+        names = ", ".join(done.skipped[:5]) + (f" and {left - 5:,} more" if left > 5 else "")
+        it_is = "it is" if left == 1 else "they are"
+        words += (
+            f". Left as {it_is}: {names} (over 1 MiB or ignored now, so no copy of it could"
+            " be kept to undo with)"
+        )
+    return words
 
 
 class ChangesWork:
@@ -74,8 +92,10 @@ class ChangesWork:
         loaded = await self.load(session_id)
         if self._state.changes.session_id == session_id:
             held = self._state.changes
-            self._state.apply(ev.ChangesShown(loaded._replace(
-                undo_id=held.undo_id, undo_words=held.undo_words)))  # fmt: skip
+            kept = loaded._replace(
+                undo_id=held.undo_id, undo_words=held.undo_words, question=held.question
+            )
+            self._state.apply(ev.ChangesShown(kept))
 
     async def load(self, session_id: str) -> Changes:
         """The session's scopes: each step that ran (the checklist's order), the last
@@ -128,11 +148,39 @@ class ChangesWork:
         params = m.ChangesGetParams(session_id=session_id, from_=start, to=end)
         return _files(await self._host.call(rpc.CHANGES_GET, params))
 
-    def ask(self, intent: it.Restore | it.RevertHunk) -> None:
-        if isinstance(intent, it.Restore):
-            self._run(self.restore(intent.checkpoint_id, intent.paths), "restore the files")
-        else:
-            self._run(self.revert_hunk(intent), "revert that part of the file")
+    def ask(
+        self, intent: it.Restore | it.RevertHunk | it.AskRestore | it.DropRestoreQuestion
+    ) -> None:
+        match intent:
+            case it.AskRestore(checkpoint_id, title, paths):
+                self._run(self.question(checkpoint_id, title, paths), "read what would change")
+            case it.DropRestoreQuestion():
+                self._asked(None)
+            case it.Restore(checkpoint_id, paths):
+                self._asked(None)
+                self._run(self.restore(checkpoint_id, paths), "restore the files")
+            case it.RevertHunk():
+                self._run(self.revert_hunk(intent), "revert that part of the file")
+
+    def _asked(self, question: RestoreQuestion | None) -> None:
+        held = self._state.changes
+        if held.session_id is not None and held.question != question:
+            self._state.apply(ev.ChangesShown(held._replace(question=question)))
+
+    async def question(self, checkpoint_id: str, title: str, paths: tuple[str, ...] | None) -> None:
+        """The question before a restore, naming every file it will write back, make
+        again or remove: what differs from the checkpoint to the folder as it is now."""
+        session_id = self._working()
+        if session_id is None:
+            return
+        since = await self._between(session_id, checkpoint_id, None)
+        words = restore_question(title, since, paths)
+        if not words:
+            self._state.apply(ev.NoticeShown(
+                "Nothing to restore: the folder is as it was then."))  # fmt: skip
+            return
+        if self._state.changes.session_id == session_id:
+            self._asked(RestoreQuestion(checkpoint_id, paths, words))
 
     def _working(self) -> str | None:
         """The session the view is open on, unless its agent is working (then None, and
@@ -153,11 +201,8 @@ class ChangesWork:
         params = m.RestoreParams(session_id=session_id, checkpoint_id=checkpoint_id,
                                  paths=paths)  # fmt: skip
         done = await self._host.call(rpc.CHANGES_RESTORE, params)
-        n = len(done.restored)
-        words = (f"Restored {n} file{'' if n == 1 else 's'}: {', '.join(done.restored[:5])}"
-                 + (f" and {n - 5:,} more" if n > 5 else "") if n else
-                 "Nothing needed restoring: the files were already as then.")  # fmt: skip
-        self._restored(session_id, done.checkpoint.id if n else "", words)
+        undo_id = done.checkpoint.id if done.restored else ""
+        self._restored(session_id, undo_id, restored_words(done))
 
     async def revert_hunk(self, asked: it.RevertHunk) -> None:
         """One part of a file's change undone (the project's `changes.revertHunk`); the

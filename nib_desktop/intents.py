@@ -113,7 +113,7 @@ class Intents:
                 open_place(self._state, path, line)
             case it.CloseChanges():
                 self.changes.close()
-            case it.Restore() | it.RevertHunk():
+            case it.Restore() | it.RevertHunk() | it.AskRestore() | it.DropRestoreQuestion():
                 self.changes.ask(intent)
             case it.AskOnPlan() | it.DropAsk() | it.SendFeedback():
                 self.feedback.ask(intent)

@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import shutil
 import stat
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -42,6 +44,23 @@ _CONFIG = (
     "core.preloadIndex=true", "gc.auto=0", "diff.renames=true", "diff.noprefix=false",
     "diff.external=", "core.hooksPath=/dev/null", "advice.detachedHead=false",
 )  # fmt: skip
+
+
+def shown(name: str) -> str:
+    """A recorded name as clients are told it: valid Unicode, each byte of the name that
+    is not UTF-8 written `\\xNN` (the name is read with "surrogateescape", so such a byte
+    is the lone surrogate U+DC80+byte). Lossless enough: `resolve` finds the name again."""
+    if name.isascii() or not any("\udc80" <= c <= "\udcff" for c in name):
+        return name
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff" else c for c in name)
+
+
+def resolve(given: str, recorded: set[str] | dict[str, Entry]) -> str | None:
+    """The recorded name a client meant by `given` (a name as `shown` wrote it, or the
+    name itself); None when no recorded name reads so."""
+    if given in recorded:
+        return given
+    return next((name for name in recorded if shown(name) == given), None)
 
 
 class FolderError(Exception):
@@ -104,13 +123,16 @@ class FolderStore:
         index: Path | None = None,
         stdin: bytes | None = None,
         check: bool = True,
+        exclude: Path | None = None,
     ) -> bytes:
-        exclude = os.devnull
-        if cwd is not None and (cwd / ".git" / "info" / "exclude").is_file():
-            exclude = str(cwd / ".git" / "info" / "exclude")
+        excludes = os.devnull
+        if exclude is None and cwd is not None:
+            exclude = cwd / ".git" / "info" / "exclude"
+        if exclude is not None and exclude.is_file():
+            excludes = str(exclude)
         config = [arg for pair in _CONFIG for arg in ("-c", pair)]
         process = await asyncio.create_subprocess_exec(
-            "git", *config, "-c", f"core.excludesFile={exclude}", *args,
+            "git", *config, "-c", f"core.excludesFile={excludes}", *args,
             cwd=str(cwd if cwd is not None else self.root.parent),
             env=self._env(cwd, index),
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
@@ -245,16 +267,49 @@ class FolderStore:
 
     # --- restoring ----------------------------------------------------------------------
 
-    async def restore(self, cwd: Path, now: str, then: str, paths: list[str] | None) -> list[str]:
+    async def restore(
+        self, cwd: Path, now: str, then: str, paths: list[str] | None
+    ) -> tuple[list[str], list[str]]:
         """Make the folder's files recorded in `now` or `then` (or only `paths`) as
-        they were in `then`; what neither records is left alone. Returns what changed."""
+        they were in `then`; what neither records is left alone, and so is a file `then`
+        records that is on disk but not in `now` (over the size limit now, ignored now):
+        `now` could not give it back. Returns what changed, and what was so skipped."""
         current, target = await self.entries(now), await self.entries(then)
         wanted = sorted(set(current) | set(target)) if paths is None else sorted(set(paths))
         touched = [p for p in wanted if current.get(p) != target.get(p)]
         contents = await self.blobs(sorted({target[p].sha for p in touched if p in target}))
-        writes = [(p, target[p].mode, contents[target[p].sha]) for p in touched if p in target]
+        writes = [
+            _Write(p, target[p].mode, contents[target[p].sha], p in current)
+            for p in touched
+            if p in target
+        ]
         removals = [p for p in touched if p not in target]
+        if removals:  # a file `then` would have ignored is not one it says was absent
+            ignored = await self.ignored_in(then, removals, cwd)
+            removals = [p for p in removals if p not in ignored]
         return await asyncio.to_thread(_restore, cwd, removals, writes)
+
+    async def ignored_in(self, tree: str, names: list[str], cwd: Path) -> set[str]:
+        """Those of `names` that the ignore files recorded in `tree` (and the folder's
+        exclude file) ignore: a record of `tree` would have left them out whether or not
+        they were there. (A restore that brings back a `.gitignore` makes visible files it
+        ignored; an undo must not take them for files added since.)"""
+        found = await self.entries(tree)
+        rules = [n for n in found if n == ".gitignore" or n.endswith("/.gitignore")]
+        exclude = cwd / ".git" / "info" / "exclude"
+        if not rules and not exclude.is_file():
+            return set()
+        blobs = await self.blobs(sorted({found[n].sha for n in rules}))
+        with tempfile.TemporaryDirectory(prefix="nib-ignore-") as scratch:
+            base = Path(scratch)
+            for name in rules:
+                target = base / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(blobs[found[name].sha])
+            out = await self._git("--no-literal-pathspecs", "check-ignore", "--no-index",
+                                  "-z", "--stdin", cwd=base, stdin=_paths(names),
+                                  check=False, exclude=exclude)  # fmt: skip
+        return set(_names(out))
 
     async def remove(self) -> None:
         await asyncio.to_thread(shutil.rmtree, self.root, True)
@@ -411,10 +466,22 @@ def _mode_for(target: Path, executable: bool) -> int:
     return (bits | (readable >> 2)) if executable else (bits & ~0o111)
 
 
-def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]]) -> list[str]:
+@dataclass(frozen=True)
+class _Write:
+    name: str
+    mode: str
+    content: bytes
+    recorded: bool  # the record taken just before holds what is there now
+
+
+def _restore(cwd: Path, removals: list[str], writes: list[_Write]) -> tuple[list[str], list[str]]:
+    """Removals, then writes; a write over something on disk that the record taken first
+    does not hold is not made (skipped): nothing is destroyed that an undo cannot give
+    back. Returns what was done and what was skipped, each in path order."""
     if not cwd.is_dir():
         raise FolderGone(f"the folder {cwd} no longer exists")
     done: list[str] = []
+    skipped: list[str] = []
     for name in sorted(removals, key=lambda n: n.count("/"), reverse=True):
         target = _inside(cwd, name)
         try:
@@ -430,11 +497,15 @@ def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]
             except OSError:
                 break
             parent = parent.parent
-    for name, mode, content in writes:
+    for write in writes:
+        name, mode, content = write.name, write.mode, write.content
         target = _inside(cwd, name)
-        temporary = target.with_name(f".{target.name}.nib-restore")
-        if temporary.is_symlink() or temporary.exists():
-            temporary.unlink()
+        if not write.recorded and _on_disk(target):
+            skipped.append(name)
+            continue
+        if target.is_dir() and not target.is_symlink():
+            raise FolderError(f"{name}: a folder stands where the file was")
+        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.nib-restore")
         if mode == "120000":
             os.symlink(content.decode("utf-8", "surrogateescape"), temporary)
         else:
@@ -442,10 +513,16 @@ def _restore(cwd: Path, removals: list[str], writes: list[tuple[str, str, bytes]
             descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, bits)
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(content)
-        if target.is_dir() and not target.is_symlink():
-            raise FolderError(f"{name}: a folder stands where the file was")
         if mode != "120000":
             os.chmod(temporary, bits)  # as given, whatever the process's umask
         os.replace(temporary, target)
         done.append(name)
-    return sorted(done)
+    return sorted(done), sorted(skipped)
+
+
+def _on_disk(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from host.checkpoints.folder import FolderStore, _restore
+from host.checkpoints.folder import FolderStore, _restore, _Write
 
 HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
@@ -70,4 +70,4 @@ def write_file(cwd: Path, path: str, mode: str, content: bytes | None) -> None:
     if content is None:
         _restore(cwd, [path], [])
     else:
-        _restore(cwd, [], [(path, mode, content)])
+        _restore(cwd, [], [_Write(path, mode, content, recorded=True)])

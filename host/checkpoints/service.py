@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record
+from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record, resolve, shown
 from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
 from host.clock import new_id, now_iso
 from host.events import Publisher
@@ -298,7 +298,11 @@ class Checkpoints:
             raise errors.InvalidParams(str(exc)) from None
         except FolderError as exc:
             raise errors.InternalError(f"the changes could not be read: {exc}") from None
-        files = tuple(found)
+        files = tuple(
+            f.model_copy(update={"path": shown(f.path),
+                                 "old_path": shown(f.old_path) if f.old_path else f.old_path})
+            for f in found
+        )  # fmt: skip
         return m.Changes(
             from_=start.checkpoint, to=end.checkpoint if end is not None else None, files=files
         )
@@ -400,16 +404,13 @@ class Checkpoints:
         record = await store.record(cwd, self._data_dir)
         if paths is not None:
             recorded = set(await store.entries(record.tree)) | set(await store.entries(target.tree))
-            for path in paths:
-                if path not in recorded:
-                    raise errors.InvalidParams(
-                        f"{path!r} is recorded neither in that checkpoint nor in the folder"
-                    )
+            paths = [_recorded(path, recorded) for path in paths]
         taken = self._keep(session_id, "restore", None, None, record)
         if taken is None:
             raise errors.SessionNotFound(f"no session {session_id!r}")
-        restored = await store.restore(cwd, record.tree, target.tree, paths)
-        return m.Restored(checkpoint=taken, restored=tuple(restored))
+        restored, skipped = await store.restore(cwd, record.tree, target.tree, paths)
+        return m.Restored(checkpoint=taken, restored=tuple(shown(p) for p in restored),
+                          skipped=tuple(shown(p) for p in skipped))  # fmt: skip
 
     async def revert_hunk(self, params: m.RevertHunkParams) -> m.Restored:
         """One hunk of a file's change, from `from` to `to` (or the folder now), undone in
@@ -430,13 +431,15 @@ class Checkpoints:
         async def revert() -> m.Restored:
             store = self._store(params.session_id)
             record = await store.record(cwd, self._data_dir)
-            mode, content = await hunk_undone(store, start.tree, end.tree if end else record.tree,
-                                              record.tree, path, params.hunk)  # fmt: skip
+            trees = (start.tree, end.tree if end else record.tree, record.tree)
+            recorded = {name for tree in trees for name in await store.entries(tree)}
+            name = _recorded(path, recorded)
+            mode, content = await hunk_undone(store, *trees, name, params.hunk)
             taken = self._keep(params.session_id, "restore", None, None, record)
             if taken is None:
                 raise errors.SessionNotFound(f"no session {params.session_id!r}")
-            await asyncio.to_thread(write_file, cwd, path, mode, content)
-            return m.Restored(checkpoint=taken, restored=(path,))
+            await asyncio.to_thread(write_file, cwd, name, mode, content)
+            return m.Restored(checkpoint=taken, restored=(shown(name),))
 
         try:
             return await self._in_queue(params.session_id, revert)
@@ -446,6 +449,16 @@ class Checkpoints:
             raise errors.InvalidParams(str(exc)) from None
         except (FolderError, OSError) as exc:
             raise errors.InternalError(f"the change could not be reverted: {exc}") from None
+
+
+def _recorded(path: str, recorded: set[str]) -> str:
+    """The recorded name `path` means (as `shown` writes it, or itself); -32602 else."""
+    name = resolve(path, recorded)
+    if name is None:
+        raise errors.InvalidParams(
+            f"{path!r} is recorded neither in that checkpoint nor in the folder"
+        )
+    return name
 
 
 def _in_progress(items_json: str, content: str) -> bool:

@@ -87,8 +87,13 @@ class RevertHunkParams(Wire):
 
 
 class Restored(Wire):
+    """`restored`: the paths written, made or removed; `skipped`: files the checkpoint
+    records that are on disk but could not be recorded first (over the size limit now,
+    ignored now), left as they are so that an undo gives back everything."""
+
     checkpoint: Checkpoint
     restored: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
 
 
 class CheckpointChanged(Wire):

@@ -252,7 +252,17 @@ class ServerConnection:
     def _write(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
-        frame = encode_message(message)
+        try:
+            frame = encode_message(message)
+        except UnicodeEncodeError:  # text that is not valid Unicode (a lone surrogate)
+            if "id" not in message:
+                log.warning("dropped a notification holding text that is not valid Unicode")
+                return
+            log.exception("an answer held text that is not valid Unicode")
+            error = errors.InternalError(
+                "the answer holds text that is not valid Unicode, so it cannot be sent"
+            )
+            frame = encode_message(error_message(message["id"], error))
         if len(frame) - frame.index(b"\r\n\r\n") - 4 > MAX_FRAME_BYTES:
             # the same cap as the reader's: never send what the client must refuse
             size = len(frame) / (1024 * 1024)

@@ -36,6 +36,7 @@ class Changes(NamedTuple):
     loading: bool = False
     undo_id: str = ""  # the checkpoint the last restore took first: "Undo" goes back to it
     undo_words: str = ""  # what that restore did
+    question: RestoreQuestion | None = None  # a restore asked about, waiting for a yes
 
 
 def counts(files: tuple[FileDiff, ...]) -> str:
@@ -55,14 +56,49 @@ def file_line(change: FileDiff) -> str:
     return f"{change.status}  {name}  {lines}"
 
 
-def restore_words(scope: Scope, paths: tuple[str, ...] | None = None) -> str:
-    """What a restore to before `scope` will change, said before it is done."""
-    names = [f.path for f in scope.files] if paths is None else list(paths)
-    for f in scope.files:  # a rename puts its old name back as well
-        if f.old_path and f.path in names:
-            names.append(f.old_path)
-    if not names:
-        return "Nothing to restore: the folder has no changes since then."
-    shown = ", ".join(names[:8]) + (f" and {len(names) - 8:,} more" if len(names) > 8 else "")
+class RestoreQuestion(NamedTuple):
+    """A restore asked about: where it goes back to, and what it will do, in words."""
+
+    checkpoint_id: str
+    paths: tuple[str, ...] | None
+    words: str
+
+
+SHOWN_NAMES = 10  # names said of each kind; past them, how many more
+
+
+def _names(kind: str, names: list[str]) -> str:
+    noun = "file" if len(names) == 1 else "files"
+    shown = ", ".join(names[:SHOWN_NAMES])
+    more = f" and {len(names) - SHOWN_NAMES:,} more" if len(names) > SHOWN_NAMES else ""
+    return f"{kind} {len(names):,} {noun}: {shown}{more}"
+
+
+def restore_question(title: str, since: tuple[FileDiff, ...], paths: tuple[str, ...] | None) -> str:
+    """What a restore to before `title` will do, whole: `since` is what differs from that
+    checkpoint to the folder now (`changes.get` without `to`), so every file the restore
+    writes back, makes again or removes is named ("" when it would change nothing)."""
+    writes: list[str] = []
+    makes: list[str] = []
+    removes: list[str] = []
+    for f in since:
+        if paths is not None and f.path not in paths and f.old_path not in paths:
+            continue
+        if f.status == "added":
+            removes.append(f.path)
+        elif f.status == "deleted":
+            makes.append(f.path)
+        elif f.status == "renamed":
+            removes.append(f.path)
+            makes.append(f.old_path)
+        else:
+            writes.append(f.path)
+    parts = [
+        _names(kind, names)
+        for kind, names in (("writes back", writes), ("makes again", makes), ("removes", removes))
+        if names
+    ]
+    if not parts:
+        return ""
     where = "the folder" if paths is None else "this file"
-    return f"Restore {where} to before “{scope.title}”? This changes {shown}. It can be undone."
+    return f"Restore {where} to before “{title}”? It {'; it '.join(parts)}. It can be undone."

@@ -37,6 +37,22 @@ class Restore:
 
 
 @dataclass(frozen=True)
+class AskRestore:
+    """Ask before restoring the folder (or only `paths`) to the checkpoint
+    `checkpoint_id`, the start of the scope `title`: the question names every file the
+    restore will write back, make again or remove, as the folder is now."""
+
+    checkpoint_id: str
+    title: str
+    paths: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class DropRestoreQuestion:
+    """The restore asked about is not wanted."""
+
+
+@dataclass(frozen=True)
 class RevertHunk:
     """The `hunk`-th part (from 0) of `path`'s change from checkpoint `from_id` to `to_id`
     ("": the folder now) undone in the file."""
@@ -47,4 +63,6 @@ class RevertHunk:
     hunk: int
 
 
-FolderIntent = OpenChanges | OpenPlace | CloseChanges | Restore | RevertHunk
+FolderIntent = (
+    OpenChanges | OpenPlace | CloseChanges | AskRestore | DropRestoreQuestion | Restore | RevertHunk
+)

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
 from nib_desktop.state.folder_intents import (
+    AskRestore,
     CloseChanges,
+    DropRestoreQuestion,
     FolderIntent,
     OpenChanges,
     OpenPlace,
@@ -21,7 +23,8 @@ from nib_desktop.state.library import ExportSession, LibraryIntent, RenameSessio
 
 # the dock's feedback on the plan, what goes with a message besides its text, what is
 # asked of the session's folder and of the library of sessions
-__all__ = ["AskOnPlan", "CloseChanges", "DropAsk", "DropImage", "ExportSession", "FindFiles",
+__all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "DropAsk", "DropImage",
+           "DropRestoreQuestion", "ExportSession", "FindFiles",
            "HoldImage", "OpenChanges", "OpenPlace", "RenameSession", "Restore", "RevertHunk",
            "SearchSessions", "SendFeedback"]  # fmt: skip
 

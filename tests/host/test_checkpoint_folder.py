@@ -101,8 +101,8 @@ def test_a_restore_writes_back_removes_and_makes_again(folder: Path, store: Fold
     (folder / "untracked.log").write_text("x\n")
     (folder / ".gitignore").write_text("*.log\n")
     now = record(store, folder)
-    done = asyncio.run(store.restore(folder, now, then, None))
-    assert done == [".gitignore", "a.txt", "deep/er/new.txt", "gone.txt"]
+    done, skipped = asyncio.run(store.restore(folder, now, then, None))
+    assert skipped == [] and done == [".gitignore", "a.txt", "deep/er/new.txt", "gone.txt"]
     assert (folder / "a.txt").read_text() == "one\ntwo\n"
     assert (folder / "gone.txt").read_text() == "removed later\n"
     assert not (folder / "deep").exists()
@@ -124,7 +124,7 @@ def test_a_restore_never_writes_through_a_link_out_of_the_folder(
     elsewhere.mkdir()
     (folder / "sub").symlink_to(elsewhere)  # recorded as a link: restored as the folder
     now = record(store, folder)
-    done = asyncio.run(store.restore(folder, now, then, None))
+    done, _skipped = asyncio.run(store.restore(folder, now, then, None))
     assert done == ["sub", "sub/f.txt"]
     assert (folder / "sub").is_dir() and not (folder / "sub").is_symlink()
     assert list(elsewhere.iterdir()) == []

@@ -83,8 +83,10 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
             return confirm is not None and bool(confirm.property("opened"))
 
         await until(asked, 5, "the question")
-        words = changes.property("restoreWords")
-        assert words.startswith("Restore the folder to before “Step: Step 1”? This changes app.py")
+        # every file the restore changes, not only the step's own (issue 47, point 3)
+        assert changes.property("question") == (
+            "Restore the folder to before “Step: Step 1”? It writes back 2 files: app.py,"
+            " data.txt; it removes 1 file: new.txt. It can be undone.")  # fmt: skip
         await gui.key(Qt.Key.Key_Return)
         # done when the host answered (it writes the files one by one until then)
         await until(lambda: changes.property("undoWords") != "", 10, "the restore answered")

@@ -11,7 +11,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
-from nib_desktop.state.changes import Changes, FileDiff, Scope, counts, file_line, restore_words
+from nib_desktop.state.changes import Changes, FileDiff, Scope, counts, file_line
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.rich import detail_html
 from nib_desktop.state.store import AppState, Change
@@ -116,15 +116,9 @@ class ChangesView(QObject):
         more = "\n… the diff is cut here (over 256 KiB)" if chosen.truncated else ""
         return detail_html(chosen.diff + more, "diff", hunks=True)
 
-    def _restore_words(self) -> str:
-        scope = self._chosen()
-        return restore_words(scope) if scope is not None else ""
-
-    def _restore_file_words(self) -> str:
-        scope, chosen = self._chosen(), self._chosen_file()
-        if scope is None or chosen is None:
-            return ""
-        return restore_words(scope, (chosen.path,))
+    def _question(self) -> str:
+        question = self._changes.question
+        return question.words if question is not None else ""
 
     def _undo_words(self) -> str:
         return self._changes.undo_words if self._changes.undo_id else ""
@@ -164,18 +158,29 @@ class ChangesView(QObject):
             self._file = index
             self.changed.emit()
 
-    @Slot()
-    def restoreScope(self) -> None:
-        scope = self._chosen()
-        if scope is not None and scope.files:
-            self._ask(it.Restore(scope.from_id))
+    @Slot(bool)
+    def askRestore(self, file: bool) -> None:
+        """Ask before restoring the folder (or the chosen file) to before the chosen
+        scope; the question (`question`) names every file that will change."""
+        scope, chosen = self._chosen(), self._chosen_file()
+        if scope is None or not scope.files:
+            return
+        if not file:
+            self._ask(it.AskRestore(scope.from_id, scope.title))
+        elif chosen is not None:
+            paths = (chosen.path, chosen.old_path) if chosen.old_path else (chosen.path,)
+            self._ask(it.AskRestore(scope.from_id, scope.title, paths))
 
     @Slot()
-    def restoreFile(self) -> None:
-        scope, chosen = self._chosen(), self._chosen_file()
-        if scope is not None and chosen is not None:
-            paths = (chosen.path, chosen.old_path) if chosen.old_path else (chosen.path,)
-            self._ask(it.Restore(scope.from_id, paths))
+    def confirmRestore(self) -> None:
+        question = self._changes.question
+        if question is not None:
+            self._ask(it.Restore(question.checkpoint_id, question.paths))
+
+    @Slot()
+    def dropQuestion(self) -> None:
+        if self._changes.question is not None:
+            self._ask(it.DropRestoreQuestion())
 
     @Slot(int)
     def revertHunk(self, hunk: int) -> None:
@@ -202,7 +207,6 @@ class ChangesView(QObject):
     scopeIndex = Property(int, _scope_index, notify=changed)
     fileIndex = Property(int, _file_index, notify=changed)
     diffHtml = Property(str, _diff_html, notify=changed)
-    restoreWords = Property(str, _restore_words, notify=changed)
-    restoreFileWords = Property(str, _restore_file_words, notify=changed)
+    question = Property(str, _question, notify=changed)
     undoWords = Property(str, _undo_words, notify=changed)
     running = Property(bool, _running, notify=changed)

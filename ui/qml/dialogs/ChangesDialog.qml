@@ -14,8 +14,8 @@ Dialog {
     required property AppViews app
     required property Theme theme
     readonly property ChangesView changes: app.changes
-    property string confirmText: ""
-    property bool confirmFile: false
+    // the question before a restore, once the host said what it will change
+    readonly property string question: changes.question
     objectName: "changesDialog"
     title: qsTr("Changes in the folder")
     width: Math.max(320, Math.min(1100, parent.width - 40))
@@ -27,12 +27,7 @@ Dialog {
     standardButtons: Dialog.Close
     onOpened: scopeList.forceActiveFocus()
     onClosed: changes.close()
-
-    function ask(file: bool): void {
-        confirmFile = file
-        confirmText = file ? changes.restoreFileWords : changes.restoreWords
-        confirm.open()
-    }
+    onQuestionChanged: question !== "" ? confirm.open() : confirm.close()
 
     ColumnLayout {
         anchors.fill: parent
@@ -148,14 +143,14 @@ Dialog {
                 enabled: fileList.count > 0 && !changesDialog.changes.running
                 text: qsTr("Restore this file")
                 Accessible.name: text
-                onClicked: changesDialog.ask(true)
+                onClicked: changesDialog.changes.askRestore(true)
             }
             NibButton {
                 objectName: "restoreScopeButton"
                 enabled: fileList.count > 0 && !changesDialog.changes.running
                 text: qsTr("Restore the folder to before this")
                 Accessible.name: text
-                onClicked: changesDialog.ask(false)
+                onClicked: changesDialog.changes.askRestore(false)
             }
         }
     }
@@ -169,12 +164,12 @@ Dialog {
         anchors.centerIn: parent
         modal: true
         focus: true
-        onAccepted: changesDialog.confirmFile ? changesDialog.changes.restoreFile()
-                                              : changesDialog.changes.restoreScope()
+        onAccepted: changesDialog.changes.confirmRestore()
+        onRejected: changesDialog.changes.dropQuestion()
         Label {
             width: confirm.availableWidth
             focus: true
-            text: changesDialog.confirmText
+            text: changesDialog.question
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             Keys.onReturnPressed: confirm.accept()
