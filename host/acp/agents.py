@@ -13,7 +13,7 @@ from acp import RequestError
 
 from host.acp import attachments as attached
 from host.acp.config import check_agent, load_agents
-from host.acp.controls import Controls, Unusable, modes_of, options_of, updated
+from host.acp.controls import Controls, Unusable, bounded, modes_of, options_of, updated
 from host.acp.process import AgentFailure, AgentProcess
 from host.acp.recorder import Recorder
 from host.acp.turn import AgentTurn
@@ -53,6 +53,7 @@ class Agents:
         self.approvals = approvals
         self._processes: dict[str, AgentProcess] = {}
         self._running: dict[str, Recorder] = {}  # Nib session id -> its turn's recorder
+        self._said_dropped: dict[str, str | None] = {}  # session id: the turn that was told
         self._stopping: set[asyncio.Future[None]] = set()  # agents removed from settings
         self._controls = Controls(lambda c: publisher.publish(rpc.AGENTS_CONTROLS_CHANGED, c))
         self._reload()
@@ -195,16 +196,27 @@ class Agents:
             self._dropped(session_id, "modes and options", exc)
             change = {}
         held = self._controls.of(session_id).model_copy(update=change)
+        try:
+            held = bounded(held)
+        except Unusable as exc:
+            self._dropped(session_id, "modes and options", exc)
+            held = self._controls.of(session_id)
         self._controls.set(self._full(held, process))
 
     def _dropped(self, session_id: str, what: object, exc: Exception) -> None:
+        """An update the agent sent that could not be used: logged, and said once per
+        turn in the transcript (once between two turns), as a note, not an error of the
+        user's work."""
         words = exc if isinstance(exc, Unusable) else "a field is not of its form"
         log.warning("dropped %s from session %s: %s", what, session_id, words)
         recorder = self._running.get(session_id)
         turn_id = recorder.ctx.turn_id if recorder is not None else None
-        self.sessions.transcript.append(session_id, turn_id, "tool",
-                                        f"The agent's {what} were not used: {words}",
-                                        is_error=True)  # fmt: skip
+        if session_id in self._said_dropped and self._said_dropped[session_id] == turn_id:
+            return
+        self._said_dropped[session_id] = turn_id
+        self.sessions.transcript.append(
+            session_id, turn_id, "tool", f"The agent's {what} were not used: {words}"
+        )
 
     def _agent_session(self, session_id: str) -> tuple[AgentProcess | None, m.Session]:
         session = self.sessions.require_local(session_id)

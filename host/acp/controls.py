@@ -1,8 +1,10 @@
 """What an ACP agent offers to steer each of its sessions (contract section 17): its modes,
 its config options, its commands and its usage as it last told them, and what its process
 told at `initialize` (prompt content, sign-in methods). Read from the agent's JSON,
-validated and bounded: an update that breaks a limit is dropped whole (the caller says so
-in the transcript) and the controls stay as they were."""
+validated and bounded: a text over its limit is cut (a name, description or hint marked
+with "…"); an update with too many entries, of a wrong shape, or that would make the whole
+controls larger than MAX_CONTROLS_BYTES is dropped whole (the caller says so in the
+transcript, once per turn) and the controls stay as they were."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from host.protocol import models as m
 MAX_ENTRIES = 100  # modes, options, commands
 MAX_CHOICES = 200  # of one option
 MAX_TEXT = 500  # every id, name, value, hint and description (section 7's text limit)
+MAX_CONTROLS_BYTES = 1024 * 1024  # the whole AgentControls as JSON
 
 
 class Unusable(Exception):
@@ -22,13 +25,27 @@ class Unusable(Exception):
 
 
 def _text(raw: Any, what: str, required: bool = True) -> str:
+    """A text the agent gave, cut to MAX_TEXT where it is longer: an id or a value as
+    it came (the agent may still take its first characters), words marked with "…"."""
     if raw is None and not required:
         return ""
     if not isinstance(raw, str) or (required and not raw.strip()):
         raise Unusable(f"{what} is not a text")
-    if len(raw) > MAX_TEXT:
-        raise Unusable(f"{what} has {len(raw)} characters (at most {MAX_TEXT})")
-    return raw
+    if len(raw) <= MAX_TEXT:
+        return raw
+    if what.endswith(("id", "value", "mode")):
+        return raw[:MAX_TEXT]
+    return raw[: MAX_TEXT - 1] + "…"
+
+
+def bounded(controls: m.AgentControls) -> m.AgentControls:
+    """`controls`, unless they would be over MAX_CONTROLS_BYTES as JSON (Unusable)."""
+    size = len(controls.model_dump_json(by_alias=True))
+    if size > MAX_CONTROLS_BYTES:
+        raise Unusable(
+            f"they would come to {size / 2**20:.1f} MiB (at most {MAX_CONTROLS_BYTES // 2**20} MiB)"
+        )
+    return controls
 
 
 def _list(raw: Any, what: str, limit: int = MAX_ENTRIES) -> list[dict[str, Any]]:
@@ -148,7 +165,7 @@ def updated(held: m.AgentControls, update: dict[str, Any]) -> m.AgentControls:
         change = {"commands": commands_of(update.get("availableCommands"))}
     else:
         change = {"usage": usage_of(update)}
-    return held.model_copy(update=change)
+    return bounded(held.model_copy(update=change))
 
 
 class Controls:

@@ -93,8 +93,39 @@ def test_an_update_over_the_limits_is_dropped_and_said(tmp_path: Path) -> None:
         assert turn(client, sid, "flood-commands")["state"] == "completed"
         kept = client.call("agents.controls", {"sessionId": sid})
         assert len(kept["commands"]) == 2  # as before the flood
-        said = [x["content"] for x in messages(client, sid) if x["isError"]]
+        said = [x["content"] for x in messages(client, sid) if x["role"] == "tool"]
         assert any("commands were not used: 101 commands (at most 100)" in x for x in said), said
+
+
+def test_a_long_text_is_cut_never_a_reason_to_drop_the_rest(tmp_path: Path) -> None:
+    """Issue 47, point 1: a command's description of 690 characters is cut to 500 (marked
+    "…"), and the list is kept with it; no error line in the transcript."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "long-commands")["state"] == "completed"
+        commands = client.call("agents.controls", {"sessionId": sid})["commands"]
+        assert [c["name"] for c in commands] == ["review", "init"]
+        assert commands[1]["description"] == "d" * 499 + "…"
+        assert not [x for x in messages(client, sid) if x["isError"] or "not used" in x["content"]]
+
+
+def test_controls_over_a_mebibyte_and_late_unusable_updates_are_said_once(tmp_path: Path) -> None:
+    """Issue 46, points 4 and 5: options that would make the controls 2 MiB are dropped
+    and said, the controls answered as they were; 3,000 unusable updates after a turn
+    ended are one line, not 3,000."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "huge-options")["state"] == "completed"
+        kept = client.call("agents.controls", {"sessionId": sid})
+        assert [o["id"] for o in kept["options"]] == ["model"]
+        said = [x["content"] for x in messages(client, sid) if "not used" in x["content"]]
+        assert len(said) == 1 and "MiB (at most 1 MiB)" in said[0], said
+
+        assert turn(client, sid, "late-bad-commands")["state"] == "completed"
+        controls_note(client, sid, lambda c: (c.get("modes") or {}).get("current") == "plan")
+        said = [x["content"] for x in messages(client, sid) if "not used" in x["content"]]
+        assert len(said) == 2, said  # the one above, and one for all 3,000
+        assert turn(client, sid, "hello")["state"] == "completed"  # still connected
 
 
 def test_sign_in_and_nibs_own_sessions(tmp_path: Path) -> None:

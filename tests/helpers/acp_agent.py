@@ -28,6 +28,7 @@ from acp.schema import (
     AvailableCommand,
     AvailableCommandInput,
     AvailableCommandsUpdate,
+    ConfigOptionUpdate,
     Cost,
     CurrentModeUpdate,
     InitializeResponse,
@@ -457,6 +458,35 @@ class Scripted:
                 cost=Cost(amount=0.09, currency="USD")))  # fmt: skip
         elif command == "flood-commands":  # over the limit: dropped, and said
             await self._commands(sid, 101)
+        elif command == "long-commands":  # one description of 690 characters: cut, kept
+            commands = [
+                AvailableCommand(name="review", description="Review the changes"),
+                AvailableCommand(name="init", description="d" * 690),
+            ]
+            await self.conn.session_update(
+                sid,
+                AvailableCommandsUpdate(
+                    session_update="available_commands_update", available_commands=commands
+                ),
+            )
+        elif command == "huge-options":  # 100 options of 200 choices: 2 MiB, over 1 MiB
+            choices = [
+                SessionConfigSelectOption(value=f"v{i}", name="n" * 40, description="d" * 40)
+                for i in range(200)
+            ]
+            options = [
+                SessionConfigOptionSelect(
+                    id=f"o{i}", name=f"O{i}", type="select", current_value="v0", options=choices
+                )
+                for i in range(100)
+            ]
+            await self.conn.session_update(
+                sid,
+                ConfigOptionUpdate(session_update="config_option_update", config_options=options),
+            )
+        elif command == "late-bad-commands":  # 3,000 unusable updates after the turn
+            task = asyncio.ensure_future(self._late_bad_commands(sid))
+            self._late.add(task)
         elif command == "edges":  # 50 calls at once, a 10 MB diff, an image, a move
             for i in range(50):
                 await self.conn.session_update(sid, acp.start_tool_call(
@@ -533,6 +563,23 @@ class Scripted:
                 [PlanEntry(content=f"Late {done}", priority="low", status="pending")]))  # fmt: skip
         await self.conn.session_update(sid, CurrentModeUpdate(  # then: all of it was sent
             session_update="current_mode_update", current_mode_id="plan"))  # fmt: skip
+
+    async def _late_bad_commands(self, sid: str) -> None:
+        await asyncio.sleep(0.3)
+        for _ in range(3000):  # a command without a name: of a wrong shape
+            await self.conn.session_update(
+                sid,
+                AvailableCommandsUpdate(
+                    session_update="available_commands_update",
+                    available_commands=[AvailableCommand(name=" ", description="x")],
+                ),
+            )
+        await self.conn.session_update(
+            sid,
+            CurrentModeUpdate(  # then: all of it was sent
+                session_update="current_mode_update", current_mode_id="plan"
+            ),
+        )
 
     async def _late_plan(self, sid: str) -> None:
         await asyncio.sleep(0.3)
