@@ -7,6 +7,7 @@ from __future__ import annotations
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.on_checklist import close_history
 from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
+from nib_desktop.state.steering import remembered
 from nib_desktop.state.types import Session
 
 A = Aspect
@@ -132,7 +133,7 @@ def agents_listed(s: Held, e: ev.AgentsListed) -> Change:
 
 
 def steering_told(s: Held, e: ev.SteeringTold) -> Change:
-    told = e.steering
+    told = remembered(s.steering.get(e.steering.session_id), e.steering)
     if s.steering.get(told.session_id) == told:
         return NOTHING
     s.steering[told.session_id] = told

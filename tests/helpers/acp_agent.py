@@ -65,7 +65,9 @@ def _entries(n: int, done: int) -> list[PlanEntry]:
 
 
 def _modes(current: str) -> SessionModeState:
+    first = [SessionMode(id="auto", name="Auto", description="Edits without asking")]
     return SessionModeState(current_mode_id=current, available_modes=[
+        *(first if "--auto-first" in ARGS else []),
         SessionMode(id="default", name="Default", description="Asks before edits"),
         SessionMode(id="plan", name="Plan", description="Plans, changes nothing"),
         SessionMode(id="refused", name="Refused"),

@@ -651,9 +651,10 @@ def test_an_image_a_tool_showed_is_drawn_small_under_its_line(gui: Gui) -> None:
 
 def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> None:
     """In the agent's plan mode, with no turn running: "Ask for changes…" puts its words
-    in the input; "Approve the plan" leaves the plan mode for the agent's other mode and
-    tells it to go ahead, by keys."""
-    configure(gui)
+    in the input; "Approve" leaves the plan mode for the mode the user left (Default, not
+    the agent's first mode, Auto: issue 47, point 2), names it, and tells the agent to go
+    ahead, by keys."""
+    configure(gui, "--auto-first")
 
     async def body() -> None:
         await agent_session(gui)
@@ -663,7 +664,7 @@ def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> 
         assert gui.item("agentAsksTitle").property("text") == f"{NAME}'s plan waits for you:"
         names = [b.property("text") for b in gui.visible_items("agentAsk_plan:default")
                  + gui.visible_items("agentAsk_plan:")]  # fmt: skip
-        assert names == ["Approve the plan (Alt+1)", "Ask for changes… (Alt+2)"]
+        assert names == ["Approve, go on in Default (Alt+1)", "Ask for changes… (Alt+2)"]
         input_ = gui.item("composerInput")
         await gui.key(Qt.Key.Key_2, ALT)
         assert input_.property("text") == "Change the plan: " and input_.hasActiveFocus()

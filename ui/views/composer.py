@@ -9,6 +9,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import slash, store
 from nib_desktop.state.lazy import events as ev, intents as it
+from nib_desktop.state.steering import plan_exit
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import ImageModel, qml_uncreatable
 
@@ -17,15 +18,6 @@ if TYPE_CHECKING:
 
 APPROVED = "Go ahead with the plan."
 CHANGES = "Change the plan: "
-
-
-def plan_exit(mode: str, modes: tuple[tuple[str, str], ...]) -> tuple[str, str] | None:
-    """The mode an approved plan goes on in, (id, name), while the current mode (by its
-    name) is a plan mode: the first other mode the agent offers; None otherwise."""
-    current = next((i for i, name in modes if name == mode), "")
-    if "plan" not in current.lower() and "plan" not in mode.lower():
-        return None
-    return next(((i, name) for i, name in modes if i != current), None)
 
 
 QML_IMPORT_NAME = "Nib"
@@ -69,10 +61,10 @@ class ComposerView(QObject):
             return [{"id": f"signin:{i}", "name": name,
                      "description": f"Sign in to {shown.agent}: {name}"}
                     for i, name in told.sign_ins]  # fmt: skip
-        leave = plan_exit(told.mode, told.modes)
+        leave = plan_exit(told)
         if leave is None or turn.state != "completed":
             return []
-        return [{"id": f"plan:{leave[0]}", "name": "Approve the plan",
+        return [{"id": f"plan:{leave[0]}", "name": f"Approve, go on in {leave[1]}",
                  "description": f"Leave the plan mode for {leave[1]} and tell the agent to "
                                 "go ahead"},
                 {"id": "plan:", "name": "Ask for changes…",
