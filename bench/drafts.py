@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
-from nib_desktop import drafts
+from nib_desktop.shell import drafts
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 

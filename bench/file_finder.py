@@ -3,7 +3,7 @@ within 50 ms of the keystroke, p99; the GUI thread never blocked more than 8 ms)
 
     python -m bench.file_finder [--files 20000] [--queries 200]
 
-Through the Main role's own path for each keystroke's `FindFiles` intent (`FileWork`),
+Through the Main role's own path for each keystroke's `FindFiles` intent (`FilesWork`),
 answered as `FilesFound` in the state (the folder listed at the first "@", and again in
 the background every few seconds), timed from the keystroke's ask to the state holding
 its answer. While it runs, a ticker on
@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
-from nib_desktop import file_finder as ff
-from nib_desktop.runner import Runner
+from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
+from nib_desktop.work import files_work as ff
 
 WORDS = ("app", "core", "view", "model", "test", "util", "store", "route", "panel", "sync")
 
@@ -48,7 +48,7 @@ async def measure(folder: Path, queries: list[str]) -> tuple[list[float], float,
     state = AppState()
     session = Session("s", "bench", "agent", agent="bench", cwd=str(folder))
     state.apply(ev.SessionsListed((session,)))
-    work = ff.FileWork(state, Runner(state))
+    work = ff.FilesWork(state, Runner(state))
     held = 0.0
     stop = False
 

@@ -26,8 +26,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--updates", type=int, default=2000)
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication([])
-    from nib_desktop.event_loop import qt_event_loop
-    from nib_desktop.outside import Outside
+    from nib_desktop.outside.progress import Outside
+    from nib_desktop.shell.event_loop import qt_event_loop
     from nib_desktop.state import events as ev
     from nib_desktop.state.outside import window_title
     from nib_desktop.state.store import AppState

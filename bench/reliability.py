@@ -281,7 +281,7 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
-    from nib_desktop.event_loop import qt_event_loop
+    from nib_desktop.shell.event_loop import qt_event_loop
     from tests.helpers.gui import Gui
 
     QQuickStyle.setStyle("Fusion")
@@ -315,7 +315,7 @@ def app_flood(folder: Path) -> list[tuple[str, float]]:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
-    from nib_desktop.event_loop import qt_event_loop
+    from nib_desktop.shell.event_loop import qt_event_loop
     from tests.helpers.flood import Ticker, flood_window
     from tests.helpers.gui import Gui
 

@@ -53,13 +53,13 @@ import os, sys, tempfile
 from collections.abc import Iterator
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from nib_desktop.lean import lean_start
+from nib_desktop.shell.lean import lean_start
 lean_start()  # as the app's start does first
 os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
-from nib_desktop.boot import create_app
-from nib_desktop.window import run
-from nib_desktop.scripted import demo_turn
-from nib_desktop.supervisor import HostSupervisor
+from nib_desktop.shell.boot import create_app
+from nib_desktop.shell.window import run
+from nib_desktop.shell.scripted import demo_turn
+from nib_desktop.link.supervisor import HostSupervisor
 from bench.stats import rss_mb
 supervisor = HostSupervisor(Path(tempfile.mkdtemp()))
 async def turn(main, window):
@@ -73,7 +73,7 @@ async def turn(main, window):
     print(f"rss {rss_mb(os.getpid()):.1f} {rss_mb(supervisor.pid):.1f}", flush=True)
     return 0
 create_app()
-from nib_desktop.scripted import bounded
+from nib_desktop.shell.scripted import bounded
 sys.exit(run(supervisor, bounded(turn)))
 """
 

@@ -27,12 +27,12 @@ from PySide6.QtQml import QQmlApplicationEngine
 from bench.dock import find
 from bench.transcript import frame_floor, wait_frame
 from host.protocol import models as m
-from nib_desktop.boot import create_app
-from nib_desktop.router import HistoryFeed, LineFeed, Router
+from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
+from nib_desktop.shell.boot import create_app
+from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
-from nib_desktop.window import Asker, load_window, make_views
 
 
 def controls(step: int) -> m.AgentControls:

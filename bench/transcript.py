@@ -39,13 +39,13 @@ from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from bench.dock import find, spin
 from host.protocol import models as m
-from nib_desktop.boot import create_app
-from nib_desktop.graphics import choose_scene_graph
-from nib_desktop.router import HistoryFeed, LineFeed, Router
+from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
+from nib_desktop.shell.boot import create_app
+from nib_desktop.shell.graphics import choose_scene_graph
+from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Line, Session
-from nib_desktop.window import Asker, load_window, make_views
 
 SESSIONS = ("a", "b", "c")
 CHUNK = "Streaming **Markdown** with `code` and words, "  # 46 characters, no newline

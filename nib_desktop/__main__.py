@@ -1,5 +1,5 @@
 import sys
 
-from nib_desktop.app import main
+from nib_desktop.shell.app import main
 
 sys.exit(main())

@@ -18,15 +18,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Protocol
 
-from nib_desktop.connection import MAX_RECONNECTS, HostConnection, HostLink
-from nib_desktop.drafts import DraftKeeper
-from nib_desktop.intents import Intents
-from nib_desktop.loading import Loader
-from nib_desktop.router import HistoryFeed, LineFeed, Router
-from nib_desktop.runner import Runner
+from nib_desktop.inbound.loading import Loader
+from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
+from nib_desktop.link.connection import MAX_RECONNECTS, HostConnection, HostLink
+from nib_desktop.link.runner import Runner
+from nib_desktop.link.supervisor import HostSupervisor
+from nib_desktop.shell.drafts import DraftKeeper
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from nib_desktop.supervisor import HostSupervisor
+from nib_desktop.work.dispatch import Intents
 
 
 class Link(HostLink, Protocol):

@@ -9,7 +9,7 @@ def main() -> int:
         from host.process import main as host_main
 
         return host_main(sys.argv[2:])
-    from nib_desktop.app import main as app_main
+    from nib_desktop.shell.app import main as app_main
 
     return app_main()
 

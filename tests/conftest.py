@@ -52,7 +52,7 @@ def qapp_cls() -> type:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
-    os.environ.setdefault("QSG_RENDER_LOOP", "basic")  # as the app runs (nib_desktop.boot)
+    os.environ.setdefault("QSG_RENDER_LOOP", "basic")  # as the app runs (nib_desktop.shell.boot)
     QGuiApplication.setOrganizationName("NibTests")
     QGuiApplication.setApplicationName("Nib Desktop Tests")
     QQuickStyle.setStyle("Fusion")
@@ -63,7 +63,7 @@ def qapp_cls() -> type:
 def aio_loop(qapp) -> Iterator[Any]:
     import asyncio
 
-    from nib_desktop.event_loop import qt_event_loop
+    from nib_desktop.shell.event_loop import qt_event_loop
 
     loop = qt_event_loop(qapp)
     asyncio.set_event_loop(loop)

@@ -20,6 +20,17 @@ FORBIDDEN = {
     "nib_desktop": ("apsw", "openai", "mcp"),
     # the window's state: plain values and one mutator, no Qt, no I/O, nothing above it
     "nib_desktop/state": ("PySide6", "qasync", "host", "ui", "pydantic", "asyncio", "socket"),
+    # the Main role's rooms (docs/architecture.md): the host link knows no room above it;
+    # what comes in (notifications to events) never imports what goes out (intents to
+    # calls); both use the link and the state; what is shown outside the window follows
+    # the state alone; only the shell, which makes the window, imports the views
+    "nib_desktop/link": ("nib_desktop.inbound", "nib_desktop.work", "nib_desktop.outside",
+                         "nib_desktop.shell", "nib_desktop.main_role"),
+    "nib_desktop/inbound": ("nib_desktop.work", "nib_desktop.outside", "nib_desktop.shell",
+                            "nib_desktop.main_role"),
+    "nib_desktop/work": ("nib_desktop.outside", "nib_desktop.shell", "nib_desktop.main_role"),
+    "nib_desktop/outside": ("nib_desktop.inbound", "nib_desktop.work", "nib_desktop.link",
+                            "nib_desktop.shell", "nib_desktop.main_role"),
     "host": ("nib_desktop", "ui", "PySide6", "qasync"),
     "host/protocol": ("PySide6", "apsw", "qasync", "openai", "mcp"),
 }  # fmt: skip
@@ -27,11 +38,11 @@ FORBIDDEN = {
 ONLY_FROM_HOST = {"nib_desktop": "host.protocol", "host/protocol": "host.protocol"}
 # Of the desktop, the views may import only the state (and `ui` itself).
 ONLY_FROM_DESKTOP = {"ui": "nib_desktop.state", "nib_desktop/state": "nib_desktop.state"}
-# The Main role (host link, router, intents, loading) never imports a view; only the
-# start-up shell that makes the window does.
-SHELL = ("nib_desktop.app", "nib_desktop.window", "nib_desktop.boot", "nib_desktop.graphics",
-         "nib_desktop.instance", "nib_desktop.paths", "nib_desktop.__main__",
-         "nib_desktop.scripted")  # fmt: skip
+# The Main role never imports a view; only the start-up shell that makes the window does.
+SHELL = ("nib_desktop.shell", "nib_desktop.__main__")
+# the Main role's top level: the assembly beside its rooms
+TOP_LEVEL = {"__init__.py", "__main__.py", "main_role.py"}
+MAX_TOP_LEVEL = 8
 
 # Layers inside the host: a unit imports only units of a lower rank (or itself); the
 # top rank (the process, the server, the assembly) may import any of the host.
@@ -112,7 +123,11 @@ def problems(imp: Import, package: str, root: Path) -> list[str]:
     module = module_of(imp.path, root)
     if package == "host" and _under(imp.name, "apsw") and not _under(module, "host.store"):
         out.append(f"{where} imports apsw: only the store does (StorageFailure above it)")
-    if package == "nib_desktop" and _under(imp.name, "ui") and module not in SHELL:
+    if (
+        package == "nib_desktop"
+        and _under(imp.name, "ui")
+        and not any(_under(module, shell) for shell in SHELL)
+    ):
         out.append(f"{where} imports {imp.name}: the Main role never imports a view")
     if package == "host" and _under(imp.name, "host"):
         mine = host_unit(module_of(imp.path, root))
@@ -132,6 +147,20 @@ def scan(root: Path = ROOT) -> tuple[int, list[str]]:
             for imp in imports_of(path, root):
                 found += problems(imp, package, root)
     return files, sorted(set(found))
+
+
+def test_the_main_role_is_in_rooms_by_job() -> None:
+    """nib_desktop/ keeps at most MAX_TOP_LEVEL modules at its top, every other in a room
+    (a folder) by its job; no two modules of the Main role and the window share a name."""
+    top = {p.name for p in (ROOT / "nib_desktop").glob("*.py")}
+    assert top == TOP_LEVEL and len(top) <= MAX_TOP_LEVEL
+    rooms = {p.parent.name for p in (ROOT / "nib_desktop").glob("*/__init__.py")}
+    assert rooms == {"shell", "link", "inbound", "work", "outside", "state"}
+    names: dict[str, list[str]] = {}
+    for path in [*(ROOT / "nib_desktop").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]:
+        if path.name != "__init__.py":
+            names.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: at for name, at in names.items() if len(at) > 1} == {}
 
 
 def test_import_boundaries() -> None:
@@ -211,11 +240,17 @@ def test_the_cycle_check_finds_a_planted_circle() -> None:
     [
         ("ui", "ui/bad.py", "from host.protocol import models\n",
          "ui/bad.py:1 imports host.protocol"),
-        ("ui", "ui/views/bad.py", "from nib_desktop.intents import Intents\n",
-         "ui/views/bad.py:1 imports nib_desktop.intents, but of the desktop only "
+        ("ui", "ui/views/bad.py", "from nib_desktop.work.dispatch import Intents\n",
+         "ui/views/bad.py:1 imports nib_desktop.work.dispatch, but of the desktop only "
          "nib_desktop.state"),
-        ("nib_desktop", "nib_desktop/router.py", "from ui.views.dock import DockView\n",
-         "nib_desktop/router.py:1 imports ui.views.dock: the Main role never imports a view"),
+        ("nib_desktop", "nib_desktop/inbound/router.py", "from ui.views.dock import DockView\n",
+         "nib_desktop/inbound/router.py:1 imports ui.views.dock: the Main role never imports"
+         " a view"),
+        ("nib_desktop/inbound", "nib_desktop/inbound/bad.py",
+         "from nib_desktop.work.dispatch import Intents\n",
+         "nib_desktop/inbound/bad.py:1 imports nib_desktop.work.dispatch"),
+        ("nib_desktop/link", "nib_desktop/link/bad.py", "from nib_desktop.inbound import lines\n",
+         "nib_desktop/link/bad.py:1 imports nib_desktop.inbound"),
         ("nib_desktop/state", "nib_desktop/state/bad.py", "import PySide6.QtCore\n",
          "nib_desktop/state/bad.py:1 imports PySide6.QtCore"),
         ("ui", "ui/sub/bad.py", "\n\nfrom ...host import core\n", "ui/sub/bad.py:3 imports host"),
@@ -232,7 +267,14 @@ def test_the_cycle_check_finds_a_planted_circle() -> None:
     ],
 )  # fmt: skip
 def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, expected) -> None:
-    for folder in ("ui", "nib_desktop", "nib_desktop/state", "host/protocol"):
+    for folder in (
+        "ui",
+        "nib_desktop",
+        "nib_desktop/state",
+        "nib_desktop/inbound",
+        "nib_desktop/link",
+        "host/protocol",
+    ):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
     planted = tmp_path / path
     planted.parent.mkdir(parents=True, exist_ok=True)
@@ -254,8 +296,9 @@ def test_the_window_loads_before_the_protocol() -> None:
     neither pydantic, qasync nor the host's modules beyond the light app info."""
     script = (
         "import sys\n"
-        "import nib_desktop.app, nib_desktop.boot, nib_desktop.supervisor, nib_desktop.window\n"
-        "nib_desktop.app.default_data_dir()\n"
+        "import nib_desktop.shell.app, nib_desktop.shell.boot, nib_desktop.shell.window\n"
+        "import nib_desktop.link.supervisor\n"
+        "nib_desktop.shell.app.default_data_dir()\n"
         # modules imported (with a spec): host.protocol's stand-in for pydantic's plugin
         # loader is none; the name first, as reading a lazy module's spec would load it
         "print(sorted(m for m, mod in list(sys.modules.items())"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from nib_desktop import paths
+from nib_desktop.shell import paths
 
 RESOURCES = paths.resource("")
 

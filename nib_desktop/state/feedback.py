@@ -2,7 +2,7 @@
 ask of each step (skip it, move it, add one after it, comment on it), per session.
 
 ADR 0312 keeps the checklist the agent's alone, and nothing here writes it: the asks go
-to the agent as one message (the Main role's `nib_desktop.feedback`), and the agent's
+to the agent as one message (the Main role's `nib_desktop.work.feedback_work`), and the agent's
 next plan is the new checklist."""
 
 from __future__ import annotations

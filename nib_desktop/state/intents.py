@@ -1,5 +1,5 @@
 """What the user asks for, as typed values. Views send them through an `Ask`; the Main
-role (`nib_desktop.intents`) carries each out against the host and turns the answer, or
+role (`nib_desktop.work.dispatch`) carries each out against the host and turns the answer, or
 the failure, into events. Views never change state themselves."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """What the app shows outside its window, read from the state: the window title, the
-launcher's badge, progress and urgency. Pure functions; `nib_desktop.outside` sends them."""
+launcher's badge, progress and urgency. Pure functions; `nib_desktop.outside.progress`
+sends them."""
 
 from __future__ import annotations
 

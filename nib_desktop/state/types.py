@@ -1,6 +1,6 @@
 """What the window knows, as frozen values: no Qt, no I/O, nothing of the host.
 
-The Main role turns the contract's models into these (`nib_desktop.convert`); the views
+The Main role turns the contract's models into these (`nib_desktop.inbound.convert`); the views
 read them. Text in them is already made safe to display.
 """
 

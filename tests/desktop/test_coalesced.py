@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from nib_desktop.runner import Coalesced, Runner
+from nib_desktop.link.runner import Coalesced, Runner
 from nib_desktop.state.store import AppState
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from nib_desktop.link.supervisor import HostSupervisor, host_command
 from nib_desktop.state import events as ev
-from nib_desktop.supervisor import HostSupervisor, host_command
 from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
 from tests.helpers.waiting import until
 
@@ -201,7 +201,7 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
     async def body() -> None:
         await gui.start()
         gui.main.link.notification.connect(slow_slot)
-        with caplog.at_level("WARNING", logger="nib_desktop.rpc_client"):
+        with caplog.at_level("WARNING", logger="nib_desktop.link.rpc_client"):
             await gui.actions.create_session("agent")
             await until(lambda: any("kept the GUI busy" in r.message for r in caplog.records))
 

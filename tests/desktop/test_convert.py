@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from host.protocol import models as m
-from nib_desktop import lines
-from nib_desktop.lines import LineMaker
+from nib_desktop.inbound import lines
+from nib_desktop.inbound.lines import LineMaker
 
 N = 0
 
@@ -60,7 +60,7 @@ def test_one_live_line_per_step_whole_or_paged() -> None:
     """A step's "◐" line becomes its "✓" line in place (a run of 50 steps is 50 lines, not
     100); a write that does more than finish the step begun is a line of its own. The
     same in the state as lines arrive and in a transcript read again."""
-    from nib_desktop.lines import transcript
+    from nib_desktop.inbound.lines import transcript
     from nib_desktop.state.types import merge_lines
 
     def change(content: str, before: str, after: str) -> dict[str, str]:
@@ -115,7 +115,7 @@ def test_a_refused_write_is_told_as_refused_with_the_host_reason() -> None:
 def test_outside_text_cannot_spoof_the_window() -> None:
     from host.protocol import models as m
     from host.protocol.text import has_visible, shown_text
-    from nib_desktop import convert
+    from nib_desktop.inbound import convert
 
     assert shown_text("plain .3") == "plain .3"
     assert shown_text("file\u202eexe.txt") == "file⟨U+202E⟩exe.txt"
@@ -175,7 +175,7 @@ def test_an_empty_first_write_reads_empty() -> None:
 def test_a_huge_message_is_laid_out_bounded_and_says_so() -> None:
     """A message of megabytes (a remote's, a tool's) is one line of at most 50,000
     characters plus its length in words: the window never lays out megabytes at once."""
-    from nib_desktop.lines import MAX_LINE
+    from nib_desktop.inbound.lines import MAX_LINE
 
     [line] = LineMaker().lines(message("assistant", "x" * 1_000_000))
     assert len(line.text) < MAX_LINE + 100
@@ -196,7 +196,7 @@ def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
 
 def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     from host.protocol import models as m
-    from nib_desktop.convert import steering
+    from nib_desktop.inbound.convert import steering
 
     told = m.AgentControls.model_validate({
         "sessionId": "s", "modes": {"current": "plan", "available": [
@@ -208,7 +208,7 @@ def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     assert shown.mode == "Plan\\u202e" or "\u202e" not in shown.mode  # never raw bidi
     assert shown.commands[0].hint == "what"
     assert shown.usage == "<1 % of context · $0.09"
-    from nib_desktop.convert import usage_words
+    from nib_desktop.inbound.convert import usage_words
 
     assert usage_words(m.Usage(used=620, size=1000)) == "62 % of context"
     assert usage_words(m.Usage(used=620)) == "620 tokens"
@@ -221,7 +221,7 @@ def test_each_tool_call_is_one_line_its_result_taking_its_place() -> None:
     """50 calls at once, their results in another order: 50 lines, each a call told
     by its title and then, in place, its end and what it did; the input (the agent's own
     fields) is not in the line but kept for the unfolded line. The same read again."""
-    from nib_desktop.lines import transcript
+    from nib_desktop.inbound.lines import transcript
     from nib_desktop.state.types import merge_lines
 
     raw = json.dumps({"call_id": "c9", "path": "f.txt"})
@@ -262,7 +262,7 @@ def test_a_call_still_running_reads_as_called_and_the_host_agents_tools_show_inp
 
 
 def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields() -> None:
-    from nib_desktop.convert import approval
+    from nib_desktop.inbound.convert import approval
 
     def asked(arguments: str, did: m.ToolActivity | None = None, agent: bool = True) -> str:
         options = (m.ApprovalOption(option_id="y", name="Yes", kind="allow_once"),)
@@ -304,7 +304,7 @@ def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> Non
 
 
 def test_a_tools_output_loses_its_one_fence_and_paths_are_named_in_the_folder() -> None:
-    from nib_desktop import activity
+    from nib_desktop.inbound import activity
 
     assert activity.unfenced("```console\n3 passed\n```") == "3 passed"
     assert activity.unfenced("```\na\n```\ntext\n```\nb\n```") == "```\na\n```\ntext\n```\nb\n```"

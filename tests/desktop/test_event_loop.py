@@ -1,4 +1,4 @@
-"""The asyncio loop on Qt's (`nib_desktop.event_loop`): qasync with a timer of ours."""
+"""The asyncio loop on Qt's (`nib_desktop.shell.event_loop`): qasync with a timer of ours."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tests.test_imports import python_says
 
 
 def test_delayed_callbacks_run_in_time_order_and_cancelled_ones_never(aio_loop) -> None:
-    from nib_desktop.event_loop import CallbackTimer
+    from nib_desktop.shell.event_loop import CallbackTimer
 
     assert isinstance(aio_loop._timer, CallbackTimer)  # as the app's loop is made
     ran: list[str] = []
@@ -66,7 +66,7 @@ def counting(cls, name, *args, **kwargs):
 enum.EnumType._create_ = counting
 from PySide6.QtGui import QGuiApplication
 app = QGuiApplication(["-platform", "offscreen"])
-from nib_desktop.event_loop import qt_event_loop
+from nib_desktop.shell.event_loop import qt_event_loop
 loop = qt_event_loop(app)
 before = len(made)
 async def main():

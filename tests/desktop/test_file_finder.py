@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nib_desktop import file_finder as ff
+from nib_desktop.work import files_work as ff
 
 
 def folder_with_files(root: Path) -> Path:
@@ -66,7 +66,7 @@ def test_only_files_under_the_folder_are_mentioned(tmp_path) -> None:
 
 
 def test_letters_typed_while_the_folder_is_listed_wait_for_that_listing(tmp_path) -> None:
-    from nib_desktop.runner import Runner
+    from nib_desktop.link.runner import Runner
     from nib_desktop.state import events as ev
     from nib_desktop.state.store import AppState
     from nib_desktop.state.types import Session
@@ -75,7 +75,7 @@ def test_letters_typed_while_the_folder_is_listed_wait_for_that_listing(tmp_path
     folder = folder_with_files(tmp_path)
     state = AppState()
     state.apply(ev.SessionsListed((Session("s", "t", "agent", agent="a", cwd=str(folder)),)))
-    work = ff.FileWork(state, Runner(state))
+    work = ff.FilesWork(state, Runner(state))
 
     async def body() -> None:
         work.find("")  # "@": the listing begins

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from host.protocol import methods as rpc
-from nib_desktop.router import HistoryFeed, LineFeed, Router
+from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
 from tests.helpers.paired import paired

@@ -1,4 +1,4 @@
-"""What the window's process leaves out (nib_desktop.lean), checked in a fresh Python that
+"""What the window's process leaves out (nib_desktop.shell.lean), checked in a fresh Python that
 starts as the app does and imports everything the connected window runs."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json, sys
-from nib_desktop.lean import lean_start
+from nib_desktop.shell.lean import lean_start
 lean_start()
 import asyncio, hashlib, hmac, linecache
-import nib_desktop.boot, nib_desktop.window, nib_desktop.main_role
+import nib_desktop.shell.boot, nib_desktop.shell.window, nib_desktop.main_role
 import host.protocol.models as m
 m.HelloParams  # the contract's models load
 maps = open("/proc/self/maps").read()

@@ -3,7 +3,7 @@ editor, and the desktop's opener where a terminal editor (or none) is set."""
 
 from __future__ import annotations
 
-from nib_desktop.opener import editor_command
+from nib_desktop.work.opener import editor_command
 
 
 def test_the_editor_opens_the_file_at_its_line_as_each_editor_takes_it() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from nib_desktop import desktop_prefs
-from nib_desktop.outside import approval_words, turn_words
+from nib_desktop.outside import desktop_prefs
+from nib_desktop.outside.progress import approval_words, turn_words
 from nib_desktop.state import events as ev
 from nib_desktop.state.outside import launcher, waiting, window_title
 from nib_desktop.state.store import AppState

@@ -5,8 +5,8 @@ count past a screenful, and the notice names the files left as they are."""
 from __future__ import annotations
 
 from host.protocol import models as m
-from nib_desktop.changes import restored_words
 from nib_desktop.state.changes import FileDiff, restore_question
+from nib_desktop.work.changes_work import restored_words
 
 
 def change(path: str, status: str, old_path: str = "") -> FileDiff:

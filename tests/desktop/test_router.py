@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from host.protocol import models as m
-from nib_desktop.router import HistoryFeed, LineFeed, Router
+from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.state.store import AppState
 
 

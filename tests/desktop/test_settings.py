@@ -6,10 +6,10 @@ import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtQml import QQmlApplicationEngine
 
-from nib_desktop.prefs import restore_prefs, saved_geometry, state_saver
+from nib_desktop.shell.prefs import restore_prefs, saved_geometry, state_saver
+from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from nib_desktop.window import Asker, load_window, make_views
 
 
 def open_window(data_dir=None) -> tuple:

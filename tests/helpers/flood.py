@@ -20,7 +20,7 @@ from typing import Any
 from host.protocol import methods as rpc, models as m
 from host.protocol.endpoint import encode_notification, response_message
 from host.protocol.framing import FrameDecoder, encode_message
-from nib_desktop.rpc_client import RpcClient
+from nib_desktop.link.rpc_client import RpcClient
 from tests.helpers.waiting import until
 
 FRAME_S = 1 / 60

@@ -19,12 +19,12 @@ from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
 from host.core import HostCore
+from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.main_role import MainRole
-from nib_desktop.scripted import next_frame
+from nib_desktop.shell.scripted import next_frame
+from nib_desktop.shell.window import Asker, load_window, make_views, restore_from_data_dir
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from nib_desktop.supervisor import HostSupervisor
-from nib_desktop.window import Asker, load_window, make_views, restore_from_data_dir
 from tests.helpers.paired import MemoryLink
 from tests.helpers.waiting import until
 from ui.snapshots import Item, Snapshot
@@ -64,7 +64,7 @@ class Gui:
         asker.target = self.main.intents.ask
         self.actions = self.main.intents
         # progress outside the window; on a session bus when a test gives one
-        from nib_desktop.outside import Outside
+        from nib_desktop.outside.progress import Outside
 
         self.outside = Outside(self.state, self.window, self.main.intents.ask)
         self.bus_address: str | None = None

@@ -602,7 +602,8 @@ def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
 ) -> None:
     from PySide6.QtGui import QGuiApplication
 
-    from nib_desktop import loading, transcript_copy
+    from nib_desktop.inbound import loading
+    from nib_desktop.work import transcript_copy
 
     monkeypatch.setattr(loading, "TRANSCRIPT_PAGE", 3)  # a page of three messages shown
     monkeypatch.setattr(transcript_copy, "PAGE", 2)  # and read two at a time

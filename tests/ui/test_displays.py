@@ -43,7 +43,7 @@ def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
     """The keyboard tests on X11 (no window manager): keys after the first frame land in
     the input without a click, and every shortcut works in a real X window."""
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    # as the app runs (nib_desktop.boot): the basic render loop paints on the GUI thread
+    # as the app runs (nib_desktop.shell.boot): the basic render loop paints on the GUI thread
     env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", QSG_RENDER_LOOP="basic")
     try:
         proc = subprocess.run(
@@ -72,8 +72,8 @@ def test_the_dock_on_a_hidpi_screen() -> None:
 
 
 CHOICE = (
-    "from nib_desktop.boot import create_app\n"
-    "from nib_desktop.graphics import choose_scene_graph\n"
+    "from nib_desktop.shell.boot import create_app\n"
+    "from nib_desktop.shell.graphics import choose_scene_graph\n"
     "from PySide6.QtQuick import QQuickWindow\n"
     "app = create_app()\n"
     'print(choose_scene_graph(app), QQuickWindow.sceneGraphBackend() or "default")\n'
@@ -99,7 +99,7 @@ def test_a_software_rasterizer_gets_the_software_scene_graph(xvfb) -> None:
 
 
 def test_software_rasterizers_are_recognised() -> None:
-    from nib_desktop.graphics import is_software
+    from nib_desktop.shell.graphics import is_software
 
     assert is_software("llvmpipe (LLVM 15.0.6, 256 bits)")
     assert is_software("softpipe") and is_software("Google SwiftShader") and is_software(None)
@@ -110,8 +110,8 @@ def test_software_rasterizers_are_recognised() -> None:
 REMEMBERED = (
     "import sys\n"
     "from PySide6.QtCore import QSettings\n"
-    "from nib_desktop.boot import create_app\n"
-    "from nib_desktop.graphics import choose_scene_graph, display_fingerprint\n"
+    "from nib_desktop.shell.boot import create_app\n"
+    "from nib_desktop.shell.graphics import choose_scene_graph, display_fingerprint\n"
     "app = create_app()\n"
     "if sys.argv[1] != '-':  # a choice remembered from an earlier start\n"
     "    s = QSettings()\n"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nib_desktop import drafts
+from nib_desktop.shell import drafts
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 

@@ -576,7 +576,7 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
     in settings.json and read again at the next start."""
     import json
 
-    from nib_desktop import desktop_prefs
+    from nib_desktop.outside import desktop_prefs
 
     async def body() -> None:
         await gui.start()
@@ -909,7 +909,7 @@ def test_the_last_known_sessions_are_drawn_until_the_host_answers(
 ) -> None:
     """The first frame draws the list the window had when it last closed, marked and not
     yet usable; the host's own list replaces it (here the host has other sessions)."""
-    from nib_desktop import session_cache
+    from nib_desktop.shell import session_cache
     from nib_desktop.state.types import Session
 
     for key in [k for k in os.environ if k.startswith("NIB_")]:

@@ -83,7 +83,7 @@ def test_dock_marks_interrupted_when_the_turn_ends(qtbot) -> None:
 
 
 def test_reduced_motion_from_the_environment(monkeypatch) -> None:
-    from nib_desktop.prefs import restore_prefs
+    from nib_desktop.shell.prefs import restore_prefs
 
     state, dock = shown_dock()
     assert dock.property("reducedMotion") is False

@@ -200,7 +200,7 @@ class RemoteChoiceModel(RowModel):
 @qml_uncreatable("made by the views")
 class ChangeRowModel(RowModel):
     """The Changes view's lists: its scopes (a step, the last turn, the whole session)
-    and a scope's files. Rows: `ui.views.changes.ChangeRow`s."""
+    and a scope's files. Rows: `ui.views.changes_view.ChangeRow`s."""
 
     ROLES = ("title", "summary", "accessibleName")
     ATTRIBUTES = {"accessibleName": "accessible_name"}  # noqa: RUF012
@@ -229,6 +229,6 @@ class ImageModel(RowModel):
 @QmlElement
 @qml_uncreatable("made by the views")
 class SearchHitModel(RowModel):
-    """Rows: `ui.views.library.HitRow`s, the search across sessions' results."""
+    """Rows: `ui.views.library_view.HitRow`s, the search across sessions' results."""
 
     ROLES = ("sessionId", "title", "where", "snippetHtml", "accessibleName", "found", "seq")

@@ -1,0 +1,230 @@
+"""A session's messages and turns as the transcript's lines: the one place the Main role
+puts the host's transcript into words. Outside text is made safe to display here, once."""
+
+from __future__ import annotations
+
+from host.protocol import models as m
+from host.protocol.text import shorten, shown_text
+from nib_desktop.inbound import activity
+from nib_desktop.inbound.checklist_lines import todo_line as todo_line
+from nib_desktop.state.facts import End
+from nib_desktop.state.types import Line, TurnView, merge_lines
+
+TODO_WRITE = "TodoWrite"
+
+
+def summary_text(message: m.Message) -> str:
+    """A compaction's line: how many messages it stands for, the same count whether the
+    line came live or from a page read later (messages are numbered from 1 in a session,
+    and a summary stands for every message before it), then the summary itself, shown
+    when the line is unfolded."""
+    count = max(0, message.seq - 1)
+    head = f"Context compacted: {count} earlier message{'s' if count != 1 else ''} summarised"
+    return f"{head}\n\n{message.content}" if message.content.strip() else head
+
+
+class LineMaker:
+    """A session's messages as lines, fed in order: user and assistant text as it is,
+    tool calls as compact lines, each call's result taking its call's line in place
+    ("→ Read notes.txt" becomes "✓ Read notes.txt · 3 lines", its diff or output under
+    it), however many run at once. A checklist write is told from what the host committed
+    (the result's `todo`: its revision's diff), never from the call's arguments; a refused
+    write is told as refused, with the host's reason. `titled`: an ACP agent's session,
+    whose calls are named by their titles (which say the file or the command), their
+    input (the agent's own fields) shown only when the line is unfolded. `folder`: the
+    session's, under which files are named by their path in it."""
+
+    def __init__(self, titled: bool = False, folder: str = "") -> None:
+        self._titled = titled
+        self._folder = folder  # the session's: paths under it are named relative to it
+        self._todo_calls: set[str] = set()
+        # the calls told and not yet finished: id -> (the call's seq, its name as shown,
+        # its input)
+        self._calls: dict[str, tuple[int, str, str]] = {}
+        # the last checklist line, when it told one step beginning: (its seq, the step,
+        # its turn): only a write of the same turn takes its place
+        self._begun: tuple[int, str, str | None] | None = None
+        self._list_turn: str | None = None  # the turn of the last checklist write
+
+    def lines(self, message: m.Message) -> tuple[Line, ...]:
+        seq = message.seq
+        made = []
+        for line in self._lines(message):
+            replaces = line.replaces or self._live(message, line)
+            made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
+                             replaces or seq, replaces, bounded(line.detail) if line.detail
+                             else "", line.detail_kind, line.call_id,
+                             bounded(line.call_input), line.places, line.images))  # fmt: skip
+        return tuple(made)
+
+    def _live(self, message: m.Message, line: Line) -> int:
+        """One live line per step: a write that only finishes the step the last checklist
+        line began takes that line's place ("◐ X" becomes "✓ X"): that line's seq, else 0."""
+        if message.todo is None or line.kind != "todo":
+            return 0
+        diff = message.todo.diff
+        only = diff.status_changed[0] if len(diff.status_changed) == 1 else None
+        alone = only is not None and not (diff.added or diff.completed_removed
+                                          or diff.dropped_unfinished or diff.reordered)  # fmt: skip
+        begun, self._begun = self._begun, None
+        if not alone or only is None:
+            return 0
+        if only.to == "in_progress":
+            self._begun = (message.seq, only.content, message.turn_id)
+            return 0
+        if (
+            only.to == "completed"
+            and begun is not None
+            and begun[1:] == (only.content, message.turn_id)
+        ):
+            return begun[0]
+        return 0
+
+    def _lines(self, message: m.Message) -> list[Line]:
+        if message.role == "summary":
+            return [Line("summary", summary_text(message))]
+        if message.todo is not None:
+            diff = message.todo.diff
+            first = message.turn_id is not None and message.turn_id != self._list_turn
+            self._list_turn = message.turn_id
+            new_task = (
+                first
+                and bool(diff.added)
+                and bool(diff.completed_removed or diff.dropped_unfinished)
+            )
+            return [todo_line(diff, message.todo.items, new_task)]
+        if message.kind == "thought":  # an external agent's: shown folded
+            return [Line("thought", message.content.strip("\n"))]
+        if message.kind == "plan":  # an agent's plan that did not write the checklist
+            mark = "✕ " if message.is_error else ""
+            return [Line("todo", mark + shorten(message.content, 400), message.is_error)]
+        if message.role == "tool":
+            return [self._result(message)]
+        lines: list[Line] = []
+        if message.role == "user" and message.activity is not None:  # what went with it
+            said = activity.attached(message.activity, self._folder)
+            return [Line("user", message.content.strip("\n"), detail=said, detail_kind="output",
+                         places=activity.places(message.activity, self._folder))]  # fmt: skip
+        if message.content.strip():  # stored as the agent streamed it: blank lines around it
+            lines.append(Line(message.role, message.content.strip("\n")))
+        for call in message.tool_calls:
+            if call.name == TODO_WRITE:  # told by its result, once the host decided
+                self._todo_calls.add(call.id)
+                continue
+            named = self._named(call)
+            self._calls[call.id] = (message.seq, named, call.arguments)
+            lines.append(Line("tool_call", f"→ {named}", call_id=call.id,
+                              call_input=call.arguments))  # fmt: skip
+        return lines
+
+    def _named(self, call: m.ToolCall) -> str:
+        """A call as its line names it: an agent's by its title; a tool of the host's own
+        agent by its name (an MCP server's with the server) and its arguments."""
+        if self._titled:
+            return shorten(call.name, 200)
+        return f"{tool_name(call.name)} {shorten(call.arguments, 120)}".rstrip()
+
+    def _result(self, message: m.Message) -> Line:
+        """A tool's result: in place of its call's line where that is held (its diff or
+        output under it), else a line of its own."""
+        call_id = message.tool_call_id or ""
+        if call_id in self._todo_calls and message.is_error:
+            return Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
+                        is_error=True)  # fmt: skip
+        said, kind, what = "", "", shorten(message.content, 160)
+        places: tuple[tuple[str, int | None], ...] = ()
+        images: tuple[str, ...] = ()
+        if message.activity is not None:  # what it did (section 16)
+            said, kind = activity.detail(message.activity, self._folder)
+            what = activity.summary(message.activity, self._folder)
+            places = activity.places(message.activity, self._folder)
+            images = tuple(f"data:{i.mime_type};base64,{i.data}" for i in message.activity.images)
+        called = self._calls.pop(call_id, None)
+        if called is None:  # its call is on an earlier page
+            mark = "← error: " if message.is_error else "← "
+            return Line("tool_result", mark + what, message.is_error, detail=said,
+                        detail_kind=kind, places=places, images=images)  # fmt: skip
+        seq, named, given = called
+        glyph = "✕" if message.is_error else "✓"
+        if message.activity is not None and message.activity.diffs:
+            text = f"{glyph} {what}"  # "Edited app.py" and its counts: the diff names it
+        elif what.strip() in ("", "completed", "failed"):
+            text = f"{glyph} {named}"
+        else:
+            text = f"{glyph} {named} · {what}"
+        return Line("tool_call", text, message.is_error, replaces=seq, detail=said,
+                    detail_kind=kind, call_id=call_id, call_input=given, places=places,
+                    images=images)  # fmt: skip
+
+
+MAX_LINE = 50_000  # characters of one transcript line the window lays out
+
+
+def bounded(text: str) -> str:
+    """A line the window can lay out at once, made safe to show (`shown_text`): a message
+    of megabytes (a remote's, a tool's) keeps its first MAX_LINE characters and says how
+    long it is."""
+    if len(text) <= MAX_LINE:
+        return shown_text(text)
+    shown = shown_text(text[:MAX_LINE])
+    return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
+
+
+def turn_end(t: TurnView) -> Line | None:
+    """The transcript's line for a turn that ended other than by finishing: stopped,
+    failed with its error, or interrupted by a host restart. None while it runs or when
+    it completed (its last message says so)."""
+    match t.end:
+        case End.STOPPED:
+            return Line("turn_end", "■ Turn stopped")
+        case End.INTERRUPTED:
+            return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
+        case End.FAILED:
+            words = f"✕ Turn failed: {t.error or 'no reason given'}"
+            return Line("turn_end", words, is_error=True)
+    return None
+
+
+def transcript(
+    messages: tuple[m.Message, ...],
+    turns: tuple[TurnView, ...],
+    next_turn: str | None = None,
+    maker: LineMaker | None = None,
+    titled: bool = False,
+    folder: str = "",
+) -> tuple[Line, ...]:
+    """A page of a session's messages as lines, each ended turn's line after its last
+    message. `next_turn`: the turn of the message after the page (already held), whose
+    end is told after that message instead. `maker`: one that later messages continue
+    (else a new one, `titled` for an ACP agent's session, `folder` the session's)."""
+    ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
+    maker = maker or LineMaker(titled, folder)
+    lines: list[Line] = []
+    previous: str | None = None
+    for message in messages:
+        if previous is not None and message.turn_id != previous and previous in ends:
+            lines.append(ends.pop(previous))
+        lines[:] = merge_lines(tuple(lines), maker.lines(message))
+        previous = message.turn_id
+    if previous in ends and previous != next_turn:
+        lines.append(ends.pop(previous))
+    return tuple(lines)
+
+
+def call_line(call: m.ToolCall) -> str:
+    """A tool call in one line: an MCP server's tool named with its server."""
+    return f"→ {tool_name(call.name)} {shorten(call.arguments, 120)}"
+
+
+def tool_name(name: str) -> str:
+    """An offered tool name as a person reads it: "get_current_time (time)"."""
+    if name.startswith("mcp__") and name.count("__") >= 2:
+        server, _, tool = name[len("mcp__") :].partition("__")
+        return f"{tool} ({server})"
+    return name
+
+
+def _result_line(message: m.Message) -> str:
+    if message.is_error:
+        return "← error: " + shorten(message.content, 200)
+    return "← " + shorten(message.content, 160)

@@ -1,0 +1,159 @@
+"""What the window loads, and when: the effects that follow the state.
+
+- After every (re)connect: the sessions afresh, then the session shown, then the tools.
+- When another session is shown (picked, made, or the shown one deleted), or the shown
+  remote session's host is linked again: its transcript, its last turn and, the first
+  time (and after each reconnect) for a local session, its checklist. A remote session's
+  checklist is never read from local data: with the "todos" capability its host answers,
+  each time it is shown.
+- While the History view is open: its newest page again after every committed write.
+
+It listens to the state (never to a view) and applies what the host answers as events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from host.protocol import methods as rpc, models as m
+from nib_desktop.inbound import convert, lines as transcript_lines
+from nib_desktop.inbound.history_loading import HistoryLoader
+from nib_desktop.inbound.router import HistoryFeed, LineFeed
+from nib_desktop.inbound.settings_shown import show_settings
+from nib_desktop.link.connection import HostLink
+from nib_desktop.link.runner import Runner
+from nib_desktop.state import events as ev, store
+from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.types import TurnView
+
+log = logging.getLogger(__name__)
+
+TRANSCRIPT_PAGE = 200  # messages loaded at a time; older ones as the user scrolls up
+
+
+class Loader:
+    def __init__(
+        self, host: HostLink, state: AppState, feed: LineFeed, told: HistoryFeed, run: Runner
+    ) -> None:
+        self._host = host
+        self._state = state
+        self._feed = feed
+        self._run = run
+        self._recovered: set[str] = set()  # local sessions whose checklist was fetched
+        self._showing: asyncio.Future[Any] | None = None  # the shown session's load
+        self._older_loading = False
+        state.subscribe(self._changed)
+        self.history = HistoryLoader(host, state, told, run)
+
+    def _changed(self, event: ev.Event, change: Change) -> None:
+        if isinstance(event, ev.SessionsListed):
+            return  # `reload` loads the shown session itself, before "ready"
+        state = self._state
+        moved = isinstance(event, ev.SessionShown | ev.SessionDeleted) and store.CURRENT in change
+        relinked = store.LINKED in change and change.session_id == state.current
+        if moved or relinked:
+            self._showing = self._run(self.show_current(), "show the session")
+
+    async def settled(self) -> None:
+        """Once the shown session's load (if one is on its way) is done; its failure is
+        the notice, not raised here."""
+        while self._showing is not None and not self._showing.done():
+            await asyncio.wait([self._showing])
+
+    async def reload(self) -> None:
+        """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
+        listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
+        self._recovered.clear()
+        sessions = tuple(convert.session(s) for s in listing.sessions)
+        self._state.apply(ev.SessionsListed(sessions))
+        await self.show_current()
+        await self.load_tools()
+        # the desktop section as the host reads it now (the window read the file itself
+        # before the host was up, for its first frame)
+        show_settings(self._state, await self._host.call(rpc.SETTINGS_GET, m.Empty()))
+
+    async def load_tools(self) -> None:
+        listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
+        self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))
+        agents = await self._host.call(rpc.AGENTS_LIST, m.Empty())
+        self._state.apply(ev.AgentsListed(convert.agents(agents)))
+
+    async def show_current(self) -> None:
+        session = self._state.shown
+        if session is None:
+            return
+        sid = session.session_id
+        ref = m.SessionRef(session_id=sid)
+        if session.remote and session.remote_state != "connected":
+            return  # loaded once its host is linked again
+        if session.agent:  # what its agent offers to steer it, as the host holds it
+            controls = await self._host.call(rpc.AGENTS_CONTROLS, ref)
+            self._state.apply(ev.SteeringTold(convert.steering(controls)))
+        turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
+        if turns.turns:
+            self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))
+        fetch = not session.checklist_note if session.remote else sid not in self._recovered
+        if fetch:
+            snapshot = await self._host.call(rpc.TODOS_GET, ref)
+            if not session.remote:
+                self._recovered.add(sid)
+            self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
+        page = m.MessageListParams(session_id=sid, limit=TRANSCRIPT_PAGE)
+        listing = await self._host.call(rpc.MESSAGES_LIST, page)
+        if self._state.current != sid:
+            return  # another session is shown now
+        messages = listing.messages
+        maker = self._feed.reset(titled=bool(session.agent), folder=session.cwd)
+        lines = transcript_lines.transcript(messages, self._turns(turns), maker=maker)
+        first, last = (messages[0], messages[-1]) if messages else (None, None)
+        self._state.apply(
+            ev.TranscriptPage(sid, lines, listing.has_more, first.seq if first else 0,
+                              _turn_of(first), newest_seq=last.seq if last else 0)
+        )  # fmt: skip
+
+    async def load_older_messages(self) -> None:
+        """The page of the shown transcript before the oldest message loaded."""
+        held = self._state.transcript
+        if held.session_id is None or not held.has_more or not held.oldest_seq:
+            return
+        if self._older_loading:
+            return  # the page before is on its way
+        params = m.MessageListParams(
+            session_id=held.session_id, before_seq=held.oldest_seq, limit=TRANSCRIPT_PAGE
+        )
+        self._older_loading = True
+        try:
+            listing = await self._host.call(rpc.MESSAGES_LIST, params)
+            turns = await self._host.call(
+                rpc.TURNS_LIST, m.TurnListParams(session_id=held.session_id, limit=100)
+            )
+        finally:
+            self._older_loading = False
+        if self._state.transcript.session_id != held.session_id or not listing.messages:
+            return
+        views = self._turns(turns)
+        shown = self._state.session(held.session_id)
+        titled, folder = (bool(shown.agent), shown.cwd) if shown else (False, "")
+        lines = transcript_lines.transcript(
+            listing.messages, views, held.oldest_turn or None, titled=titled, folder=folder
+        )
+        first = listing.messages[0]
+        page = ev.TranscriptPage(
+            held.session_id, lines, listing.has_more, first.seq, _turn_of(first), older=True
+        )
+        self._state.apply(page)
+
+    def _turns(self, listing: m.TurnList) -> tuple[TurnView, ...]:
+        """A session's turns as answered, the newest as the state holds it: a notification
+        that overtook the answer (the turn stopped meanwhile) wins."""
+        views = tuple(convert.turn(t) for t in listing.turns)
+        if not views:
+            return views
+        held = self._state.turn(views[0].session_id)
+        return tuple(held if held.turn_id == v.turn_id else v for v in views)
+
+
+def _turn_of(message: m.Message | None) -> str:
+    return (message.turn_id or "") if message is not None else ""
