@@ -45,7 +45,8 @@ from nib_desktop.shell.graphics import choose_scene_graph
 from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from nib_desktop.state.types import Line, Session
+from nib_desktop.state.transcript_lines import Line
+from nib_desktop.state.types import Session
 
 SESSIONS = ("a", "b", "c")
 CHUNK = "Streaming **Markdown** with `code` and words, "  # 46 characters, no newline

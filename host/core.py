@@ -72,8 +72,12 @@ class HostCore:
         from host.acp.config import load_agents
 
         if self._acp is None and load_agents(self.data_dir):
-            threading.Thread(target=importlib.import_module, args=("host.acp.agents",),
-                             name="acp-preload", daemon=True).start()  # fmt: skip
+            threading.Thread(
+                target=importlib.import_module,
+                args=("host.acp.agents",),
+                name="acp-preload",
+                daemon=True,
+            ).start()
 
     async def end(self) -> None:
         """What `begin` started, stopped: running turns end, servers and links close."""
@@ -135,8 +139,13 @@ class HostCore:
         if self._acp is None:
             from host.acp.agents import Agents
 
-            self._acp = Agents(self.data_dir, self.sessions, self.todos, self.publisher,
-                               lambda: self.runtime.external.approvals)  # fmt: skip
+            self._acp = Agents(
+                self.data_dir,
+                self.sessions,
+                self.todos,
+                self.publisher,
+                lambda: self.runtime.external.approvals,
+            )
         return self._acp
 
     @cached_property

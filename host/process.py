@@ -44,9 +44,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--socket", help="the Unix socket path to listen on")
     where.add_argument(
-        "--stdio", action="store_true",
+        "--stdio",
+        action="store_true",
         help="serve one client over standard input and output (e.g. through ssh)",
-    )  # fmt: skip
+    )
     parser.add_argument("--data-dir", type=Path, default=None, help="where nib.sqlite3 lives")
     parser.add_argument(
         "--log-level", default=os.environ.get("NIB_LOG_LEVEL", "INFO"), help="DEBUG, INFO, ..."
@@ -110,9 +111,11 @@ def rotate_log() -> None:
     for plain in [h for h in root.handlers if type(h) is logging.FileHandler]:
         with contextlib.suppress(OSError):
             rotating = logging.handlers.RotatingFileHandler(
-                plain.baseFilename, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS,
+                plain.baseFilename,
+                maxBytes=LOG_MAX_BYTES,
+                backupCount=LOG_BACKUPS,
                 encoding="utf-8",
-            )  # fmt: skip
+            )
             rotating.setFormatter(plain.formatter)
             for kept in plain.filters:
                 rotating.addFilter(kept)
@@ -217,10 +220,11 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(
         lambda _loop, context: log.error(
-            "uncaught in the event loop: %s", context.get("message"),
+            "uncaught in the event loop: %s",
+            context.get("message"),
             exc_info=context.get("exception"),
         )
-    )  # fmt: skip
+    )
     stop = asyncio.Event()
     server = RpcServer(token, dispatcher(core))
     core.publisher.subscribe(server.broadcast)

@@ -105,14 +105,21 @@ def todo_rows(
         in_progress = item.status == "in_progress"
         ended = word if in_progress and not running and live else ""
         changed = files_text(files.get(item.content, 0)) if live else ""
-        rows.append(TodoRow(
-            content=item.content, status=item.status, glyph=STATUS_GLYPHS[item.status],
-            activeForm=item.active_form or "", number=index + 1,
-            accessibleName=accessible_name(index, len(items), item, ended)
-            + (f", {changed} changed" if changed else ""),
-            interrupted=ended != "", endedWord=ended, sweeping=in_progress and running,
-            filesText=changed,
-        ))  # fmt: skip
+        rows.append(
+            TodoRow(
+                content=item.content,
+                status=item.status,
+                glyph=STATUS_GLYPHS[item.status],
+                activeForm=item.active_form or "",
+                number=index + 1,
+                accessibleName=accessible_name(index, len(items), item, ended)
+                + (f", {changed} changed" if changed else ""),
+                interrupted=ended != "",
+                endedWord=ended,
+                sweeping=in_progress and running,
+                filesText=changed,
+            )
+        )
     return rows
 
 
@@ -122,8 +129,11 @@ def completed_between(before: Snapshot | None, after: Snapshot | None) -> list[s
     if before is None or after is None or before.session_id != after.session_id:
         return []
     done_before = {i.content for i in before.items if i.status == "completed"}
-    newly = [(index, item) for index, item in enumerate(after.items)
-             if item.status == "completed" and item.content not in done_before]  # fmt: skip
+    newly = [
+        (index, item)
+        for index, item in enumerate(after.items)
+        if item.status == "completed" and item.content not in done_before
+    ]
     if len(newly) > 3:
         return [f"Completed {len(newly)} steps"]
     total = len(after.items)

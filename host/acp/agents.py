@@ -99,13 +99,15 @@ class Agents:
         runs on it (then at a later turn)."""
         if not process.outdated or process.conn is None:
             return
-        if any(self.sessions.get(s).agent == process.name for s in self._running
-               if s != session_id):  # fmt: skip
+        if any(
+            self.sessions.get(s).agent == process.name for s in self._running if s != session_id
+        ):
             return
         process.outdated = False
         await process.stop()
-        recorder.say(f"{process.name}'s settings changed in settings.json: it is started again "
-                     "with them")  # fmt: skip
+        recorder.say(
+            f"{process.name}'s settings changed in settings.json: it is started again with them"
+        )
 
     async def close(self) -> None:
         processes = list(self._processes.values())
@@ -174,8 +176,9 @@ class Agents:
     def _full(self, controls: m.AgentControls, process: AgentProcess | None) -> m.AgentControls:
         if process is None:
             return controls
-        return controls.model_copy(update={"prompt": process.prompt_kinds,
-                                           "auth_methods": process.auth})  # fmt: skip
+        return controls.model_copy(
+            update={"prompt": process.prompt_kinds, "auth_methods": process.auth}
+        )
 
     def told(self, process: AgentProcess, session_id: str, update: dict[str, Any]) -> None:
         """One of the agent's updates of its modes, options, commands or usage."""
@@ -190,8 +193,10 @@ class Agents:
         """A session/new or session/load answer: the session's modes and options."""
         raw = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
         try:
-            change = {"modes": modes_of(raw.get("modes")),
-                      "options": options_of(raw.get("configOptions"))}  # fmt: skip
+            change = {
+                "modes": modes_of(raw.get("modes")),
+                "options": options_of(raw.get("configOptions")),
+            }
         except (Unusable, ValueError) as exc:
             self._dropped(session_id, "modes and options", exc)
             change = {}
@@ -254,8 +259,9 @@ class Agents:
             raise errors.AgentRefused(f"{process.name} refused the mode: {exc}") from None
         now = self._controls.of(params.session_id)
         if now.modes is not None:
-            now = now.model_copy(update={"modes": now.modes.model_copy(
-                update={"current": params.mode_id})})  # fmt: skip
+            now = now.model_copy(
+                update={"modes": now.modes.model_copy(update={"current": params.mode_id})}
+            )
         self._controls.set(self._full(now, process))
         return self._full(self._controls.of(params.session_id), process)
 

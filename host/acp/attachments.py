@@ -27,8 +27,11 @@ def under_folder(cwd: str | None, path: str) -> Path:
     return target
 
 
-def check(session: m.Session, attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
-          kinds: m.PromptKinds | None) -> None:  # fmt: skip
+def check(
+    session: m.Session,
+    attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
+    kinds: m.PromptKinds | None,
+) -> None:
     """-32602 for what cannot go to this agent; `kinds` None: not known yet (not started)."""
     for attachment in attachments:
         if isinstance(attachment, m.FileAttachment):
@@ -37,8 +40,11 @@ def check(session: m.Session, attachments: tuple[m.FileAttachment | m.ImageAttac
             raise errors.InvalidParams(f"{session.agent} takes no images in a prompt")
 
 
-def blocks(session: m.Session, attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
-           kinds: m.PromptKinds) -> list[Any]:  # fmt: skip
+def blocks(
+    session: m.Session,
+    attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
+    kinds: m.PromptKinds,
+) -> list[Any]:
     """The prompt's content blocks after its text."""
     from acp import (
         embedded_text_resource,

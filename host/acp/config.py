@@ -45,8 +45,10 @@ def not_installed(entry: AgentCommand) -> str:
     words = " ".join((entry.command, *entry.args))
     hint = next((h for key, h in INSTALL_HINTS.items() if key in words), None)
     how = f"install it ({hint})" if hint else "install it"
-    return (f"{entry.command!r} was not found: {how}, or set the agent's \"command\" in "
-            "settings.json to where it is")  # fmt: skip
+    return (
+        f'{entry.command!r} was not found: {how}, or set the agent\'s "command" in '
+        "settings.json to where it is"
+    )
 
 
 def findable(entry: AgentCommand) -> bool:
@@ -91,12 +93,18 @@ def load_agents(data_dir: Path | None) -> list[AgentConfig]:
 def idle_listing(configs: list[AgentConfig]) -> m.AgentsList:
     """`agents.list` before any agent was used (no SDK loaded): each configured agent
     idle, or failed with why its settings cannot be used."""
-    return m.AgentsList(agents=tuple(
-        m.AgentEntry(name=c.name, command=c.command,
-                     state="idle" if c.entry and not c.problem else "failed",
-                     error=c.problem, agent_info=None)
-        for c in configs
-    ))  # fmt: skip
+    return m.AgentsList(
+        agents=tuple(
+            m.AgentEntry(
+                name=c.name,
+                command=c.command,
+                state="idle" if c.entry and not c.problem else "failed",
+                error=c.problem,
+                agent_info=None,
+            )
+            for c in configs
+        )
+    )
 
 
 def check_agent(configs: list[AgentConfig], name: str) -> None:

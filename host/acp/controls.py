@@ -63,10 +63,13 @@ def modes_of(raw: Any) -> m.Modes | None:
     if not isinstance(raw, dict):
         raise Unusable("the modes are not an object")
     available = tuple(
-        m.ModeInfo(id=_text(x.get("id"), "a mode's id"), name=_text(x.get("name"), "a mode's name"),
-                   description=_text(x.get("description"), "a mode's description", False))
+        m.ModeInfo(
+            id=_text(x.get("id"), "a mode's id"),
+            name=_text(x.get("name"), "a mode's name"),
+            description=_text(x.get("description"), "a mode's description", False),
+        )
         for x in _list(raw.get("availableModes"), "modes")
-    )  # fmt: skip
+    )
     return m.Modes(current=_text(raw.get("currentModeId"), "the current mode"), available=available)
 
 
@@ -77,11 +80,13 @@ def _choices(raw: Any) -> tuple[m.Choice, ...]:
     if len(flat) > MAX_CHOICES:
         raise Unusable(f"{len(flat)} choices (at most {MAX_CHOICES})")
     return tuple(
-        m.Choice(value=_text(x.get("value"), "a choice's value"),
-                 name=_text(x.get("name"), "a choice's name"),
-                 description=_text(x.get("description"), "a choice's description", False))
+        m.Choice(
+            value=_text(x.get("value"), "a choice's value"),
+            name=_text(x.get("name"), "a choice's name"),
+            description=_text(x.get("description"), "a choice's description", False),
+        )
         for x in flat
-    )  # fmt: skip
+    )
 
 
 def options_of(raw: Any) -> tuple[m.OptionInfo, ...]:
@@ -100,11 +105,16 @@ def options_of(raw: Any) -> tuple[m.OptionInfo, ...]:
         else:
             raise Unusable(f"an option of type {str(kind)[:40]!r} has no usable current value")
         category = x.get("category")
-        options.append(m.OptionInfo(
-            id=_text(x.get("id"), "an option's id"), name=_text(x.get("name"), "an option's name"),
-            category=_text(category, "an option's category") if category is not None else None,
-            type=kind, current=current, choices=choices,
-        ))  # fmt: skip
+        options.append(
+            m.OptionInfo(
+                id=_text(x.get("id"), "an option's id"),
+                name=_text(x.get("name"), "an option's name"),
+                category=_text(category, "an option's category") if category is not None else None,
+                type=kind,
+                current=current,
+                choices=choices,
+            )
+        )
     return tuple(options)
 
 
@@ -114,11 +124,13 @@ def commands_of(raw: Any) -> tuple[m.CommandInfo, ...]:
     for x in _list(raw, "commands"):
         given = x.get("input")
         hint = given.get("hint") if isinstance(given, dict) else None
-        commands.append(m.CommandInfo(
-            name=_text(x.get("name"), "a command's name"),
-            description=_text(x.get("description"), "a command's description", False),
-            hint=_text(hint, "a command's hint") if hint is not None else None,
-        ))  # fmt: skip
+        commands.append(
+            m.CommandInfo(
+                name=_text(x.get("name"), "a command's name"),
+                description=_text(x.get("description"), "a command's description", False),
+                hint=_text(hint, "a command's hint") if hint is not None else None,
+            )
+        )
     return tuple(commands)
 
 
@@ -142,8 +154,11 @@ def usage_of(raw: dict[str, Any]) -> m.Usage:
         ):
             raise Unusable("the cost is not an amount")
         cost = m.Cost(amount=float(amount), currency=_text(given.get("currency"), "a currency"))
-    return m.Usage(used=_count(raw.get("used"), "the used size"),
-                   size=_count(raw.get("size"), "the context size"), cost=cost)  # fmt: skip
+    return m.Usage(
+        used=_count(raw.get("used"), "the used size"),
+        size=_count(raw.get("size"), "the context size"),
+        cost=cost,
+    )
 
 
 CONTROL_UPDATES = {"current_mode_update", "config_option_update", "available_commands_update",

@@ -122,10 +122,20 @@ class AgentProcess:
         """As `agents.list` tells it: one whose command cannot be found is failed before
         it is ever started (the New menu says so before it is picked)."""
         if self.state == "idle" and self.config.problem:
-            return m.AgentEntry(name=self.name, command=self.config.command, state="failed",
-                                error=self.config.problem, agent_info=None)  # fmt: skip
-        return m.AgentEntry(name=self.name, command=self.config.command, state=self.state,
-                            error=self.error, agent_info=self.info)  # fmt: skip
+            return m.AgentEntry(
+                name=self.name,
+                command=self.config.command,
+                state="failed",
+                error=self.config.problem,
+                agent_info=None,
+            )
+        return m.AgentEntry(
+            name=self.name,
+            command=self.config.command,
+            state=self.state,
+            error=self.error,
+            agent_info=self.info,
+        )
 
     def _set(self, state: m.AgentState, error: str | None = None) -> None:
         if (state, error) != (self.state, self.error):
@@ -148,11 +158,16 @@ class AgentProcess:
             self._stderr.clear()
             try:  # stopped meanwhile, asyncio ends the process it was starting
                 process = await asyncio.create_subprocess_exec(
-                    entry.command, *entry.args, stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                    env=agent_env(entry.env), cwd=str(Path.home()), limit=MAX_AGENT_LINE + 1,
+                    entry.command,
+                    *entry.args,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    env=agent_env(entry.env),
+                    cwd=str(Path.home()),
+                    limit=MAX_AGENT_LINE + 1,
                     start_new_session=True,
-                )  # fmt: skip
+                )
             except asyncio.CancelledError:
                 self._set("idle")
                 raise
@@ -163,8 +178,9 @@ class AgentProcess:
             assert process.stdout is not None and process.stdin is not None
             self._process = process
             self._trace = Trace.open(self.name, process.pid)
-            transport = LineTransport(process.stdout, process.stdin, self._update, self._break,
-                                      self._trace)  # fmt: skip
+            transport = LineTransport(
+                process.stdout, process.stdin, self._update, self._break, self._trace
+            )
             conn = ClientSideConnection(_Client(self), transport)  # type: ignore[arg-type]
             self._watch(self._read_stderr(process))
             self._watch(self._wait_exit(process))
@@ -175,12 +191,14 @@ class AgentProcess:
                         # plan_update and plan_removed (ACP, unstable): told in the transcript
                         # and sign-in methods that run in a terminal (the window opens one)
                         client_capabilities=ClientCapabilities(
-                            plan=PlanCapabilities(), auth=AuthCapabilities(terminal=True)),
-                        client_info=Implementation(name="nib-desktop", title="Nib Desktop",
-                                                   version=app_version()),
+                            plan=PlanCapabilities(), auth=AuthCapabilities(terminal=True)
+                        ),
+                        client_info=Implementation(
+                            name="nib-desktop", title="Nib Desktop", version=app_version()
+                        ),
                     ),
                     entry.timeout,
-                )  # fmt: skip
+                )
             except TimeoutError:
                 await self._kill(process)
                 why = f"it did not answer initialize within {entry.timeout:g} s"
@@ -207,17 +225,20 @@ class AgentProcess:
             self.fork_session = bool(sessions is not None and sessions.fork is not None)
             self.auth_methods = [method.name for method in answer.auth_methods or ()]
             self.auth = tuple(
-                m.AuthInfo(id=shorten(str(getattr(a, "id", "")), MAX_TEXT),
-                           name=shorten(str(getattr(a, "name", "")), MAX_TEXT),
-                           description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT),
-                           terminal=self._in_terminal(a, entry))
+                m.AuthInfo(
+                    id=shorten(str(getattr(a, "id", "")), MAX_TEXT),
+                    name=shorten(str(getattr(a, "name", "")), MAX_TEXT),
+                    description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT),
+                    terminal=self._in_terminal(a, entry),
+                )
                 for a in (answer.auth_methods or ())[:MAX_ENTRIES]
-            )  # fmt: skip
+            )
             kinds = caps.prompt_capabilities if caps is not None else None
             self.prompt_kinds = m.PromptKinds(
-                image=bool(kinds and kinds.image), audio=bool(kinds and kinds.audio),
+                image=bool(kinds and kinds.image),
+                audio=bool(kinds and kinds.audio),
                 embedded_context=bool(kinds and kinds.embedded_context),
-            )  # fmt: skip
+            )
             self.conn = conn
             self._set("ready")
             return conn
@@ -389,8 +410,10 @@ class AgentProcess:
             return None
         extra = [shorten(str(x), MAX_TEXT) for x in (getattr(method, "args", None) or ())][:50]
         given = getattr(method, "env", None) or {}
-        added = {**entry.env, **{shorten(str(k), 200): shorten(str(v), MAX_TEXT)
-                                 for k, v in given.items()}}  # fmt: skip
+        added = {
+            **entry.env,
+            **{shorten(str(k), 200): shorten(str(v), MAX_TEXT) for k, v in given.items()},
+        }
         return m.TerminalSignIn(command=(entry.command, *entry.args, *extra), env=added)
 
     async def permission(
@@ -427,8 +450,9 @@ class AgentProcess:
         option = picked or choose(options, decision)
         if option is None:
             return cancelled
-        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected",
-                                                                option_id=option))  # fmt: skip
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=option)
+        )
 
 
 async def end_group(pgid: int) -> None:
@@ -468,8 +492,7 @@ def offered_options(options: list[PermissionOption]) -> tuple[m.ApprovalOption, 
         if not ident or len(ident) > 200 or valid_text(ident) != ident:
             continue
         name = shorten(valid_text(option.name), 200) or option.kind.replace("_", " ")
-        offered.setdefault(ident, m.ApprovalOption(option_id=ident, name=name,
-                                                   kind=option.kind))  # fmt: skip
+        offered.setdefault(ident, m.ApprovalOption(option_id=ident, name=name, kind=option.kind))
     return tuple(offered.values())
 
 

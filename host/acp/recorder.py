@@ -124,8 +124,12 @@ class Recorder:
         if kind != self._text_kind or self._stream is None:
             self.flush()
             self._text_kind = kind
-            self._stream = TextStream(self._sessions.transcript.tell_delta, self.ctx.session_id,
-                                      self.ctx.turn_id, "thought" if kind else "text")  # fmt: skip
+            self._stream = TextStream(
+                self._sessions.transcript.tell_delta,
+                self.ctx.session_id,
+                self.ctx.turn_id,
+                "thought" if kind else "text",
+            )
         self._stream.add(text)
         if self._stream.size > MAX_STORED_CHARS:
             self._store_text(self._stream.take(), kind)  # a long message is stored in parts
@@ -168,8 +172,13 @@ class Recorder:
             output = _output(update) or status
             did = activity(call, status, update)
             call.content, call.locations = [], []  # kept in `did`: not held for the turn
-            self._append("tool", shorten(output, MAX_RESULT), tool_call_id=call_id,
-                         is_error=status == "failed", activity=did)  # fmt: skip
+            self._append(
+                "tool",
+                shorten(output, MAX_RESULT),
+                tool_call_id=call_id,
+                is_error=status == "failed",
+                activity=did,
+            )
 
     def asked(self, tool_call: dict[str, Any]) -> m.ToolActivity | None:
         """What a permission request asks to do, as its approval shows it: the request's
@@ -197,8 +206,12 @@ class Recorder:
         if not call.told:
             self._tell(call_id, call)
         call.finished = True
-        self._append("tool", f"Denied: you did not allow {call.title or 'it'}",
-                     tool_call_id=call_id, is_error=True)  # fmt: skip
+        self._append(
+            "tool",
+            f"Denied: you did not allow {call.title or 'it'}",
+            tool_call_id=call_id,
+            is_error=True,
+        )
 
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()
@@ -213,39 +226,48 @@ class Recorder:
         name = shorten(str(plan.get("planId", "")), 40)
         content, uri = plan.get("content"), plan.get("uri")
         if plan.get("type") == "markdown" and isinstance(content, str):
-            self._append("assistant", f"**Plan “{name}”** (not the session's checklist)\n\n"
-                         + content[:MAX_STORED_CHARS])  # fmt: skip
+            self._append(
+                "assistant",
+                f"**Plan “{name}”** (not the session's checklist)\n\n" + content[:MAX_STORED_CHARS],
+            )
         elif plan.get("type") == "file" and isinstance(uri, str):
-            self._note(f"Plan {name!r} is kept in {shorten(uri, 1000)} (not the session's"
-                       " checklist)")  # fmt: skip
+            self._note(
+                f"Plan {name!r} is kept in {shorten(uri, 1000)} (not the session's checklist)"
+            )
         else:
             form = shorten(str(plan.get("type", "an unknown form")), 40)
-            self._note(f"A plan as {form} arrived; only a list of steps can be the checklist",
-                       is_error=True)  # fmt: skip
+            self._note(
+                f"A plan as {form} arrived; only a list of steps can be the checklist",
+                is_error=True,
+            )
 
     def plan(self, plan_id: str, entries: Any) -> None:
         self.flush()
         if not isinstance(entries, list):
             raise AgentBroken("it sent a plan without a list of entries")
         if len(entries) > MAX_PLAN_ENTRIES:
-            self._note(f"A plan of {len(entries)} steps arrived and was not stored (at most "
-                       "200 steps)", is_error=True)  # fmt: skip
+            self._note(
+                f"A plan of {len(entries)} steps arrived and was not stored (at most 200 steps)",
+                is_error=True,
+            )
             raise AgentBroken(f"it sent a plan of {len(entries)} entries")
         if plan_id != MAIN_PLAN:
-            steps = ", ".join(shorten(str(e.get("content", "")), 60) for e in entries[:5]
-                              if isinstance(e, dict))  # fmt: skip
+            steps = ", ".join(
+                shorten(str(e.get("content", "")), 60) for e in entries[:5] if isinstance(e, dict)
+            )
             more = f" and {len(entries) - 5} more" if len(entries) > 5 else ""
-            self._note(f"Sub-agent plan {shorten(plan_id, 40)!r} ({len(entries)} steps, not the"
-                       f" session's checklist): {steps}{more}")  # fmt: skip
+            self._note(
+                f"Sub-agent plan {shorten(plan_id, 40)!r} ({len(entries)} steps, not the"
+                f" session's checklist): {steps}{more}"
+            )
             return
         self._write(entries)
 
     def _write(self, entries: list[Any]) -> None:
         todos = [
-            {"content": e.get("content"), "status": e.get("status")}
-            if isinstance(e, dict) else e
+            {"content": e.get("content"), "status": e.get("status")} if isinstance(e, dict) else e
             for e in entries
-        ]  # fmt: skip
+        ]
         try:
             args = TodoWriteArgs.model_validate({"todos": todos})
             written = self._todos.write(self.ctx, args)
@@ -261,10 +283,10 @@ class Recorder:
             self._refused(f"nothing was written: {exc.reason or 'an internal error'}")
             return
         self.plans += 1
-        commit = m.TodoCommit(revision=written.snapshot.revision,
-                              items=len(written.snapshot.items), diff=written.diff)  # fmt: skip
-        self._append("tool", result_text(written.snapshot, written.diff), todo=commit,
-                     kind="plan")  # fmt: skip
+        commit = m.TodoCommit(
+            revision=written.snapshot.revision, items=len(written.snapshot.items), diff=written.diff
+        )
+        self._append("tool", result_text(written.snapshot, written.diff), todo=commit, kind="plan")
 
     def _refused(self, why: str) -> None:
         self._note(f"The agent's plan was not stored: {why}", is_error=True)
@@ -277,8 +299,9 @@ class Recorder:
         self._append("tool", text, is_error=is_error, kind="plan")
 
     def _append(self, role: str, content: str, **fields: Any) -> None:
-        self._sessions.transcript.append(self.ctx.session_id, self.ctx.turn_id, role, content,
-                                      **fields)  # fmt: skip
+        self._sessions.transcript.append(
+            self.ctx.session_id, self.ctx.turn_id, role, content, **fields
+        )
 
     def close(self) -> None:
         """The turn ends: what is buffered is stored (calls never told included); waiting
@@ -296,8 +319,14 @@ class Recorder:
 
 def late_plan(sessions: SessionService, session_id: str) -> None:
     """A plan for a session with no running turn: told, not stored."""
-    sessions.transcript.append(session_id, None, "tool", "A plan arrived after the turn ended"
-                            " and was not stored", is_error=True, kind="plan")  # fmt: skip
+    sessions.transcript.append(
+        session_id,
+        None,
+        "tool",
+        "A plan arrived after the turn ended and was not stored",
+        is_error=True,
+        kind="plan",
+    )
 
 
 def as_text(value: Any) -> str:
@@ -323,9 +352,14 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
             old, new = part.get("oldText"), part["newText"]
             old = old if isinstance(old, str) else None
             cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
-            diffs.append(m.ToolDiff(path=shorten(str(part.get("path", "")), 1000),
-                                    old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
-                                    new_text=new[: m.MAX_TOOL_TEXT], truncated=cut))  # fmt: skip
+            diffs.append(
+                m.ToolDiff(
+                    path=shorten(str(part.get("path", "")), 1000),
+                    old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
+                    new_text=new[: m.MAX_TOOL_TEXT],
+                    truncated=cut,
+                )
+            )
         elif part.get("type") == "content" and isinstance(part.get("content"), dict):
             inner = part["content"]
             if inner.get("type") == "text" and isinstance(inner.get("text"), str):
@@ -344,11 +378,14 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
         if isinstance(place, dict) and isinstance(place.get("path"), str)
     ]
     return m.ToolActivity(
-        kind=call.kind, status="failed" if status == "failed" else "completed",
-        diffs=tuple(diffs), output=output[: m.MAX_TOOL_TEXT],
-        truncated=len(output) > m.MAX_TOOL_TEXT, locations=tuple(locations),
+        kind=call.kind,
+        status="failed" if status == "failed" else "completed",
+        diffs=tuple(diffs),
+        output=output[: m.MAX_TOOL_TEXT],
+        truncated=len(output) > m.MAX_TOOL_TEXT,
+        locations=tuple(locations),
         images=tuple(images),
-    )  # fmt: skip
+    )
 
 
 def tool_image(block: dict[str, Any]) -> m.ToolImage | None:

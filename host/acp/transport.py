@@ -52,8 +52,9 @@ class LineTransport:
         host holds for it stays bounded."""
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         if self._waiting >= MAX_WAITING:
-            self._broken(f"it stopped reading what the host sends ({self._waiting} messages "
-                         "waiting for it)")  # fmt: skip
+            self._broken(
+                f"it stopped reading what the host sends ({self._waiting} messages waiting for it)"
+            )
         self._waiting += 1
         if self._trace is not None:
             self._trace.write(">", line)

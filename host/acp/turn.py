@@ -144,12 +144,15 @@ class AgentTurn:
                     )
                 else:
                     forked = True
-                    recorder.say(f"Forked: {process.name} goes on from a copy of its own "
-                                 "session (session/fork), with all it knew.")  # fmt: skip
+                    recorder.say(
+                        f"Forked: {process.name} goes on from a copy of its own "
+                        "session (session/fork), with all it knew."
+                    )
                 process.adopt(answer.session_id, session.id)
         except TimeoutError:
-            raise AgentFailure(f"it did not answer session/new within {SESSION_NEW_S:.0f} s"
-                               ) from None  # fmt: skip
+            raise AgentFailure(
+                f"it did not answer session/new within {SESSION_NEW_S:.0f} s"
+            ) from None
         except RequestError as exc:
             if exc.code == AUTH_REQUIRED:
                 raise AgentFailure(auth_words(process)) from None
@@ -177,9 +180,11 @@ class AgentTurn:
         copied = [x for x in self._sessions.transcript.all(session.id) if x.turn_id is None]
         head, count = carried(copied)
         if count:
-            recorder.say(f"Forked: {self._process.name} does not offer session/fork, so its "
-                         f"first prompt carries the earlier conversation, compacted "
-                         f"({count} messages).")  # fmt: skip
+            recorder.say(
+                f"Forked: {self._process.name} does not offer session/fork, so its "
+                f"first prompt carries the earlier conversation, compacted "
+                f"({count} messages)."
+            )
         return head
 
     def _mcp_servers(self) -> list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]:
@@ -191,8 +196,11 @@ class AgentTurn:
             entry = server.entry
             if isinstance(entry, StdioEntry) and not entry.disabled:
                 env = [EnvVariable(name=k, value=v) for k, v in entry.env.items()]
-                servers.append(McpServerStdio(name=server.name, command=entry.command,
-                                              args=list(entry.args), env=env))  # fmt: skip
+                servers.append(
+                    McpServerStdio(
+                        name=server.name, command=entry.command, args=list(entry.args), env=env
+                    )
+                )
         return servers
 
 
@@ -200,5 +208,7 @@ def auth_words(process: AgentProcess) -> str:
     methods = ", ".join(f"“{name}”" for name in process.auth_methods)
     if not methods:
         return "authentication required: sign in to the agent, then send again"
-    return ("authentication required: sign in with one of the agent's methods "
-            f"({methods}) from the palette (“Sign in to …”), then send again")  # fmt: skip
+    return (
+        "authentication required: sign in with one of the agent's methods "
+        f"({methods}) from the palette (“Sign in to …”), then send again"
+    )

@@ -120,10 +120,12 @@ class TokenCounter:
         for message in messages:
             total += self.text(message.content) + PER_MESSAGE
             if isinstance(message, AssistantMessage):
-                total += sum(self.text(c.name) + self.text(c.arguments) + 8
-                             for c in message.tool_calls)  # fmt: skip
-        total += sum(self.text(json.dumps(t.parameters)) + self.text(t.description) + 12
-                     for t in tools)  # fmt: skip
+                total += sum(
+                    self.text(c.name) + self.text(c.arguments) + 8 for c in message.tool_calls
+                )
+        total += sum(
+            self.text(json.dumps(t.parameters)) + self.text(t.description) + 12 for t in tools
+        )
         return total
 
 

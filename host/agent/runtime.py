@@ -155,8 +155,9 @@ class AgentRuntime:
             agents.check_attachments(held, params.attachments)
         elif params.attachments:
             raise errors.InvalidParams("attachments go only to an external agent's session")
-        turn, _message = self._sessions.turns.begin(params.session_id, params.text,
-                                                     attached_to(params.attachments))  # fmt: skip
+        turn, _message = self._sessions.turns.begin(
+            params.session_id, params.text, attached_to(params.attachments)
+        )
         session = self._sessions.get(params.session_id)
         if agents is not None:
             work = agents.run(session, turn, params.text, params.attachments)
@@ -238,8 +239,16 @@ class AgentRuntime:
                 inject_checklist(history, self._todos.snapshot(session.id))
             steps = max(settings.max_steps, provider.min_steps)
             budget = Budget(context_window(settings), TokenCounter(settings.model))
-            await self._loop(ctx, provider, history, tools, steps, record=True, budget=budget,
-                             external=session.mode == "agent")  # fmt: skip
+            await self._loop(
+                ctx,
+                provider,
+                history,
+                tools,
+                steps,
+                record=True,
+                budget=budget,
+                external=session.mode == "agent",
+            )
         except asyncio.CancelledError:
             state, error = "cancelled", None
             # a request in flight may hold its HTTP connection open: the provider is closed
@@ -296,12 +305,17 @@ class AgentRuntime:
         checklist, the user's newest request (never summarised: it is what the turn is
         for) and, when the turn had gone on after it, a request to go on; the number of
         messages summarised."""
-        last = max((i for i, msg in enumerate(history) if isinstance(msg, UserMessage)),
-                   default=len(history))  # fmt: skip
+        last = max(
+            (i for i, msg in enumerate(history) if isinstance(msg, UserMessage)),
+            default=len(history),
+        )
         request, tail = history[last : last + 1], history[last + 1 :]
         rest = history[1:last] + tail  # everything but the system prompt and the request
-        older = [msg for msg in rest if not isinstance(msg, SystemMessage)
-                 or msg.content.startswith(prompts.SUMMARY_HEADING)]  # fmt: skip
+        older = [
+            msg
+            for msg in rest
+            if not isinstance(msg, SystemMessage) or msg.content.startswith(prompts.SUMMARY_HEADING)
+        ]
         if not older:
             raise ProviderError("the request does not fit the model's context window")
         text = render(rest, int(window * CHARS_PER_TOKEN * 0.5))
@@ -381,8 +395,9 @@ class AgentRuntime:
         if run is None:
             raise ProviderError("Task can only run inside a running turn")
         history: list[ChatMessage] = [SystemMessage(prompts.DELEGATED), UserMessage(text)]
-        return await self._loop(ctx, run.provider, history, (), run.settings.max_steps,
-                                record=False)  # fmt: skip
+        return await self._loop(
+            ctx, run.provider, history, (), run.settings.max_steps, record=False
+        )
 
     async def _loop(
         self,
@@ -412,21 +427,25 @@ class AgentRuntime:
             told = self._sessions.transcript.tell_delta
             stream = TextStream(told, ctx.session_id, ctx.turn_id, "text") if record else None
             try:
-                reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
-                                            specs), text, calls, stream)  # fmt: skip
+                reported = await self._step(
+                    provider, ModelRequest(ctx.path, tuple(history), specs), text, calls, stream
+                )
             except ContextTooLong:
                 if budget is None or text or calls:
                     raise
                 await self._compact(ctx, provider, history, budget.window)
                 estimated = budget.counter.conversation(history, specs)
-                reported = await self._step(provider, ModelRequest(ctx.path, tuple(history),
-                                            specs), text, calls, stream)  # fmt: skip
+                reported = await self._step(
+                    provider, ModelRequest(ctx.path, tuple(history), specs), text, calls, stream
+                )
             if budget and reported is not None:  # this turn's own count: calibrates its budget
                 budget.counter.calibrate(estimated, reported)
             if budget and record:  # how full the context is, for the composer (the project's)
                 used = reported if reported is not None else estimated
-                self._publisher.publish(rpc.SESSIONS_USAGE, m.SessionUsage(
-                    session_id=ctx.session_id, used=used, size=budget.window))  # fmt: skip
+                self._publisher.publish(
+                    rpc.SESSIONS_USAGE,
+                    m.SessionUsage(session_id=ctx.session_id, used=used, size=budget.window),
+                )
             # text from the endpoint made valid Unicode once whole (an emoji's two halves
             # may come in two chunks; a lone half becomes U+FFFD), as its deltas told it
             content = stream.take() if stream is not None else valid_text("".join(text))
@@ -434,8 +453,10 @@ class AgentRuntime:
                 ToolCallRequest(c.id, valid_text(c.name), valid_text(c.arguments)) for c in calls
             ]
             if content != "".join(text) or cleaned != calls:
-                log.warning("turn %s: the endpoint sent text that is not valid Unicode; "
-                            "it was repaired", ctx.turn_id)  # fmt: skip
+                log.warning(
+                    "turn %s: the endpoint sent text that is not valid Unicode; it was repaired",
+                    ctx.turn_id,
+                )
             calls = cleaned
             history.append(AssistantMessage(content, tuple(calls)))
             if record:
@@ -561,9 +582,11 @@ def own_activity(result: ToolResult) -> m.ToolActivity:
     """What one of the host's own tools did, for the transcript (section 16): its result
     as its output, cut at MAX_TOOL_TEXT, as an ACP agent's call keeps it."""
     content = result.content
-    return m.ToolActivity(status="failed" if result.is_error else "completed",
-                          output=content[: m.MAX_TOOL_TEXT],
-                          truncated=len(content) > m.MAX_TOOL_TEXT)  # fmt: skip
+    return m.ToolActivity(
+        status="failed" if result.is_error else "completed",
+        output=content[: m.MAX_TOOL_TEXT],
+        truncated=len(content) > m.MAX_TOOL_TEXT,
+    )
 
 
 def attached_to(

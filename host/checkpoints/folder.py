@@ -132,13 +132,17 @@ class FolderStore:
             excludes = str(exclude)
         config = [arg for pair in _CONFIG for arg in ("-c", pair)]
         process = await asyncio.create_subprocess_exec(
-            "git", *config, "-c", f"core.excludesFile={excludes}", *args,
+            "git",
+            *config,
+            "-c",
+            f"core.excludesFile={excludes}",
+            *args,
             cwd=str(cwd if cwd is not None else self.root.parent),
             env=self._env(cwd, index),
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+        )
         with contextlib.suppress(OSError):  # a checkpoint yields the processor to the rest
             os.setpriority(os.PRIO_PROCESS, process.pid, NICENESS)
         try:
@@ -168,9 +172,13 @@ class FolderStore:
             raise FolderGone(f"the folder {cwd} no longer exists")
         await self._ensure()
         listed = await self._git(
-            "ls-files", "--others", "--exclude-standard", "-z",
-            cwd=cwd, index=self.root / "nib-empty-index",
-        )  # fmt: skip
+            "ls-files",
+            "--others",
+            "--exclude-standard",
+            "-z",
+            cwd=cwd,
+            index=self.root / "nib-empty-index",
+        )
         prefix = None
         if skip is not None and skip.is_relative_to(cwd) and skip != cwd:
             prefix = skip.relative_to(cwd).as_posix() + "/"
@@ -181,11 +189,26 @@ class FolderStore:
         indexed, self._indexed = self._indexed, None  # unknown until the index is written
         kept = await asyncio.to_thread(_keep, cwd, listed, prefix, indexed)
         if kept.dropped:
-            await self._git("update-index", "-z", "--force-remove", "--stdin",
-                            cwd=cwd, index=index, stdin=kept.dropped)  # fmt: skip
+            await self._git(
+                "update-index",
+                "-z",
+                "--force-remove",
+                "--stdin",
+                cwd=cwd,
+                index=index,
+                stdin=kept.dropped,
+            )
         if kept.paths:
-            await self._git("update-index", "-z", "--add", "--remove", "--stdin",
-                            cwd=cwd, index=index, stdin=kept.paths)  # fmt: skip
+            await self._git(
+                "update-index",
+                "-z",
+                "--add",
+                "--remove",
+                "--stdin",
+                cwd=cwd,
+                index=index,
+                stdin=kept.paths,
+            )
         tree = (await self._git("write-tree", cwd=cwd, index=index)).decode().strip()
         self._indexed = kept.names  # (a file gone since the listing is removed, not kept)
         await self._keep_reachable(tree)
@@ -205,8 +228,9 @@ class FolderStore:
         packs them (trees as deltas of one another) and nothing could ever prune one."""
         head = self.root / "refs" / "nib" / "records"
         parent = head.read_text().strip() if head.is_file() else None
-        commit = await self._git("commit-tree", tree, *(("-p", parent) if parent else ()),
-                                 "-m", "checkpoint", stdin=None)  # fmt: skip
+        commit = await self._git(
+            "commit-tree", tree, *(("-p", parent) if parent else ()), "-m", "checkpoint", stdin=None
+        )
         await self._git("update-ref", "refs/nib/records", commit.decode().strip())
 
     # --- reading ------------------------------------------------------------------------
@@ -233,10 +257,18 @@ class FolderStore:
                 cut = text.rfind("\n", 0, limit)
                 text, truncated = text[: cut + 1 if cut >= 0 else 0], True
             budget -= len(text)
-            result.append(FileChange(
-                path=path, old_path=old_path, status=kind, binary=binary, additions=added or 0,
-                deletions=deleted or 0, diff=text, truncated=truncated,
-            ))  # fmt: skip
+            result.append(
+                FileChange(
+                    path=path,
+                    old_path=old_path,
+                    status=kind,
+                    binary=binary,
+                    additions=added or 0,
+                    deletions=deleted or 0,
+                    diff=text,
+                    truncated=truncated,
+                )
+            )
         return result
 
     async def entries(self, tree: str) -> dict[str, Entry]:
@@ -306,9 +338,17 @@ class FolderStore:
                 target = base / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(blobs[found[name].sha])
-            out = await self._git("--no-literal-pathspecs", "check-ignore", "--no-index",
-                                  "-z", "--stdin", cwd=base, stdin=_paths(names),
-                                  check=False, exclude=exclude)  # fmt: skip
+            out = await self._git(
+                "--no-literal-pathspecs",
+                "check-ignore",
+                "--no-index",
+                "-z",
+                "--stdin",
+                cwd=base,
+                stdin=_paths(names),
+                check=False,
+                exclude=exclude,
+            )
         return set(_names(out))
 
     async def remove(self) -> None:

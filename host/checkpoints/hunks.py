@@ -37,8 +37,10 @@ async def hunk_undone(
     trees = {"old": old_tree, "new": new_tree, "now": now_tree}
     entries = {name: (await store.entries(tree)).get(path) for name, tree in trees.items()}
     found = await store.blobs(sorted({e.sha for e in entries.values() if e is not None}))
-    lines = {name: found[e.sha].splitlines(keepends=True) if e is not None else []
-             for name, e in entries.items()}  # fmt: skip
+    lines = {
+        name: found[e.sha].splitlines(keepends=True) if e is not None else []
+        for name, e in entries.items()
+    }
     now = entries["now"]
     if now is None:
         raise HunkRefused(f"{path} is not in the folder now: restore the whole file instead")
@@ -50,8 +52,11 @@ async def hunk_undone(
             f"{path} has changed there since: that part no longer reads as the change left it;"
             " restore the whole file instead"
         )
-    undone = (lines["now"][:new_start] + lines["old"][old_start : old_start + old_count]
-              + lines["now"][new_start + new_count :])  # fmt: skip
+    undone = (
+        lines["now"][:new_start]
+        + lines["old"][old_start : old_start + old_count]
+        + lines["now"][new_start + new_count :]
+    )
     if entries["old"] is None and not undone:
         return now.mode, None
     return now.mode, b"".join(undone)

@@ -45,10 +45,16 @@ class _Row:
 def _row(row: Any) -> _Row:
     cid, sid, reason, revision, turn_id, created, files, partial_reason, tree, seq = row
     checkpoint = m.Checkpoint(
-        id=cid, session_id=sid, reason=reason, revision=revision, turn_id=turn_id,
-        created_at=created, files=files, partial=partial_reason is not None,
+        id=cid,
+        session_id=sid,
+        reason=reason,
+        revision=revision,
+        turn_id=turn_id,
+        created_at=created,
+        files=files,
+        partial=partial_reason is not None,
         partial_reason=partial_reason,
-    )  # fmt: skip
+    )
     return _Row(checkpoint, tree, seq)
 
 
@@ -95,8 +101,9 @@ class Checkpoints:
                 if self._running.get(params.session_id) == params.id:
                     return
                 self._running[params.session_id] = params.id
-                self._turn_start[params.id] = self._queue(params.session_id, "turn-start",
-                                                          params.id)  # fmt: skip
+                self._turn_start[params.id] = self._queue(
+                    params.session_id, "turn-start", params.id
+                )
             elif self._running.get(params.session_id) == params.id:
                 del self._running[params.session_id]
                 self._turn_start.pop(params.id, None)
@@ -106,8 +113,9 @@ class Checkpoints:
             if place is None or place.cwd is None or place.remote:
                 return
             self._revision[params.session_id] = params.revision
-            self._queue(params.session_id, "revision", self._running.get(params.session_id),
-                        params.revision)  # fmt: skip
+            self._queue(
+                params.session_id, "revision", self._running.get(params.session_id), params.revision
+            )
         elif isinstance(params, m.SessionDeleted) and name == rpc.SESSIONS_DELETED.name:
             self._forget(params.session_id)
 
@@ -131,18 +139,25 @@ class Checkpoints:
             await asyncio.wait({started}, timeout=TURN_START_WAIT_S)
 
     def _queue(
-        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
+        self,
+        session_id: str,
+        reason: m.CheckpointReason,
+        turn_id: str | None,
         revision: int | None = None,
-    ) -> asyncio.Future[None]:  # fmt: skip
+    ) -> asyncio.Future[None]:
         before = self._tails.get(session_id)
         job = asyncio.ensure_future(self._take_after(before, session_id, reason, turn_id, revision))
         self._tails[session_id] = job
         return job
 
     async def _take_after(
-        self, before: asyncio.Future[None] | None, session_id: str,
-        reason: m.CheckpointReason, turn_id: str | None, revision: int | None,
-    ) -> None:  # fmt: skip
+        self,
+        before: asyncio.Future[None] | None,
+        session_id: str,
+        reason: m.CheckpointReason,
+        turn_id: str | None,
+        revision: int | None,
+    ) -> None:
         if before is not None:
             await asyncio.wait({before})
         try:
@@ -153,9 +168,12 @@ class Checkpoints:
             log.warning("the %s checkpoint of session %s failed: %s", reason, session_id, exc)
 
     async def _take(
-        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
+        self,
+        session_id: str,
+        reason: m.CheckpointReason,
+        turn_id: str | None,
         revision: int | None,
-    ) -> m.Checkpoint | None:  # fmt: skip
+    ) -> m.Checkpoint | None:
         place = self._place(session_id)
         if place is None or place.cwd is None:
             return None
@@ -168,9 +186,13 @@ class Checkpoints:
         return kept
 
     def _keep(
-        self, session_id: str, reason: m.CheckpointReason, turn_id: str | None,
-        revision: int | None, record: Record,
-    ) -> m.Checkpoint | None:  # fmt: skip
+        self,
+        session_id: str,
+        reason: m.CheckpointReason,
+        turn_id: str | None,
+        revision: int | None,
+        record: Record,
+    ) -> m.Checkpoint | None:
         if revision is None:
             revision = self._revision.get(session_id)
         with immediate(self._db):
@@ -191,14 +213,30 @@ class Checkpoints:
             cid = new_id()
             self._db.execute(
                 f"INSERT INTO checkpoints ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (cid, session_id, reason, revision, turn_id, created, record.files,
-                 record.partial_reason, record.tree, seq),
-            )  # fmt: skip
+                (
+                    cid,
+                    session_id,
+                    reason,
+                    revision,
+                    turn_id,
+                    created,
+                    record.files,
+                    record.partial_reason,
+                    record.tree,
+                    seq,
+                ),
+            )
         checkpoint = m.Checkpoint(
-            id=cid, session_id=session_id, reason=reason, revision=revision, turn_id=turn_id,
-            created_at=created, files=record.files, partial=record.partial_reason is not None,
+            id=cid,
+            session_id=session_id,
+            reason=reason,
+            revision=revision,
+            turn_id=turn_id,
+            created_at=created,
+            files=record.files,
+            partial=record.partial_reason is not None,
             partial_reason=record.partial_reason,
-        )  # fmt: skip
+        )
         told = m.CheckpointChanged(session_id=session_id, checkpoint=checkpoint)
         self._publisher.publish(rpc.CHECKPOINTS_CHANGED, told)
         return checkpoint
@@ -299,10 +337,14 @@ class Checkpoints:
         except FolderError as exc:
             raise errors.InternalError(f"the changes could not be read: {exc}") from None
         files = tuple(
-            f.model_copy(update={"path": shown(f.path),
-                                 "old_path": shown(f.old_path) if f.old_path else f.old_path})
+            f.model_copy(
+                update={
+                    "path": shown(f.path),
+                    "old_path": shown(f.old_path) if f.old_path else f.old_path,
+                }
+            )
             for f in found
-        )  # fmt: skip
+        )
         return m.Changes(
             from_=start.checkpoint, to=end.checkpoint if end is not None else None, files=files
         )
@@ -356,22 +398,30 @@ class Checkpoints:
             ).fetchall()
         ]
         start = next(
-            (c for c in checkpoints
-             if c.checkpoint.reason == "revision" and c.checkpoint.revision == start_rev),
+            (
+                c
+                for c in checkpoints
+                if c.checkpoint.reason == "revision" and c.checkpoint.revision == start_rev
+            ),
             None,
-        )  # fmt: skip
+        )
         if start is None:
             raise errors.InvalidParams(
                 f"no checkpoint was taken of revision {start_rev}, in which "
                 f"{params.content!r} went in progress"
             )
         end = next(
-            (c for c in checkpoints
-             if c.seq > start.seq and (
-                 c.checkpoint.reason == "turn-end"
-                 or (c.checkpoint.reason == "revision" and c.checkpoint.revision == end_rev))),
+            (
+                c
+                for c in checkpoints
+                if c.seq > start.seq
+                and (
+                    c.checkpoint.reason == "turn-end"
+                    or (c.checkpoint.reason == "revision" and c.checkpoint.revision == end_rev)
+                )
+            ),
             None,
-        )  # fmt: skip
+        )
         if end is None and not cwd.is_dir():
             raise errors.InvalidParams(f"the folder {cwd} no longer exists")
         return await self._between(params.session_id, cwd, start, end)
@@ -409,8 +459,11 @@ class Checkpoints:
         if taken is None:
             raise errors.SessionNotFound(f"no session {session_id!r}")
         restored, skipped = await store.restore(cwd, record.tree, target.tree, paths)
-        return m.Restored(checkpoint=taken, restored=tuple(shown(p) for p in restored),
-                          skipped=tuple(shown(p) for p in skipped))  # fmt: skip
+        return m.Restored(
+            checkpoint=taken,
+            restored=tuple(shown(p) for p in restored),
+            skipped=tuple(shown(p) for p in skipped),
+        )
 
     async def revert_hunk(self, params: m.RevertHunkParams) -> m.Restored:
         """One hunk of a file's change, from `from` to `to` (or the folder now), undone in

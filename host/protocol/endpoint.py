@@ -344,8 +344,10 @@ class ClientEndpoint:
         if isinstance(message, Request):
             note = NOTIFICATIONS.get(message.method)
             if note is None or not message.is_notification:
-                self._bad(f"sent a request for {message.method[:100]!r}, which is not a"
-                          " notification of the contract")  # fmt: skip
+                self._bad(
+                    f"sent a request for {message.method[:100]!r}, which is not a"
+                    " notification of the contract"
+                )
                 return
             try:
                 params = validate(note.params, message.params)

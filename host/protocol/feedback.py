@@ -80,9 +80,15 @@ def message(revision: int, items: Sequence[tuple[str, str]], asks: Sequence[Plan
     status) the checklist at `revision`, as the user saw it."""
     listing = [f"{n}. [{status}] {content}" for n, (content, status) in enumerate(items, 1)]
     return "\n".join(
-        [f"{HEADING} (checklist revision {revision}):", *map(line, asks), _ASKED, "",
-         _LISTING, *listing]
-    )  # fmt: skip
+        [
+            f"{HEADING} (checklist revision {revision}):",
+            *map(line, asks),
+            _ASKED,
+            "",
+            _LISTING,
+            *listing,
+        ]
+    )
 
 
 def parse(text: str) -> tuple[list[tuple[str, str]], list[PlanAsk]] | None:

@@ -36,8 +36,12 @@ log = logging.getLogger(__name__)
 
 def plain_hello() -> m.HelloResult:
     """A server's answer to `host.hello` with no capabilities."""
-    return m.HelloResult(capabilities=(), protocol_version=PROTOCOL_VERSION,
-                         host_version=app_version(), schema_version=SCHEMA_VERSION)  # fmt: skip
+    return m.HelloResult(
+        capabilities=(),
+        protocol_version=PROTOCOL_VERSION,
+        host_version=app_version(),
+        schema_version=SCHEMA_VERSION,
+    )
 
 
 def plain_failure(method: Method[Any, Any], exc: Exception) -> errors.RpcError:

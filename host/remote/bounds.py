@@ -58,8 +58,14 @@ def unbounded(params: m.Wire) -> str | None:
     elif isinstance(params, m.Session):
         if not 0 <= params.todo_revision <= MAX_REVISION:
             return f"with revision {params.todo_revision}, out of range"
-        fields = (params.id, params.created_at, params.updated_at, params.todo_updated_at or "",
-                  params.running_turn_id or "", params.parent_id or "")  # fmt: skip
+        fields = (
+            params.id,
+            params.created_at,
+            params.updated_at,
+            params.todo_updated_at or "",
+            params.running_turn_id or "",
+            params.parent_id or "",
+        )
         if len(params.title) > MAX_TEXT or any(len(f) > MAX_ID for f in fields):
             return "with a field over its size"
     elif isinstance(params, m.Turn):

@@ -60,12 +60,17 @@ def ssh_command(endpoint: RemoteEndpoint) -> list[str]:
     remote = os.environ.get(REMOTE_COMMAND_ENV) or DEFAULT_REMOTE_COMMAND
     options = [
         "-T",
-        "-o", "BatchMode=yes",
-        "-o", "ConnectTimeout=10",
-        "-o", "ServerAliveInterval=15",
-        "-o", "ServerAliveCountMax=3",
-        "-p", str(endpoint.port),
-    ]  # fmt: skip
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "ConnectTimeout=10",
+        "-o",
+        "ServerAliveInterval=15",
+        "-o",
+        "ServerAliveCountMax=3",
+        "-p",
+        str(endpoint.port),
+    ]
     if endpoint.user:
         options += ["-l", endpoint.user]
     return [*base, *options, "--", endpoint.host, remote]
@@ -84,9 +89,10 @@ class RacpConnection:
         self.endpoint = endpoint
         self._on_lost = on_lost
         self._client = ClientEndpoint(
-            self._send, lambda name, params: on_notification(self, name, params),
+            self._send,
+            lambda name, params: on_notification(self, name, params),
             on_bad=self._protocol_broken,
-        )  # fmt: skip
+        )
         self._writer: asyncio.StreamWriter | None = None
         self._process: asyncio.subprocess.Process | None = None
         self._read_task: asyncio.Task[None] | None = None
@@ -174,8 +180,10 @@ class RacpConnection:
         _pid, uid, _gid = struct.unpack("3i", raw)
         if uid in (os.getuid(), 0):
             return None
-        return (f"the process at {self.endpoint.path} runs as another user (uid {uid}): "
-                f"{RACP_TOKEN_ENV} is given only to a host of your own")  # fmt: skip
+        return (
+            f"the process at {self.endpoint.path} runs as another user (uid {uid}): "
+            f"{RACP_TOKEN_ENV} is given only to a host of your own"
+        )
 
     async def _connect(self) -> asyncio.StreamReader:
         if self.endpoint.kind == "unix":

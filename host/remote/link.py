@@ -254,9 +254,11 @@ class RemoteHost:
             params = params.model_copy(update={"message": cut(params.message)})
         heavy = weight(params)
         if len(self._queued) >= MAX_QUEUED or self._queued_bytes + heavy > MAX_QUEUED_BYTES:
-            reason = (f"sent over {len(self._queued)} notifications"
-                      f" ({self._queued_bytes / 1048576:.0f} MiB) before its catch-up was"
-                      " answered")  # fmt: skip
+            reason = (
+                f"sent over {len(self._queued)} notifications"
+                f" ({self._queued_bytes / 1048576:.0f} MiB) before its catch-up was"
+                " answered"
+            )
             log.warning("%s %s; the link is dropped", self.parsed.label(), reason)
             self._clear_queue()
             connection.drop(f"the remote host {reason}")
@@ -304,8 +306,9 @@ class RemoteHost:
             # a remote turn's tool call waits for the user: asked here, answered there
             waiting = sum(1 for h in self._owner.remote_approvals.values() if h is self)
             if waiting >= MAX_REMOTE_APPROVALS:
-                log.warning("%s has %d approvals waiting; another is refused",
-                            self.parsed.label(), waiting)  # fmt: skip
+                log.warning(
+                    "%s has %d approvals waiting; another is refused", self.parsed.label(), waiting
+                )
                 return
             self._owner.remote_approvals[params.approval_id] = self
             for local_id in self.locals[params.session_id]:

@@ -31,13 +31,17 @@ def one_line(text: str) -> str:
 
 
 def diff_text(diff: m.TodoDiff) -> str:
-    parts = [f"added {', '.join(diff.added)}" if diff.added else "",
-             f"finished and removed {', '.join(diff.completed_removed)}"
-             if diff.completed_removed else "",
-             f"dropped unfinished {', '.join(diff.dropped_unfinished)}"
-             if diff.dropped_unfinished else "",
-             "; ".join(f"{c.content}: {c.from_} → {c.to}" for c in diff.status_changed),
-             "reordered" if diff.reordered else ""]  # fmt: skip
+    parts = [
+        f"added {', '.join(diff.added)}" if diff.added else "",
+        f"finished and removed {', '.join(diff.completed_removed)}"
+        if diff.completed_removed
+        else "",
+        f"dropped unfinished {', '.join(diff.dropped_unfinished)}"
+        if diff.dropped_unfinished
+        else "",
+        "; ".join(f"{c.content}: {c.from_} → {c.to}" for c in diff.status_changed),
+        "reordered" if diff.reordered else "",
+    ]
     return one_line("; ".join(p for p in parts if p)) or "no change"
 
 
@@ -51,8 +55,10 @@ def message_text(message: m.Message) -> str:
         parts = [head]
         if message.content.strip():
             parts.append(message.content.strip())
-        parts += [f"Calls `{one_line(c.name)}`:\n\n{fenced(c.arguments, 'json')}"
-                  for c in message.tool_calls]  # fmt: skip
+        parts += [
+            f"Calls `{one_line(c.name)}`:\n\n{fenced(c.arguments, 'json')}"
+            for c in message.tool_calls
+        ]
         return "\n\n".join(parts)
     if message.kind == "plan" or message.todo is not None:
         return f"*The checklist: {one_line(message.content)[:500]}*"
@@ -70,8 +76,11 @@ def markdown_of(
     snapshot: m.TodoSnapshot,
     revisions: Iterable[m.TodoRevision],
 ) -> str:
-    facts = [f"- Agent: {session.agent}", f"- Started: {session.created_at}",
-             f"- Last used: {session.updated_at}"]  # fmt: skip
+    facts = [
+        f"- Agent: {session.agent}",
+        f"- Started: {session.created_at}",
+        f"- Last used: {session.updated_at}",
+    ]
     if session.cwd:
         facts.insert(1, f"- Folder: `{session.cwd}`")
     parts = [f"# {one_line(session.title)}", "\n".join(facts), "## Checklist"]

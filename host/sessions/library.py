@@ -91,10 +91,18 @@ class Library:
             folded = str(title).casefold()
             if all(w in folded for w in words):
                 marks = tuple((i, i + len(w)) for w in words if (i := folded.find(w)) >= 0)
-                hits.append(m.SearchHit(session_id=sid, title=title, message_id=None, seq=None,
-                                        role=None,
-                                        created_at=updated_at, snippet=title,
-                                        marks=tuple(sorted(marks))))  # fmt: skip
+                hits.append(
+                    m.SearchHit(
+                        session_id=sid,
+                        title=title,
+                        message_id=None,
+                        seq=None,
+                        role=None,
+                        created_at=updated_at,
+                        snippet=title,
+                        marks=tuple(sorted(marks)),
+                    )
+                )
                 if len(hits) >= params.limit:
                     return m.SearchResults(hits=tuple(hits))
         rows = self._db.execute(
@@ -106,8 +114,18 @@ class Library:
         ).fetchall()
         for mid, seq, sid, role, created_at, title, snippet in rows:
             text, marks = marked(str(snippet))
-            hits.append(m.SearchHit(session_id=sid, title=title, message_id=mid, seq=seq, role=role,
-                                    created_at=created_at, snippet=text, marks=marks))  # fmt: skip
+            hits.append(
+                m.SearchHit(
+                    session_id=sid,
+                    title=title,
+                    message_id=mid,
+                    seq=seq,
+                    role=role,
+                    created_at=created_at,
+                    snippet=text,
+                    marks=marks,
+                )
+            )
         return m.SearchResults(hits=tuple(hits))
 
     def export(self, params: m.ExportParams) -> m.Exported:

@@ -17,8 +17,22 @@ SESSION_COLUMNS = f"""
 
 
 def session_of(row: Any) -> m.Session:
-    (sid, title, mode, origin, endpoint, remote_id, parent, created, updated, rev, todo_at, run,
-     agent, cwd) = row  # fmt: skip
+    (
+        sid,
+        title,
+        mode,
+        origin,
+        endpoint,
+        remote_id,
+        parent,
+        created,
+        updated,
+        rev,
+        todo_at,
+        run,
+        agent,
+        cwd,
+    ) = row
     remote = (
         m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
     )

@@ -124,9 +124,17 @@ class SessionService:
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, parent_id, created_at, updated_at,"
                 " agent, cwd) VALUES (?, ?, ?, 'local', ?, ?, ?, ?, ?)",
-                (sid, params.title or f"{parent.title} (fork)", parent.mode, parent.id, now, now,
-                 parent.agent, parent.cwd),
-            )  # fmt: skip
+                (
+                    sid,
+                    params.title or f"{parent.title} (fork)",
+                    parent.mode,
+                    parent.id,
+                    now,
+                    now,
+                    parent.agent,
+                    parent.cwd,
+                ),
+            )
             self.transcript.copy(parent.id, sid)
             session = self.get(sid)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)

@@ -63,5 +63,8 @@ class TextStream:
             return
         joined = valid_text(joined)
         self._told.append(joined)
-        self._tell(m.MessageDelta(session_id=self._session_id, turn_id=self._turn_id,
-                                  kind=self.kind, text=joined))  # fmt: skip
+        self._tell(
+            m.MessageDelta(
+                session_id=self._session_id, turn_id=self._turn_id, kind=self.kind, text=joined
+            )
+        )

@@ -37,9 +37,17 @@ class Transcript:
     ) -> m.Message:
         with immediate(self._db):
             message = self.insert(
-                session_id, turn_id, role, content, tool_calls, tool_call_id, is_error, todo,
-                kind, activity,
-            )  # fmt: skip
+                session_id,
+                turn_id,
+                role,
+                content,
+                tool_calls,
+                tool_call_id,
+                is_error,
+                todo,
+                kind,
+                activity,
+            )
         self.tell_appended(message)
         return message
 

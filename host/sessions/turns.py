@@ -80,8 +80,7 @@ class Turns:
             )
             sessions.touch(session_id, now)
             sessions.title_by_first(session, text)
-            message = sessions.transcript.insert(session_id, tid, "user", text,
-                                                 activity=attached)  # fmt: skip
+            message = sessions.transcript.insert(session_id, tid, "user", text, activity=attached)
             turn = self.get(session_id, tid)
             session = sessions.get(session_id)
         self._recorded(written)
@@ -169,7 +168,13 @@ class Turns:
             return self.get(session_id, turn_id), self._sessions.get(session_id)
         except StorageFailure:
             turn = m.Turn.model_validate(
-                {"id": turn_id, "sessionId": session_id, "state": state, "error": error,
-                 "startedAt": finished, "finishedAt": finished}
-            )  # fmt: skip
+                {
+                    "id": turn_id,
+                    "sessionId": session_id,
+                    "state": state,
+                    "error": error,
+                    "startedAt": finished,
+                    "finishedAt": finished,
+                }
+            )
             return turn, None

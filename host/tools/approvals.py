@@ -42,9 +42,13 @@ class Approvals:
         return decision
 
     async def ask_agent(
-        self, ctx: ExecutionContext, tool: str, arguments: str,
-        options: tuple[m.ApprovalOption, ...], asked: m.ToolActivity | None = None,
-    ) -> tuple[str, str | None]:  # fmt: skip
+        self,
+        ctx: ExecutionContext,
+        tool: str,
+        arguments: str,
+        options: tuple[m.ApprovalOption, ...],
+        asked: m.ToolActivity | None = None,
+    ) -> tuple[str, str | None]:
         """An ACP agent's permission request: the decision and, where the user picked
         one, the agent's option. A call allowed for the session before (the contract's
         `allow_session`, no option picked) is covered only with this `tool` and exactly
@@ -55,9 +59,14 @@ class Approvals:
         return await self._ask(ctx, tool, arguments, key, options, asked)
 
     async def _ask(
-        self, ctx: ExecutionContext, tool: str, arguments: str, key: tuple[str, str, str],
-        options: tuple[m.ApprovalOption, ...], asked: m.ToolActivity | None = None,
-    ) -> tuple[str, str | None]:  # fmt: skip
+        self,
+        ctx: ExecutionContext,
+        tool: str,
+        arguments: str,
+        key: tuple[str, str, str],
+        options: tuple[m.ApprovalOption, ...],
+        asked: m.ToolActivity | None = None,
+    ) -> tuple[str, str | None]:
         """Cancelled with the turn, the approval is resolved as "cancelled"."""
         if key in self._allowed:
             return "allow_session", None
@@ -65,9 +74,14 @@ class Approvals:
         if len(shown) > MAX_SHOWN_ARGUMENTS:
             shown = shown[:MAX_SHOWN_ARGUMENTS] + f"… ({len(arguments)} characters in all)"
         request = m.ApprovalRequested(
-            approval_id=new_id(), session_id=ctx.session_id, turn_id=ctx.turn_id, tool=tool,
-            arguments=shown, options=options, activity=asked,
-        )  # fmt: skip
+            approval_id=new_id(),
+            session_id=ctx.session_id,
+            turn_id=ctx.turn_id,
+            tool=tool,
+            arguments=shown,
+            options=options,
+            activity=asked,
+        )
         answer: asyncio.Future[tuple[str, str | None]] = asyncio.get_running_loop().create_future()
         self._pending[request.approval_id] = _Pending(request, answer)
         self._publisher.publish(rpc.APPROVALS_REQUESTED, request)

@@ -137,8 +137,10 @@ class ExternalTools:
         call = self._call_samples[ctx.turn_id] = self._call_samples.get(ctx.turn_id, 0) + 1
         turn = self._turn_samples[ctx.turn_id] = self._turn_samples.get(ctx.turn_id, 0) + 1
         if call > SAMPLES_PER_CALL or turn > SAMPLES_PER_TURN:
-            words = (f"an MCP server asks for model call {call} of this tool call ({turn} in "
-                     "this turn); each is a request to your model")  # fmt: skip
+            words = (
+                f"an MCP server asks for model call {call} of this tool call ({turn} in "
+                "this turn); each is a request to your model"
+            )
             if await self.approvals.ask(ctx, SAMPLING_TOOL, words) == "deny":
                 raise SamplingRefused("the user declined further model calls for this call")
         return await self._sampler(ctx, messages, system)

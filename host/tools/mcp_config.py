@@ -80,8 +80,11 @@ def load_servers(data_dir: Path | None) -> list[ServerEntry]:
     if not isinstance(servers, dict):
         # a problem of the file, told as the file's entry (the Tools view's settings row)
         path = data_dir / SETTINGS_FILENAME
-        return [ServerEntry(SETTINGS_FILENAME, "settings", None,
-                            f"{path}: \"mcpServers\" must be an object")]  # fmt: skip
+        return [
+            ServerEntry(
+                SETTINGS_FILENAME, "settings", None, f'{path}: "mcpServers" must be an object'
+            )
+        ]
     entries: list[ServerEntry] = []
     keys: set[str] = set()
     for name, raw in servers.items():

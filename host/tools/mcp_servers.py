@@ -105,8 +105,9 @@ class McpServer:
         error = self.error
         if len(self.tools) > MAX_LISTED and error is None:
             error = f"{len(self.tools)} tools: the first {MAX_LISTED} are listed"
-        return m.ServerInfo(name=shorten(self.name, 200), state=self.state, error=error,
-                            tools=tools)  # fmt: skip
+        return m.ServerInfo(
+            name=shorten(self.name, 200), state=self.state, error=error, tools=tools
+        )
 
     # --- lifetime ---------------------------------------------------------------------
 
@@ -155,8 +156,9 @@ class McpServer:
         delay = min(delay, MAX_BACKOFF_S)
         self._retry_at = time.monotonic() + delay
         self.tools = []
-        log.warning("MCP server %s failed: %s (retried on next use after %.0f s)",
-                    self.name, reason, delay)  # fmt: skip
+        log.warning(
+            "MCP server %s failed: %s (retried on next use after %.0f s)", self.name, reason, delay
+        )
         self._set("failed", reason)
 
     async def _run(self) -> None:
@@ -178,9 +180,13 @@ class McpServer:
                     stack.callback(_close_quietly, errlog)
                     reader_task = asyncio.ensure_future(self._read_stderr(read_fd, gone))
                     transport: Any = stdio_transport(
-                        entry.command, list(entry.args), dict(entry.env), entry.cwd, errlog,
+                        entry.command,
+                        list(entry.args),
+                        dict(entry.env),
+                        entry.cwd,
+                        errlog,
                         on_broken=self._broke,
-                    )  # fmt: skip
+                    )
                 else:
                     assert isinstance(entry, HttpEntry)
                     import httpx2
@@ -303,8 +309,9 @@ class McpServer:
         now = time.monotonic()
         if now - minute >= 60:
             if dropped:
-                log.info("MCP server %s: %d more lines on stderr were not logged",
-                         self.name, dropped)  # fmt: skip
+                log.info(
+                    "MCP server %s: %d more lines on stderr were not logged", self.name, dropped
+                )
             minute, lines, dropped = now, 0, 0
         if lines < STDERR_LINES:
             log.info("MCP server %s: %s", self.name, text[:2000])
@@ -463,8 +470,9 @@ class McpServers:
                     continue
                 offered.add(name)
                 schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
-                specs.append(ToolSpec(name, tool.description or f"{tool.name} on {server.name}",
-                                      schema))  # fmt: skip
+                specs.append(
+                    ToolSpec(name, tool.description or f"{tool.name} on {server.name}", schema)
+                )
         return specs
 
     def find(self, name: str) -> tuple[McpServer, str] | None:

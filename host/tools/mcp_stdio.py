@@ -43,12 +43,16 @@ async def stdio_transport(
     from mcp.shared.message import SessionMessage
 
     process = await asyncio.create_subprocess_exec(
-        command, *args,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=errlog,
-        env=get_default_environment() | env, cwd=cwd,
+        command,
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=errlog,
+        env=get_default_environment() | env,
+        cwd=cwd,
         start_new_session=True,  # its own process group: it and its children end together
         limit=MAX_LINE,
-    )  # fmt: skip
+    )
     assert process.stdin is not None and process.stdout is not None
     stdout, stdin = process.stdout, process.stdin
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)

@@ -76,9 +76,11 @@ def unified(diff: m.ToolDiff, folder: str = "") -> str:
     old = (diff.old_text or "").splitlines(keepends=True)
     new = diff.new_text.splitlines(keepends=True)
     path = shown_path(diff.path, folder)
-    head = f"--- {path}\n+++ {path}\n" if diff.old_text is not None else (
-        f"--- /dev/null\n+++ {path}\n"
-    )  # fmt: skip
+    head = (
+        f"--- {path}\n+++ {path}\n"
+        if diff.old_text is not None
+        else (f"--- /dev/null\n+++ {path}\n")
+    )
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
     body = "".join(

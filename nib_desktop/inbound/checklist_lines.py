@@ -6,7 +6,7 @@ from __future__ import annotations
 from host.protocol import models as m
 from host.protocol.text import shorten
 from nib_desktop.state.facts import STATUS_GLYPHS
-from nib_desktop.state.types import Line
+from nib_desktop.state.transcript_lines import Line
 
 UNCHANGED = "Checklist written again, unchanged"
 

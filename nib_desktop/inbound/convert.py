@@ -9,21 +9,13 @@ from pathlib import Path
 
 from host.protocol import models as m
 from host.protocol.remote import parse_endpoint
-from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
-from nib_desktop.inbound.lines import todo_line, tool_name
+from nib_desktop.inbound.checklist_lines import todo_line
+from nib_desktop.inbound.lines import tool_name
 from nib_desktop.state import intents as it
-from nib_desktop.state.steering import AgentCommand, Steering
-from nib_desktop.state.tool_types import AgentOption, Approval, ToolSource
-from nib_desktop.state.types import (
-    AgentChoice,
-    Item,
-    Revision,
-    Session,
-    Snapshot,
-    TurnView,
-)
+from nib_desktop.state.tool_types import AgentOption, Approval
+from nib_desktop.state.types import AgentChoice, Item, Revision, Session, Snapshot, TurnView
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
@@ -140,96 +132,30 @@ def local_time(stamp: str) -> str:
 
 
 def approval(a: m.ApprovalRequested) -> Approval:
-    options = tuple(AgentOption(o.option_id, shown_text(o.name), o.kind,
-                                m.OPTION_DECISION[o.kind]) for o in a.options)  # fmt: skip
+    options = tuple(
+        AgentOption(o.option_id, shown_text(o.name), o.kind, m.OPTION_DECISION[o.kind])
+        for o in a.options
+    )
     # an ACP agent's request: what it would do; an MCP or plugin tool's: its arguments
     agents = bool(a.options) or a.activity is not None
     said, kind = activity.asked(a.activity, a.arguments) if agents else ("", "")
-    return Approval(a.approval_id, a.session_id, shown_text(tool_name(a.tool)),
-                    shown_text(a.arguments), options, shown_text(said), kind)  # fmt: skip
+    return Approval(
+        a.approval_id,
+        a.session_id,
+        shown_text(tool_name(a.tool)),
+        shown_text(a.arguments),
+        options,
+        shown_text(said),
+        kind,
+    )
 
 
 def answer(given: it.Answer) -> m.ApprovalRespondParams:
     """The user's answer to an approval, on the wire (`optionId`: an agent's own option)."""
-    return m.ApprovalRespondParams.model_validate({
-        "approvalId": given.approval_id, "decision": given.decision,
-        "optionId": given.option_id or None})  # fmt: skip
-
-
-_STATE_WORDS = {"starting": "starting…", "ready": "ready", "failed": "failed",
-                "disabled": "disabled"}  # fmt: skip
-
-
-SETTINGS_KIND = "settings file"
-
-
-def tool_sources(listing: m.ToolsList) -> tuple[ToolSource, ...]:
-    """The Tools view's rows. A settings.json that cannot be used is a server entry on the
-    wire (section 13 has no other place for it): here it is the settings file's own row,
-    first, with the file, line and problem the host named."""
-    rows: list[ToolSource] = []
-    for server in listing.servers:
-        names = ", ".join(t.name for t in server.tools)
-        if server.name == SETTINGS_FILENAME and server.state == "failed" and not names:
-            rows.insert(0, _source(server.name, SETTINGS_KIND, "failed", server.error, ""))
-            continue
-        rows.append(_source(server.name, "MCP server", server.state, server.error, names))
-    for plugin in listing.plugins:
-        names = ", ".join(t.name for t in plugin.tools)
-        state = "failed" if plugin.error else "ready"
-        rows.append(_source(plugin.name, "plugin", state, plugin.error, names))
-    return tuple(rows)
-
-
-def _source(
-    name: str, kind: str, state: str, error: str | None, tools: str, label: str = "tools"
-) -> ToolSource:
-    words = f"{kind} {name}, {_STATE_WORDS.get(state, state)}"
-    if error:
-        words += f": {error}"
-    elif tools:
-        words += f", {label}: {tools}"
-    return ToolSource(shown_text(name), kind, state, shown_text(shorten(error or "", 500)),
-                      shown_text(shorten(tools, 1000)), shown_text(words))  # fmt: skip
-
-
-def steering(c: m.AgentControls) -> Steering:
-    """What an agent offers to steer a session, its words made safe to show."""
-    modes = tuple((x.id, shown_text(x.name)) for x in c.modes.available) if c.modes else ()
-    mode = next((name for id_, name in modes if c.modes and id_ == c.modes.current), "")
-    commands = tuple(AgentCommand(shown_text(x.name), shown_text(x.description),
-                                  shown_text(x.hint or "")) for x in c.commands)  # fmt: skip
-    option = next((o for o in c.options if o.type == "select" and "model" in (o.category, o.id)),
-                  None)  # fmt: skip
-    models = tuple((x.value, shown_text(x.name)) for x in option.choices) if option else ()
-    model = next((name for value, name in models if option and value == option.current), "")
-    sign_ins = tuple((a.id, shown_text(a.name)) for a in c.auth_methods)
-    # before the agent answered anything every prompt kind is false: the host decides then
-    told = c.prompt.embedded_context or c.prompt.audio or c.modes or c.options or c.commands
-    images = c.prompt.image or not told
-    terminals = tuple((a.id, a.terminal.command, tuple(sorted(a.terminal.env.items())))
-                      for a in c.auth_methods if a.terminal is not None)  # fmt: skip
-    return Steering(c.session_id, mode, modes, commands, usage_words(c.usage), model, models,
-                    option.id if option else "", sign_ins, images, terminals)  # fmt: skip
-
-
-def usage_words(usage: m.Usage | None) -> str:
-    """ "62 % of context · $0.41" ("<1 % of context" below one); "1,290 tokens" where the
-    agent tells no context size; "" when it told nothing."""
-    if usage is None:
-        return ""
-    parts = []
-    if usage.used is not None and usage.size:
-        share = usage.used * 100 / usage.size
-        parts.append(f"{round(share)} % of context" if share >= 1 or not usage.used
-                     else "<1 % of context")  # fmt: skip
-    elif usage.used is not None:
-        parts.append(f"{usage.used:,} tokens")
-    if usage.cost is not None:
-        money = (
-            f"${usage.cost.amount:,.2f}"
-            if usage.cost.currency.upper() == "USD"
-            else (f"{usage.cost.amount:,.2f} {shown_text(usage.cost.currency)}")
-        )
-        parts.append(money)
-    return " · ".join(parts)
+    return m.ApprovalRespondParams.model_validate(
+        {
+            "approvalId": given.approval_id,
+            "decision": given.decision,
+            "optionId": given.option_id or None,
+        }
+    )

@@ -32,8 +32,9 @@ class HistoryLoader:
         self._told = told
         self._run = run
         # the newest page: writes arriving during a load cost one more load, not one each
-        self._newest = Coalesced(run, lambda: self._history_page(older=False),
-                                 "load the checklist history")  # fmt: skip
+        self._newest = Coalesced(
+            run, lambda: self._history_page(older=False), "load the checklist history"
+        )
         self._asking: set[str] = set()  # turns whose request's words are being read
         state.subscribe(self._changed)
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
-from nib_desktop.inbound.checklist_lines import todo_line as todo_line
-from nib_desktop.state.facts import End
-from nib_desktop.state.types import Line, TurnView, merge_lines
+from nib_desktop.inbound.checklist_lines import todo_line
+from nib_desktop.state.transcript_lines import Line
 
 TODO_WRITE = "TodoWrite"
 
@@ -51,10 +50,22 @@ class LineMaker:
         made = []
         for line in self._lines(message):
             replaces = line.replaces or self._live(message, line)
-            made.append(Line(line.kind, bounded(line.text), line.is_error, line.warning,
-                             replaces or seq, replaces, bounded(line.detail) if line.detail
-                             else "", line.detail_kind, line.call_id,
-                             bounded(line.call_input), line.places, line.images))  # fmt: skip
+            made.append(
+                Line(
+                    line.kind,
+                    bounded(line.text),
+                    line.is_error,
+                    line.warning,
+                    replaces or seq,
+                    replaces,
+                    bounded(line.detail) if line.detail else "",
+                    line.detail_kind,
+                    line.call_id,
+                    bounded(line.call_input),
+                    line.places,
+                    line.images,
+                )
+            )
         return tuple(made)
 
     def _live(self, message: m.Message, line: Line) -> int:
@@ -64,8 +75,9 @@ class LineMaker:
             return 0
         diff = message.todo.diff
         only = diff.status_changed[0] if len(diff.status_changed) == 1 else None
-        alone = only is not None and not (diff.added or diff.completed_removed
-                                          or diff.dropped_unfinished or diff.reordered)  # fmt: skip
+        alone = only is not None and not (
+            diff.added or diff.completed_removed or diff.dropped_unfinished or diff.reordered
+        )
         begun, self._begun = self._begun, None
         if not alone or only is None:
             return 0
@@ -103,8 +115,15 @@ class LineMaker:
         lines: list[Line] = []
         if message.role == "user" and message.activity is not None:  # what went with it
             said = activity.attached(message.activity, self._folder)
-            return [Line("user", message.content.strip("\n"), detail=said, detail_kind="output",
-                         places=activity.places(message.activity, self._folder))]  # fmt: skip
+            return [
+                Line(
+                    "user",
+                    message.content.strip("\n"),
+                    detail=said,
+                    detail_kind="output",
+                    places=activity.places(message.activity, self._folder),
+                )
+            ]
         if message.content.strip():  # stored as the agent streamed it: blank lines around it
             lines.append(Line(message.role, message.content.strip("\n")))
         for call in message.tool_calls:
@@ -113,8 +132,9 @@ class LineMaker:
                 continue
             named = self._named(call)
             self._calls[call.id] = (message.seq, named, call.arguments)
-            lines.append(Line("tool_call", f"→ {named}", call_id=call.id,
-                              call_input=call.arguments))  # fmt: skip
+            lines.append(
+                Line("tool_call", f"→ {named}", call_id=call.id, call_input=call.arguments)
+            )
         return lines
 
     def _named(self, call: m.ToolCall) -> str:
@@ -129,8 +149,9 @@ class LineMaker:
         output under it), else a line of its own."""
         call_id = message.tool_call_id or ""
         if call_id in self._todo_calls and message.is_error:
-            return Line("todo", f"✕ Checklist not saved: {shorten(message.content, 300)}",
-                        is_error=True)  # fmt: skip
+            return Line(
+                "todo", f"✕ Checklist not saved: {shorten(message.content, 300)}", is_error=True
+            )
         said, kind, what = "", "", shorten(message.content, 160)
         places: tuple[tuple[str, int | None], ...] = ()
         images: tuple[str, ...] = ()
@@ -142,8 +163,15 @@ class LineMaker:
         called = self._calls.pop(call_id, None)
         if called is None:  # its call is on an earlier page
             mark = "← error: " if message.is_error else "← "
-            return Line("tool_result", mark + what, message.is_error, detail=said,
-                        detail_kind=kind, places=places, images=images)  # fmt: skip
+            return Line(
+                "tool_result",
+                mark + what,
+                message.is_error,
+                detail=said,
+                detail_kind=kind,
+                places=places,
+                images=images,
+            )
         seq, named, given = called
         glyph = "✕" if message.is_error else "✓"
         if message.activity is not None and message.activity.diffs:
@@ -152,9 +180,18 @@ class LineMaker:
             text = f"{glyph} {named}"
         else:
             text = f"{glyph} {named} · {what}"
-        return Line("tool_call", text, message.is_error, replaces=seq, detail=said,
-                    detail_kind=kind, call_id=call_id, call_input=given, places=places,
-                    images=images)  # fmt: skip
+        return Line(
+            "tool_call",
+            text,
+            message.is_error,
+            replaces=seq,
+            detail=said,
+            detail_kind=kind,
+            call_id=call_id,
+            call_input=given,
+            places=places,
+            images=images,
+        )
 
 
 MAX_LINE = 50_000  # characters of one transcript line the window lays out
@@ -168,47 +205,6 @@ def bounded(text: str) -> str:
         return shown_text(text)
     shown = shown_text(text[:MAX_LINE])
     return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
-
-
-def turn_end(t: TurnView) -> Line | None:
-    """The transcript's line for a turn that ended other than by finishing: stopped,
-    failed with its error, or interrupted by a host restart. None while it runs or when
-    it completed (its last message says so)."""
-    match t.end:
-        case End.STOPPED:
-            return Line("turn_end", "■ Turn stopped")
-        case End.INTERRUPTED:
-            return Line("turn_end", "⚠ Turn interrupted: the host restarted", warning=True)
-        case End.FAILED:
-            words = f"✕ Turn failed: {t.error or 'no reason given'}"
-            return Line("turn_end", words, is_error=True)
-    return None
-
-
-def transcript(
-    messages: tuple[m.Message, ...],
-    turns: tuple[TurnView, ...],
-    next_turn: str | None = None,
-    maker: LineMaker | None = None,
-    titled: bool = False,
-    folder: str = "",
-) -> tuple[Line, ...]:
-    """A page of a session's messages as lines, each ended turn's line after its last
-    message. `next_turn`: the turn of the message after the page (already held), whose
-    end is told after that message instead. `maker`: one that later messages continue
-    (else a new one, `titled` for an ACP agent's session, `folder` the session's)."""
-    ends = {t.turn_id: line for t in turns if (line := turn_end(t)) is not None}
-    maker = maker or LineMaker(titled, folder)
-    lines: list[Line] = []
-    previous: str | None = None
-    for message in messages:
-        if previous is not None and message.turn_id != previous and previous in ends:
-            lines.append(ends.pop(previous))
-        lines[:] = merge_lines(tuple(lines), maker.lines(message))
-        previous = message.turn_id
-    if previous in ends and previous != next_turn:
-        lines.append(ends.pop(previous))
-    return tuple(lines)
 
 
 def call_line(call: m.ToolCall) -> str:

@@ -18,7 +18,11 @@ import logging
 from typing import Any
 
 from host.protocol import methods as rpc, models as m
-from nib_desktop.inbound import convert, lines as transcript_lines
+from nib_desktop.inbound import (
+    convert,
+    tools_and_controls,
+    transcript_page,
+)
 from nib_desktop.inbound.history_loading import HistoryLoader
 from nib_desktop.inbound.router import HistoryFeed, LineFeed
 from nib_desktop.inbound.settings_shown import show_settings
@@ -76,7 +80,7 @@ class Loader:
 
     async def load_tools(self) -> None:
         listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
-        self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))
+        self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(listing)))
         agents = await self._host.call(rpc.AGENTS_LIST, m.Empty())
         self._state.apply(ev.AgentsListed(convert.agents(agents)))
 
@@ -90,7 +94,7 @@ class Loader:
             return  # loaded once its host is linked again
         if session.agent:  # what its agent offers to steer it, as the host holds it
             controls = await self._host.call(rpc.AGENTS_CONTROLS, ref)
-            self._state.apply(ev.SteeringTold(convert.steering(controls)))
+            self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
         turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
         if turns.turns:
             self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))
@@ -106,12 +110,18 @@ class Loader:
             return  # another session is shown now
         messages = listing.messages
         maker = self._feed.reset(titled=bool(session.agent), folder=session.cwd)
-        lines = transcript_lines.transcript(messages, self._turns(turns), maker=maker)
+        lines = transcript_page.transcript(messages, self._turns(turns), maker=maker)
         first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
-            ev.TranscriptPage(sid, lines, listing.has_more, first.seq if first else 0,
-                              _turn_of(first), newest_seq=last.seq if last else 0)
-        )  # fmt: skip
+            ev.TranscriptPage(
+                sid,
+                lines,
+                listing.has_more,
+                first.seq if first else 0,
+                _turn_of(first),
+                newest_seq=last.seq if last else 0,
+            )
+        )
 
     async def load_older_messages(self) -> None:
         """The page of the shown transcript before the oldest message loaded."""
@@ -136,7 +146,7 @@ class Loader:
         views = self._turns(turns)
         shown = self._state.session(held.session_id)
         titled, folder = (bool(shown.agent), shown.cwd) if shown else (False, "")
-        lines = transcript_lines.transcript(
+        lines = transcript_page.transcript(
             listing.messages, views, held.oldest_turn or None, titled=titled, folder=folder
         )
         first = listing.messages[0]

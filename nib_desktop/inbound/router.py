@@ -11,7 +11,7 @@ from host.protocol import models as m
 from host.protocol.peers import routes
 from host.protocol.text import shown_text
 from host.protocol.todo_diff import diff_items
-from nib_desktop.inbound import convert, lines
+from nib_desktop.inbound import convert, lines, tools_and_controls, transcript_page
 from nib_desktop.inbound.settings_shown import show_settings
 from nib_desktop.state import events as ev
 from nib_desktop.state.steering import Steering
@@ -105,7 +105,7 @@ class Router:
     def turns_changed(self, turn: m.Turn) -> None:
         view = convert.turn(turn)
         self._state.apply(ev.TurnChanged(view))
-        line = lines.turn_end(view)
+        line = transcript_page.turn_end(view)
         if line is not None:
             self._state.apply(ev.LinesAppended(turn.session_id, (line,)))
 
@@ -139,8 +139,9 @@ class Router:
     def messages_delta(self, params: m.MessageDelta) -> None:
         if params.session_id != self._state.transcript.session_id:
             return
-        self._state.apply(ev.TextStreamed(params.session_id, params.kind == "thought",
-                                          shown_text(params.text)))  # fmt: skip
+        self._state.apply(
+            ev.TextStreamed(params.session_id, params.kind == "thought", shown_text(params.text))
+        )
 
     def approvals_requested(self, params: m.ApprovalRequested) -> None:
         self._state.apply(ev.ApprovalRequested(convert.approval(params)))
@@ -149,17 +150,17 @@ class Router:
         self._state.apply(ev.ApprovalResolved(params.approval_id))
 
     def tools_changed(self, listing: m.ToolsList) -> None:
-        self._state.apply(ev.ToolsListed(convert.tool_sources(listing)))
+        self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(listing)))
 
     def agents_changed(self, listing: m.AgentsList) -> None:
         self._state.apply(ev.AgentsListed(convert.agents(listing)))
 
     def agents_controls_changed(self, controls: m.AgentControls) -> None:
-        self._state.apply(ev.SteeringTold(convert.steering(controls)))
+        self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
 
     def sessions_usage(self, told: m.SessionUsage) -> None:
         """A session of the host's own agent: how full its context is, as its usage."""
-        usage = convert.usage_words(m.Usage(used=told.used, size=told.size))
+        usage = tools_and_controls.usage_words(m.Usage(used=told.used, size=told.size))
         self._state.apply(ev.SteeringTold(Steering(told.session_id, usage=usage)))
 
     def settings_changed(self, view: m.SettingsView) -> None:

@@ -116,8 +116,11 @@ class RpcClient(QObject):
             self._endpoint.handle(body)
             done = time.perf_counter()
             if (done - begun) * 1000 > SLOW_GUI_MS:
-                log.warning("handling a frame of %d bytes from the host kept the GUI busy"
-                            " %.0f ms", len(body), (done - begun) * 1000)  # fmt: skip
+                log.warning(
+                    "handling a frame of %d bytes from the host kept the GUI busy %.0f ms",
+                    len(body),
+                    (done - begun) * 1000,
+                )
             if done - started > FRAME_BUDGET_S and self._frames:
                 self._drainer.start()  # the rest after what the loop has waiting
                 return

@@ -88,8 +88,11 @@ class DesktopBus:
             member, sender, body = fields.get(3), fields.get(7), message.body  # MEMBER, SENDER
             try:
                 if not await self._from_service(sender):
-                    log.warning("a %s signal from %s, not the notification service, was "
-                                "ignored", member, sender)  # fmt: skip
+                    log.warning(
+                        "a %s signal from %s, not the notification service, was ignored",
+                        member,
+                        sender,
+                    )
                     continue
                 notification = int(body[0])
                 if notification not in self._made:
@@ -133,8 +136,12 @@ class DesktopBus:
             "count": ("x", count),
             "count-visible": ("b", count > 0),
         }
-        signal = new_signal(DBusAddress(LAUNCHER_PATH, interface=LAUNCHER_INTERFACE), "Update",
-                            "sa{sv}", (APP_URI, properties))  # fmt: skip
+        signal = new_signal(
+            DBusAddress(LAUNCHER_PATH, interface=LAUNCHER_INTERFACE),
+            "Update",
+            "sa{sv}",
+            (APP_URI, properties),
+        )
         with contextlib.suppress(Exception):
             await self._router.send(signal)
 
@@ -174,9 +181,11 @@ class DesktopBus:
         text = escape(body) if "body-markup" in caps else body
         hints = {"desktop-entry": ("s", DESKTOP_ID)}
         try:
-            answer = await self._call("Notify", "susssasa{sv}i",
-                                      (APP_NAME, replaces, DESKTOP_ID, summary, text,
-                                       shown_actions, hints, -1))  # fmt: skip
+            answer = await self._call(
+                "Notify",
+                "susssasa{sv}i",
+                (APP_NAME, replaces, DESKTOP_ID, summary, text, shown_actions, hints, -1),
+            )
         except Exception as exc:
             log.info("a notification could not be shown: %s", exc)
             self._capabilities = None  # asked again by the next one, not in a loop

@@ -127,14 +127,20 @@ class Outside:
                 session = state.session(turn.session_id)
                 if session is not None:
                     done, total = counts(state.snapshot(turn.session_id))
-                    self._notify(turn.session_id, session.title,
-                                 turn_words(turn, done, total), END_ACTIONS)  # fmt: skip
+                    self._notify(
+                        turn.session_id, session.title, turn_words(turn, done, total), END_ACTIONS
+                    )
         elif isinstance(event, ev.ApprovalRequested) and not state.window_active:
             approval = event.approval
             session = state.session(approval.session_id)
             if prefs.notifications and session is not None:
-                self._notify(approval.session_id, session.title, approval_words(approval),
-                             APPROVAL_ACTIONS, approval.approval_id)  # fmt: skip
+                self._notify(
+                    approval.session_id,
+                    session.title,
+                    approval_words(approval),
+                    APPROVAL_ACTIONS,
+                    approval.approval_id,
+                )
             if prefs.attention:
                 self._window.alert(0)
         elif isinstance(event, ev.ApprovalResolved):  # its buttons go; the end updates it
@@ -142,8 +148,12 @@ class Outside:
                 session = state.session(session_id)
                 if note.approval_id == event.approval_id and session is not None:
                     note.approval_id = ""
-                    self._notify(session_id, session.title, "The tool call was answered; the "
-                                 "turn goes on", END_ACTIONS)  # fmt: skip
+                    self._notify(
+                        session_id,
+                        session.title,
+                        "The tool call was answered; the turn goes on",
+                        END_ACTIONS,
+                    )
         looked = state.current if state.window_active else None
         if looked is not None and looked in self._notes:
             self._withdraw(looked)
@@ -186,9 +196,13 @@ class Outside:
     # --- notifications ----------------------------------------------------------------
 
     def _notify(
-        self, session_id: str, title: str, body: str, actions: tuple[str, ...],
+        self,
+        session_id: str,
+        title: str,
+        body: str,
+        actions: tuple[str, ...],
         approval_id: str = "",
-    ) -> None:  # fmt: skip
+    ) -> None:
         bus = self.bus
         if bus is None:
             return

@@ -29,9 +29,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help="run a demo turn on a temporary data folder offscreen; exit 0 when the dock drew it",
     )
     parser.add_argument(
-        "--screenshot", type=Path, default=None, metavar="PATH",
+        "--screenshot",
+        type=Path,
+        default=None,
+        metavar="PATH",
         help="write a PNG of the window with the dock expanded mid-run (demo data)",
-    )  # fmt: skip
+    )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser.parse_args(list(argv))
 
@@ -114,8 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         instance = SingleInstance(data_dir)
         if not instance.claim():
-            print("nib-desktop: already running on this data folder; its window was "
-                  "brought forward", file=sys.stderr)  # fmt: skip
+            print(
+                "nib-desktop: already running on this data folder; its window was brought forward",
+                file=sys.stderr,
+            )
             return 0
     supervisor = HostSupervisor(data_dir)
     supervisor.spawn()

@@ -55,8 +55,12 @@ DRIVER_FOLDERS = ("/dev/dri", "/usr/lib/x86_64-linux-gnu/dri", "/usr/lib/aarch64
 
 def display_fingerprint(app: QGuiApplication) -> str:
     """What the renderer behind `app`'s display depends on, in one string."""
-    parts = [app.platformName(), qVersion(), os.environ.get("DISPLAY", ""),
-             os.environ.get("WAYLAND_DISPLAY", "")]  # fmt: skip
+    parts = [
+        app.platformName(),
+        qVersion(),
+        os.environ.get("DISPLAY", ""),
+        os.environ.get("WAYLAND_DISPLAY", ""),
+    ]
     parts += [f"{name}={os.environ.get(name, '')}" for name in GL_ENVIRONMENT]
     for folder in DRIVER_FOLDERS:
         try:

@@ -46,14 +46,24 @@ def load(data_dir: Path) -> tuple[Session, ...]:
         if not all(isinstance(v, str) for v in values) or not values[0]:
             continue
         sid, title, mode, agent, folder = (str(v) for v in values)
-        sessions.append(Session(sid, title, mode, remote=bool(row.get("remote")),
-                                agent=agent, folder=folder))  # fmt: skip
+        sessions.append(
+            Session(sid, title, mode, remote=bool(row.get("remote")), agent=agent, folder=folder)
+        )
     return tuple(sessions)
 
 
 def save(data_dir: Path, sessions: tuple[Session, ...]) -> None:
-    rows = [{"id": s.session_id, "title": s.title, "mode": s.mode, "agent": s.agent,
-             "folder": s.folder, "remote": s.remote} for s in sessions[:MAX_CACHED]]  # fmt: skip
+    rows = [
+        {
+            "id": s.session_id,
+            "title": s.title,
+            "mode": s.mode,
+            "agent": s.agent,
+            "folder": s.folder,
+            "remote": s.remote,
+        }
+        for s in sessions[:MAX_CACHED]
+    ]
     text = json.dumps({"version": VERSION, "sessions": rows}, ensure_ascii=False)
     try:
         replace_file(data_dir / FILENAME, text)

@@ -187,8 +187,9 @@ def run(
                 nonlocal settled
                 async with main_role:  # the host started here, and shut down here
                     if main_role.ready:
-                        log.debug("host %d ready at monotonic %.6f", supervisor.pid,
-                                  time.monotonic())  # fmt: skip
+                        log.debug(
+                            "host %d ready at monotonic %.6f", supervisor.pid, time.monotonic()
+                        )
                     try:
                         # after the host's answers: the session bus's client (jeepney)
                         # costs about 40 ms to import and connect, which the sessions need

@@ -15,11 +15,11 @@ from nib_desktop.state.changes import Changes
 from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
+from nib_desktop.state.transcript_lines import Line
 from nib_desktop.state.types import (
     AgentChoice,
     ConnectionState,
     DesktopPrefs,
-    Line,
     PlanAsk,
     RemoteChoice,
     Revision,

@@ -3,7 +3,7 @@ folded parts, a tool's output or diff and its input included, in order. No Qt.""
 
 from __future__ import annotations
 
-from nib_desktop.state.types import Line
+from nib_desktop.state.transcript_lines import Line
 
 MAX_MATCHES = 10_000  # counted and visited; past this the count says "10,000+"
 

@@ -40,8 +40,9 @@ def preload() -> None:
     import importlib
     import threading
 
-    threading.Thread(target=importlib.import_module, args=("markdown_it",),
-                     name="markdown import", daemon=True).start()  # fmt: skip
+    threading.Thread(
+        target=importlib.import_module, args=("markdown_it",), name="markdown import", daemon=True
+    ).start()
 
 
 def to_html(text: str) -> str:

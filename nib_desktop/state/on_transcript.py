@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
-from nib_desktop.state.types import merge_lines
+from nib_desktop.state.transcript_lines import merge_lines
 
 A = Aspect
 

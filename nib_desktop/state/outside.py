@@ -13,8 +13,9 @@ from nib_desktop.state.types import Snapshot
 APP = "Nib"
 # the aspects of a change that can alter the title or the launcher (a transcript line,
 # a draft, the tools cannot)
-SHOWN_OUTSIDE = frozenset({store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS,
-                           store.ATTENTION, store.PREFS})  # fmt: skip
+SHOWN_OUTSIDE = frozenset(
+    {store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS, store.ATTENTION, store.PREFS}
+)
 
 
 def counts(snapshot: Snapshot | None) -> tuple[int, int]:

@@ -11,11 +11,11 @@ from nib_desktop.state.changes import Changes
 from nib_desktop.state.library import Search
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
+from nib_desktop.state.transcript_lines import Line
 from nib_desktop.state.types import (
     AgentChoice,
     ConnectionState,
     DesktopPrefs,
-    Line,
     PlanAsk,
     RemoteChoice,
     Revision,

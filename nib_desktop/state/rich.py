@@ -24,16 +24,24 @@ def place_text(place: Place) -> str:
     return f"{place[0]}:{place[1]}" if place[1] is not None else place[0]
 
 
-def detail_html(text: str, kind: str, lines: int | None = None,
-                places: tuple[Place, ...] = (), hunks: bool = False) -> str:  # fmt: skip
+def detail_html(
+    text: str,
+    kind: str,
+    lines: int | None = None,
+    places: tuple[Place, ...] = (),
+    hunks: bool = False,
+) -> str:
     """`text` as rich text, its first `lines` lines only (then how many more) when given.
     A row that names one of `places` (an output's "path:line", a diff's "+++ path") is a
     link "place:N" that opens it; with `hunks`, each hunk of a diff ends its "@@" row with
     a link "hunk:N" that reverts it."""
     rows = text.split("\n")
     shown = rows if lines is None else rows[:lines]
-    named = {place_text(p): n for n, p in enumerate(places)} if kind == "output" else {
-        f"+++ {p[0]}": n for n, p in enumerate(places)}  # fmt: skip
+    named = (
+        {place_text(p): n for n, p in enumerate(places)}
+        if kind == "output"
+        else {f"+++ {p[0]}": n for n, p in enumerate(places)}
+    )
     out = []
     hunk = 0
     for row in shown:
@@ -48,8 +56,11 @@ def detail_html(text: str, kind: str, lines: int | None = None,
         if row in named:
             out.append(link(f"place:{named[row]}", escaped))
             continue
-        colour = _COLOURS.get(row[:1]) if kind == "diff" and not row.startswith(
-            ("+++ ", "--- ")) else None  # fmt: skip
+        colour = (
+            _COLOURS.get(row[:1])
+            if kind == "diff" and not row.startswith(("+++ ", "--- "))
+            else None
+        )
         out.append(f'<span style="color:{colour}">{escaped}</span>' if colour else escaped)
     more = len(rows) - len(shown)
     if more:

@@ -12,8 +12,9 @@ from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
 
 # the aspects of a change that can alter a row
-SIDEBAR = frozenset({store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS,
-                     store.ATTENTION})  # fmt: skip
+SIDEBAR = frozenset(
+    {store.SESSIONS, store.CURRENT, store.CHECKLIST, store.APPROVALS, store.ATTENTION}
+)
 END = facts.End
 END_WORDS = {END.STOPPED: "stopped", END.FAILED: "failed", END.INTERRUPTED: "interrupted",
              END.UNREACHABLE: "unreachable"}  # fmt: skip
@@ -50,13 +51,15 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
     if session.mode != "agent":
         words.append(session.mode)
     if session.remote:
-        words.append("remote" + (f" {session.remote_state}"
-                                 if session.remote_state != "connected" else ""))  # fmt: skip
+        words.append(
+            "remote" + (f" {session.remote_state}" if session.remote_state != "connected" else "")
+        )
     if session.agent:
         words.append(f"{session.agent} in {session.folder}")
     if session.running:
-        words.append(f"running, {progress.replace('/', ' of ')} steps done" if progress
-                     else "running")  # fmt: skip
+        words.append(
+            f"running, {progress.replace('/', ' of ')} steps done" if progress else "running"
+        )
     if ended:
         words.append(f"its last turn {ended}")
     if unseen:
@@ -66,10 +69,21 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
     if sid == state.current:
         words.append("shown")
     return SidebarRow(
-        sid, session.title, session.mode, session.remote, session.running, session.parent_id,
-        session.remote_state, session.agent, session.folder, progress, ended, unseen,
-        sid in waiting, ", ".join(words),
-    )  # fmt: skip
+        sid,
+        session.title,
+        session.mode,
+        session.remote,
+        session.running,
+        session.parent_id,
+        session.remote_state,
+        session.agent,
+        session.folder,
+        progress,
+        ended,
+        unseen,
+        sid in waiting,
+        ", ".join(words),
+    )
 
 
 def rows(state: AppState) -> list[SidebarRow]:

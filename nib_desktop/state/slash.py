@@ -29,7 +29,7 @@ def offered(agent_commands: tuple[tuple[str, str], ...] | None) -> list[tuple[st
         (f"/{name}", what or "the agent's command")
         for name, what in agent_commands
         if f"/{name}" not in dict(own)
-    ]  # fmt: skip (its /compact is its own)
+    ]  # its /compact is its own
     return own + theirs
 
 
@@ -54,8 +54,11 @@ def slash_command(text: str) -> str | None:
     """The command `text` is (one word after "/", nothing else), lower-cased; None for
     a message, even one that starts with "/" ("/usr/bin is missing")."""
     word = text.strip()
-    if len(word) < 2 or word[0] != "/" or not (word[1].isalpha() and word[1:].replace("-", "")
-                                                .replace("_", "").isalnum()):  # fmt: skip
+    if (
+        len(word) < 2
+        or word[0] != "/"
+        or not (word[1].isalpha() and word[1:].replace("-", "").replace("_", "").isalnum())
+    ):
         return None
     return word.lower()
 

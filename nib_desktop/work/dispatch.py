@@ -29,6 +29,7 @@ from nib_desktop.work.images_work import ImagesWork
 from nib_desktop.work.library_work import LibraryWork
 from nib_desktop.work.opener import open_place
 from nib_desktop.work.remote_work import RemoteWork
+from nib_desktop.work.restore_work import RestoreWork
 from nib_desktop.work.settings_work import SettingsWork
 from nib_desktop.work.steering_work import SteeringWork
 from nib_desktop.work.step_files import StepFiles
@@ -50,6 +51,7 @@ class Intents:
         self._loader = loader
         self._run = run
         self.changes = ChangesWork(host, state, run)
+        self.restores = RestoreWork(host, state, run, self.changes.reload)
         self.step_files = StepFiles(host, state, run)
         self.history_files = HistoryFiles(host, state, run)
         self.settings = SettingsWork(host, state, run, data_dir)
@@ -114,7 +116,7 @@ class Intents:
             case it.CloseChanges():
                 self.changes.close()
             case it.Restore() | it.RevertHunk() | it.AskRestore() | it.DropRestoreQuestion():
-                self.changes.ask(intent)
+                self.restores.ask(intent)
             case it.AskOnPlan() | it.DropAsk() | it.SendFeedback():
                 self.feedback.ask(intent)
             case it.OpenHistory():
@@ -217,8 +219,9 @@ class Intents:
         if session is not None and session.agent and not session.remote:
             files = await asyncio.to_thread(mentioned, session.cwd, text)
         attached: list[m.Attachment] = [m.FileAttachment(type="file", path=p) for p in files]
-        attached += [m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data)
-                     for i in images]  # fmt: skip
+        attached += [
+            m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data) for i in images
+        ]
         params = m.StartTurnParams(session_id=session_id, text=text, attachments=tuple(attached))
         try:
             return await self._host.call(rpc.TURNS_START, params)

@@ -47,10 +47,16 @@ async def _git(folder: Path, *options: str) -> list[str] | None:
     """`git ls-files` of the folder; None where it is not a repository (or git is missing)."""
     try:
         process = await asyncio.create_subprocess_exec(
-            "git", "-C", str(folder), "ls-files", "-z", *options,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            "git",
+            "-C",
+            str(folder),
+            "ls-files",
+            "-z",
+            *options,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
+        )
     except OSError:
         return None
     out, _ = await process.communicate()
@@ -78,8 +84,10 @@ def _walk(folder: Path) -> list[str]:
 
         def ignored(path: str, is_dir: bool) -> bool:
             probe = path + "/" if is_dir else path
-            return any(probe.startswith(base) and spec.match_file(probe[len(base):])
-                       for base, spec in specs)  # fmt: skip
+            return any(
+                probe.startswith(base) and spec.match_file(probe[len(base) :])
+                for base, spec in specs
+            )
 
         dirs[:] = sorted(d for d in dirs if d != ".git" and not ignored(prefix + d, True))
         found += [prefix + f for f in files if not ignored(prefix + f, False)]

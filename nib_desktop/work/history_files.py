@@ -25,8 +25,9 @@ class HistoryFiles:
         session_id = self._state.history.session_id
         if session_id is None or isinstance(event, ev.RevisionFilesCounted):
             return
-        if store.HISTORY in change or (store.CHECKPOINT in change
-                                       and change.session_id == session_id):  # fmt: skip
+        if store.HISTORY in change or (
+            store.CHECKPOINT in change and change.session_id == session_id
+        ):
             self.recount()
 
     async def _count(self) -> None:
@@ -35,8 +36,11 @@ class HistoryFiles:
         session = self._state.session(session_id)
         if session_id is None or session is None or session.remote or not session.folder:
             return
-        wanted = [r.revision for r in history.revisions
-                  if r.turn_id and (session_id, r.revision) not in self._known]  # fmt: skip
+        wanted = [
+            r.revision
+            for r in history.revisions
+            if r.turn_id and (session_id, r.revision) not in self._known
+        ]
         if wanted:
             params = m.CheckpointListParams(session_id=session_id, limit=200)
             try:
@@ -47,11 +51,13 @@ class HistoryFiles:
                 interval = revision_interval(points, revision)
                 if interval is None:
                     continue
-                asked = m.ChangesGetParams(session_id=session_id, from_=interval[0],
-                                           to=interval[1])  # fmt: skip
+                asked = m.ChangesGetParams(session_id=session_id, from_=interval[0], to=interval[1])
                 changes = await self._host.call(rpc.CHANGES_GET, asked)
                 self._known[(session_id, revision)] = len(changes.files)
         known = self._known
-        counts = tuple((r.revision, known[(session_id, r.revision)])
-                       for r in history.revisions if (session_id, r.revision) in known)  # fmt: skip
+        counts = tuple(
+            (r.revision, known[(session_id, r.revision)])
+            for r in history.revisions
+            if (session_id, r.revision) in known
+        )
         self._state.apply(ev.RevisionFilesCounted(session_id, counts))

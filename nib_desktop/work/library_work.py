@@ -28,8 +28,15 @@ def hit(found: m.SearchHit) -> lib.Hit:
         text += marked
         at = end
     text += shown_text(found.snippet[at:])
-    return lib.Hit(found.session_id, shown_text(found.title), found.seq or 0,
-                   WHO.get(found.role or "", ""), found.created_at, text, tuple(marks))  # fmt: skip
+    return lib.Hit(
+        found.session_id,
+        shown_text(found.title),
+        found.seq or 0,
+        WHO.get(found.role or "", ""),
+        found.created_at,
+        text,
+        tuple(marks),
+    )
 
 
 class LibraryWork:

@@ -83,14 +83,20 @@ def open_terminal(command: tuple[str, ...], env: dict[str, str]) -> str:
     chosen = os.environ.get("TERMINAL", "")
     found = [(chosen, "-e")] if chosen else [(t, flag) for t, flag in TERMINALS if shutil.which(t)]
     if not found:
-        return ("No terminal was found to run the sign-in in: set $TERMINAL, or run it "
-                f"yourself: {shlex.join(command)}")  # fmt: skip
+        return (
+            "No terminal was found to run the sign-in in: set $TERMINAL, or run it "
+            f"yourself: {shlex.join(command)}"
+        )
     terminal, flag = found[0]
     try:
-        started = subprocess.Popen([*shlex.split(terminal), flag, *command],
-                                   env={**os.environ, **env}, start_new_session=True,
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)  # fmt: skip
+        started = subprocess.Popen(
+            [*shlex.split(terminal), flag, *command],
+            env={**os.environ, **env},
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     except (OSError, ValueError) as exc:
         return f"The terminal {terminal!r} could not be started: {exc}"
     # reaped when it ends, on a thread of its own: the window never waits for it

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from host.protocol import methods as rpc, models as m
-from nib_desktop.inbound import convert
+from nib_desktop.inbound import tools_and_controls
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev
@@ -18,9 +18,12 @@ from nib_desktop.work.opener import open_terminal
 
 class SteeringWork:
     def __init__(
-        self, host: HostLink, state: AppState, run: Runner,
+        self,
+        host: HostLink,
+        state: AppState,
+        run: Runner,
         send: Callable[[str, str], Awaitable[object]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._host = host
         self._state = state
         self._run = run
@@ -51,8 +54,9 @@ class SteeringWork:
         told = self._state.steering.get(shown.session_id)
         names = dict(told.models if option else told.modes) if told else {}
         what = "model" if option else "mode"
-        self._state.apply(ev.NoticeShown(f"The {what} becomes {names.get(value, value)} "
-                                         "once this turn ends."))  # fmt: skip
+        self._state.apply(
+            ev.NoticeShown(f"The {what} becomes {names.get(value, value)} once this turn ends.")
+        )
 
     async def _set(self, session_id: str, option: str, value: str) -> None:
         if option:
@@ -61,7 +65,7 @@ class SteeringWork:
         else:
             mode = m.SetModeParams(session_id=session_id, mode_id=value)
             answer = await self._host.call(rpc.AGENTS_SET_MODE, mode)
-        self._state.apply(ev.SteeringTold(convert.steering(answer)))
+        self._state.apply(ev.SteeringTold(tools_and_controls.steering(answer)))
 
     async def sign_in(self, agent: str, method_id: str) -> None:
         """A sign-in with the agent's method: asked of the agent, or, for a method that
@@ -71,9 +75,8 @@ class SteeringWork:
         terminal = next((t for t in told.terminals if t[0] == method_id), None) if told else None
         if terminal is not None:
             said = open_terminal(terminal[1], dict(terminal[2]))
-            self._state.apply(ev.NoticeShown(said or (
-                f"The sign-in to {agent} runs in a terminal: send your message again once it"
-                " is done.")))  # fmt: skip
+            waits = f"The sign-in to {agent} runs in a terminal: send your message again once it"
+            self._state.apply(ev.NoticeShown(said or f"{waits} is done."))
             return
         params = m.AuthenticateParams(agent=agent, method_id=method_id)
         await self._host.call(rpc.AGENTS_AUTHENTICATE, params)

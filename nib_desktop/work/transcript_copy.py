@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication
 
 from host.protocol import methods as rpc, models as m
-from nib_desktop.inbound import lines as transcript_lines
+from nib_desktop.inbound import transcript_page
 from nib_desktop.link.connection import HostLink
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
@@ -30,8 +30,9 @@ async def copy_transcript(host: HostLink, state: AppState) -> None:
         if not listing.has_more or not listing.messages:
             break
         before = listing.messages[0].seq
-    told = transcript_lines.transcript(tuple(messages), (), titled=bool(shown.agent),
-                                       folder=shown.cwd)  # fmt: skip
+    told = transcript_page.transcript(
+        tuple(messages), (), titled=bool(shown.agent), folder=shown.cwd
+    )
     text = "\n\n".join(f"{x.text}\n{x.detail}" if x.detail else x.text for x in told)
     QGuiApplication.clipboard().setText(text)
     state.apply(ev.NoticeShown(f"The whole transcript is copied: {len(told):,} lines"))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from host.protocol import models as m
-from nib_desktop.inbound import lines
+from nib_desktop.inbound import lines, transcript_page
 from nib_desktop.inbound.lines import LineMaker
+from nib_desktop.state.transcript_lines import Line, merge_lines
 
 N = 0
 
@@ -60,8 +61,8 @@ def test_one_live_line_per_step_whole_or_paged() -> None:
     """A step's "◐" line becomes its "✓" line in place (a run of 50 steps is 50 lines, not
     100); a write that does more than finish the step begun is a line of its own. The
     same in the state as lines arrive and in a transcript read again."""
-    from nib_desktop.inbound.lines import transcript
-    from nib_desktop.state.types import merge_lines
+    from nib_desktop.inbound.transcript_page import transcript
+    from nib_desktop.state.transcript_lines import merge_lines
 
     def change(content: str, before: str, after: str) -> dict[str, str]:
         return {"content": content, "from": before, "to": after}
@@ -196,7 +197,7 @@ def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
 
 def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     from host.protocol import models as m
-    from nib_desktop.inbound.convert import steering
+    from nib_desktop.inbound.tools_and_controls import steering
 
     told = m.AgentControls.model_validate({
         "sessionId": "s", "modes": {"current": "plan", "available": [
@@ -208,7 +209,7 @@ def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     assert shown.mode == "Plan\\u202e" or "\u202e" not in shown.mode  # never raw bidi
     assert shown.commands[0].hint == "what"
     assert shown.usage == "<1 % of context · $0.09"
-    from nib_desktop.inbound.convert import usage_words
+    from nib_desktop.inbound.tools_and_controls import usage_words
 
     assert usage_words(m.Usage(used=620, size=1000)) == "62 % of context"
     assert usage_words(m.Usage(used=620)) == "620 tokens"
@@ -221,8 +222,8 @@ def test_each_tool_call_is_one_line_its_result_taking_its_place() -> None:
     """50 calls at once, their results in another order: 50 lines, each a call told
     by its title and then, in place, its end and what it did; the input (the agent's own
     fields) is not in the line but kept for the unfolded line. The same read again."""
-    from nib_desktop.inbound.lines import transcript
-    from nib_desktop.state.types import merge_lines
+    from nib_desktop.inbound.transcript_page import transcript
+    from nib_desktop.state.transcript_lines import merge_lines
 
     raw = json.dumps({"call_id": "c9", "path": "f.txt"})
     reads = [m.ToolCall(id=f"r{i}", name=f"Read f{i}.txt", arguments=raw) for i in range(50)]
@@ -288,7 +289,7 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
 def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> None:
     from nib_desktop.state import find
     from nib_desktop.state.rich import detail_html
-    from nib_desktop.state.types import Line
+    from nib_desktop.state.transcript_lines import Line
 
     made = detail_html("3 lines\n<b>a.py</b>:2\nb.py", "output", None, (("<b>a.py</b>", 2),))
     assert (
@@ -343,11 +344,11 @@ def test_a_steps_line_belongs_to_its_turn_and_a_new_task_reads_as_a_new_list() -
         maker = LineMaker()
         messages = [*first, *second, *third, *fourth]
         if paged:
-            told = lines.transcript(tuple(messages), ())
+            told = transcript_page.transcript(tuple(messages), ())
         else:
-            held: tuple[lines.Line, ...] = ()
+            held: tuple[Line, ...] = ()
             for msg in messages:
-                held = lines.merge_lines(held, maker.lines(msg))
+                held = merge_lines(held, maker.lines(msg))
             told = held
         texts = [x.text for x in told if x.kind == "todo"]
         assert texts == ["Checklist: 2 steps", "◐ Extract", "✓ Extract",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from nib_desktop.state.markdown import to_html
-from nib_desktop.state.types import Line
+from nib_desktop.state.transcript_lines import Line
 
 
 def test_the_common_forms_render() -> None:

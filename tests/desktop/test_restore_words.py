@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from host.protocol import models as m
 from nib_desktop.state.changes import FileDiff, restore_question
-from nib_desktop.work.changes_work import restored_words
+from nib_desktop.work.restore_work import restored_words
 
 
 def change(path: str, status: str, old_path: str = "") -> FileDiff:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from nib_desktop.state import events as ev, store
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.tool_types import Approval
-from nib_desktop.state.types import Item, Line, Revision, Session, Snapshot, TurnView
+from nib_desktop.state.transcript_lines import Line
+from nib_desktop.state.types import Item, Revision, Session, Snapshot, TurnView
 
 
 def snap(revision: int, *statuses: str, session: str = "a") -> Snapshot:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtTest import QTest
 
 from nib_desktop.state import events as ev
-from nib_desktop.state.types import Line
+from nib_desktop.state.transcript_lines import Line
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 

@@ -59,7 +59,7 @@ def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> 
     """A message of pages neither fills the window nor costs a frame to lay out: its
     first lines and how much more there is, the whole of it on a click, and back."""
     from nib_desktop.state import events as ev
-    from nib_desktop.state.types import Line
+    from nib_desktop.state.transcript_lines import Line
 
     long_text = "\n".join(f"line {i}: " + "words " * 12 for i in range(400))
 

@@ -6,7 +6,8 @@ import pytest
 
 from nib_desktop.state import events as ev, sidebar
 from nib_desktop.state.store import AppState
-from nib_desktop.state.types import Item, Line, Session, Snapshot, TurnView
+from nib_desktop.state.transcript_lines import Line
+from nib_desktop.state.types import Item, Session, Snapshot, TurnView
 from ui.views.dock import DockView
 from ui.views.rows import (
     SessionListModel,

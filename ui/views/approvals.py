@@ -80,9 +80,9 @@ class ApprovalsView(QObject):
     def _others(self) -> list[str]:
         """The other sessions with a call waiting, oldest call first, each once."""
         shown = self._state.current
-        return list(dict.fromkeys(
-            a.session_id for a in self._state.approvals if a.session_id != shown
-        ))  # fmt: skip
+        return list(
+            dict.fromkeys(a.session_id for a in self._state.approvals if a.session_id != shown)
+        )
 
     def _elsewhere_text(self) -> str:
         """The footer's words for calls waiting in other sessions, naming the session."""
@@ -134,8 +134,15 @@ class ApprovalsView(QObject):
             option = waiting.option(kinds)
             if option is not None:
                 keyed.setdefault(option.option_id, decision)
-        return [{"optionId": o.option_id, "name": o.name, "kind": o.kind,
-                 "key": keyed.get(o.option_id, "")} for o in waiting.options]  # fmt: skip
+        return [
+            {
+                "optionId": o.option_id,
+                "name": o.name,
+                "kind": o.kind,
+                "key": keyed.get(o.option_id, ""),
+            }
+            for o in waiting.options
+        ]
 
     @Slot(str)
     def respond(self, decision: str) -> None:
@@ -160,9 +167,11 @@ class ApprovalsView(QObject):
     def pick(self, option_id: str) -> None:
         """Answer the call shown with the agent's option `option_id`."""
         waiting = self._shown()
-        option = next((o for o in waiting.options if o.option_id == option_id), None) if (
-            waiting is not None
-        ) else None  # fmt: skip
+        option = (
+            next((o for o in waiting.options if o.option_id == option_id), None)
+            if (waiting is not None)
+            else None
+        )
         if waiting is not None and option is not None:
             self._ask(it.Answer(waiting.approval_id, option.decision, option.option_id))
 

@@ -58,17 +58,29 @@ class ComposerView(QObject):
         if told is None:
             return []
         if told.sign_ins and "authentication required" in turn.error:
-            return [{"id": f"signin:{i}", "name": name,
-                     "description": f"Sign in to {shown.agent}: {name}"}
-                    for i, name in told.sign_ins]  # fmt: skip
+            return [
+                {
+                    "id": f"signin:{i}",
+                    "name": name,
+                    "description": f"Sign in to {shown.agent}: {name}",
+                }
+                for i, name in told.sign_ins
+            ]
         leave = plan_exit(told)
         if leave is None or turn.state != "completed":
             return []
-        return [{"id": f"plan:{leave[0]}", "name": f"Approve, go on in {leave[1]}",
-                 "description": f"Leave the plan mode for {leave[1]} and tell the agent to "
-                                "go ahead"},
-                {"id": "plan:", "name": "Ask for changes…",
-                 "description": "Say what to change: the agent writes the plan again"}]  # fmt: skip
+        return [
+            {
+                "id": f"plan:{leave[0]}",
+                "name": f"Approve, go on in {leave[1]}",
+                "description": f"Leave the plan mode for {leave[1]} and tell the agent to go ahead",
+            },
+            {
+                "id": "plan:",
+                "name": "Ask for changes…",
+                "description": "Say what to change: the agent writes the plan again",
+            },
+        ]
 
     def _asks_title(self) -> str:
         asks = self.agentAsks()
@@ -201,8 +213,10 @@ class ComposerView(QObject):
         shown = self._state.shown
         agent = shown.agent if shown is not None and shown.agent else ""
         own = {f"/{name}" for name, _ in theirs or ()}
-        return [{"name": name, "what": what, "whose": agent if name in own else "Nib"}
-                for name, what in slash.command_completions(text, theirs)]  # fmt: skip
+        return [
+            {"name": name, "what": what, "whose": agent if name in own else "Nib"}
+            for name, what in slash.command_completions(text, theirs)
+        ]
 
     @Slot()
     def cancelQueued(self) -> None:

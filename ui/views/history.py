@@ -46,8 +46,11 @@ def history_rows(
             span = f"revisions up to {high.revision}"
             when = f"Turn with revisions up to {high.revision}"
         else:
-            span = (f"revision {low.revision}" if low is high
-                    else f"revisions {low.revision}–{high.revision}")  # fmt: skip
+            span = (
+                f"revision {low.revision}"
+                if low is high
+                else f"revisions {low.revision}–{high.revision}"
+            )
             when = f"Turn started {low.time} · {span}"
         words = requests.get(r.turn_id, "")
         said = f" · “{words}”" if words else ""
@@ -55,7 +58,8 @@ def history_rows(
         changed = files.get(r.revision, 0)
         count = f"{changed} file{'s' if changed != 1 else ''}" if changed else ""
         name = f"Revision {r.revision}, {r.time}: {r.summary}" + (
-            f", {count} changed" if count else "")  # fmt: skip
+            f", {count} changed" if count else ""
+        )
         rows.append(HistoryRow(r.revision, r.time, r.summary, r.warning, label, name, count))
     return rows
 
@@ -80,8 +84,11 @@ class HistoryView(QObject):
             held = (history.revisions, history.requests, history.has_more, files)
             if held != self._held:
                 self._held = held
-                self.model.set_rows(history_rows(history.revisions, dict(history.requests),
-                                                 history.has_more, dict(files)))  # fmt: skip
+                self.model.set_rows(
+                    history_rows(
+                        history.revisions, dict(history.requests), history.has_more, dict(files)
+                    )
+                )
             self.changed.emit()
 
     def _viewed(self) -> bool:

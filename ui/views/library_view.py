@@ -50,8 +50,7 @@ def hit_row(hit: Hit) -> HitRow:
     where = f"{hit.who} · {when}" if hit.message_seq else "Title"
     found = hit.snippet[hit.marks[0][0] : hit.marks[0][1]] if hit.marks else ""
     name = f"{hit.title}: {where}: {hit.snippet}"
-    return HitRow(hit.session_id, hit.title, where, snippet_html(hit), name, found,
-                  hit.message_seq)  # fmt: skip
+    return HitRow(hit.session_id, hit.title, where, snippet_html(hit), name, found, hit.message_seq)
 
 
 @QmlElement

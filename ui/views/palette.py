@@ -62,9 +62,12 @@ class PaletteView(QObject):
             _command("new", "New goal session", "", "goal"),
             _command("remote", "New remote session…"),
         ]
-        out += [_command("agent", f"New {a.name} session…", "", a.name)
-                if a.state != "failed" else _command("tools", f"{a.name} cannot start — see why")
-                for a in state.agents]  # fmt: skip
+        out += [
+            _command("agent", f"New {a.name} session…", "", a.name)
+            if a.state != "failed"
+            else _command("tools", f"{a.name} cannot start — see why")
+            for a in state.agents
+        ]
         if running:
             out.append(_command("stop", "Stop the turn", "Esc"))
         if dock.property("canContinue"):
@@ -76,13 +79,22 @@ class PaletteView(QObject):
         # what the agent offers to steer this session (section 17)
         if shown is not None and told is not None:
             # each row shows the key that opens the palette on them
-            out += [_command("steer", f"Mode: {name}", key("mode", ""), f"\t{id_}")
-                    for id_, name in told.modes if name != told.mode]  # fmt: skip
-            out += [_command("steer", f"Model: {name}", key("model", ""),
-                             f"{told.model_option}\t{value}")
-                    for value, name in told.models if name != told.model]  # fmt: skip
-            out += [_command("signin", f"Sign in to {shown.agent}: {name}", "",
-                             f"{shown.agent}\t{id_}") for id_, name in told.sign_ins]  # fmt: skip
+            out += [
+                _command("steer", f"Mode: {name}", key("mode", ""), f"\t{id_}")
+                for id_, name in told.modes
+                if name != told.mode
+            ]
+            out += [
+                _command(
+                    "steer", f"Model: {name}", key("model", ""), f"{told.model_option}\t{value}"
+                )
+                for value, name in told.models
+                if name != told.model
+            ]
+            out += [
+                _command("signin", f"Sign in to {shown.agent}: {name}", "", f"{shown.agent}\t{id_}")
+                for id_, name in told.sign_ins
+            ]
         if remote and shown is not None and not shown.reachable:
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
         if shown is not None and not remote:
@@ -104,12 +116,16 @@ class PaletteView(QObject):
         sidebar = "Show the sessions list" if sidebar_collapsed else "Hide the sessions list"
         out.append(_command("sidebar", sidebar, key("sidebar", "")))
         desktop = state.desktop
-        out += [_command("look", name, "", look) for look, name in LOOKS
-                if look != desktop.appearance]  # fmt: skip
+        out += [
+            _command("look", name, "", look) for look, name in LOOKS if look != desktop.appearance
+        ]
         still = desktop.reduced_motion
         motion = "Reduced motion: " + ("off (the sweep moves)" if still else "on (no sweep)")
         out.append(_command("motion", motion, "", "off" if still else "on"))
-        out += [_command("show", f"Go to: {s.title}", "", s.session_id)
-                for s in state.sessions if s.session_id != state.current]  # fmt: skip
+        out += [
+            _command("show", f"Go to: {s.title}", "", s.session_id)
+            for s in state.sessions
+            if s.session_id != state.current
+        ]
         out.append(_command("quit", "Quit Nib", key("quit", "")))
         return out

@@ -45,8 +45,9 @@ class RowModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Any] = []
         self._role_ids = {USER_ROLE + 1 + i: name for i, name in enumerate(self.ROLES)}
-        self._attributes = {role: self.ATTRIBUTES.get(name, name)
-                            for role, name in self._role_ids.items()}  # fmt: skip
+        self._attributes = {
+            role: self.ATTRIBUTES.get(name, name) for role, name in self._role_ids.items()
+        }
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)

@@ -172,8 +172,9 @@ class SessionsView(QObject):
     def choices(self) -> list[dict[str, str]]:
         """The sessions (id and title, as listed) and the configured agents (name), for
         the command palette: made when it opens, so it lists what is there now."""
-        sessions = [{"kind": "session", "id": s.session_id, "title": s.title}
-                    for s in self._state.sessions]  # fmt: skip
+        sessions = [
+            {"kind": "session", "id": s.session_id, "title": s.title} for s in self._state.sessions
+        ]
         agents = [{"kind": "agent", "id": a.name, "title": a.name} for a in self._state.agents]
         return sessions + agents
 

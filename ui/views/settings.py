@@ -41,8 +41,11 @@ class SettingsView(QObject):
         """Turn `name` (a field of DesktopPrefs: titleProgress, badge, launcherProgress,
         notifications, attention, reducedMotion in QML's spelling) on or off; kept in
         settings.json."""
-        attr = {"titleProgress": "title_progress", "launcherProgress": "launcher_progress",
-                "reducedMotion": "reduced_motion"}.get(name, name)  # fmt: skip
+        attr = {
+            "titleProgress": "title_progress",
+            "launcherProgress": "launcher_progress",
+            "reducedMotion": "reduced_motion",
+        }.get(name, name)
         if attr in NAMES and attr != "appearance":
             self._ask(it.SetDesktopPref(attr, on))
 

@@ -94,6 +94,7 @@ def agent_sources(agents: tuple[AgentChoice, ...]) -> tuple[ToolSource, ...]:
             words += f": {agent.error}"
         elif agent.version:
             words += f", {agent.version}"
-        rows.append(ToolSource(agent.name, "ACP agent", agent.state, agent.error,
-                               agent.version, words))  # fmt: skip
+        rows.append(
+            ToolSource(agent.name, "ACP agent", agent.state, agent.error, agent.version, words)
+        )
     return tuple(rows)

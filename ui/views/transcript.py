@@ -11,7 +11,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import find, store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
-from nib_desktop.state.types import Line
+from nib_desktop.state.transcript_lines import Line
 from ui.views import find_highlight  # noqa: F401 (registers FindHighlight for QML)
 from ui.views.rows import TranscriptModel, qml_uncreatable
 

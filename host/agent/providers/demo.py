@@ -276,10 +276,13 @@ def _last_user_index(messages: tuple[ChatMessage, ...]) -> int:
 def _listing(messages: tuple[ChatMessage, ...]) -> list[tuple[str, str]]:
     """The committed checklist the host gave before the request, (content, status)."""
     listed = next(
-        (m.content for m in reversed(messages)
-         if isinstance(m, SystemMessage) and m.content.startswith(prompts.CHECKLIST_HEADING)),
+        (
+            m.content
+            for m in reversed(messages)
+            if isinstance(m, SystemMessage) and m.content.startswith(prompts.CHECKLIST_HEADING)
+        ),
         "",
-    )  # fmt: skip
+    )
     items = [_CHECKLIST_LINE.match(line) for line in listed.splitlines()]
     return [(match.group(2), match.group(1)) for match in items if match]
 
@@ -425,10 +428,13 @@ class DemoProvider:
         if spec is None:
             return
         result = next(
-            (msg for msg in since if isinstance(msg, ToolMessage)
-             and msg.call_id.startswith(demo_tools.CALL_PREFIX)),
+            (
+                msg
+                for msg in since
+                if isinstance(msg, ToolMessage) and msg.call_id.startswith(demo_tools.CALL_PREFIX)
+            ),
             None,
-        )  # fmt: skip
+        )
         name = demo_tools.own_name(spec)
         if result is None:
             arguments = demo_tools.arguments(spec, text)

@@ -1,0 +1,130 @@
+"""The transcript's lines as the window holds them: each line's words, its detail and its
+folded form, and how a page of new lines merges into the held ones. Frozen values, no
+Qt, no I/O."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from nib_desktop.state import markdown, rich
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the transcript."""
+
+    kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
+    text: str
+    is_error: bool = False
+    warning: bool = False  # e.g. checklist items dropped unfinished (said in words too)
+    seq: int = 0  # the message it tells (0: a turn's end)
+    # a step's line that finished: it takes the place of its "◐" line, whose seq it
+    # keeps (0: a new line)
+    replaces: int = 0
+    # what a tool call did, under its result's line: a unified diff or its output (plain
+    # text, as copied), and which of the two it is ("diff", "output"; "" for none)
+    detail: str = ""
+    detail_kind: str = ""
+    # a tool call's line: its call's id (its result takes the line's place, in place),
+    # and the input it was called with, shown when the line is unfolded
+    call_id: str = ""
+    call_input: str = ""
+    # the files (and lines) it touched, each a link in its detail that opens it
+    places: tuple[rich.Place, ...] = ()
+    # the images it showed, as data URLs of a known image type (drawn small under it)
+    images: tuple[str, ...] = ()
+
+    @property
+    def markdown(self) -> bool:
+        """An agent's message: drawn as rendered Markdown."""
+        return self.kind == "assistant"
+
+    @functools.cached_property
+    def rich(self) -> str:
+        """An agent's message as rendered Markdown, whole ("" for every other line): asked
+        for only when a long one is unfolded (a page of them costs a frame otherwise)."""
+        return markdown.to_html(self.text) if self.markdown else ""
+
+    @functools.cached_property
+    def rich_short(self) -> str:
+        """As it is first shown, rendered: whole when short, else its folded form."""
+        if not self.markdown:
+            return ""
+        return markdown.to_html(self.preview) if self.preview else self.rich
+
+    @functools.cached_property
+    def image_list(self) -> list[str]:
+        """The images as a list (what a view's role hands QML as an array)."""
+        return list(self.images)
+
+    @functools.cached_property
+    def detail_html(self) -> str:
+        return (
+            rich.detail_html(self.detail, self.detail_kind, None, self.places)
+            if (self.detail)
+            else ""
+        )
+
+    @functools.cached_property
+    def detail_preview(self) -> str:
+        return rich.detail_preview_html(self.detail, self.detail_kind, self.places)
+
+    @functools.cached_property
+    def preview(self) -> str:
+        """A long line's folded form (its first FOLD_LINES lines, at most FOLD_CHARS
+        characters, then how much more there is); "" for a line short enough to show
+        whole. A message of pages does not fill the window, nor cost a frame to lay out.
+        An agent's message folds between its blocks (`markdown.folded`)."""
+        if self.markdown:
+            return markdown.folded(self.text, FOLD_LINES, FOLD_CHARS)
+        return folded(self.text)
+
+
+FOLD_LINES = 10
+
+
+FOLD_CHARS = 800
+
+
+def merge_lines(held: tuple[Line, ...], new: tuple[Line, ...]) -> tuple[Line, ...]:
+    """`held` with `new` after it, a line that `replaces` one taking its place (the last
+    todo line of that seq, or the line of the same tool call); a replacement whose line is
+    not held is added at the end."""
+    lines = list(held)
+    for line in new:
+        if line.replaces:
+            places = range(len(lines) - 1, -1, -1)
+            at = next(
+                (
+                    i
+                    for i in places
+                    if lines[i].seq == line.replaces
+                    and (
+                        lines[i].call_id == line.call_id
+                        if line.call_id
+                        else lines[i].kind == "todo"
+                    )
+                ),
+                -1,
+            )
+            if at >= 0:
+                lines[at] = line
+                continue
+        lines.append(line)
+    return tuple(lines)
+
+
+def folded(text: str) -> str:
+    if len(text) <= FOLD_CHARS and text.count("\n") < FOLD_LINES:
+        return ""
+    head = text[:FOLD_CHARS]
+    cut = -1
+    for _ in range(FOLD_LINES):
+        cut = head.find("\n", cut + 1)
+        if cut < 0:
+            break
+    if cut >= 0:
+        head = head[:cut]
+    rest = len(text) - len(head)
+    return f"{head}\n… {rest:,} more characters ▸"
