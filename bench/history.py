@@ -127,13 +127,15 @@ def open_history_requests(folder: Path, steps: int) -> tuple[int, int]:
 
     async def body() -> tuple[int, int]:
         async with paired(folder) as main:
-            session = await main.intents.create_session("agent")
+            session = await main.intents.sessions.create_session("agent")
             await until(lambda: main.state.transcript.loaded, what="the session shown")
             main.intents.ask(it.OpenHistory())
             await until(lambda: main.link.calls.count("todos.history") >= 1, what="a first load")
             await until(lambda: not main.loader.history.history_loading, what="the first load")
             asked = main.link.calls.count("todos.history")
-            await main.intents.start_turn("\n".join(f"{i}. Step {i}" for i in range(1, steps + 1)))
+            await main.intents.sessions.start_turn(
+                "\n".join(f"{i}. Step {i}" for i in range(1, steps + 1))
+            )
             await until(lambda: main.state.turn(session.id).state == "completed", timeout=60)
             final = main.state.snapshot(session.id)
             assert final is not None

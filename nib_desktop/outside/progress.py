@@ -241,7 +241,7 @@ class Outside:
         window.show()
         window.raise_()
         window.requestActivate()
-        self._ask(it.ShowSession(session_id))
+        self._state.apply(ev.SessionShown(session_id))
 
     def _closed(self, notification: int) -> None:
         session_id = self._session_of(notification)

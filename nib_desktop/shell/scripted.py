@@ -69,7 +69,7 @@ async def demo_turn(
     """Start a turn with `request` in a new session; the first snapshot of it for which
     `until` holds."""
     reached: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
-    session = await main.intents.create_session("agent")
+    session = await main.intents.sessions.create_session("agent")
 
     def changed(_event: ev.Event, change: Change) -> None:
         snapshot = main.state.snapshot(session.id)
@@ -79,7 +79,7 @@ async def demo_turn(
             reached.set_result(snapshot)
 
     main.state.subscribe(changed)
-    await main.intents.start_turn(request)
+    await main.intents.sessions.start_turn(request)
     return await reached
 
 

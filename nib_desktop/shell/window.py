@@ -33,7 +33,8 @@ from ui.views.app_views import AppViews
 if TYPE_CHECKING:
     from nib_desktop.main_role import MainRole
     from nib_desktop.shell.instance import SingleInstance
-    from nib_desktop.state.intents import Intent
+    from nib_desktop.state.events import Event
+    from nib_desktop.state.intents import Ask, Intent
 
 log = logging.getLogger("nib")
 
@@ -46,9 +47,9 @@ class Asker:
     frame), an intent does nothing."""
 
     def __init__(self) -> None:
-        self.target: Callable[[Intent], None] | None = None
+        self.target: Ask | None = None
 
-    def __call__(self, intent: Intent) -> None:
+    def __call__(self, intent: Intent | Event) -> None:
         if self.target is not None:
             self.target(intent)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
@@ -63,11 +64,6 @@ class ForkSession:
 
 @dataclass(frozen=True)
 class DeleteSession:
-    session_id: str
-
-
-@dataclass(frozen=True)
-class ShowSession:
     session_id: str
 
 
@@ -162,17 +158,6 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class SaveDraft:
-    session_id: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Dismiss:
-    pass
-
-
-@dataclass(frozen=True)
 class LoadOlderMessages:
     pass
 
@@ -188,23 +173,8 @@ class OpenHistory:
 
 
 @dataclass(frozen=True)
-class CloseHistory:
-    pass
-
-
-@dataclass(frozen=True)
 class LoadOlderRevisions:
     pass
-
-
-@dataclass(frozen=True)
-class ViewRevision:
-    revision: int  # 0: back to the live list
-
-
-@dataclass(frozen=True)
-class ExpandDock:
-    expanded: bool
 
 
 Intent = (
@@ -217,7 +187,6 @@ Intent = (
     | ListRemoteSessions
     | ForkSession
     | DeleteSession
-    | ShowSession
     | ShowAdjacent
     | Send
     | Stop
@@ -229,19 +198,19 @@ Intent = (
     | SendQueued
     | Retry
     | Answer
-    | SaveDraft
-    | Dismiss
     | LoadOlderMessages
     | CopyTranscript
     | OpenHistory
-    | CloseHistory
     | FolderIntent
     | LoadOlderRevisions
-    | ViewRevision
-    | ExpandDock
     | SetDesktopPref
     | FeedbackIntent
     | LibraryIntent
 )
 
-Ask = Callable[[Intent], None]
+if TYPE_CHECKING:
+    from nib_desktop.state.events import Event
+
+# what a view hands what the user asked for: an intent, or an event that only says what
+# the user did (applied as it is)
+Ask = Callable[["Intent | Event"], None]

@@ -17,6 +17,8 @@ StartIn = Callable[[str, str], Coroutine[Any, Any, m.Turn]]
 
 
 class FeedbackWork:
+    HANDLES = (fb.AskOnPlan, fb.DropAsk, fb.SendFeedback)  # the intents it carries out
+
     def __init__(self, state: AppState, run: Runner, start_in: StartIn) -> None:
         self._state = state
         self._run = run

@@ -10,6 +10,8 @@ from nib_desktop.state.store import AppState
 
 
 class ImagesWork:
+    HANDLES = (it.HoldImage, it.DropImage)  # the intents it carries out
+
     def __init__(self, state: AppState) -> None:
         self._state = state
 

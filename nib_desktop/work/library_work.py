@@ -40,6 +40,12 @@ def hit(found: m.SearchHit) -> lib.Hit:
 
 
 class LibraryWork:
+    HANDLES = (
+        lib.RenameSession,
+        lib.SearchSessions,
+        lib.ExportSession,
+    )  # the intents it carries out
+
     def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
         self._host = host
         self._state = state

@@ -35,6 +35,13 @@ def restored_words(done: m.Restored) -> str:
 
 
 class RestoreWork:
+    HANDLES = (
+        it.Restore,
+        it.RevertHunk,
+        it.AskRestore,
+        it.DropRestoreQuestion,
+    )  # the intents it carries out
+
     def __init__(
         self, host: HostLink, state: AppState, run: Runner, reload: Callable[[], None]
     ) -> None:

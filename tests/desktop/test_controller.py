@@ -38,8 +38,8 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. one\n2. two\n3. three\n4. four")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. one\n2. two\n3. three\n4. four")
 
         def finished() -> bool:
             snapshot = gui.state.snapshot(session.id)
@@ -57,8 +57,8 @@ def test_notifications_reach_the_store_in_commit_order(gui, monkeypatch) -> None
 def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("a. b. c.")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("a. b. c.")
         await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 1)
         await until(lambda: gui.state.transcript.loaded, what="the session shown")
         gets = gui.calls["todos.get"]
@@ -202,7 +202,7 @@ def test_slow_handling_on_the_gui_thread_is_logged(gui, caplog) -> None:
         await gui.start()
         gui.main.link.notification.connect(slow_slot)
         with caplog.at_level("WARNING", logger="nib_desktop.link.rpc_client"):
-            await gui.actions.create_session("agent")
+            await gui.actions.sessions.create_session("agent")
             await until(lambda: any("kept the GUI busy" in r.message for r in caplog.records))
 
     gui.run(body())

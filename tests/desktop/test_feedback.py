@@ -66,9 +66,9 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
     async def body() -> None:
         async with paired(tmp_path) as main:
             state = main.state
-            session = await main.intents.create_session("agent")
+            session = await main.intents.sessions.create_session("agent")
             await until(lambda: state.transcript.loaded, what="the session shown")
-            await main.intents.start_turn(STEPS)
+            await main.intents.sessions.start_turn(STEPS)
             await until(lambda: (s := state.snapshot(session.id)) is not None and s.revision >= 1,
                         what="the list written")  # fmt: skip
             before = state.snapshot(session.id)
@@ -89,7 +89,7 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             assert session.id not in state.plan_asks
             assert main.link.calls[calls:] == []  # no host call at all
             turn = state.turn(session.id).turn_id
-            await main.intents.cancel_turn()
+            await main.intents.sessions.cancel_turn()
             await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
             snapshot = await main.link.call(rpc.TODOS_GET, rpc.m.SessionRef(session_id=session.id))
             assert snapshot.revision == before.revision  # unchanged until the agent writes
@@ -105,6 +105,6 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             ]  # fmt: skip
             texts = [line.text for line in state.transcript.lines]
             assert any("Noted on “Add the column”: use a nullable column" in t for t in texts)
-            await main.intents.cancel_turn()
+            await main.intents.sessions.cancel_turn()
 
     run(body())

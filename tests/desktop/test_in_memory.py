@@ -24,9 +24,9 @@ def test_a_demo_turn_fills_the_state_through_router_and_loader(tmp_path, monkeyp
 
     async def body() -> None:
         async with paired(tmp_path) as main:
-            session = await main.intents.create_session("agent")
+            session = await main.intents.sessions.create_session("agent")
             await until(lambda: main.state.transcript.loaded, what="the session shown")
-            await main.intents.start_turn("1. Add the column\n2. Write the tests")
+            await main.intents.sessions.start_turn("1. Add the column\n2. Write the tests")
             await until(lambda: main.state.turn(session.id).state == "completed")
             snapshot = main.state.snapshot(session.id)
             assert snapshot is not None and all(i.status == "completed" for i in snapshot.items)
@@ -47,7 +47,7 @@ def test_a_failed_intent_is_the_notice_in_words(tmp_path, monkeypatch) -> None:
             await until(lambda: main.state.notice != "", what="the notice")
             assert main.state.notice.startswith("Could not delete the session: ")
             assert "no-such-session" in main.state.notice
-            main.intents.ask(it.Dismiss())
+            main.intents.ask(ev.NoticeShown(""))
             assert main.state.notice == ""
 
     run(body())
@@ -58,10 +58,10 @@ def test_an_open_history_follows_each_write(tmp_path, monkeypatch) -> None:
 
     async def body() -> None:
         async with paired(tmp_path) as main:
-            session = await main.intents.create_session("agent")
+            session = await main.intents.sessions.create_session("agent")
             await until(lambda: main.state.transcript.loaded, what="the session shown")
             main.intents.ask(it.OpenHistory())
-            await main.intents.start_turn("1. One\n2. Two")
+            await main.intents.sessions.start_turn("1. One\n2. Two")
             await until(lambda: main.state.turn(session.id).state == "completed")
             final = main.state.snapshot(session.id)
             assert final is not None
@@ -84,9 +84,9 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
 
     async def body() -> None:
         async with paired(tmp_path) as main:
-            session = await main.intents.create_session("agent")
+            session = await main.intents.sessions.create_session("agent")
             await until(lambda: main.state.transcript.loaded, what="the session shown")
-            await main.intents.start_turn("1. One\n2. Two")
+            await main.intents.sessions.start_turn("1. One\n2. Two")
             await until(lambda: main.state.turn(session.id).state == "completed")
             main.intents.ask(it.OpenHistory())
             first = main.state.snapshot(session.id)
@@ -96,7 +96,7 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
                         what="the history loaded")  # fmt: skip
             await until(lambda: main.state.history.requests != (), what="the groups' requests")
             asked = main.link.calls.count("todos.history")
-            await main.intents.start_turn("1. Three\n2. Four\n3. Five")
+            await main.intents.sessions.start_turn("1. Three\n2. Four\n3. Five")
             await until(lambda: main.state.turn(session.id).state == "completed")
             final = main.state.snapshot(session.id)
             assert final is not None and final.revision > first.revision + 3
@@ -104,7 +104,7 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
                         what="the newest revision")  # fmt: skip
             assert main.link.calls.count("todos.history") == asked
             appended = main.state.history.revisions
-            main.intents.ask(it.CloseHistory())
+            main.intents.ask(ev.HistoryClosed())
             main.intents.ask(it.OpenHistory())
             await until(lambda: main.state.history.revisions[:1] == appended[:1],
                         what="the history loaded again")  # fmt: skip
@@ -117,11 +117,11 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
 def test_deleting_the_shown_session_loads_the_next(tmp_path, monkeypatch) -> None:
     async def body() -> None:
         async with paired(tmp_path) as main:
-            first = await main.intents.create_session("agent")
-            second = await main.intents.create_session("plan")
+            first = await main.intents.sessions.create_session("agent")
+            second = await main.intents.sessions.create_session("plan")
             await until(lambda: main.state.transcript.session_id == second.id)
             main.state.apply(ev.DraftSaved(second.id, "unsent"))
-            await main.intents.delete_session(second.id)
+            await main.intents.sessions.delete_session(second.id)
             await until(lambda: main.state.current == first.id, what="the other session shown")
             await until(lambda: main.state.transcript.loaded)
             assert second.id not in main.state.drafts
@@ -140,3 +140,16 @@ def test_the_router_has_one_method_for_every_notification() -> None:
 
     with pytest.raises(ValueError, match=r"tools\.changed"):
         Missing(state, LineFeed(), HistoryFeed())
+
+
+def test_every_intent_has_its_one_handler_in_the_table(tmp_path) -> None:
+    """Intents are dispatched by a table, as events are reduced: each intent of the union
+    has a handler, and nothing else is in the table."""
+    import typing
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            handled = set(main.intents.handlers())
+            assert handled == set(typing.get_args(it.Intent))
+
+    run(body())

@@ -27,7 +27,7 @@ def test_the_event_loop_keeps_turning_through_a_host_restart(gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded, what="the session shown")
         ticker.start()
         os.kill(gui.supervisor.pid, signal.SIGKILL)

@@ -112,7 +112,7 @@ async def flood_window_gaps(gui: Any, folder: Path, count: int, size: int) -> Ti
     """As `flood_window`, with the ticker that measured the gaps."""
     ticker = Ticker()
     received: list[str] = []
-    session = await gui.actions.create_session("agent")
+    session = await gui.actions.sessions.create_session("agent")
     await until(lambda: gui.state.transcript.loaded, what="the session shown")
     line = "a line of a long answer " * 10 + "\n"
     text = line * max(1, size // len(line))

@@ -64,8 +64,8 @@ def problems(gui: Gui) -> list[str]:
 def test_every_interactive_item_and_row_has_a_name_and_role(gui) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.dock.property("running"))
         gui.push(session.id, 50, [Item("Add the column", "completed"),
                                   Item("Write the tests", "in_progress", "Writing the tests"),
@@ -95,8 +95,8 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         await gui.start()
         heard: list[str] = []
         gui.dock.announcement.connect(heard.append)
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.dock.property("running"))
         gui.push(session.id, 50, [Item("Add the column", "in_progress"),
                                   Item("Write the tests", "pending")])  # fmt: skip
@@ -108,7 +108,7 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         await until(lambda: len(heard) == 2, what="the stop announced")
         assert heard[-1] == "Stopped at 1 / 2 · Write the tests"
         # another session's progress is not announced over the one shown
-        other = await gui.actions.create_session("agent")
+        other = await gui.actions.sessions.create_session("agent")
         gui.push(session.id, 52, [Item("Add the column", "completed"),
                                   Item("Write the tests", "completed")])  # fmt: skip
         await gui.frame()

@@ -48,7 +48,7 @@ async def agent_session(gui: Gui) -> None:
     await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
     work = gui.data_dir.parent / "work"  # its folder, small, as checkpoints read it
     work.mkdir(exist_ok=True)
-    await gui.actions.create_session("agent", NAME, str(work))
+    await gui.actions.sessions.create_session("agent", NAME, str(work))
 
 
 def palette(gui: Gui) -> object:
@@ -355,7 +355,7 @@ def test_the_mode_and_model_have_a_key_each_and_wait_for_a_running_turn(gui: Gui
         await choose(gui, "plan", Qt.Key.Key_M, CTRL_SHIFT, "Mode: ")
         await until(lambda: "Plan once this turn ends" in gui.state.notice, 10, "said")
         assert line.property("text") == "Default · Small"
-        await gui.actions.cancel_turn()
+        await gui.actions.sessions.cancel_turn()
         await until(lambda: line.property("text") == "Plan · Small", 10, "the mode after the turn")
         await choose(gui, "large", Qt.Key.Key_O, CTRL_SHIFT, "Model: ")  # no turn runs: at once
         await until(lambda: line.property("text") == "Plan · Large", 10, "the model chosen")
@@ -615,8 +615,10 @@ def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
             await send(gui, text)
             await turn_end(gui)
         first = gui.state.current
-        await gui.actions.create_session("agent")  # another session, then back to the first:
-        await gui.actions.select_session(first)  # loaded anew, one page held
+        await gui.actions.sessions.create_session(
+            "agent"
+        )  # another session, then back to the first:
+        await gui.actions.sessions.select_session(first)  # loaded anew, one page held
         assert gui.transcript.property("hasMore")
         assert "first question" not in transcript(gui)
         clipboard = QGuiApplication.clipboard()
@@ -719,7 +721,7 @@ def test_the_hosts_own_agent_says_how_full_its_context_is(
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await send(gui, "1. one 2. two")
         await until(lambda: "% of context" in gui.item("steeringText").property("text"), 20,
                     "the usage in the footer")  # fmt: skip
@@ -744,7 +746,7 @@ def test_each_session_says_only_its_own_troubles(gui: Gui) -> None:
         await send(gui, "hello")
         await turn_end(gui)
         await until(lambda: gui.tools.property("failed") == f"{NAME} failed", 10, "its agent")
-        await gui.actions.create_session("agent")  # Nib's own: its tool servers
+        await gui.actions.sessions.create_session("agent")  # Nib's own: its tool servers
         await until(lambda: gui.tools.property("failed") == "A tool server failed", 10, "own")
 
     gui.run(body(), timeout=60)

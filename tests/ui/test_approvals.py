@@ -37,7 +37,7 @@ def transcript(gui: Gui) -> list[str]:
 
 
 async def ask(gui: Gui, text: str) -> None:
-    await gui.actions.create_session("agent")
+    await gui.actions.sessions.create_session("agent")
     gui.item("composerInput").setProperty("text", text)
     await gui.key(Qt.Key.Key_Return)
     await until(lambda: gui.approvals.property("approvalId") != "", what="the approval")
@@ -218,7 +218,7 @@ def test_a_call_waiting_in_another_session_is_named_marked_and_reached_by_alt_ke
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         await ask(gui, "Please echo this")
         waiting = gui.state.current
-        await gui.actions.create_session("agent")  # the user moves on to another session
+        await gui.actions.sessions.create_session("agent")  # the user moves on to another session
         await until(lambda: gui.approvals.property("elsewhere") == 1)
         await gui.frame()
         title = gui.state.session(waiting).title

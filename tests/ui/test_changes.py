@@ -127,7 +127,7 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
 def test_a_session_without_a_folder_says_it_keeps_none(gui: Gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
         await until(lambda: gui.views.changes_view.property("note") != "Loading the changes…"
                     and gui.views.changes_view.property("note") != "", 10, "the note")  # fmt: skip

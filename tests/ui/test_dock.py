@@ -21,8 +21,8 @@ RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
 
 async def running_session(gui: Gui) -> str:
     """A local agent session whose demo turn is running (paced at 60 s a step)."""
-    session = await gui.actions.create_session("agent")
-    await gui.actions.start_turn(RUNNING_TEXT)
+    session = await gui.actions.sessions.create_session("agent")
+    await gui.actions.sessions.start_turn(RUNNING_TEXT)
 
     def written() -> bool:
         snapshot = gui.state.snapshot(session.id)
@@ -361,14 +361,14 @@ def test_session_switching_and_empty_snapshot(gui) -> None:
         b = await running_session(gui)
         gui.push(a, 10, [Item("A one", "pending")])
         gui.push(b, 10, [Item("B one", "pending"), Item("B two", "pending")])
-        await gui.actions.select_session(a)
+        await gui.actions.sessions.select_session(a)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "Next: A one"
         gets = gui.calls["todos.get"]
         gui.push(b, 11, [Item("B changed", "pending")])  # B changes while A is shown
         await gui.frame()
         assert gui.item("currentStep").property("text") == "Next: A one"
-        await gui.actions.select_session(b)
+        await gui.actions.sessions.select_session(b)
         await gui.frame()
         assert gui.item("currentStep").property("text") == "Next: B changed"
         assert gui.calls["todos.get"] == gets  # straight from the store
@@ -399,7 +399,7 @@ def test_theme_follows_the_system_palette(gui) -> None:
 def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await gui.frame()
         assert not gui.item("todoDock").isVisible()  # no snapshot yet: hidden
         input_ = gui.item("composerInput")
@@ -454,8 +454,8 @@ def test_transcript_has_one_live_line_per_step(gui, monkeypatch) -> None:
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision == 5)
         await until(lambda: gui.state.turn(session.id).state == "completed")
         await until(lambda: (rows := gui.transcript.model.rows()) and rows[-1].kind == "assistant")
@@ -562,8 +562,10 @@ def test_in_a_small_window_the_dock_leaves_the_transcript_its_lines(gui: Gui) ->
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
-        await gui.actions.start_turn(" ".join(f"{i}. step number {i}" for i in range(1, 13)))
+        await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn(
+            " ".join(f"{i}. step number {i}" for i in range(1, 13))
+        )
         await until(lambda: gui.state.snapshot(gui.state.current) is not None, what="the list")
         gui.expand(True)
         gui.window.resize(640, 420)

@@ -27,7 +27,7 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
 
     async def type_a_draft() -> str:
         await first.start()
-        session = await first.actions.create_session("agent")
+        session = await first.actions.sessions.create_session("agent")
         first.item("composerInput").setProperty("text", "half a thought")
         await until(lambda: kept.exists() and "half a thought" in kept.read_text(), 10,
                     "the draft written")  # fmt: skip

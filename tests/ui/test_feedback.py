@@ -72,7 +72,7 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
         held = await gui.main.link.call(rpc.TODOS_GET, m.SessionRef(session_id=sid))
         assert held.revision == before.revision  # the user's word wrote nothing
 
-        await gui.actions.cancel_turn()  # stopped: the queued message waits to be sent
+        await gui.actions.sessions.cancel_turn()  # stopped: the queued message waits to be sent
         await until(lambda: gui.state.turn(sid).state == "cancelled", what="stopped")
         await until(lambda: gui.item("sendQueuedButton").isVisible(), what="Send now")
         await gui.frame()  # laid out where the click lands
@@ -84,6 +84,6 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
                     what="the new list in the dock")  # fmt: skip
         after = gui.state.snapshot(sid)
         assert after is not None and after.items[3].status == "cancelled"
-        await gui.actions.cancel_turn()
+        await gui.actions.sessions.cancel_turn()
 
     gui.run(body())

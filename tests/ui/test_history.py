@@ -16,7 +16,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 
 
 async def finished_turn(gui: Gui, session_id: str, text: str, revision: int) -> None:
-    await gui.actions.start_turn(text)
+    await gui.actions.sessions.start_turn(text)
     await until(lambda: (s := gui.state.snapshot(session_id)) and s.revision == revision)
     await until(lambda: gui.state.turn(session_id).state == "completed")
     await gui.frame()
@@ -31,7 +31,7 @@ def test_history_by_keyboard_shows_a_past_revision_read_only(gui, monkeypatch) -
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await finished_turn(gui, session.id, THREE, 7)
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
@@ -89,12 +89,14 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await finished_turn(gui, session.id, THREE, 7)
         await gui.key(Qt.Key.Key_H, CTRL)
         await until(lambda: len(history(gui)) == 7, what="the history loaded")
         # a second turn while the view is open: its revisions arrive in the view
-        await gui.actions.start_turn("1. Update the docs\n2. Tag the release\n3. Announce it")
+        await gui.actions.sessions.start_turn(
+            "1. Update the docs\n2. Tag the release\n3. Announce it"
+        )
         await until(lambda: history(gui) and history(gui)[0].revision >= 14, what="new writes")
         await until(lambda: gui.state.turn(session.id).state == "completed")
         await until(lambda: len(history(gui)) == gui.state.snapshot(session.id).revision)
@@ -137,13 +139,13 @@ def test_history_keys_reach_both_ends_and_move_by_pages(gui, monkeypatch) -> Non
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded)
-        await gui.actions.start_turn(steps)
+        await gui.actions.sessions.start_turn(steps)
         await until(lambda: gui.state.turn(session.id).state == "completed", 30)
         # a short turn after it: the first page holds two turns, the long one's start is
         # in pages not read until the user goes there
-        await gui.actions.start_turn("1. One more\n2. And another")
+        await gui.actions.sessions.start_turn("1. One more\n2. And another")
         await until(lambda: gui.state.snapshot(session.id).revision > 85, 30)
         await until(lambda: gui.state.turn(session.id).state == "completed", 30)
         newest = gui.state.snapshot(session.id).revision

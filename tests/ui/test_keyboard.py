@@ -104,7 +104,7 @@ def test_focus_moves_between_regions_and_the_sidebar_by_arrows(gui) -> None:
     async def body() -> None:
         await gui.start()
         for _ in range(3):
-            await gui.actions.create_session("agent")
+            await gui.actions.sessions.create_session("agent")
         await gui.frame()
         ids = session_ids(gui)
         input_ = gui.item("composerInput")
@@ -163,10 +163,10 @@ def test_escape_stops_the_running_turn(gui) -> None:
 def test_drafts_belong_to_their_session(gui) -> None:
     async def body() -> None:
         await gui.start()
-        first = await gui.actions.create_session("agent")
-        second = await gui.actions.create_session("agent")
+        first = await gui.actions.sessions.create_session("agent")
+        second = await gui.actions.sessions.create_session("agent")
         input_ = gui.item("composerInput")
-        await gui.actions.select_session(first.id)
+        await gui.actions.sessions.select_session(first.id)
         await gui.frame()
         await type_text(gui, "alpha")
         await gui.key(Qt.Key.Key_PageUp, CTRL)
@@ -241,7 +241,7 @@ def test_a_malformed_remote_endpoint_is_refused_in_the_dialog(gui) -> None:
 def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded, what="the transcript's first page")
         listview = gui.item("transcriptList")
 
@@ -295,8 +295,8 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
-        await gui.actions.start_turn("one. two. three.")
+        await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("one. two. three.")
         await until(lambda: gui.sessions.property("runningCount") == 1)
         await gui.act(gui.window.close)
         await until(lambda: gui.window.findChild(object, "closeDialog"), what="the question")
@@ -362,8 +362,8 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. Add the column\n2. Write the tests")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.state.turn(session.id).state == "completed")
         await until(lambda: not gui.sessions.property("currentRunning"))
         input_ = gui.item("composerInput")
@@ -378,7 +378,7 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         # one count: the messages stored before the summary, live and read again alike
         stored = gui.transcript.model.rows()[-1].text
         live_head = stored.split("\n", 1)[0]
-        other = await gui.actions.create_session("agent")
+        other = await gui.actions.sessions.create_session("agent")
         await until(lambda: shown(gui) == other.id)
         gui.sessions.show(session.id)
         await until(lambda: shown(gui) == session.id and gui.state.transcript.loaded)
@@ -415,7 +415,7 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded)
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
@@ -440,7 +440,7 @@ def test_slash_commands_answer_every_case_in_words_and_never_reach_the_agent(
         assert await enter("/continue") == (
             "Nothing to continue: no step of the checklist is unfinished."
         )
-        await gui.actions.start_turn("1. One step")
+        await gui.actions.sessions.start_turn("1. One step")
         await until(lambda: gui.sessions.property("currentRunning"))
         said = await enter("/Compact")
         assert said == "/compact after this turn: the conversation is summarised once it ends."
@@ -463,9 +463,9 @@ def test_compact_and_a_message_typed_during_a_turn_run_in_order_when_it_complete
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded)
-        await gui.actions.start_turn("1. One step")
+        await gui.actions.sessions.start_turn("1. One step")
         await until(lambda: gui.sessions.property("currentRunning"))
         first = gui.state.turn(session.id).turn_id
         input_ = gui.item("composerInput")
@@ -530,7 +530,7 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded)
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
@@ -580,7 +580,7 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         theme = gui.item("theme")
         assert not theme.property("dark")  # offscreen's system palette is light
         await gui.key(Qt.Key.Key_Comma, CTRL)
@@ -626,7 +626,7 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
 def test_ctrl_b_collapses_the_sidebar_and_f6_skips_it(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
         width = gui.item("transcriptList").width()
@@ -675,7 +675,7 @@ def test_f6_reaches_the_open_dock_whose_list_scrolls_by_keys_and_escape_dismisse
         assert listview.property("contentY") == listview.property("originY")
         await gui.key(Qt.Key.Key_F6)
         assert input_.hasActiveFocus()
-        await gui.actions.cancel_turn()
+        await gui.actions.sessions.cancel_turn()
         await until(lambda: not gui.sessions.property("currentRunning"))
         gui.state.apply(ev.NoticeShown("Could not fork the session: for the test"))
         await gui.frame()
@@ -695,7 +695,7 @@ def test_tab_reaches_every_button_and_shows_where_the_focus_is(gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         input_ = gui.item("composerInput")
         await type_text(gui, "a task")  # Send is enabled with text to send
         reached: list[str] = []
@@ -817,9 +817,9 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         long = "Add the column to the table of every customer record in the database"
-        await gui.actions.start_turn(f"1. {long}\n2. Write the tests\n3. Update the docs")
+        await gui.actions.sessions.start_turn(f"1. {long}\n2. Write the tests\n3. Update the docs")
         await until(lambda: gui.sessions.property("currentRunning"), what="a running turn")
         sid = gui.sessions.property("currentId")
         await gui.key(Qt.Key.Key_D, CTRL | SHIFT)
@@ -951,7 +951,7 @@ def test_sending_a_message_brings_the_transcript_to_it(gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded, what="the transcript's first page")
         listview = gui.item("transcriptList")
         lines = tuple(Line("assistant", f"line {i}") for i in range(80))

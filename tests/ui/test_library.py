@@ -29,8 +29,8 @@ def row_of(gui: Gui, session_id: str) -> Any:
 
 
 async def turn(gui: Gui, text: str) -> str:
-    session = await gui.actions.create_session("agent")
-    await gui.actions.start_turn(text)
+    session = await gui.actions.sessions.create_session("agent")
+    await gui.actions.sessions.start_turn(text)
     await until(lambda: gui.state.turn(session.id).state == "completed", 15, "the turn's end")
     return session.id
 
@@ -43,28 +43,28 @@ def test_the_sidebar_says_progress_what_ended_unseen_and_the_whole_title(
 
     async def body() -> None:
         await gui.start()
-        first = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("1. One\n2. Two\n3. Three")
+        first = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. One\n2. Two\n3. Three")
         await until(lambda: row_of(gui, first.id).property("progress") in ("1/3", "2/3"), 15,
                     "the row's progress")  # fmt: skip
         await gui.frame()
         mark = [m for m in gui.visible_items("sessionProgress")
                 if m.property("text") in ("1/3", "2/3")]  # fmt: skip
         assert mark, "the progress is drawn in the row"
-        await gui.actions.create_session("plan")  # the user moves on; the turn ends unseen
+        await gui.actions.sessions.create_session("plan")  # the user moves on; the turn ends unseen
         await until(lambda: gui.state.turn(first.id).state == "completed", 15, "the end")
         await gui.frame()
         row = row_of(gui, first.id)
         assert row.property("unseen") and row.property("progress") == ""
         assert "finished, not seen" in row.property("accessible")
         assert [m.property("visible") for m in gui.items("sessionMark")].count(True) == 1
-        await gui.actions.select_session(first.id)  # seen
+        await gui.actions.sessions.select_session(first.id)  # seen
         await until(lambda: not row_of(gui, first.id).property("unseen"), what="the mark gone")
         # a stopped turn says so; a long title is cut at its end, whole in the name
-        second = await gui.actions.create_session("agent")
-        await gui.actions.start_turn(f"{long_title}\n1. a\n2. b\n3. c")
+        second = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn(f"{long_title}\n1. a\n2. b\n3. c")
         await until(lambda: gui.sessions.property("currentRunning"), what="running")
-        await gui.actions.cancel_turn()
+        await gui.actions.sessions.cancel_turn()
         await until(lambda: row_of(gui, second.id).property("ended") == "stopped", 15, "stopped")
         await gui.frame()
         row = row_of(gui, second.id)

@@ -65,7 +65,7 @@ def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> 
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded, what="the session shown")
         lines = (Line("assistant", "short", seq=1), Line("assistant", long_text, seq=2))
         gui.state.apply(ev.LinesAppended(session.id, lines))

@@ -48,7 +48,7 @@ async def look_back(gui: Gui, other: QWindow) -> None:
 
 
 async def run_turn(gui: Gui, text: str) -> None:
-    await gui.actions.start_turn(text)
+    await gui.actions.sessions.start_turn(text)
     await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
 
 
@@ -61,7 +61,7 @@ def test_progress_on_the_launcher_and_one_notification_updated_in_place(
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await look_away(gui, elsewhere)
         await run_turn(gui, FIVE)
         await until(lambda: server.notified, 15, "the notification")
@@ -113,9 +113,9 @@ def test_an_approvals_allow_once_action_answers_it(gui: Gui, bus: str, elsewhere
         await gui.start()
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         gui.window.alert = alerts.append  # type: ignore[method-assign]
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await look_away(gui, elsewhere)
-        await gui.actions.start_turn("Please echo <b>this</b> " + "x" * 300)
+        await gui.actions.sessions.start_turn("Please echo <b>this</b> " + "x" * 300)
         await until(lambda: server.notified, 15, "the approval's notification")
         note = server.notified[0]
         assert note.summary.startswith("Please echo")
@@ -152,7 +152,7 @@ def test_without_a_working_service_the_app_goes_on(
 
     async def body() -> None:
         await gui.start()
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await look_away(gui, elsewhere)
         for _ in range(2):
             await run_turn(gui, "1. One\n2. Two")
@@ -174,7 +174,7 @@ def test_no_session_bus_at_all(gui: Gui, monkeypatch: pytest.MonkeyPatch) -> Non
     async def body() -> None:
         await gui.start()
         assert gui.outside.bus is None
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         await run_turn(gui, "1. One")
         assert gui.window.title() == "One — Nib"
 
@@ -187,16 +187,16 @@ def test_the_title_tells_progress_and_a_waiting_approval(gui: Gui) -> None:
     async def body() -> None:
         await gui.start()
         await until(lambda: tools_ready(gui), 30, "the MCP server")
-        await gui.actions.create_session("agent")
+        await gui.actions.sessions.create_session("agent")
         assert gui.window.title() == "New session — Nib"
-        await gui.actions.start_turn("1. Plan\n2. Write\n3. Test")  # paced at 60 s a step
+        await gui.actions.sessions.start_turn("1. Plan\n2. Write\n3. Test")  # paced at 60 s a step
         await until(lambda: gui.window.title() == "(0/3) Plan — Nib", 10, "the progress")
         gui.push(gui.state.current or "", 99, [("Plan", "completed"), ("Write", "in_progress"),
                                                ("Test", "pending")])  # fmt: skip
         await until(lambda: gui.window.title() == "(1/3) Plan — Nib", 10, "the next step")
-        await gui.actions.cancel_turn()
+        await gui.actions.sessions.cancel_turn()
         await until(lambda: gui.window.title() == "Plan — Nib", 10, "the plain title")
-        await gui.actions.start_turn("Please echo this")
+        await gui.actions.sessions.start_turn("Please echo this")
         await until(lambda: gui.window.title() == "● Plan — Nib", 20, "the approval mark")
         gui.actions.ask(
             __import__("nib_desktop.state.intents").state.intents.SetDesktopPref(

@@ -46,7 +46,7 @@ def test_a_real_agents_plan_in_the_dock_and_an_approval_by_keyboard(
         async def body() -> None:
             await gui.start()
             await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent")
-            await gui.actions.create_session("agent", agent, str(work))
+            await gui.actions.sessions.create_session("agent", agent, str(work))
             gui.item("composerInput").setProperty("text", "Do three steps")
             await gui.key(Qt.Key.Key_Return)
             await until(lambda: gui.approvals.property("approvalId") != "", 120, "the approval")
@@ -85,7 +85,7 @@ def test_codexs_model_chosen_by_keyboard_reaches_its_next_request(gui: Gui, tmp_
         async def body() -> None:
             await gui.start()
             await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent")
-            await gui.actions.create_session("agent", "codex", str(work))
+            await gui.actions.sessions.create_session("agent", "codex", str(work))
             sid = gui.state.current or ""
             gui.item("composerInput").setProperty("text", "Hello")
             await gui.key(Qt.Key.Key_Return)

@@ -43,7 +43,7 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
         assert session.remote is not None and session.remote.state == "connected"
         assert gui.sessions.property("currentReachable")
         assert remote.socket_path in gui.item("remoteNote").property("text")
-        await gui.actions.start_turn(RUNNING_TEXT)
+        await gui.actions.sessions.start_turn(RUNNING_TEXT)
 
         def written() -> bool:
             snapshot = gui.state.snapshot(session.id)

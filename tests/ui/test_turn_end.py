@@ -20,8 +20,8 @@ def transcript_texts(gui: Gui) -> list[str]:
 
 async def started(gui: Gui) -> str:
     await gui.start()
-    session = await gui.actions.create_session("agent")
-    await gui.actions.start_turn(TASK)
+    session = await gui.actions.sessions.create_session("agent")
+    await gui.actions.sessions.start_turn(TASK)
     await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 1)
     await until(lambda: gui.dock.property("running"), what="running turn")
     await until(lambda: gui.sessions.property("currentRunning"), what="the Stop button")
@@ -31,9 +31,9 @@ async def started(gui: Gui) -> str:
 
 async def reselect(gui: Gui, session_id: str) -> None:
     """Show another session and come back: the transcript is loaded afresh."""
-    other = await gui.actions.create_session("plan")
+    other = await gui.actions.sessions.create_session("plan")
     assert gui.sessions.property("currentId") == other.id
-    await gui.actions.select_session(session_id)
+    await gui.actions.sessions.select_session(session_id)
     await gui.frame()
 
 
@@ -86,8 +86,8 @@ def test_a_failed_turn_shows_its_error(gui, monkeypatch) -> None:
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
-        await gui.actions.start_turn("hello")
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("hello")
         await until(lambda: gui.state.turn(session.id).state == "failed", 20.0)
         await until(lambda: transcript_texts(gui)[-1].startswith("✕ Turn failed: "))
         row = gui.transcript.model.rows()[-1]
@@ -107,9 +107,9 @@ def test_continue_after_a_stop_carries_the_unfinished_list_on(gui, monkeypatch) 
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.create_session("agent")
+        session = await gui.actions.sessions.create_session("agent")
         await until(lambda: gui.state.transcript.loaded)
-        await gui.actions.start_turn("1. Add the column\n2. Write the tests\n3. Ship it")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests\n3. Ship it")
         await until(lambda: (s := gui.state.snapshot(session.id)) and s.revision >= 3)
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()

@@ -119,7 +119,7 @@ class ApprovalsView(QObject):
         """Show the session whose call has waited longest."""
         others = self._others()
         if others:
-            self._ask(it.ShowSession(others[0]))
+            self._ask(ev.SessionShown(others[0]))
 
     @Slot(result="QVariantList")
     def options(self) -> list[dict[str, str]]:

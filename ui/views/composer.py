@@ -240,7 +240,7 @@ class ComposerView(QObject):
     @Slot(str, str)
     def saveDraft(self, session_id: str, text: str) -> None:
         """Keep the unsent `text` of a session (the input shows another one now)."""
-        self._ask(it.SaveDraft(session_id, text))
+        self._ask(ev.DraftSaved(session_id, text))
 
     @Slot(str, result=str)
     def draft(self, session_id: str) -> str:

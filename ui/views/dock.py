@@ -168,4 +168,4 @@ class DockView(QObject):
 
     @Slot()
     def toggleExpanded(self) -> None:
-        self._ask(it.ExpandDock(not self._state.dock_expanded))
+        self._ask(ev.DockExpanded(not self._state.dock_expanded))

@@ -126,7 +126,7 @@ class HistoryView(QObject):
     @Slot()
     def close(self) -> None:
         """Back to the live list."""
-        self._ask(it.CloseHistory())
+        self._ask(ev.HistoryClosed())
 
     @Slot()
     def loadOlder(self) -> None:
@@ -136,7 +136,7 @@ class HistoryView(QObject):
     @Slot(int)
     def view(self, revision: int) -> None:
         """Show a loaded revision's list, read-only (0: back to the live list)."""
-        self._ask(it.ViewRevision(revision))
+        self._ask(ev.RevisionViewed(revision))
 
     @Slot(int)
     def openFiles(self, revision: int) -> None:

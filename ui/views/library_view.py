@@ -84,7 +84,7 @@ class LibraryView(QObject):
         rows = self.model.rows()
         if 0 <= row < len(rows):
             chosen: HitRow = rows[row]
-            self._ask(it.ShowSession(chosen.sessionId))
+            self._ask(ev.SessionShown(chosen.sessionId))
             self.opened.emit(chosen.found, chosen.sessionId, chosen.seq)
 
     # the word to find in the transcript, in session `sessionId` at message `seq`

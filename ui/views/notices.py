@@ -8,7 +8,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
-from nib_desktop.state.lazy import events as ev, intents as it
+from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import qml_uncreatable
 
@@ -40,4 +40,4 @@ class NoticeView(QObject):
 
     @Slot()
     def dismiss(self) -> None:
-        self._ask(it.Dismiss())
+        self._ask(ev.NoticeShown(""))

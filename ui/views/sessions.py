@@ -161,7 +161,7 @@ class SessionsView(QObject):
 
     @Slot(str)
     def show(self, session_id: str) -> None:
-        self._ask(it.ShowSession(session_id))
+        self._ask(ev.SessionShown(session_id))
 
     @Slot(int)
     def showAdjacent(self, step: int) -> None:

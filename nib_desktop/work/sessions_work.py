@@ -1,0 +1,94 @@
+"""Sessions and turns asked of the host: a session made (and shown once loaded), forked,
+deleted or shown; a turn started (with the files a message mentions and the images held
+for it), stopped, continued; the host started again."""
+
+from __future__ import annotations
+
+import asyncio
+
+from host.protocol import methods as rpc, models as m
+from nib_desktop.inbound import convert
+from nib_desktop.inbound.loading import Loader
+from nib_desktop.link.connection import HostLink
+from nib_desktop.state import events as ev, slash
+from nib_desktop.state.store import AppState
+from nib_desktop.work.files_work import mentioned
+from nib_desktop.work.images_work import ImagesWork
+
+
+class SessionsWork:
+    def __init__(self, host: HostLink, state: AppState, loader: Loader, images: ImagesWork) -> None:
+        self._host, self._state, self._loader, self._images = host, state, loader, images
+
+    async def create_session(
+        self, mode: str = "agent", agent: str = "", folder: str = ""
+    ) -> m.Session:
+        fields: dict[str, str] = {"mode": mode}
+        if agent:
+            fields["agent"] = agent
+        if folder.strip():
+            fields["cwd"] = convert.folder_path(folder)
+        params = m.CreateSessionParams.model_validate(fields)
+        return await self.open(await self._host.call(rpc.SESSIONS_CREATE, params))
+
+    async def fork_session(self) -> m.Session | None:
+        shown = self._state.current
+        if shown is None:
+            return None
+        params = m.ForkParams(session_id=shown)
+        return await self.open(await self._host.call(rpc.SESSIONS_FORK, params))
+
+    async def delete_session(self, session_id: str) -> None:
+        await self._host.call(rpc.SESSIONS_DELETE, m.SessionRef(session_id=session_id))
+
+    async def select_session(self, session_id: str) -> None:
+        """Show the session; done once it is loaded."""
+        self._state.apply(ev.SessionShown(session_id))
+        await self._loader.settled()
+
+    async def start_turn(self, text: str) -> m.Turn:
+        shown = self._state.current or (await self.create_session("agent")).id
+        return await self.start_turn_in(shown, text)
+
+    async def cancel_turn(self) -> m.Turn | None:
+        shown = self._state.shown
+        if shown is None or not shown.running:
+            return None
+        ref = m.TurnRef(session_id=shown.session_id, turn_id=shown.running_turn)
+        return await self._host.call(rpc.TURNS_CANCEL, ref)
+
+    async def start_turn_in(self, session_id: str, text: str) -> m.Turn:
+        """`text` to the session; in a local agent session the files it mentions with
+        "@", and the images held for it, go with it as attachments (contract 17)."""
+        session = self._state.session(session_id)
+        files: tuple[str, ...] = ()
+        images = self._images.take(session_id)
+        if session is not None and session.agent and not session.remote:
+            files = await asyncio.to_thread(mentioned, session.cwd, text)
+        attached: list[m.Attachment] = [m.FileAttachment(type="file", path=p) for p in files]
+        attached += [
+            m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data) for i in images
+        ]
+        params = m.StartTurnParams(session_id=session_id, text=text, attachments=tuple(attached))
+        try:
+            return await self._host.call(rpc.TURNS_START, params)
+        except BaseException:  # not sent: the images are held again, none lost
+            if images and not self._state.images.get(session_id):
+                self._state.apply(ev.ImagesHeld(session_id, images))
+            raise
+
+    async def continue_turn(self) -> m.Turn | None:
+        shown = self._state.shown
+        if shown is None or shown.running:
+            return None
+        return await self.start_turn(slash.CONTINUE_TEXT)
+
+    async def retry(self) -> None:
+        await self._host.start()
+
+    async def open(self, session: m.Session) -> m.Session:
+        """A session made here, shown; done once it is loaded."""
+        self._state.apply(ev.SessionChanged(convert.session(session)))
+        self._state.apply(ev.SessionShown(session.id))
+        await self._loader.settled()
+        return session
