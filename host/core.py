@@ -19,6 +19,7 @@ PRELOAD_AFTER_S = 1.0  # after the start, when the first clients have been answe
 if TYPE_CHECKING:
     from host.acp.agents import Agents
     from host.agent.runtime import AgentRuntime
+    from host.checkpoints.restoring import Restorer
     from host.checkpoints.service import Checkpoints
     from host.remote.registry import RemoteSessions
     from host.sessions.library import Library
@@ -96,6 +97,12 @@ class HostCore:
         from host.checkpoints.service import Checkpoints
 
         return Checkpoints(self.data_dir, self.db, self.publisher, self.sessions.get)
+
+    @cached_property
+    def restores(self) -> Restorer:
+        from host.checkpoints.restoring import Restorer
+
+        return Restorer(self.checkpoints)
 
     @cached_property
     def library(self) -> Library:

@@ -174,10 +174,10 @@ class HostHandlers:
         return self._core.checkpoints.step(params)
 
     def changes_restore(self, params: m.RestoreParams) -> Answer[m.Restored]:
-        return self._core.checkpoints.restore(params)
+        return self._core.restores.restore(params)
 
     def changes_revert_hunk(self, params: m.RevertHunkParams) -> Answer[m.Restored]:
-        return self._core.checkpoints.revert_hunk(params)
+        return self._core.restores.revert_hunk(params)
 
     # --- steering an external agent (section 17) ---------------------------------------
 

@@ -17,15 +17,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import secrets
 import shutil
 import stat
 import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from host.protocol.models import ChangeStatus, FileChange
+from host.checkpoints.diffs import name_status, numstat, patch_body, split_patch
+from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.writer import Write, write_back
+from host.protocol.models import FileChange
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1024 * 1024
@@ -44,31 +46,6 @@ _CONFIG = (
     "core.preloadIndex=true", "gc.auto=0", "diff.renames=true", "diff.noprefix=false",
     "diff.external=", "core.hooksPath=/dev/null", "advice.detachedHead=false",
 )  # fmt: skip
-
-
-def shown(name: str) -> str:
-    """A recorded name as clients are told it: valid Unicode, each byte of the name that
-    is not UTF-8 written `\\xNN` (the name is read with "surrogateescape", so such a byte
-    is the lone surrogate U+DC80+byte). Lossless enough: `resolve` finds the name again."""
-    if name.isascii() or not any("\udc80" <= c <= "\udcff" for c in name):
-        return name
-    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff" else c for c in name)
-
-
-def resolve(given: str, recorded: set[str] | dict[str, Entry]) -> str | None:
-    """The recorded name a client meant by `given` (a name as `shown` wrote it, or the
-    name itself); None when no recorded name reads so."""
-    if given in recorded:
-        return given
-    return next((name for name in recorded if shown(name) == given), None)
-
-
-class FolderError(Exception):
-    """The folder or its store cannot be read or written; the message says why."""
-
-
-class FolderGone(FolderError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -240,17 +217,17 @@ class FolderStore:
         await self._ensure()
         base = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
         status = (await self._git(*base, "-z", "--name-status", old, new)).split(b"\0")
-        numstat = (await self._git(*base, "-z", "--numstat", old, new)).split(b"\0")
+        numbers = (await self._git(*base, "-z", "--numstat", old, new)).split(b"\0")
         patch = await self._git(*base, "-p", "-U3", "--full-index", old, new)
-        entries = _name_status(status)
-        counts = _numstat(numstat)
-        patches = _split_patch(patch)
+        entries = name_status(status)
+        counts = numstat(numbers)
+        patches = split_patch(patch)
         budget = MAX_CHANGES_CHARS
         result: list[FileChange] = []
         for i, (kind, path, old_path) in enumerate(entries):
             added, deleted = counts[i] if i < len(counts) else (None, None)
             binary = added is None
-            text = "" if binary or i >= len(patches) else _body(patches[i])
+            text = "" if binary or i >= len(patches) else patch_body(patches[i])
             truncated = False
             limit = min(MAX_DIFF_CHARS, max(budget, 0))
             if len(text) > limit:
@@ -311,7 +288,7 @@ class FolderStore:
         touched = [p for p in wanted if current.get(p) != target.get(p)]
         contents = await self.blobs(sorted({target[p].sha for p in touched if p in target}))
         writes = [
-            _Write(p, target[p].mode, contents[target[p].sha], p in current)
+            Write(p, target[p].mode, contents[target[p].sha], p in current)
             for p in touched
             if p in target
         ]
@@ -319,7 +296,7 @@ class FolderStore:
         if removals:  # a file `then` would have ignored is not one it says was absent
             ignored = await self.ignored_in(then, removals, cwd)
             removals = [p for p in removals if p not in ignored]
-        return await asyncio.to_thread(_restore, cwd, removals, writes)
+        return await asyncio.to_thread(write_back, cwd, removals, writes)
 
     async def ignored_in(self, tree: str, names: list[str], cwd: Path) -> set[str]:
         """Those of `names` that the ignore files recorded in `tree` (and the folder's
@@ -411,158 +388,3 @@ def _keep(cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str]) -
         )
     names = frozenset(kept)
     return _Kept(names, _paths(kept), _paths(sorted(indexed - names)), reason)
-
-
-_KINDS: dict[str, ChangeStatus] = {
-    "A": "added", "M": "modified", "T": "modified", "D": "deleted", "R": "renamed", "C": "added",
-}  # fmt: skip
-
-
-def _name_status(parts: list[bytes]) -> list[tuple[ChangeStatus, str, str | None]]:
-    found: list[tuple[ChangeStatus, str, str | None]] = []
-    i = 0
-    while i < len(parts) and parts[i]:
-        letter = parts[i].decode()[0]
-        if letter in "RC":
-            old, new = parts[i + 1], parts[i + 2]
-            found.append((_KINDS[letter], _text(new), _text(old) if letter == "R" else None))
-            i += 3
-        else:
-            found.append((_KINDS.get(letter, "modified"), _text(parts[i + 1]), None))
-            i += 2
-    return found
-
-
-def _numstat(parts: list[bytes]) -> list[tuple[int | None, int | None]]:
-    found: list[tuple[int | None, int | None]] = []
-    i = 0
-    while i < len(parts) and parts[i]:
-        added, deleted, rest = parts[i].split(b"\t", 2)
-        binary = added == b"-"
-        found.append((None, None) if binary else (int(added), int(deleted)))
-        i += 3 if rest == b"" else 1  # a rename: its two paths follow
-    return found
-
-
-def _split_patch(patch: bytes) -> list[bytes]:
-    pieces: list[bytes] = []
-    start = -1
-    at = 0
-    while True:
-        line_start = at
-        if patch.startswith(b"diff --git ", line_start):
-            if start >= 0:
-                pieces.append(patch[start:line_start])
-            start = line_start
-        nl = patch.find(b"\n", at)
-        if nl < 0:
-            break
-        at = nl + 1
-    if start >= 0:
-        pieces.append(patch[start:])
-    return pieces
-
-
-def _body(piece: bytes) -> str:
-    """A file's unified diff from its `---` line on (git's own header lines left out)."""
-    for marker in (b"\n--- ", b"\n@@ "):
-        at = piece.find(marker)
-        if at >= 0:
-            return piece[at + 1 :].decode("utf-8", "replace")
-    return ""
-
-
-def _text(raw: bytes) -> str:
-    return raw.decode("utf-8", "surrogateescape")
-
-
-def _inside(cwd: Path, relative: str) -> Path:
-    """`relative` under `cwd` with every folder on the way a real folder (made if
-    missing): a write never goes through a link out of the folder."""
-    parts = PurePosixPath(relative).parts
-    here = cwd
-    for part in parts[:-1]:
-        here = here / part
-        try:
-            info = os.lstat(here)
-        except FileNotFoundError:
-            here.mkdir()
-            continue
-        if not stat.S_ISDIR(info.st_mode):
-            raise FolderError(f"{relative}: {here.relative_to(cwd)} is not a folder")
-    return here / parts[-1]
-
-
-def _mode_for(target: Path, executable: bool) -> int:
-    """A restored file's permissions: those of the file it replaces, its executable bits
-    as recorded; a file made again gets git's own (0644, 0755)."""
-    try:
-        bits = os.lstat(target).st_mode & 0o777
-    except OSError:
-        return 0o755 if executable else 0o644
-    if stat.S_ISLNK(os.lstat(target).st_mode):
-        return 0o755 if executable else 0o644
-    readable = bits & 0o444
-    return (bits | (readable >> 2)) if executable else (bits & ~0o111)
-
-
-@dataclass(frozen=True)
-class _Write:
-    name: str
-    mode: str
-    content: bytes
-    recorded: bool  # the record taken just before holds what is there now
-
-
-def _restore(cwd: Path, removals: list[str], writes: list[_Write]) -> tuple[list[str], list[str]]:
-    """Removals, then writes; a write over something on disk that the record taken first
-    does not hold is not made (skipped): nothing is destroyed that an undo cannot give
-    back. Returns what was done and what was skipped, each in path order."""
-    if not cwd.is_dir():
-        raise FolderGone(f"the folder {cwd} no longer exists")
-    done: list[str] = []
-    skipped: list[str] = []
-    for name in sorted(removals, key=lambda n: n.count("/"), reverse=True):
-        target = _inside(cwd, name)
-        try:
-            if not stat.S_ISDIR(os.lstat(target).st_mode):
-                target.unlink()
-                done.append(name)
-        except FileNotFoundError:
-            done.append(name)
-        parent = target.parent
-        while parent != cwd:
-            try:
-                parent.rmdir()
-            except OSError:
-                break
-            parent = parent.parent
-    for write in writes:
-        name, mode, content = write.name, write.mode, write.content
-        target = _inside(cwd, name)
-        if not write.recorded and _on_disk(target):
-            skipped.append(name)
-            continue
-        if target.is_dir() and not target.is_symlink():
-            raise FolderError(f"{name}: a folder stands where the file was")
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.nib-restore")
-        if mode == "120000":
-            os.symlink(content.decode("utf-8", "surrogateescape"), temporary)
-        else:
-            bits = _mode_for(target, mode == "100755")
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, bits)
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(content)
-        if mode != "120000":
-            os.chmod(temporary, bits)  # as given, whatever the process's umask
-        os.replace(temporary, target)
-        done.append(name)
-    return sorted(done), sorted(skipped)
-
-
-def _on_disk(path: Path) -> bool:
-    try:
-        os.lstat(path)
-    except FileNotFoundError:
-        return False
-    return True

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from host.checkpoints.folder import FolderStore, _restore, _Write
+from host.checkpoints.folder import FolderStore
+from host.checkpoints.writer import Write, write_back
 
 HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
@@ -73,6 +74,6 @@ def write_file(cwd: Path, path: str, mode: str, content: bytes | None) -> None:
     """The file written (as a restore writes: through no link out of the folder, its
     mode kept), or removed for None."""
     if content is None:
-        _restore(cwd, [path], [])
+        write_back(cwd, [path], [])
     else:
-        _restore(cwd, [], [_Write(path, mode, content, recorded=True)])
+        write_back(cwd, [], [Write(path, mode, content, recorded=True)])

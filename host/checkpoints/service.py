@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from host.checkpoints.folder import FolderError, FolderGone, FolderStore, Record, resolve, shown
-from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
+from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.folder import FolderStore, Record
+from host.checkpoints.names import shown
 from host.clock import new_id, now_iso
 from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
@@ -36,13 +37,13 @@ _COLUMNS = "id, session_id, reason, revision, turn_id, created_at, files, partia
 
 
 @dataclass(frozen=True)
-class _Row:
+class Row:
     checkpoint: m.Checkpoint
     tree: str
     seq: int
 
 
-def _row(row: Any) -> _Row:
+def _row(row: Any) -> Row:
     cid, sid, reason, revision, turn_id, created, files, partial_reason, tree, seq = row
     checkpoint = m.Checkpoint(
         id=cid,
@@ -55,7 +56,7 @@ def _row(row: Any) -> _Row:
         partial=partial_reason is not None,
         partial_reason=partial_reason,
     )
-    return _Row(checkpoint, tree, seq)
+    return Row(checkpoint, tree, seq)
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,11 @@ class Checkpoints:
         publisher: Publisher,
         session: Callable[[str], m.Session],
     ) -> None:
-        self._data_dir = data_dir
+        self.data_dir = data_dir
         self._root = data_dir / STORE_FOLDER
         self._db = db
         self._publisher = publisher
-        self._session = session
+        self.session = session
         self._places: dict[str, _Place] = {}
         self._stores: dict[str, FolderStore] = {}
         self._tails: dict[str, asyncio.Future[None]] = {}
@@ -123,7 +124,7 @@ class Checkpoints:
         place = self._places.get(session_id)
         if place is None:
             try:
-                session = self._session(session_id)
+                session = self.session(session_id)
             except (errors.RpcError, StorageFailure):
                 return None
             cwd = Path(session.cwd) if session.cwd is not None else None
@@ -177,15 +178,15 @@ class Checkpoints:
         place = self._place(session_id)
         if place is None or place.cwd is None:
             return None
-        store = self._store(session_id)
-        record = await store.record(place.cwd, self._data_dir)
+        store = self.store(session_id)
+        record = await store.record(place.cwd, self.data_dir)
         if session_id not in self._places:  # deleted meanwhile
             return None
-        kept = self._keep(session_id, reason, turn_id, revision, record)
+        kept = self.keep(session_id, reason, turn_id, revision, record)
         await store.tidy()
         return kept
 
-    def _keep(
+    def keep(
         self,
         session_id: str,
         reason: m.CheckpointReason,
@@ -241,7 +242,7 @@ class Checkpoints:
         self._publisher.publish(rpc.CHECKPOINTS_CHANGED, told)
         return checkpoint
 
-    def _store(self, session_id: str) -> FolderStore:
+    def store(self, session_id: str) -> FolderStore:
         store = self._stores.get(session_id)
         if store is None:
             store = self._stores[session_id] = FolderStore(self._root / session_id)
@@ -280,8 +281,8 @@ class Checkpoints:
 
     # --- the methods ----------------------------------------------------------------------
 
-    def _folder(self, session_id: str) -> Path:
-        session = self._session(session_id)  # -32010 for an unknown one
+    def folder(self, session_id: str) -> Path:
+        session = self.session(session_id)  # -32010 for an unknown one
         if session.origin == "remote":
             raise errors.RemoteSession(
                 "this is a remote session: its checkpoints are kept by its own host"
@@ -292,7 +293,7 @@ class Checkpoints:
             )
         return Path(session.cwd)
 
-    def _get(self, session_id: str, checkpoint_id: str) -> _Row:
+    def get(self, session_id: str, checkpoint_id: str) -> Row:
         row = self._db.execute(
             f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? AND id = ?",
             (session_id, checkpoint_id),
@@ -302,11 +303,11 @@ class Checkpoints:
         return _row(row)
 
     async def listing(self, params: m.CheckpointListParams) -> m.CheckpointList:
-        self._folder(params.session_id)
+        self.folder(params.session_id)
         await self.settled(params.session_id)
         before = 2**62
         if params.before_id is not None:
-            before = self._get(params.session_id, params.before_id).seq
+            before = self.get(params.session_id, params.before_id).seq
         rows = self._db.execute(
             f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? AND seq < ?"
             " ORDER BY seq DESC LIMIT ?",
@@ -316,16 +317,14 @@ class Checkpoints:
         return m.CheckpointList(checkpoints=found, has_more=len(rows) > params.limit)
 
     async def changes(self, params: m.ChangesGetParams) -> m.Changes:
-        cwd = self._folder(params.session_id)
+        cwd = self.folder(params.session_id)
         await self.settled(params.session_id)
-        start = self._get(params.session_id, params.from_)
-        end = self._get(params.session_id, params.to) if params.to is not None else None
+        start = self.get(params.session_id, params.from_)
+        end = self.get(params.session_id, params.to) if params.to is not None else None
         return await self._between(params.session_id, cwd, start, end)
 
-    async def _between(
-        self, session_id: str, cwd: Path, start: _Row, end: _Row | None
-    ) -> m.Changes:
-        store = self._store(session_id)
+    async def _between(self, session_id: str, cwd: Path, start: Row, end: Row | None) -> m.Changes:
+        store = self.store(session_id)
         try:
             if end is not None:
                 tree = end.tree
@@ -351,10 +350,10 @@ class Checkpoints:
 
     async def _now(self, session_id: str, cwd: Path) -> str:
         """The folder as it is now, recorded in the store but kept as no checkpoint."""
-        store = self._store(session_id)
-        return (await self._in_queue(session_id, lambda: store.record(cwd, self._data_dir))).tree
+        store = self.store(session_id)
+        return (await self.in_queue(session_id, lambda: store.record(cwd, self.data_dir))).tree
 
-    async def _in_queue(self, session_id: str, work: Callable[[], Awaitable[T]]) -> T:
+    async def in_queue(self, session_id: str, work: Callable[[], Awaitable[T]]) -> T:
         """`work` in the session's queue: after what is queued, before what comes next, so
         it never overlaps a checkpoint."""
         result: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -372,7 +371,7 @@ class Checkpoints:
         return await result
 
     async def step(self, params: m.ChangesStepParams) -> m.Changes:
-        cwd = self._folder(params.session_id)
+        cwd = self.folder(params.session_id)
         await self.settled(params.session_id)
         rows = self._db.execute(
             "SELECT revision, items FROM todo_revisions WHERE session_id = ? ORDER BY revision",
@@ -426,119 +425,9 @@ class Checkpoints:
             raise errors.InvalidParams(f"the folder {cwd} no longer exists")
         return await self._between(params.session_id, cwd, start, end)
 
-    async def restore(self, params: m.RestoreParams) -> m.Restored:
-        cwd = self._folder(params.session_id)
-        session = self._session(params.session_id)
-        if session.running_turn_id is not None:
-            raise errors.TurnRunning(
-                "the agent is working in this session: stop its turn or wait for it to end "
-                "before restoring files"
-            )
-        target = self._get(params.session_id, params.checkpoint_id)
-        if not cwd.is_dir():
-            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
-        paths = None if params.paths is None else [_relative(cwd, p) for p in params.paths]
-        try:
-            return await self._in_queue(
-                params.session_id, lambda: self._restore(params.session_id, cwd, target, paths)
-            )
-        except FolderGone as exc:
-            raise errors.InvalidParams(str(exc)) from None
-        except (FolderError, OSError) as exc:
-            raise errors.InternalError(f"the folder could not be restored: {exc}") from None
-
-    async def _restore(
-        self, session_id: str, cwd: Path, target: _Row, paths: list[str] | None
-    ) -> m.Restored:
-        store = self._store(session_id)
-        record = await store.record(cwd, self._data_dir)
-        if paths is not None:
-            recorded = set(await store.entries(record.tree)) | set(await store.entries(target.tree))
-            paths = [_recorded(path, recorded) for path in paths]
-        taken = self._keep(session_id, "restore", None, None, record)
-        if taken is None:
-            raise errors.SessionNotFound(f"no session {session_id!r}")
-        restored, skipped = await store.restore(cwd, record.tree, target.tree, paths)
-        return m.Restored(
-            checkpoint=taken,
-            restored=tuple(shown(p) for p in restored),
-            skipped=tuple(shown(p) for p in skipped),
-        )
-
-    async def revert_hunk(self, params: m.RevertHunkParams) -> m.Restored:
-        """One hunk of a file's change, from `from` to `to` (or the folder now), undone in
-        the file as it is now, where that part of it still reads as the change left it
-        (else -32602 saying so); a "restore" checkpoint first, so it can be undone."""
-        cwd = self._folder(params.session_id)
-        if self._session(params.session_id).running_turn_id is not None:
-            raise errors.TurnRunning(
-                "the agent is working in this session: stop its turn or wait for it to end "
-                "before reverting a change"
-            )
-        start = self._get(params.session_id, params.from_)
-        end = self._get(params.session_id, params.to) if params.to is not None else None
-        if not cwd.is_dir():
-            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
-        path = _relative(cwd, params.path)
-
-        async def revert() -> m.Restored:
-            store = self._store(params.session_id)
-            record = await store.record(cwd, self._data_dir)
-            trees = (start.tree, end.tree if end else record.tree, record.tree)
-            recorded = {name for tree in trees for name in await store.entries(tree)}
-            name = _recorded(path, recorded)
-            mode, content = await hunk_undone(store, *trees, name, params.hunk)
-            taken = self._keep(params.session_id, "restore", None, None, record)
-            if taken is None:
-                raise errors.SessionNotFound(f"no session {params.session_id!r}")
-            await asyncio.to_thread(write_file, cwd, name, mode, content)
-            return m.Restored(checkpoint=taken, restored=(shown(name),))
-
-        try:
-            return await self._in_queue(params.session_id, revert)
-        except HunkRefused as exc:
-            raise errors.InvalidParams(str(exc)) from None
-        except FolderGone as exc:
-            raise errors.InvalidParams(str(exc)) from None
-        except (FolderError, OSError) as exc:
-            raise errors.InternalError(f"the change could not be reverted: {exc}") from None
-
-
-def _recorded(path: str, recorded: set[str]) -> str:
-    """The recorded name `path` means (as `shown` writes it, or itself); -32602 else."""
-    name = resolve(path, recorded)
-    if name is None:
-        raise errors.InvalidParams(
-            f"{path!r} is recorded neither in that checkpoint nor in the folder"
-        )
-    return name
-
 
 def _in_progress(items_json: str, content: str) -> bool:
     return any(
         item.get("content") == content and item.get("status") == "in_progress"
         for item in json.loads(items_json)
     )
-
-
-def _relative(cwd: Path, path: str) -> str:
-    """A path the user named, relative to `cwd` with "/" separators; -32602 outside."""
-    given = Path(path)
-    absolute = given if given.is_absolute() else cwd / given
-    parts: list[str] = []
-    for part in absolute.relative_to(absolute.anchor).parts:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part not in ("", "."):
-            parts.append(part)
-    normal = Path(absolute.anchor, *parts)
-    try:
-        inside = normal.relative_to(cwd)
-    except ValueError:
-        raise errors.InvalidParams(f"{path!r} is outside the session's folder") from None
-    if str(inside) in ("", "."):
-        raise errors.InvalidParams(f"{path!r} is the folder itself, not a file in it")
-    if inside.parts[0] == ".git":
-        raise errors.InvalidParams(f"{path!r} is in the folder's .git, which is never recorded")
-    return inside.as_posix()

@@ -1,4 +1,6 @@
 """The contract's wire types (section 4) and the params and results of every method.
+The checklist's, the transcript's and sections 13 and 15-17's types and the project's
+settings have files of their own; every wire type is reached as `models.X`.
 
 JSON field names are camelCase; Python attributes are snake_case. Every model refuses
 unknown fields, so a misspelt parameter is an error rather than silently ignored.
@@ -14,8 +16,12 @@ from pydantic import (
     field_validator,
 )
 
-# sections 16, 17 and the project's settings have their own files; every wire type is
-# reached as models.X
+from host.protocol.agent_models import (
+    AgentEntry as AgentEntry,
+    AgentInfo as AgentInfo,
+    AgentsList as AgentsList,
+    AgentState as AgentState,
+)
 from host.protocol.checkpoint_models import (
     Changes as Changes,
     ChangesGetParams as ChangesGetParams,
@@ -66,6 +72,47 @@ from host.protocol.settings_models import (
     SettingsSetParams as SettingsSetParams,
     SettingsView as SettingsView,
 )
+from host.protocol.todo_models import (
+    StatusChange as StatusChange,
+    TodoCommit as TodoCommit,
+    TodoDiff as TodoDiff,
+    TodoItem as TodoItem,
+    TodoRevision as TodoRevision,
+    TodoSnapshot as TodoSnapshot,
+    TodoStatus as TodoStatus,
+)
+from host.protocol.tool_models import (
+    MAX_APPROVAL_OPTIONS as MAX_APPROVAL_OPTIONS,
+    OPTION_DECISION as OPTION_DECISION,
+    ApprovalOption as ApprovalOption,
+    ApprovalRequested as ApprovalRequested,
+    ApprovalResolved as ApprovalResolved,
+    ApprovalRespondParams as ApprovalRespondParams,
+    Decision as Decision,
+    OptionKind as OptionKind,
+    OptionName as OptionName,
+    PluginInfo as PluginInfo,
+    ServerInfo as ServerInfo,
+    ServerState as ServerState,
+    Stale as Stale,
+    ToolInfo as ToolInfo,
+    ToolsList as ToolsList,
+)
+from host.protocol.transcript_models import (
+    MAX_TOOL_IMAGE as MAX_TOOL_IMAGE,
+    MAX_TOOL_IMAGES as MAX_TOOL_IMAGES,
+    MAX_TOOL_TEXT as MAX_TOOL_TEXT,
+    ImageType as ImageType,
+    Message as Message,
+    MessageKind as MessageKind,
+    Role as Role,
+    ToolActivity as ToolActivity,
+    ToolCall as ToolCall,
+    ToolDiff as ToolDiff,
+    ToolImage as ToolImage,
+    ToolLocation as ToolLocation,
+    ToolStatus as ToolStatus,
+)
 from host.protocol.wire import (
     MAX_WIRE_INT as MAX_WIRE_INT,
     Empty as Empty,
@@ -77,9 +124,7 @@ from host.protocol.wire import (
 
 Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
-TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 TurnState = Literal["running", "completed", "failed", "cancelled"]
-Role = Literal["user", "assistant", "tool", "summary"]
 
 NIB_AGENT = "nib"  # the host's own agent runtime (section 15); no configured agent has it
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
@@ -120,44 +165,6 @@ class Session(Wire):
     cwd: str | None = None
 
 
-class TodoItem(Wire):
-    content: str
-    status: TodoStatus
-    active_form: str | None = None
-
-
-class TodoSnapshot(Wire):
-    session_id: str
-    revision: int
-    updated_at: str | None
-    items: tuple[TodoItem, ...]
-
-
-class StatusChange(Wire):
-    content: str
-    from_: TodoStatus = Field(alias="from")
-    to: TodoStatus
-
-
-class TodoDiff(Wire):
-    """A revision against the one before it (items matched by exact content)."""
-
-    added: tuple[str, ...] = ()
-    completed_removed: tuple[str, ...] = ()
-    dropped_unfinished: tuple[str, ...] = ()
-    status_changed: tuple[StatusChange, ...] = ()
-    reordered: bool = False
-
-
-class TodoRevision(Wire):
-    session_id: str
-    revision: int
-    turn_id: str | None
-    created_at: str
-    items: tuple[TodoItem, ...]
-    diff: TodoDiff
-
-
 class Turn(Wire):
     id: str
     session_id: str
@@ -165,94 +172,6 @@ class Turn(Wire):
     error: str | None
     started_at: str
     finished_at: str | None
-
-
-class ToolCall(Wire):
-    id: str
-    name: str
-    arguments: str
-
-
-class TodoCommit(Wire):
-    """What a checklist write committed, carried on its transcript entry (the TodoWrite
-    call's result): the revision, its item count and its diff against the one before.
-    A client tells the write from this, never from the call's arguments."""
-
-    revision: int
-    items: int
-    diff: TodoDiff
-
-
-MessageKind = Literal["thought", "plan"]
-ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
-
-
-class ToolDiff(Wire):
-    """A file a tool call changed (ACP's `diff` content): its path, the text before (None
-    for a new file) and after; `truncated` when either was cut to MAX_TOOL_TEXT."""
-
-    path: str
-    old_text: str | None = None
-    new_text: str
-    truncated: bool = False
-
-
-class ToolLocation(Wire):
-    path: str
-    line: int | None = None
-
-
-ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
-MAX_TOOL_IMAGE = 256 * 1024  # bytes of one image a tool call keeps (base64 decoded)
-MAX_TOOL_IMAGES = 4  # images one tool call keeps
-
-
-class ToolImage(Wire):
-    """An image a tool call showed (ACP's image content), kept to be drawn small."""
-
-    mime_type: ImageType
-    data: Annotated[str, StringConstraints(max_length=MAX_TOOL_IMAGE * 4 // 3 + 4)]  # base64
-
-
-class ToolActivity(Wire):
-    """What a tool call did (section 16; the project's shape), on its result message:
-    ACP's tool kind ("read", "edit", "execute", …), its end status, the files it changed,
-    its text or terminal output, the places it touched and the images it showed (at most
-    MAX_TOOL_IMAGES of at most MAX_TOOL_IMAGE bytes). Text over MAX_TOOL_TEXT is cut and
-    `truncated` says so."""
-
-    kind: str | None = None
-    status: ToolStatus = "completed"
-    diffs: tuple[ToolDiff, ...] = ()
-    output: str = ""
-    truncated: bool = False
-    locations: tuple[ToolLocation, ...] = ()
-    images: tuple[ToolImage, ...] = ()
-
-
-MAX_TOOL_TEXT = 256 * 1024  # characters of one diff side or of a tool's output kept
-
-
-class Message(Wire):
-    """One transcript entry. `toolCalls` is set on assistant messages that call tools;
-    `toolCallId` and `isError` on tool results; `todo` on the result of a committed
-    checklist write. `kind` (the project's, section 15) marks an external agent's
-    thought ("thought", an assistant message shown folded) and a plan it sent ("plan",
-    a tool-role entry: with `todo` when it was stored, else why it was not)."""
-
-    id: str
-    session_id: str
-    turn_id: str | None
-    seq: int
-    role: Role
-    content: str
-    tool_calls: tuple[ToolCall, ...] = ()
-    tool_call_id: str | None = None
-    is_error: bool = False
-    created_at: str
-    todo: TodoCommit | None = None
-    kind: MessageKind | None = None
-    activity: ToolActivity | None = None
 
 
 # --- params and results -------------------------------------------------------------
@@ -461,109 +380,3 @@ class RemoteSessionsParams(Wire):
     def _known_endpoint(cls, value: str) -> str:
         parse_endpoint(value)
         return value
-
-
-# --- section 13: tools beyond the builtins, and approvals ------------------------------
-
-ServerState = Literal["starting", "ready", "failed", "disabled"]
-Decision = Literal["allow_once", "allow_session", "deny"]
-
-
-class ToolInfo(Wire):
-    name: str
-    description: str
-
-
-class ServerInfo(Wire):
-    name: str
-    state: ServerState
-    error: str | None
-    tools: tuple[ToolInfo, ...]
-
-
-class PluginInfo(Wire):
-    name: str
-    tools: tuple[ToolInfo, ...]
-    error: str | None
-
-
-class ToolsList(Wire):
-    servers: tuple[ServerInfo, ...]
-    plugins: tuple[PluginInfo, ...]
-
-
-OptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
-# the decision an agent's option carries on the wire (section 15's mapping, refined)
-OPTION_DECISION: dict[str, Decision] = {
-    "allow_once": "allow_once", "allow_always": "allow_session",
-    "reject_once": "deny", "reject_always": "deny",
-}  # fmt: skip
-MAX_APPROVAL_OPTIONS = 16
-OptionName = Annotated[str, StringConstraints(max_length=200)]
-
-
-class ApprovalOption(Wire):
-    """One answer an ACP agent offers for its permission request, under its own name:
-    the window shows these, never a label of Nib's (the project's, refining section 15)."""
-
-    option_id: str
-    name: OptionName
-    kind: OptionKind
-
-
-class ApprovalRespondParams(Wire):
-    """`optionId` (the project's) picks one of the agent's options exactly; `decision`
-    must then be the one that option carries (OPTION_DECISION)."""
-
-    approval_id: Id
-    decision: Decision
-    option_id: Id | None = None
-
-
-class ApprovalRequested(Wire):
-    approval_id: str
-    session_id: str
-    turn_id: str
-    tool: str
-    arguments: str  # as the model wrote them: shown as plain text
-    # an ACP agent's own answers (empty for MCP and plugin tools: Nib's three decisions)
-    options: tuple[ApprovalOption, ...] = ()
-    # what an ACP agent's request asks to do (the project's): its diffs, a command's
-    # text, the places it touches, as a finished call's result carries them
-    activity: ToolActivity | None = None
-
-
-class Stale(Wire):
-    """The project's `host.stale`: a notification that would have outgrown the frame
-    limit was not sent; what it told changed, and is fetched again."""
-
-    notification: str
-
-
-class ApprovalResolved(Wire):
-    approval_id: str
-    decision: Literal["allow_once", "allow_session", "deny", "cancelled"]
-
-
-# --- section 15: external ACP agents -------------------------------------------------
-
-AgentState = Literal["idle", "starting", "ready", "failed"]
-
-
-class AgentInfo(Wire):
-    """What the agent said of itself in its `initialize` answer."""
-
-    name: str
-    version: str
-
-
-class AgentEntry(Wire):
-    name: str
-    command: str
-    state: AgentState
-    error: str | None
-    agent_info: AgentInfo | None
-
-
-class AgentsList(Wire):
-    agents: tuple[AgentEntry, ...]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from host.checkpoints.folder import MAX_FILES, FolderError, FolderGone, FolderStore
+from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.folder import MAX_FILES, FolderStore
 
 
 def record(store: FolderStore, folder: Path) -> str:

@@ -1,0 +1,130 @@
+"""A restore of a session's folder to a checkpoint (`changes.restore`), and one hunk of a
+file's change undone (the project's `changes.revertHunk`): each takes a "restore"
+checkpoint first, in the session's queue, so it can be undone; a path the user named is
+refused in words outside the folder, in its `.git`, or recorded nowhere."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
+from host.checkpoints.names import resolve, shown
+from host.checkpoints.service import Checkpoints, Row
+from host.protocol import errors, models as m
+
+
+class Restorer:
+    def __init__(self, points: Checkpoints) -> None:
+        self._points = points
+
+    async def restore(self, params: m.RestoreParams) -> m.Restored:
+        cwd = self._points.folder(params.session_id)
+        session = self._points.session(params.session_id)
+        if session.running_turn_id is not None:
+            raise errors.TurnRunning(
+                "the agent is working in this session: stop its turn or wait for it to end "
+                "before restoring files"
+            )
+        target = self._points.get(params.session_id, params.checkpoint_id)
+        if not cwd.is_dir():
+            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
+        paths = None if params.paths is None else [_relative(cwd, p) for p in params.paths]
+        try:
+            return await self._points.in_queue(
+                params.session_id, lambda: self._restore(params.session_id, cwd, target, paths)
+            )
+        except FolderGone as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except (FolderError, OSError) as exc:
+            raise errors.InternalError(f"the folder could not be restored: {exc}") from None
+
+    async def _restore(
+        self, session_id: str, cwd: Path, target: Row, paths: list[str] | None
+    ) -> m.Restored:
+        store = self._points.store(session_id)
+        record = await store.record(cwd, self._points.data_dir)
+        if paths is not None:
+            recorded = set(await store.entries(record.tree)) | set(await store.entries(target.tree))
+            paths = [_recorded(path, recorded) for path in paths]
+        taken = self._points.keep(session_id, "restore", None, None, record)
+        if taken is None:
+            raise errors.SessionNotFound(f"no session {session_id!r}")
+        restored, skipped = await store.restore(cwd, record.tree, target.tree, paths)
+        return m.Restored(
+            checkpoint=taken,
+            restored=tuple(shown(p) for p in restored),
+            skipped=tuple(shown(p) for p in skipped),
+        )
+
+    async def revert_hunk(self, params: m.RevertHunkParams) -> m.Restored:
+        """One hunk of a file's change, from `from` to `to` (or the folder now), undone in
+        the file as it is now, where that part of it still reads as the change left it
+        (else -32602 saying so); a "restore" checkpoint first, so it can be undone."""
+        cwd = self._points.folder(params.session_id)
+        if self._points.session(params.session_id).running_turn_id is not None:
+            raise errors.TurnRunning(
+                "the agent is working in this session: stop its turn or wait for it to end "
+                "before reverting a change"
+            )
+        start = self._points.get(params.session_id, params.from_)
+        end = self._points.get(params.session_id, params.to) if params.to is not None else None
+        if not cwd.is_dir():
+            raise errors.InvalidParams(f"the folder {cwd} no longer exists")
+        path = _relative(cwd, params.path)
+
+        async def revert() -> m.Restored:
+            store = self._points.store(params.session_id)
+            record = await store.record(cwd, self._points.data_dir)
+            trees = (start.tree, end.tree if end else record.tree, record.tree)
+            recorded = {name for tree in trees for name in await store.entries(tree)}
+            name = _recorded(path, recorded)
+            mode, content = await hunk_undone(store, *trees, name, params.hunk)
+            taken = self._points.keep(params.session_id, "restore", None, None, record)
+            if taken is None:
+                raise errors.SessionNotFound(f"no session {params.session_id!r}")
+            await asyncio.to_thread(write_file, cwd, name, mode, content)
+            return m.Restored(checkpoint=taken, restored=(shown(name),))
+
+        try:
+            return await self._points.in_queue(params.session_id, revert)
+        except HunkRefused as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except FolderGone as exc:
+            raise errors.InvalidParams(str(exc)) from None
+        except (FolderError, OSError) as exc:
+            raise errors.InternalError(f"the change could not be reverted: {exc}") from None
+
+
+def _recorded(path: str, recorded: set[str]) -> str:
+    """The recorded name `path` means (as `shown` writes it, or itself); -32602 else."""
+    name = resolve(path, recorded)
+    if name is None:
+        raise errors.InvalidParams(
+            f"{path!r} is recorded neither in that checkpoint nor in the folder"
+        )
+    return name
+
+
+def _relative(cwd: Path, path: str) -> str:
+    """A path the user named, relative to `cwd` with "/" separators; -32602 outside."""
+    given = Path(path)
+    absolute = given if given.is_absolute() else cwd / given
+    parts: list[str] = []
+    for part in absolute.relative_to(absolute.anchor).parts:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    normal = Path(absolute.anchor, *parts)
+    try:
+        inside = normal.relative_to(cwd)
+    except ValueError:
+        raise errors.InvalidParams(f"{path!r} is outside the session's folder") from None
+    if str(inside) in ("", "."):
+        raise errors.InvalidParams(f"{path!r} is the folder itself, not a file in it")
+    if inside.parts[0] == ".git":
+        raise errors.InvalidParams(f"{path!r} is in the folder's .git, which is never recorded")
+    return inside.as_posix()
