@@ -99,7 +99,7 @@ class HostHandlers:
         return self._core.library.export(params)
 
     def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
-        return self._core.runtime.compact_session(params)
+        return self._core.runtime.compaction.compact_session(params)
 
     # --- turns and transcripts ----------------------------------------------------------
 

@@ -20,25 +20,21 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acp import RequestError
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
-    AllowedOutcome,
     AuthCapabilities,
     ClientCapabilities,
-    DeniedOutcome,
     Implementation,
-    PermissionOption,
     PlanCapabilities,
-    RequestPermissionResponse,
-    ToolCallUpdate,
 )
 
 from host.acp.config import AgentConfig, not_installed
 from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
-from host.acp.recorder import Recorder, as_text, late_plan
+from host.acp.permissions import MAX_NAME, SdkClient
+from host.acp.recorder import Recorder, late_plan
 from host.acp.trace import Trace
 from host.acp.transport import MAX_AGENT_LINE, AgentBroken, LineTransport
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
-from host.protocol.text import shorten, valid_text
+from host.protocol.text import shorten
 from host.sessions.service import SessionService
 from host.store.errors import StorageFailure
 
@@ -46,7 +42,6 @@ if TYPE_CHECKING:
     from host.tools.approvals import Approvals
 
 log = logging.getLogger(__name__)
-MAX_NAME = 200  # characters of an agent's name, version or tool title kept
 
 PROTOCOL_VERSION = 1
 STOP_GRACE_S = 2.0  # after stdin closes, before SIGTERM, and again before SIGKILL
@@ -86,7 +81,7 @@ class AgentProcess:
 
     def __init__(self, config: AgentConfig, agents: Owner) -> None:
         self.config = config
-        self._agents = agents
+        self.agents = agents
         self.state: m.AgentState = "idle"
         self.error: str | None = None
         self.info: m.AgentInfo | None = None
@@ -140,7 +135,7 @@ class AgentProcess:
     def _set(self, state: m.AgentState, error: str | None = None) -> None:
         if (state, error) != (self.state, self.error):
             self.state, self.error = state, error
-            self._agents.changed()
+            self.agents.changed()
 
     # --- start and stop ------------------------------------------------------------------
 
@@ -179,9 +174,9 @@ class AgentProcess:
             self._process = process
             self._trace = Trace.open(self.name, process.pid)
             transport = LineTransport(
-                process.stdout, process.stdin, self._update, self._break, self._trace
+                process.stdout, process.stdin, self._update, self.break_off, self._trace
             )
-            conn = ClientSideConnection(_Client(self), transport)  # type: ignore[arg-type]
+            conn = ClientSideConnection(SdkClient(self), transport)  # type: ignore[arg-type]
             self._watch(self._read_stderr(process))
             self._watch(self._wait_exit(process))
             try:
@@ -301,7 +296,7 @@ class AgentProcess:
         status = f"exit status {code}" if code >= 0 else f"signal {-code}"
         return f"it exited ({status}){f': {last}' if last else ''}"
 
-    def _break(self, why: str) -> None:
+    def break_off(self, why: str) -> None:
         """The agent sent what the host will not read: say so and disconnect it."""
         if self._broken is None:
             self._broken = why
@@ -354,9 +349,9 @@ class AgentProcess:
             raise AgentBroken("it sent updates for a session it does not own")
         update = params["update"]
         if update.get("sessionUpdate") in CONTROL_UPDATES:  # section 17: kept, not stored
-            self._agents.told(self, session_id, update)
+            self.agents.told(self, session_id, update)
             return
-        recorder = self._agents.running(session_id)
+        recorder = self.agents.running(session_id)
         try:
             if recorder is not None:
                 self._late_told.discard(session_id)
@@ -365,7 +360,7 @@ class AgentProcess:
                 session_id not in self._late_told  # told once until its next turn, not a
             ):  # line for each of thousands
                 self._late_told.add(session_id)
-                late_plan(self._agents.sessions, session_id)
+                late_plan(self.agents.sessions, session_id)
         except StorageFailure:
             log.exception("an update of agent %s could not be stored", self.name)
 
@@ -383,7 +378,7 @@ class AgentProcess:
             try:
                 self._update(params)
             except AgentBroken as exc:
-                self._break(str(exc))
+                self.break_off(str(exc))
                 return
 
     @contextlib.contextmanager
@@ -399,7 +394,7 @@ class AgentProcess:
             if not self._opening and self._early:
                 self._early.clear()
                 self._early_bytes = 0
-                self._break("it sent updates for a session it does not own")
+                self.break_off("it sent updates for a session it does not own")
 
     @staticmethod
     def _in_terminal(method: Any, entry: Any) -> m.TerminalSignIn | None:
@@ -415,44 +410,6 @@ class AgentProcess:
             **{shorten(str(k), 200): shorten(str(v), MAX_TEXT) for k, v in given.items()},
         }
         return m.TerminalSignIn(command=(entry.command, *entry.args, *extra), env=added)
-
-    async def permission(
-        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
-    ) -> RequestPermissionResponse:
-        cancelled = RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        nib_session = self.owned.get(session_id)
-        if nib_session is None:
-            self._break("it asked permission for a session it does not own")
-            return cancelled
-        recorder = self._agents.running(nib_session)
-        if recorder is None or recorder.loading:
-            self._break("it asked permission when no turn of that session was running")
-            return cancelled
-        title = shorten(tool_call.title or tool_call.kind or "a tool", MAX_NAME)
-        raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
-        offered = offered_options(options)
-        asked = recorder.asked(tool_call.model_dump(by_alias=True, exclude_none=True))
-        ask = asyncio.ensure_future(
-            self._agents.approvals().ask_agent(recorder.ctx, title, raw, offered, asked)
-        )
-        recorder.permissions.add(ask)
-        try:
-            await asyncio.wait({ask})
-        finally:
-            recorder.permissions.discard(ask)
-            ask.cancel()
-        if ask.cancelled() or ask.exception() is not None:
-            return cancelled
-        decision, picked = ask.result()
-        kinds = {o.option_id: o.kind for o in options}
-        if decision == "deny" or kinds.get(picked or "", "").startswith("reject"):
-            recorder.denied(str(tool_call.tool_call_id or ""), title)
-        option = picked or choose(options, decision)
-        if option is None:
-            return cancelled
-        return RequestPermissionResponse(
-            outcome=AllowedOutcome(outcome="selected", option_id=option)
-        )
 
 
 async def end_group(pgid: int) -> None:
@@ -471,75 +428,3 @@ async def end_group(pgid: int) -> None:
                 os.killpg(pgid, 0)
             except (ProcessLookupError, PermissionError):
                 return
-
-
-# a decision -> the option kinds that carry it, the closest first
-_OPTIONS = {
-    "allow_once": ("allow_once", "allow_always"),
-    "allow_session": ("allow_always", "allow_once"),
-    "deny": ("reject_once", "reject_always"),
-}
-
-
-def offered_options(options: list[PermissionOption]) -> tuple[m.ApprovalOption, ...]:
-    """The agent's options as the approval shows them: under its own names (valid text,
-    one line, cut to fit), at most MAX_APPROVAL_OPTIONS, each id once. An id that could
-    not be answered exactly (not valid text, or longer than an id may be) is left out:
-    the decision then falls back to the closest option, as section 15 says."""
-    offered: dict[str, m.ApprovalOption] = {}
-    for option in options[: m.MAX_APPROVAL_OPTIONS]:
-        ident = option.option_id
-        if not ident or len(ident) > 200 or valid_text(ident) != ident:
-            continue
-        name = shorten(valid_text(option.name), 200) or option.kind.replace("_", " ")
-        offered.setdefault(ident, m.ApprovalOption(option_id=ident, name=name, kind=option.kind))
-    return tuple(offered.values())
-
-
-def choose(options: list[PermissionOption], decision: str) -> str | None:
-    """The agent's option for the user's decision (section 15), or None when it offered
-    none of that kind (a refusal is then a cancelled request)."""
-    for kind in _OPTIONS.get(decision, ()):
-        for option in options:
-            if option.kind == kind:
-                return option.option_id
-    return None
-
-
-class _Client:
-    """What the SDK calls for the agent's requests (updates come through the transport)."""
-
-    def __init__(self, process: AgentProcess) -> None:
-        self._process = process
-
-    async def request_permission(
-        self,
-        options: list[PermissionOption],
-        session_id: str,
-        tool_call: ToolCallUpdate,
-        **_kwargs: Any,
-    ) -> RequestPermissionResponse:
-        return await self._process.permission(session_id, tool_call, options)
-
-    async def session_update(self, session_id: str, update: Any, **_kwargs: Any) -> None:
-        """Never reached: `LineTransport` hands updates to the process in order."""
-
-    def on_connect(self, _conn: Any) -> None:
-        pass
-
-    # Terminals are not advertised (clientCapabilities.terminal is false): the SDK would
-    # answer these as if done (null, {}), so each is refused as unknown, as fs/* is.
-    async def create_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/create")
-
-    async def terminal_output(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/output")
-
-    async def release_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/release")
-
-    async def wait_for_terminal_exit(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/wait_for_exit")
-
-    async def kill_terminal(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/kill")

@@ -66,7 +66,7 @@ class AgentTurn:
         try:
             agent_session, fresh = await self._open(conn, session, recorder)
             if fresh:
-                from host.agent.runtime import checklist_context
+                from host.agent.conversation import checklist_context
 
                 unfinished = checklist_context(self._todos.snapshot(session.id))
                 if unfinished is not None:

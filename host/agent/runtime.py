@@ -17,14 +17,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from host.agent import prompts
+from host.agent.compacting import Compaction
 from host.agent.compaction import (
-    CHARS_PER_TOKEN,
     COMPACT_AT,
     Budget,
     TokenCounter,
     context_window,
-    render,
-    summary_message,
+)
+from host.agent.conversation import (
+    attached_to,
+    chat_history,
+    inject_checklist,
+    own_activity,
 )
 from host.agent.providers import make_provider
 from host.agent.providers.base import (
@@ -43,7 +47,7 @@ from host.agent.providers.base import (
 )
 from host.config import Secrets, Settings, SettingsError, load_settings
 from host.events import Publisher
-from host.execution_path import PATH_BY_MODE, ExecutionContext, ExecutionPath
+from host.execution_path import PATH_BY_MODE, ExecutionContext
 from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import valid_text
 from host.sessions.service import SessionService
@@ -51,7 +55,7 @@ from host.sessions.streaming import TextStream
 from host.store.errors import StorageFailure
 from host.todos.service import TodoService
 from host.tools import task, todo_write
-from host.tools.registry import ToolRegistry, ToolResult
+from host.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from host.tools.external import ExternalTools
@@ -118,8 +122,8 @@ class AgentRuntime:
         # (TLS context, connection pool) costs more than a whole model step.
         self._cache: dict[Settings, Provider] = {}
         self._agents: ExternalAgents | None = None
-        self._compacting: set[str] = set()  # sessions whose compaction waits for its summary
         self._make_agents: Callable[[], ExternalAgents] | None = None
+        self.compaction = Compaction(sessions, todos, self._settings, self._provider, self._secrets)
         # the folder's turn-start checkpoint (section 16) is taken before the agent is
         # prompted: `HostCore` sets what waits for it
         self.before_prompt: Callable[[str], Awaitable[None]] = _nothing
@@ -146,7 +150,7 @@ class AgentRuntime:
         return self._external
 
     def start(self, params: m.StartTurnParams) -> m.Turn:
-        if params.session_id in self._compacting:  # one operation at a time per session
+        if self.compaction.busy(params.session_id):  # one operation at a time per session
             raise errors.TurnRunning("this session is being compacted; send once that is done")
         held = self._sessions.require_local(params.session_id)
         external = held.agent != m.NIB_AGENT
@@ -298,80 +302,6 @@ class AgentRuntime:
                 calls.append(event)
         return reported
 
-    async def _compact(
-        self, ctx: ExecutionContext, provider: Provider, history: list[ChatMessage], window: int
-    ) -> int:
-        """Replace everything after the system prompt by a stored summary, the committed
-        checklist, the user's newest request (never summarised: it is what the turn is
-        for) and, when the turn had gone on after it, a request to go on; the number of
-        messages summarised."""
-        last = max(
-            (i for i, msg in enumerate(history) if isinstance(msg, UserMessage)),
-            default=len(history),
-        )
-        request, tail = history[last : last + 1], history[last + 1 :]
-        rest = history[1:last] + tail  # everything but the system prompt and the request
-        older = [
-            msg
-            for msg in rest
-            if not isinstance(msg, SystemMessage) or msg.content.startswith(prompts.SUMMARY_HEADING)
-        ]
-        if not older:
-            raise ProviderError("the request does not fit the model's context window")
-        text = render(rest, int(window * CHARS_PER_TOKEN * 0.5))
-        summary = await ask(provider, ctx.path, prompts.COMPACT, text)
-        if not summary:
-            raise ProviderError("the model gave an empty summary when asked to compact")
-        self._sessions.transcript.append(ctx.session_id, ctx.turn_id, "summary", summary)
-        compacted: list[ChatMessage] = [history[0], summary_message(summary)]
-        checklist = checklist_context(self._todos.snapshot(ctx.session_id), always=True)
-        if checklist is not None:
-            compacted.append(SystemMessage(checklist))
-        compacted += request
-        if tail or not request:
-            compacted.append(UserMessage(prompts.CONTINUE))
-        history[:] = compacted
-        log.info("turn %s: compacted %d messages", ctx.turn_id, len(older))
-        return len(older)
-
-    async def compact_session(self, params: m.SessionRef) -> m.CompactResult:
-        """`sessions.compact`: summarise the session's conversation now."""
-        session = self._sessions.require_local(params.session_id)
-        if session.agent != m.NIB_AGENT:
-            raise errors.InvalidParams(
-                f"this session runs on the agent {session.agent!r}, which keeps its own context"
-            )
-        if session.running_turn_id is not None:
-            raise errors.TurnRunning("a turn is running in this session; compact after it")
-        if session.id in self._compacting:
-            raise errors.TurnRunning("this session is being compacted already")
-        self._compacting.add(session.id)
-        try:
-            return await self._compact_now(session)
-        finally:
-            self._compacting.discard(session.id)
-
-    async def _compact_now(self, session: m.Session) -> m.CompactResult:
-        history: list[ChatMessage] = [SystemMessage(prompts.BY_MODE[session.mode])]
-        history += chat_history(self._sessions.transcript.all(session.id))
-        older = [msg for msg in history[1:] if not isinstance(msg, SystemMessage)]
-        if not older:
-            return m.CompactResult(summarised_messages=0)
-        settings = self._settings()
-        provider = self._provider(settings)
-        path = PATH_BY_MODE[session.mode]
-        text = render(history[1:], int(context_window(settings) * CHARS_PER_TOKEN * 0.5))
-        try:
-            summary = await ask(provider, path, prompts.COMPACT, text)
-        except ProviderError as exc:
-            reason = self._secrets.redact(str(exc))
-            raise errors.InternalError(f"compaction failed: {reason}") from None
-        if not summary:
-            raise errors.InternalError("compaction failed: the model gave an empty summary")
-        stored = self._sessions.transcript.append(session.id, None, "summary", summary)
-        # the count the transcript shows: every stored message before the summary
-        return m.CompactResult(summarised_messages=stored.seq - 1)
-
     async def _sample(
         self,
         ctx: ExecutionContext,
@@ -419,7 +349,7 @@ class AgentRuntime:
         for _step in range(max_steps):
             estimated = budget.counter.conversation(history, specs) if budget else 0
             if budget and estimated > COMPACT_AT * budget.window:
-                await self._compact(ctx, provider, history, budget.window)
+                await self.compaction.in_turn(ctx, provider, history, budget.window)
                 estimated = budget.counter.conversation(history, specs)
             text: list[str] = []
             calls: list[ToolCallRequest] = []
@@ -433,7 +363,7 @@ class AgentRuntime:
             except ContextTooLong:
                 if budget is None or text or calls:
                     raise
-                await self._compact(ctx, provider, history, budget.window)
+                await self.compaction.in_turn(ctx, provider, history, budget.window)
                 estimated = budget.counter.conversation(history, specs)
                 reported = await self._step(
                     provider, ModelRequest(ctx.path, tuple(history), specs), text, calls, stream
@@ -492,81 +422,6 @@ class AgentRuntime:
         )
 
 
-async def ask(provider: Provider, path: ExecutionPath, system: str, text: str) -> str:
-    """One tool-less model step's text."""
-    parts: list[str] = []
-    request = ModelRequest(path, (SystemMessage(system), UserMessage(text)), ())
-    async for event in provider.stream(request):
-        if isinstance(event, TextDelta):
-            parts.append(event.text)
-    return valid_text("".join(parts)).strip()
-
-
-def checklist_context(snapshot: m.TodoSnapshot, always: bool = False) -> str | None:
-    """The committed checklist as the model is given it: at the start of a turn only when
-    it has an unfinished item (a finished or empty list is not repeated); right after a
-    compaction (`always`) whenever it has items."""
-    unfinished = any(item.status in ("pending", "in_progress") for item in snapshot.items)
-    if not snapshot.items or not (unfinished or always):
-        return None
-    lines = [f"{i}. [{item.status}] {item.content}" for i, item in enumerate(snapshot.items, 1)]
-    return (
-        f"{prompts.CHECKLIST_HEADING} (revision {snapshot.revision}). Completed "
-        "steps are done: do not redo them. Continue from the first unfinished step and keep "
-        "the list current with TodoWrite.\n" + "\n".join(lines)
-    )
-
-
-def inject_checklist(history: list[ChatMessage], snapshot: m.TodoSnapshot) -> None:
-    """Give the model the newest committed checklist, read by the host from its own
-    database, right before the user's new request, when it has unfinished items: a stale
-    plan from earlier in the conversation cannot come back."""
-    text = checklist_context(snapshot)
-    if text is None:
-        return
-    last_user = max(
-        (i for i, msg in enumerate(history) if isinstance(msg, UserMessage)), default=-1
-    )
-    history.insert(last_user if last_user >= 0 else len(history), SystemMessage(text))
-
-
-def chat_history(messages: tuple[m.Message, ...]) -> list[ChatMessage]:
-    """The stored transcript as the model's conversation. A turn cut short can leave tool
-    calls without results, which models refuse: those are answered as interrupted."""
-    history: list[ChatMessage] = []
-    pending: list[str] = []
-    requests: dict[str, UserMessage] = {}  # each turn's request, by turn
-
-    def close_pending() -> None:
-        history.extend(ToolMessage(cid, "interrupted", is_error=True) for cid in pending)
-        pending.clear()
-
-    for message in messages:
-        if message.role == "summary":  # it stands for everything before it
-            history.clear()
-            pending.clear()
-            history.append(summary_message(message.content))
-            if message.turn_id in requests:  # but the request of its turn, kept whole
-                history.append(requests[message.turn_id])
-            continue
-        if message.role == "tool":
-            if message.tool_call_id in pending:
-                pending.remove(message.tool_call_id)
-                history.append(ToolMessage(message.tool_call_id, message.content, message.is_error))
-            continue
-        close_pending()
-        if message.role == "user":
-            history.append(UserMessage(message.content))
-            if message.turn_id is not None:
-                requests[message.turn_id] = UserMessage(message.content)
-        else:
-            calls = tuple(ToolCallRequest(c.id, c.name, c.arguments) for c in message.tool_calls)
-            history.append(AssistantMessage(message.content, calls))
-            pending.extend(c.id for c in calls)
-    close_pending()
-    return history
-
-
 async def _nothing(_turn_id: str) -> None:
     return None
 
@@ -576,31 +431,3 @@ async def _close_quietly(provider: Provider) -> None:
         await provider.aclose()
     except Exception:
         log.debug("closing the provider failed", exc_info=True)
-
-
-def own_activity(result: ToolResult) -> m.ToolActivity:
-    """What one of the host's own tools did, for the transcript (section 16): its result
-    as its output, cut at MAX_TOOL_TEXT, as an ACP agent's call keeps it."""
-    content = result.content
-    return m.ToolActivity(
-        status="failed" if result.is_error else "completed",
-        output=content[: m.MAX_TOOL_TEXT],
-        truncated=len(content) > m.MAX_TOOL_TEXT,
-    )
-
-
-def attached_to(
-    attachments: tuple[m.FileAttachment | m.ImageAttachment, ...],
-) -> m.ToolActivity | None:
-    """What went with a message, kept with it (the project's): its files as places, its
-    images in words ("2 images (PNG, 14 KB)"); None when nothing did."""
-    if not attachments:
-        return None
-    files = tuple(
-        m.ToolLocation(path=a.path) for a in attachments if isinstance(a, m.FileAttachment)
-    )
-    images = [a for a in attachments if isinstance(a, m.ImageAttachment)]
-    size = sum(len(a.data) * 3 // 4 for a in images)
-    kinds = ", ".join(sorted({a.mime_type.removeprefix("image/").upper() for a in images}))
-    told = f"{len(images)} image{'s' if len(images) != 1 else ''} ({kinds}, {size // 1024:,} KB)"
-    return m.ToolActivity(kind="attached", locations=files, output=told if images else "")

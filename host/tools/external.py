@@ -26,7 +26,8 @@ from host.tools.registry import (
 )
 
 if TYPE_CHECKING:
-    from host.tools.mcp_servers import McpServers, Sampler
+    from host.tools.mcp_servers import Sampler
+    from host.tools.mcp_set import McpServers
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class ExternalTools:
         sampler: Sampler,
     ) -> None:
         from host.tools.mcp_config import load_servers
-        from host.tools.mcp_servers import McpServers
+        from host.tools.mcp_set import McpServers
 
         self._publisher = publisher
         self._registry = registry

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import time
@@ -38,23 +37,24 @@ from host.execution_path import ExecutionContext
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
 from host.protocol.text import shorten
-from host.tools.mcp_config import HttpEntry, ServerEntry, StdioEntry, tool_key
+from host.tools.mcp_config import HttpEntry, ServerEntry, StdioEntry
+from host.tools.mcp_results import block_text, result_text, schema_problem
 from host.tools.mcp_stdio import stdio_transport
-from host.tools.registry import ToolResult, ToolSpec
+from host.tools.registry import ToolResult
 
 if TYPE_CHECKING:
     from mcp import Client
-    from mcp.types import CallToolResult, CreateMessageRequestParams, Tool
+    from mcp.types import CreateMessageRequestParams, Tool
+
+    from host.tools.mcp_set import McpServers
 
 log = logging.getLogger(__name__)
 MAX_LISTED = 1000  # tools of one server in tools.list
 
-PREFIX = "mcp__"
 PREPARE_S = 10.0  # how long a turn waits for servers still starting
 START_S = 30.0  # a server that has not listed its tools by then has failed
 FIRST_BACKOFF_S = 1.0
 MAX_BACKOFF_S = 60.0
-MAX_RESULT_CHARS = 100_000  # a tool result the model reads, at most
 STDERR_LINES = 100  # lines of a server's stderr logged a minute
 
 State = Literal["starting", "ready", "failed", "disabled"]
@@ -391,7 +391,7 @@ class McpServer:
         messages: list[tuple[str, str]] = []
         for message in params.messages:
             parts = message.content if isinstance(message.content, list) else [message.content]
-            text = "\n".join(_block_text(part) for part in parts)
+            text = "\n".join(block_text(part) for part in parts)
             messages.append((message.role, text))
         try:
             text = await self._owner.sample(ctx, messages, params.system_prompt)
@@ -404,180 +404,6 @@ class McpServer:
 
 class _Exited(Exception):
     """The server's process went away."""
-
-
-class McpServers:
-    """Every configured server and the tools they offer, as `mcp__<server>__<tool>`."""
-
-    def __init__(
-        self,
-        entries: list[ServerEntry],
-        on_change: Callable[[], None],
-        sample: Sampler,
-    ) -> None:
-        self.servers = [McpServer(entry, self) for entry in entries]
-        self._on_change = on_change
-        self.sample = sample
-
-    def changed(self) -> None:
-        self._on_change()
-
-    def start(self) -> None:
-        for server in self.servers:
-            server.start()
-
-    async def close(self) -> None:
-        await asyncio.gather(*(server.stop() for server in self.servers))
-
-    async def reload(self, entries: list[ServerEntry]) -> None:
-        """settings.json changed: a server whose settings are the same goes on as it is;
-        one changed, added or enabled starts anew; one removed or disabled stops."""
-        held = {server.name: server for server in self.servers}
-        kept: list[McpServer] = []
-        gone: list[McpServer] = []
-        for entry in entries:
-            old = held.pop(entry.name, None)
-            if old is not None and old.config == entry:
-                kept.append(old)
-                continue
-            if old is not None:
-                gone.append(old)
-            kept.append(McpServer(entry, self))
-        gone += held.values()
-        self.servers = kept
-        await asyncio.gather(*(server.stop() for server in gone))
-        self.start()
-        self.changed()
-
-    async def prepare(self, timeout: float = PREPARE_S) -> None:
-        """Before a turn: servers that failed are started again (their back-off over), and
-        those starting are waited for, all together, at most `timeout`."""
-        for server in self.servers:
-            server.start()
-        await asyncio.gather(*(server.settle(timeout) for server in self.servers))
-
-    def specs(self) -> list[ToolSpec]:
-        """The ready servers' tools as offered: one name each (a later tool whose name
-        comes out the same once made safe is not offered), valid schemas only."""
-        specs = []
-        offered: set[str] = set()
-        for server in self.servers:
-            if server.state != "ready":
-                continue
-            for tool in server.tools:
-                name = qualified(server.key, tool.name)
-                if name in offered or tool.name in server.unusable:
-                    continue
-                offered.add(name)
-                schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
-                specs.append(
-                    ToolSpec(name, tool.description or f"{tool.name} on {server.name}", schema)
-                )
-        return specs
-
-    def find(self, name: str) -> tuple[McpServer, str] | None:
-        """The server and its own tool name for an offered name."""
-        if not name.startswith(PREFIX):
-            return None
-        for server in self.servers:
-            if not name.startswith(f"{PREFIX}{server.key}__"):
-                continue
-            for tool in server.tools:
-                if qualified(server.key, tool.name) == name:
-                    return server, tool.name
-            return server, name[len(f"{PREFIX}{server.key}__") :]
-        return None
-
-
-def schema_problem(schema: Any) -> str | None:
-    """Why a tool's input schema cannot be offered to a model (it is not a valid JSON
-    Schema, a `$ref` in it points nowhere, a `pattern` is not a regular expression), or
-    None."""
-    import re
-
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import validator_for
-
-    if not isinstance(schema, dict):
-        return "its input schema is not an object"
-    try:
-        validator_for(schema).check_schema(schema)
-    except SchemaError as exc:
-        return f"its input schema is invalid: {exc.message}"
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and not _resolves(schema, ref):
-                return f"its input schema refers to {ref!r}, which it does not define"
-            pattern = node.get("pattern")
-            if isinstance(pattern, str):
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    return f"its input schema has a pattern that is not valid: {exc}"
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return None
-
-
-def _resolves(schema: dict[str, Any], ref: str) -> bool:
-    if not ref.startswith("#"):
-        return False  # nothing outside the schema is fetched
-    node: Any = schema
-    for part in [p for p in ref[1:].split("/") if p]:
-        part = part.replace("~1", "/").replace("~0", "~")
-        if not isinstance(node, dict) or part not in node:
-            return False
-        node = node[part]
-    return True
-
-
-def qualified(server_key: str, tool: str) -> str:
-    return tool_key(f"{PREFIX}{server_key}__{tool}")
-
-
-def result_text(result: CallToolResult) -> str:
-    """A tool result as the model reads it: plain text."""
-    parts = [_block_text(block) for block in result.content]
-    text = "\n".join(part for part in parts if part)
-    structured = result.structured_content
-    if structured is not None and not _said(text, structured):
-        dumped = json.dumps(structured, ensure_ascii=False)
-        text = f"{text}\n{dumped}" if text else dumped
-    if not text:
-        text = "(no output)"
-    if len(text) > MAX_RESULT_CHARS:
-        text = text[:MAX_RESULT_CHARS] + f"\n… ({len(text) - MAX_RESULT_CHARS} more characters)"
-    return text
-
-
-def _said(text: str, structured: Any) -> bool:
-    """Whether the text blocks already say what the structured content holds (servers
-    send both: the same value as JSON text, or `{"result": text}`)."""
-    if structured == {"result": text}:
-        return True
-    try:
-        return bool(json.loads(text) == structured)
-    except ValueError:
-        return False
-
-
-def _block_text(block: Any) -> str:
-    kind = getattr(block, "type", "")
-    if kind == "text":
-        return str(block.text)
-    if kind in ("image", "audio"):
-        size = len(getattr(block, "data", "")) * 3 // 4
-        return f"[{kind}: {getattr(block, 'mime_type', '?')}, {size} bytes, not shown]"
-    if kind == "resource_link":
-        return f"[resource link: {block.uri}]"
-    if kind == "resource":
-        resource = block.resource
-        return f"[resource: {resource.uri}, {getattr(resource, 'mime_type', None) or 'data'}]"
-    return f"[{kind or 'content'}: not shown]"
 
 
 def _exited_first(exc: BaseException) -> bool:

@@ -12,7 +12,8 @@ from host.agent.providers.base import (
     ToolCallRequest,
     UserMessage,
 )
-from host.agent.providers.demo import DemoProvider, active_form, inline_items, plan_steps
+from host.agent.providers.demo import DemoProvider
+from host.agent.providers.demo_steps import active_form, inline_items, plan_steps
 from host.execution_path import ExecutionPath
 from host.tools.registry import ToolSpec
 
@@ -53,7 +54,7 @@ NOT_VERBS = ["Step", "On", "Two", "Item", "The", "A", "Database", "Tests", "READ
 
 
 def test_progressive_forms_are_real_words() -> None:
-    from host.agent.providers.demo import _GERUNDS
+    from host.agent.providers.demo_steps import _GERUNDS
 
     for word in NOT_VERBS:  # the forms "Steping", "Oning", "Twoing", "Iteming" are gone
         assert (

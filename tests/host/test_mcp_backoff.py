@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from host.tools.mcp_config import ServerEntry, StdioEntry
-from host.tools.mcp_servers import McpServers
+from host.tools.mcp_set import McpServers
 
 
 async def _never(*_args: object) -> str:

@@ -11,7 +11,9 @@ import pytest
 from mcp.types import Tool
 
 from host.tools.mcp_config import ServerEntry, StdioEntry
-from host.tools.mcp_servers import STDERR_LINES, McpServers, schema_problem
+from host.tools.mcp_results import schema_problem
+from host.tools.mcp_servers import STDERR_LINES
+from host.tools.mcp_set import McpServers
 
 OBJECT = {"type": "object", "properties": {"x": {"type": "string"}}}
 
