@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from host.sessions.library import Library
     from host.settings import Settings
     from host.todos.service import TodoService
+    from host.worktrees.service import Worktrees
 
 
 class HostCore:
@@ -86,17 +87,24 @@ class HostCore:
         await self.remotes.close()
         await self.runtime.shutdown()
         await self.checkpoints.close()
+        await self.worktrees.close()
 
     def load_services(self) -> None:
         """The checklists, the agent runtime and the remote links, each made once (their
         modules are about a third of the host's start, kept after its ready line)."""
-        _ = self.todos, self.checkpoints, self.runtime, self.remotes
+        _ = self.todos, self.checkpoints, self.runtime, self.remotes, self.worktrees
 
     @cached_property
     def checkpoints(self) -> Checkpoints:
         from host.checkpoints.service import Checkpoints
 
         return Checkpoints(self.data_dir, self.db, self.publisher, self.sessions.get)
+
+    @cached_property
+    def worktrees(self) -> Worktrees:
+        from host.worktrees.service import Worktrees
+
+        return Worktrees(self.data_dir, self.db, self.publisher, self.sessions, self.todos.snapshot)
 
     @cached_property
     def restores(self) -> Restorer:

@@ -61,6 +61,12 @@ class HostHandlers:
             core.check_agent(params.agent)
             if params.cwd is None:
                 params = params.model_copy(update={"cwd": str(Path.home())})
+        if params.worktree is not None:
+            if params.cwd is None:
+                raise errors.InvalidParams(
+                    "a worktree is made of the repository cwd is in: give cwd"
+                )
+            return core.worktrees.create(params)
         if params.remote is None:
             return core.sessions.create(params)
         return core.remotes.create(params)
@@ -74,11 +80,24 @@ class HostHandlers:
     def sessions_fork(self, params: m.ForkParams) -> m.Session:
         return self._core.sessions.fork(params)
 
-    async def sessions_delete(self, params: m.SessionRef) -> m.Deleted:
+    async def sessions_delete(self, params: m.DeleteParams) -> m.Deleted:
         """A remote session's local row goes; the session on its host stays, turn and
-        all (another client may be using it)."""
+        all (another client may be using it). One whose worktree is active says what
+        becomes of it (section 18): removed first, with `worktrees.remove`'s refusals, or
+        kept for git."""
         core = self._core
         session = core.sessions.get(params.session_id)
+        tree = session.worktree
+        if tree is not None and tree.state == "active":
+            if params.worktree is None:
+                raise errors.InvalidParams(
+                    f"this session works in the worktree {tree.path} on the branch "
+                    f"{tree.branch!r}: say whether it is removed or kept (worktree: "
+                    '"remove" or "keep")'
+                )
+            if params.worktree == "remove":
+                removing = m.RemoveWorktreeParams(session_id=session.id)
+                await core.worktrees.remove(removing)
         if session.origin == "local" and session.running_turn_id is not None:
             await core.runtime.cancel(
                 m.TurnRef(session_id=session.id, turn_id=session.running_turn_id)
@@ -107,9 +126,27 @@ class HostHandlers:
         remote = self._remote_or(rpc.TURNS_START, params)
         if remote is not None:
             return remote
+        self._one_turn_per_worktree(params.session_id)
         if any(isinstance(a, m.ImageAttachment) for a in params.attachments):
             return self._start_with_images(params)
         return self._core.runtime.start(params)
+
+    def _one_turn_per_worktree(self, session_id: str) -> None:
+        """A fork of a worktree session works in the same worktree, one turn at a time."""
+        session = self._core.sessions.get(session_id)
+        tree = session.worktree
+        if tree is None:
+            return
+        for other in self._core.sessions.list():
+            if (
+                other.id != session_id
+                and other.running_turn_id is not None
+                and other.worktree is not None
+                and other.worktree.path == tree.path
+            ):
+                raise errors.TurnRunning(
+                    f"a turn of {other.title!r} is running in this worktree: one at a time"
+                )
 
     async def _start_with_images(self, params: m.StartTurnParams) -> m.Turn:
         """An image goes only to an agent that takes images: one not started yet is
@@ -178,6 +215,20 @@ class HostHandlers:
 
     def changes_revert_hunk(self, params: m.RevertHunkParams) -> Answer[m.Restored]:
         return self._core.restores.revert_hunk(params)
+
+    # --- a worktree per session (section 18) -------------------------------------------
+
+    def worktrees_status(self, params: m.SessionRef) -> Answer[m.WorktreeStatus]:
+        self._core.sessions.require_local(params.session_id)
+        return self._core.worktrees.status(params)
+
+    def worktrees_merge(self, params: m.MergeParams) -> Answer[m.Merged]:
+        self._core.sessions.require_local(params.session_id)
+        return self._core.worktrees.merge(params)
+
+    def worktrees_remove(self, params: m.RemoveWorktreeParams) -> Answer[m.RemovedWorktree]:
+        self._core.sessions.require_local(params.session_id)
+        return self._core.worktrees.remove(params)
 
     # --- steering an external agent (section 17) ---------------------------------------
 

@@ -51,7 +51,7 @@ HOST_RANKS = {
     "host.clock": 1, "host.execution_path": 1, "host.config": 1, "host.events": 1,
     "host.store": 2,
     "host.sessions": 3, "host.todos": 3, "host.checkpoints": 3,
-    "host.tools": 4, "host.remote": 4,
+    "host.tools": 4, "host.remote": 4, "host.worktrees": 4,
     "host.agent": 5,
     "host.acp": 6,
 }  # fmt: skip

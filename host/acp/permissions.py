@@ -6,7 +6,7 @@ client side, which refuses what Nib does not offer (terminals)."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp import RequestError
 from acp.schema import (
@@ -22,7 +22,23 @@ from host.protocol import models as m
 from host.protocol.text import shorten, valid_text
 
 if TYPE_CHECKING:
-    from host.acp.process import AgentProcess
+    from host.acp.recorder import Recorder
+    from host.tools.approvals import Approvals
+
+
+class Agents(Protocol):
+    def running(self, session_id: str) -> Recorder | None: ...
+    def approvals(self) -> Approvals: ...
+
+
+class AgentProcess(Protocol):
+    """What answering a permission request needs of the agent's process."""
+
+    owned: dict[str, str]  # agent-side session id: Nib's
+    agents: Agents
+
+    def break_off(self, why: str) -> None: ...
+
 
 MAX_NAME = 200  # characters of an agent's name, version or tool title kept
 

@@ -3,7 +3,7 @@ the patch, split per file."""
 
 from __future__ import annotations
 
-from host.protocol.models import ChangeStatus
+from host.protocol.models import ChangeStatus, FileChange
 
 _KINDS: dict[str, ChangeStatus] = {
     "A": "added", "M": "modified", "T": "modified", "D": "deleted", "R": "renamed", "C": "added",
@@ -66,3 +66,39 @@ def patch_body(piece: bytes) -> str:
 
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
+
+
+def file_changes(
+    status: bytes, numbers: bytes, patch: bytes, per_file: int, whole: int
+) -> list[FileChange]:
+    """git's `diff-tree -z --name-status`, `-z --numstat` and `-p` of the same two trees as
+    FileChanges in path order: each file's diff cut at `per_file` characters on a line's
+    end, all of them together at `whole` (past it, `diff: ""` and `truncated`)."""
+    entries = name_status(status.split(b"\0"))
+    counts = numstat(numbers.split(b"\0"))
+    patches = split_patch(patch)
+    budget = whole
+    result: list[FileChange] = []
+    for i, (kind, path, old_path) in enumerate(entries):
+        added, deleted = counts[i] if i < len(counts) else (None, None)
+        binary = added is None
+        text = "" if binary or i >= len(patches) else patch_body(patches[i])
+        truncated = False
+        limit = min(per_file, max(budget, 0))
+        if len(text) > limit:
+            cut = text.rfind("\n", 0, limit)
+            text, truncated = text[: cut + 1 if cut >= 0 else 0], True
+        budget -= len(text)
+        result.append(
+            FileChange(
+                path=path,
+                old_path=old_path,
+                status=kind,
+                binary=binary,
+                additions=added or 0,
+                deletions=deleted or 0,
+                diff=text,
+                truncated=truncated,
+            )
+        )
+    return result

@@ -19,12 +19,13 @@ import contextlib
 import os
 import shutil
 import stat
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.checkpoints.diffs import name_status, numstat, patch_body, split_patch
+from host.checkpoints.diffs import file_changes
 from host.checkpoints.errors import FolderError, FolderGone
 from host.checkpoints.writer import Write, write_back
 from host.protocol.models import FileChange
@@ -69,6 +70,7 @@ class FolderStore:
         self.root = root
         self._indexed: frozenset[str] | None = None  # what the store's index holds, once known
         self._since_pack = 0
+        self._exclude: Path | None = None  # a worktree's exclude file, once asked
 
     # --- git ----------------------------------------------------------------------------
 
@@ -104,7 +106,7 @@ class FolderStore:
     ) -> bytes:
         excludes = os.devnull
         if exclude is None and cwd is not None:
-            exclude = cwd / ".git" / "info" / "exclude"
+            exclude = self.exclude_of(cwd)
         if exclude is not None and exclude.is_file():
             excludes = str(exclude)
         config = [arg for pair in _CONFIG for arg in ("-c", pair)]
@@ -133,6 +135,32 @@ class FolderStore:
             words = err.decode("utf-8", "replace").strip().splitlines()
             raise FolderError(f"git {args[0]} failed: {words[-1] if words else process.returncode}")
         return out
+
+    def exclude_of(self, cwd: Path) -> Path:
+        """The folder's exclude file: `.git/info/exclude`, or, where `.git` is a file (a
+        worktree, section 18), the one git names for it (asked once)."""
+        if not (cwd / ".git").is_file():
+            return cwd / ".git" / "info" / "exclude"
+        if self._exclude is None:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+            done = subprocess.run(
+                [
+                    "git",
+                    "-C",
+                    str(cwd),
+                    "rev-parse",
+                    "--path-format=absolute",
+                    "--git-path",
+                    "info/exclude",
+                ],
+                capture_output=True,
+                env=env,
+                timeout=GIT_TIMEOUT_S,
+                check=False,
+            )
+            named = done.stdout.decode("utf-8", "surrogateescape").strip()
+            self._exclude = Path(named) if done.returncode == 0 and named else Path(os.devnull)
+        return self._exclude
 
     async def _ensure(self) -> None:
         if (self.root / "objects").is_dir():
@@ -216,37 +244,13 @@ class FolderStore:
         """What differs from tree `old` to tree `new`, in path order."""
         await self._ensure()
         base = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
-        status = (await self._git(*base, "-z", "--name-status", old, new)).split(b"\0")
-        numbers = (await self._git(*base, "-z", "--numstat", old, new)).split(b"\0")
+        status = await self._git(*base, "-z", "--name-status", old, new)
+        numbers = await self._git(*base, "-z", "--numstat", old, new)
         patch = await self._git(*base, "-p", "-U3", "--full-index", old, new)
-        entries = name_status(status)
-        counts = numstat(numbers)
-        patches = split_patch(patch)
-        budget = MAX_CHANGES_CHARS
-        result: list[FileChange] = []
-        for i, (kind, path, old_path) in enumerate(entries):
-            added, deleted = counts[i] if i < len(counts) else (None, None)
-            binary = added is None
-            text = "" if binary or i >= len(patches) else patch_body(patches[i])
-            truncated = False
-            limit = min(MAX_DIFF_CHARS, max(budget, 0))
-            if len(text) > limit:
-                cut = text.rfind("\n", 0, limit)
-                text, truncated = text[: cut + 1 if cut >= 0 else 0], True
-            budget -= len(text)
-            result.append(
-                FileChange(
-                    path=path,
-                    old_path=old_path,
-                    status=kind,
-                    binary=binary,
-                    additions=added or 0,
-                    deletions=deleted or 0,
-                    diff=text,
-                    truncated=truncated,
-                )
-            )
-        return result
+        # read and cut in a worker thread: a large change is not split on the loop
+        return await asyncio.to_thread(
+            file_changes, status, numbers, patch, MAX_DIFF_CHARS, MAX_CHANGES_CHARS
+        )
 
     async def entries(self, tree: str) -> dict[str, Entry]:
         await self._ensure()
@@ -305,7 +309,7 @@ class FolderStore:
         ignored; an undo must not take them for files added since.)"""
         found = await self.entries(tree)
         rules = [n for n in found if n == ".gitignore" or n.endswith("/.gitignore")]
-        exclude = cwd / ".git" / "info" / "exclude"
+        exclude = self.exclude_of(cwd)
         if not rules and not exclude.is_file():
             return set()
         blobs = await self.blobs(sorted({found[n].sha for n in rules}))

@@ -27,4 +27,4 @@ def _without_pydantic_plugins() -> None:
 _without_pydantic_plugins()
 
 PROTOCOL_VERSION = 1
-SCHEMA_VERSION = 29
+SCHEMA_VERSION = 30

@@ -32,7 +32,7 @@ SESSIONS_CREATE = Method("sessions.create", m.CreateSessionParams, m.Session)
 SESSIONS_LIST = Method("sessions.list", m.Empty, m.SessionList)
 SESSIONS_GET = Method("sessions.get", m.SessionRef, m.Session)
 SESSIONS_FORK = Method("sessions.fork", m.ForkParams, m.Session)
-SESSIONS_DELETE = Method("sessions.delete", m.SessionRef, m.Deleted)
+SESSIONS_DELETE = Method("sessions.delete", m.DeleteParams, m.Deleted)
 TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
 TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
 TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
@@ -54,6 +54,9 @@ CHANGES_STEP = Method("changes.step", m.ChangesStepParams, m.Changes)
 CHANGES_RESTORE = Method("changes.restore", m.RestoreParams, m.Restored)
 # the project's: one hunk of a file's change undone where the file still matches it
 CHANGES_REVERT_HUNK = Method("changes.revertHunk", m.RevertHunkParams, m.Restored)
+WORKTREES_STATUS = Method("worktrees.status", m.SessionRef, m.WorktreeStatus)  # section 18
+WORKTREES_MERGE = Method("worktrees.merge", m.MergeParams, m.Merged)
+WORKTREES_REMOVE = Method("worktrees.remove", m.RemoveWorktreeParams, m.RemovedWorktree)
 # section 17: steering an external agent
 AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
@@ -94,6 +97,9 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         CHANGES_STEP,
         CHANGES_RESTORE,
         CHANGES_REVERT_HUNK,
+        WORKTREES_STATUS,
+        WORKTREES_MERGE,
+        WORKTREES_REMOVE,
         SETTINGS_GET,
         SETTINGS_SET,
         AGENTS_CONTROLS,
@@ -111,7 +117,8 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 # outcome is told by its notifications.
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
-          CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS, SESSIONS_SEARCH)  # fmt: skip
+          CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS, SESSIONS_SEARCH,
+          WORKTREES_STATUS)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.
@@ -128,6 +135,7 @@ APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
+WORKTREES_CHANGED = Notification("worktrees.changed", m.WorktreeStatus)  # section 18
 AGENTS_CONTROLS_CHANGED = Notification("agents.controlsChanged", m.AgentControls)  # section 17
 # the project's: how full a session of the host's own agent is, after each model step
 SESSIONS_USAGE = Notification("sessions.usage", m.SessionUsage)
@@ -149,6 +157,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         TOOLS_CHANGED,
         AGENTS_CHANGED,
         CHECKPOINTS_CHANGED,
+        WORKTREES_CHANGED,
         SETTINGS_CHANGED,
         AGENTS_CONTROLS_CHANGED,
         SESSIONS_USAGE,

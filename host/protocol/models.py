@@ -121,6 +121,20 @@ from host.protocol.wire import (
     Switch as Switch,
     Wire as Wire,
 )
+from host.protocol.worktree_models import (
+    DeleteParams as DeleteParams,
+    GitName as GitName,
+    KeepOrRemove as KeepOrRemove,
+    Merged as Merged,
+    MergeHow as MergeHow,
+    MergeParams as MergeParams,
+    RemovedWorktree as RemovedWorktree,
+    RemoveWorktreeParams as RemoveWorktreeParams,
+    Worktree as Worktree,
+    WorktreeRequest as WorktreeRequest,
+    WorktreeState as WorktreeState,
+    WorktreeStatus as WorktreeStatus,
+)
 
 Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
@@ -163,6 +177,7 @@ class Session(Wire):
     # folder an agent's session works in (absent from hosts that predate it)
     agent: str = NIB_AGENT
     cwd: str | None = None
+    worktree: Worktree | None = None  # section 18
 
 
 class Turn(Wire):
@@ -230,6 +245,7 @@ class CreateSessionParams(Wire):
     remote: RemoteTarget | None = None
     agent: AgentName = NIB_AGENT  # section 15
     cwd: Folder | None = None
+    worktree: WorktreeRequest | None = None  # section 18
 
 
 class SessionList(Wire):

@@ -12,7 +12,9 @@ from host.store.db import running_turn
 SESSION_COLUMNS = f"""
     s.id, s.title, s.mode, s.origin, s.remote_endpoint, s.remote_session_id, s.parent_id,
     s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
-    {running_turn("s")}, s.agent, s.cwd
+    {running_turn("s")}, s.agent, s.cwd,
+    (SELECT json_array(w.repo, w.path, w.branch, w.base, w.base_commit, w.state)
+     FROM worktrees w WHERE w.id = s.worktree_id)
 """
 
 
@@ -32,6 +34,7 @@ def session_of(row: Any) -> m.Session:
         run,
         agent,
         cwd,
+        tree,
     ) = row
     remote = (
         m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
@@ -50,6 +53,16 @@ def session_of(row: Any) -> m.Session:
         running_turn_id=run,
         agent=agent,
         cwd=cwd,
+        worktree=worktree_of(tree),
+    )
+
+
+def worktree_of(column: str | None) -> m.Worktree | None:
+    if column is None:
+        return None
+    repo, path, branch, base, base_commit, state = json.loads(column)
+    return m.Worktree(
+        repo=repo, path=path, branch=branch, base=base, base_commit=base_commit, state=state
     )
 
 

@@ -86,15 +86,23 @@ class SessionService:
             return session.model_copy(update={"running_turn_id": None})
         return session
 
-    def create(self, params: m.CreateSessionParams) -> m.Session:
-        sid, now = new_id(), now_iso()
+    def create(
+        self,
+        params: m.CreateSessionParams,
+        session_id: str | None = None,
+        worktree_id: str | None = None,
+    ) -> m.Session:
+        """A new session (`session_id` and its worktree's row given by the worktrees'
+        service, which makes the worktree first)."""
+        sid, now = session_id or new_id(), now_iso()
         remote = params.remote
         if remote is not None and remote.remote_session_id is None:
             raise errors.InvalidParams("a remote session is created on its host first")
         with immediate(self._db):
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, remote_endpoint, remote_session_id,"
-                " created_at, updated_at, agent, cwd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, agent, cwd, worktree_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     params.title or DEFAULT_TITLE,
@@ -106,6 +114,7 @@ class SessionService:
                     now,
                     params.agent,
                     params.cwd,
+                    worktree_id,
                 ),
             )
             session = self.get(sid)
@@ -123,7 +132,8 @@ class SessionService:
                 raise errors.RemoteSession("a remote session cannot be forked by this host")
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, parent_id, created_at, updated_at,"
-                " agent, cwd) VALUES (?, ?, ?, 'local', ?, ?, ?, ?, ?)",
+                " agent, cwd, worktree_id) VALUES (?, ?, ?, 'local', ?, ?, ?, ?, ?,"
+                " (SELECT worktree_id FROM sessions WHERE id = ?))",
                 (
                     sid,
                     params.title or f"{parent.title} (fork)",
@@ -133,6 +143,7 @@ class SessionService:
                     now,
                     parent.agent,
                     parent.cwd,
+                    parent.id,
                 ),
             )
             self.transcript.copy(parent.id, sid)

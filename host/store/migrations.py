@@ -249,6 +249,26 @@ def _search(connection: apsw.Connection) -> None:
     )
 
 
+def _worktrees(connection: apsw.Connection) -> None:
+    """A session's own git worktree (section 18): the worktree, shared by the session's
+    forks, and the session's link to it."""
+    connection.execute(
+        """
+        CREATE TABLE worktrees (
+            id TEXT PRIMARY KEY,
+            repo TEXT NOT NULL,
+            path TEXT NOT NULL,
+            branch TEXT NOT NULL,
+            base TEXT NOT NULL,
+            base_commit TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('active', 'merged', 'removed')),
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE sessions ADD COLUMN worktree_id TEXT REFERENCES worktrees(id);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(20, "baseline: sessions, turns, messages", _baseline),
     Migration(21, "ADR 0312: session_todo and the checklist revision", _session_todo),
@@ -260,6 +280,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(27, "checkpoints of a session's folder", _checkpoints),
     Migration(28, "a checklist revision keeps its diff from the write", _revision_diffs),
     Migration(29, "a full-text index of what was said, for the search", _search),
+    Migration(30, "a session's own git worktree", _worktrees),
 )
 
 

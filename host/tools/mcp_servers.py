@@ -31,7 +31,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from host.execution_path import ExecutionContext
 from host.protocol import models as m
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CreateMessageRequestParams, Tool
 
-    from host.tools.mcp_set import McpServers
 
 log = logging.getLogger(__name__)
 MAX_LISTED = 1000  # tools of one server in tools.list
@@ -64,8 +63,16 @@ State = Literal["starting", "ready", "failed", "disabled"]
 Sampler = Callable[[ExecutionContext, list[tuple[str, str]], str | None], Awaitable[str]]
 
 
+class Owner(Protocol):
+    """What a server needs of the set it belongs to."""
+
+    sample: Sampler
+
+    def changed(self) -> None: ...
+
+
 class McpServer:
-    def __init__(self, config: ServerEntry, owner: McpServers) -> None:
+    def __init__(self, config: ServerEntry, owner: Owner) -> None:
         self.config = config
         self.name = config.name
         self.key = config.key

@@ -16,6 +16,7 @@ from nib_desktop.inbound.lines import tool_name
 from nib_desktop.state import intents as it
 from nib_desktop.state.tool_types import AgentOption, Approval
 from nib_desktop.state.types import AgentChoice, Item, Revision, Session, Snapshot, TurnView
+from nib_desktop.state.worktrees import WorktreeView
 
 
 def snapshot(s: m.TodoSnapshot) -> Snapshot:
@@ -158,4 +159,17 @@ def answer(given: it.Answer) -> m.ApprovalRespondParams:
             "decision": given.decision,
             "optionId": given.option_id or None,
         }
+    )
+
+
+def worktree(told: m.WorktreeStatus) -> WorktreeView:
+    return WorktreeView(
+        told.session_id,
+        shown_text(told.branch),
+        shown_text(told.base),
+        told.ahead,
+        told.behind,
+        told.dirty,
+        len(told.files),
+        tuple(shown_text(c) for c in told.conflicts),
     )

@@ -89,6 +89,9 @@ class Router:
     def checkpoints_changed(self, told: m.CheckpointChanged) -> None:
         self._state.apply(ev.CheckpointTaken(told.session_id))
 
+    def worktrees_changed(self, told: m.WorktreeStatus) -> None:
+        self._state.apply(ev.WorktreeTold(convert.worktree(told)))
+
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
         """The checklist's new revision; the open History view gains it in place when it
         follows what it holds (a local session's running turn wrote it)."""

@@ -188,3 +188,11 @@ def reduced_motion_set(s: Held, e: ev.ReducedMotionSet) -> Change:
 def search_answered(s: Held, e: ev.SearchAnswered) -> Change:
     s.search = e.search
     return change(A.SEARCH)
+
+
+def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:
+    told = e.worktree
+    if s.worktrees.get(told.session_id) == told:
+        return NOTHING
+    s.worktrees[told.session_id] = told
+    return Change(frozenset({A.SESSIONS}), told.session_id)

@@ -23,6 +23,7 @@ from nib_desktop.state.types import (
     Snapshot,
     TurnView,
 )
+from nib_desktop.state.worktrees import WorktreeView
 
 if TYPE_CHECKING:
     from nib_desktop.state.attachments import HeldImage
@@ -128,6 +129,7 @@ class Held:
     tools: tuple[ToolSource, ...] = ()
     agents: tuple[AgentChoice, ...] = ()
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
+    worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
     notice: str = ""
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session

@@ -39,7 +39,7 @@ class SessionsWork:
         return await self.open(await self._host.call(rpc.SESSIONS_FORK, params))
 
     async def delete_session(self, session_id: str) -> None:
-        await self._host.call(rpc.SESSIONS_DELETE, m.SessionRef(session_id=session_id))
+        await self._host.call(rpc.SESSIONS_DELETE, m.DeleteParams(session_id=session_id))
 
     async def select_session(self, session_id: str) -> None:
         """Show the session; done once it is loaded."""

@@ -27,7 +27,7 @@ def test_ready_line_names_socket_pid_and_versions(host) -> None:
         "socket": host.socket_path,
         "pid": host.proc.pid,
         "protocolVersion": 1,
-        "schemaVersion": 29,
+        "schemaVersion": 30,
     }
 
 

@@ -25,7 +25,7 @@ def error_of(reply: dict) -> int:
 def test_hello_answers_versions(host) -> None:
     client = host.connect(hello=False)
     result = client.hello()
-    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 29
+    assert result["protocolVersion"] == 1 and result["schemaVersion"] == 30
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
     assert result["capabilities"] == ["todos"]  # contract section 14
 
@@ -213,7 +213,7 @@ def test_session_shape_and_new_session_snapshot(host) -> None:
     session = client.call("sessions.create", {"title": "  Hello  "})
     assert set(session) == {
         "id", "title", "mode", "origin", "remote", "parentId", "createdAt", "updatedAt",
-        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd",
+        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd", "worktree",
     }  # fmt: skip
     assert session["title"] == "Hello" and session["mode"] == "agent"
     assert (session["agent"], session["cwd"]) == ("nib", None)

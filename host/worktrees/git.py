@@ -1,0 +1,161 @@
+"""The `git` program on the user's repository, for a session's worktree (section 18).
+
+Git stays git's: every change is made by git itself (`worktree`, `merge-tree`,
+`commit-tree`, `update-ref` with the old value, `rebase`), never reimplemented. Git runs
+with the user's own configuration (their identity commits), with no prompt, no hooks (a
+command the repository names never runs without the user's say) and no pager; a read
+that must write nothing into the repository runs on `Scratch`, a temporary object
+directory and index whose alternate is the repository's own objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+GIT_TIMEOUT_S = 120.0
+# what would point git elsewhere than the repository it is run in
+_OWN = frozenset(
+    [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+        "GIT_PREFIX",
+        "GIT_CONFIG",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+    ]
+)
+_CONFIG = (
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.quotepath=false",
+    "advice.detachedHead=false",
+    "gc.auto=0",
+    "color.ui=false",
+)
+
+
+class GitFailed(Exception):
+    """git said no: `words` is its last line of error, `code` its exit status."""
+
+    def __init__(self, args: tuple[str, ...], code: int, words: str) -> None:
+        super().__init__(f"git {args[0] if args else ''} failed: {words or code}")
+        self.code = code
+        self.words = words
+
+
+@dataclass(frozen=True)
+class Done:
+    code: int
+    out: bytes
+    err: str
+
+
+def _env(extra: dict[str, str] | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _OWN}
+    env.update(
+        GIT_TERMINAL_PROMPT="0",
+        GIT_EDITOR="true",
+        GIT_SEQUENCE_EDITOR="true",
+        LC_ALL="C",
+        GIT_PAGER="cat",
+    )
+    env.update(extra or {})
+    return env
+
+
+async def run(
+    cwd: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    check: bool = True,
+) -> Done:
+    """`git -C cwd ARGS`; GitFailed when it exits other than 0 and `check`."""
+    config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+    process = await asyncio.create_subprocess_exec(
+        "git",
+        *config,
+        "-C",
+        str(cwd),
+        *args,
+        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=_env(env),
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(stdin), GIT_TIMEOUT_S)
+    except BaseException:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        raise
+    code = process.returncode or 0
+    words = err.decode("utf-8", "replace").strip()
+    if check and code != 0:
+        lines = [line for line in words.splitlines() if line.strip()]
+        raise GitFailed(args, code, lines[-1] if lines else "")
+    return Done(code, out, words)
+
+
+async def text(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """git's one-line answer."""
+    return (await run(cwd, *args, env=env)).out.decode("utf-8", "surrogateescape").strip()
+
+
+async def ok(cwd: Path, *args: str, env: dict[str, str] | None = None) -> bool:
+    return (await run(cwd, *args, env=env, check=False)).code == 0
+
+
+def names(out: bytes) -> list[str]:
+    """NUL-separated paths (`-z`), read as the checkpoints read them."""
+    return [n for n in out.decode("utf-8", "surrogateescape").split("\0") if n]
+
+
+class Scratch:
+    """A temporary object directory and index over a repository: what git writes while
+    reading (a tree of the worktree's files, a trial merge) goes there and is thrown
+    away; the repository's own objects are read through the alternate."""
+
+    def __init__(self, objects: Path, index: Path | None = None) -> None:
+        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-"))
+        (self._folder / "objects").mkdir()
+        self.index = self._folder / "index"
+        if index is not None and index.is_file():
+            # its stat cache, so only changed files are read again; its own time kept, which
+            # git compares with each file's to tell an entry it cannot trust ("racy git")
+            shutil.copy2(index, self.index)
+        self.env = {
+            "GIT_OBJECT_DIRECTORY": str(self._folder / "objects"),
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects),
+            "GIT_INDEX_FILE": str(self.index),
+            # a trial commit (of the worktree's uncommitted files) needs a name, not the user's
+            "GIT_AUTHOR_NAME": "Nib",
+            "GIT_AUTHOR_EMAIL": "nib@localhost",
+            "GIT_COMMITTER_NAME": "Nib",
+            "GIT_COMMITTER_EMAIL": "nib@localhost",
+        }
+
+    def close(self) -> None:
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def scratch(objects: Path, index: Path | None = None) -> Iterator[Scratch]:
+    made = Scratch(objects, index)
+    try:
+        yield made
+    finally:
+        made.close()

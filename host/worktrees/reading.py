@@ -1,0 +1,139 @@
+"""A worktree read against its base (`worktrees.status`), writing nothing into the user's
+repository: the worktree's files now are a tree in a scratch object directory (its index
+copied there, so only changed files are read again), compared and trial-merged there."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from host.checkpoints.diffs import file_changes
+from host.protocol import errors, models as m
+from host.worktrees import git
+from host.worktrees.git import GitFailed, Scratch
+
+MAX_DIFF_CHARS = 256 * 1024  # one file's diff (section 16)
+MAX_STATUS_CHARS = 4 * 1024 * 1024  # all diffs of one answer (section 18)
+DIFF = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a worktree holds now, against its base."""
+
+    head: str  # the branch's commit
+    tree: str  # the worktree's files now (in the scratch objects)
+    commit: str  # `head`, or a scratch commit of `tree` on it when the worktree is dirty
+    base_head: str
+    merge_base: str
+    dirty: bool
+
+
+def objects_of(common: Path) -> Path:
+    return common / "objects"
+
+
+async def common_of(path: Path) -> Path:
+    return Path(await git.text(path, "rev-parse", "--path-format=absolute", "--git-common-dir"))
+
+
+async def read(tree: m.Worktree, work: Scratch) -> Reading:
+    """The worktree `tree` read into `work`; -32602 in words when its folder or its base
+    is gone."""
+    path = Path(tree.path)
+    if not path.is_dir():
+        raise errors.InvalidParams(
+            f"the worktree's folder {path} no longer exists (removed by hand?): remove the "
+            "worktree to forget it"
+        )
+    env = work.env
+    try:
+        head = await git.text(path, "rev-parse", "--verify", "HEAD^{commit}")
+    except GitFailed:
+        raise errors.InvalidParams(f"{path} is no longer a git worktree") from None
+    found = await git.run(
+        path, "rev-parse", "--verify", "--quiet", f"{tree.base}^{{commit}}", check=False
+    )
+    if found.code != 0:
+        raise errors.InvalidParams(f"the base {tree.base!r} no longer exists in the repository")
+    base_head = found.out.decode().strip()
+    await git.run(path, "add", "--all", env=env)  # into the scratch index and objects
+    now = await git.text(path, "write-tree", env=env)
+    head_tree = await git.text(path, "rev-parse", f"{head}^{{tree}}")
+    dirty = now != head_tree
+    commit = head
+    if dirty:
+        commit = await git.text(path, "commit-tree", now, "-p", head, "-m", "now", env=env)
+    merge_base = await git.run(path, "merge-base", base_head, head, check=False)
+    base = merge_base.out.decode().strip() if merge_base.code == 0 else base_head
+    return Reading(head, now, commit, base_head, base, dirty)
+
+
+async def index_of(path: Path) -> Path:
+    found = await git.text(path, "rev-parse", "--path-format=absolute", "--git-path", "index")
+    return Path(found)
+
+
+async def conflicts(path: Path, base_head: str, commit: str, env: dict[str, str]) -> list[str]:
+    """The paths a merge of `commit` into `base_head` would conflict on (git's own
+    `merge-tree`, its trees written to the scratch objects)."""
+    done = await git.run(
+        path,
+        "merge-tree",
+        "--write-tree",
+        "--name-only",
+        "--no-messages",
+        "-z",
+        base_head,
+        commit,
+        env=env,
+        check=False,
+    )
+    if done.code not in (0, 1):
+        raise GitFailed(("merge-tree",), done.code, done.err)
+    found = git.names(done.out)
+    return sorted(set(found[1:])) if done.code == 1 else []
+
+
+async def changed_files(
+    path: Path, old: str, new: str, env: dict[str, str], whole: int = MAX_STATUS_CHARS
+) -> list[m.FileChange]:
+    """What differs from `old` to `new`, as section 16's FileChanges."""
+    status = (await git.run(path, *DIFF, "-z", "--name-status", old, new, env=env)).out
+    numbers = (await git.run(path, *DIFF, "-z", "--numstat", old, new, env=env)).out
+    patch = (await git.run(path, *DIFF, "-p", "-U3", "--full-index", old, new, env=env)).out
+    return await asyncio.to_thread(file_changes, status, numbers, patch, MAX_DIFF_CHARS, whole)
+
+
+async def status(
+    session_id: str, tree: m.Worktree, diffs: bool = True
+) -> tuple[m.WorktreeStatus, Reading]:
+    """`worktrees.status` (every diff "" unless `diffs`), and the reading it rests on."""
+    path = Path(tree.path)
+    common = await common_of(path) if path.is_dir() else Path(tree.repo) / ".git"
+    index = await index_of(path) if path.is_dir() else None
+    with git.scratch(objects_of(common), index) as work:
+        now = await read(tree, work)
+        counted = await git.text(
+            path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"
+        )
+        behind, ahead = (int(x) for x in counted.split())
+        files = await changed_files(path, now.merge_base, now.tree, work.env)
+        clashes = await conflicts(path, now.base_head, now.commit, work.env)
+    if not diffs:
+        files = [f.model_copy(update={"diff": ""}) for f in files]
+    told = m.WorktreeStatus(
+        session_id=session_id,
+        branch=tree.branch,
+        base=tree.base,
+        base_commit=tree.base_commit,
+        head=now.head,
+        base_head=now.base_head,
+        ahead=ahead,
+        behind=behind,
+        dirty=now.dirty,
+        files=tuple(files),
+        conflicts=tuple(clashes),
+    )
+    return told, now
