@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from host.sessions.library import Library
     from host.settings import Settings
     from host.todos.service import TodoService
+    from host.worktrees.attempts import Attempts
     from host.worktrees.service import Worktrees
 
 
@@ -88,11 +89,13 @@ class HostCore:
         await self.runtime.shutdown()
         await self.checkpoints.close()
         await self.worktrees.close()
+        await self.attempts.close()
 
     def load_services(self) -> None:
         """The checklists, the agent runtime and the remote links, each made once (their
         modules are about a third of the host's start, kept after its ready line)."""
         _ = self.todos, self.checkpoints, self.runtime, self.remotes, self.worktrees
+        _ = self.attempts
 
     @cached_property
     def checkpoints(self) -> Checkpoints:
@@ -105,6 +108,12 @@ class HostCore:
         from host.worktrees.service import Worktrees
 
         return Worktrees(self.data_dir, self.db, self.publisher, self.sessions, self.todos.snapshot)
+
+    @cached_property
+    def attempts(self) -> Attempts:
+        from host.worktrees.attempts import Attempts
+
+        return Attempts(self.db, self.publisher, self.sessions, self.todos.snapshot)
 
     @cached_property
     def restores(self) -> Restorer:

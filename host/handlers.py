@@ -5,10 +5,13 @@ the checklists and the links are reached at each call (see `HostCore.load_servic
 
 from __future__ import annotations
 
+import inspect
+import logging
 from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from host.clock import new_id
 from host.protocol import errors, methods as rpc, models as m
 from host.protocol.peers import Answer, handlers
 
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound=m.Wire)
 R = TypeVar("R", bound=m.Wire)
+log = logging.getLogger(__name__)
 
 
 def _folder(cwd: str) -> str:
@@ -229,6 +233,60 @@ class HostHandlers:
     def worktrees_remove(self, params: m.RemoveWorktreeParams) -> Answer[m.RemovedWorktree]:
         self._core.sessions.require_local(params.session_id)
         return self._core.worktrees.remove(params)
+
+    async def attempts_start(self, params: m.AttemptStartParams) -> m.AttemptStarted:
+        """One session per entry of `agents`, each in its own worktree from one base
+        commit, its turn started with the task. Every agent is checked before anything is
+        made; a run whose turn cannot start fails alone, in its own session."""
+        from host.sessions.service import title_from
+        from host.worktrees import making
+
+        core = self._core
+        cwd = _folder(params.cwd)
+        listed = {a.name: a for a in core.agents_listing().agents}
+        for name in params.agents:
+            entry = listed.get(name)
+            if name != m.NIB_AGENT and entry is None:
+                raise errors.InvalidParams(f"no agent named {name!r} in settings.json")
+            if entry is not None and entry.state == "failed":
+                raise errors.InvalidParams(f"the agent {name!r} cannot start: {entry.error}")
+        repo = await making.repo_of(Path(cwd))
+        base, commit = await making.base_of(repo, params.base)
+        attempt_id = new_id()
+        core.attempts.record(attempt_id, params.model_copy(update={"cwd": cwd}), base, commit)
+        title = title_from(params.text)
+        made: list[m.Session] = []
+        for name in params.agents:
+            asked = m.CreateSessionParams(
+                title=f"{title} · {name}", agent=name, cwd=cwd, worktree=m.WorktreeRequest()
+            )
+            session = await core.worktrees.create(asked, (base, commit), attempt_id)
+            core.attempts.ran(session, params.check is not None)
+            made.append(session)
+        for session in made:
+            turn = m.StartTurnParams(
+                session_id=session.id, text=params.text, attachments=params.attachments
+            )
+            try:
+                started = self.turns_start(turn)
+                if inspect.isawaitable(started):
+                    await started
+            except errors.RpcError as exc:
+                log.warning("a run of attempt %s did not start: %s", attempt_id, exc.message)
+                core.sessions.transcript.append(
+                    session.id, None, "tool", f"This run could not start: {exc.message}"
+                )
+        sessions = tuple(core.sessions.get(s.id) for s in made)
+        return m.AttemptStarted(attempt_id=attempt_id, sessions=sessions)
+
+    def attempts_get(self, params: m.AttemptRef) -> m.Attempt:
+        return self._core.attempts.get(params)
+
+    def attempts_list(self, params: m.Empty) -> m.AttemptList:
+        return self._core.attempts.listing(params)
+
+    def attempts_compare(self, params: m.CompareParams) -> Answer[m.Compared]:
+        return self._core.attempts.compare(params)
 
     # --- steering an external agent (section 17) ---------------------------------------
 

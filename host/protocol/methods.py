@@ -57,6 +57,10 @@ CHANGES_REVERT_HUNK = Method("changes.revertHunk", m.RevertHunkParams, m.Restore
 WORKTREES_STATUS = Method("worktrees.status", m.SessionRef, m.WorktreeStatus)  # section 18
 WORKTREES_MERGE = Method("worktrees.merge", m.MergeParams, m.Merged)
 WORKTREES_REMOVE = Method("worktrees.remove", m.RemoveWorktreeParams, m.RemovedWorktree)
+ATTEMPTS_START = Method("attempts.start", m.AttemptStartParams, m.AttemptStarted)
+ATTEMPTS_GET = Method("attempts.get", m.AttemptRef, m.Attempt)
+ATTEMPTS_LIST = Method("attempts.list", m.Empty, m.AttemptList)
+ATTEMPTS_COMPARE = Method("attempts.compare", m.CompareParams, m.Compared)
 # section 17: steering an external agent
 AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
@@ -100,6 +104,10 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         WORKTREES_STATUS,
         WORKTREES_MERGE,
         WORKTREES_REMOVE,
+        ATTEMPTS_START,
+        ATTEMPTS_GET,
+        ATTEMPTS_LIST,
+        ATTEMPTS_COMPARE,
         SETTINGS_GET,
         SETTINGS_SET,
         AGENTS_CONTROLS,
@@ -118,7 +126,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
           CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS, SESSIONS_SEARCH,
-          WORKTREES_STATUS)  # fmt: skip
+          WORKTREES_STATUS, ATTEMPTS_GET, ATTEMPTS_LIST, ATTEMPTS_COMPARE)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.
@@ -136,6 +144,7 @@ TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
 WORKTREES_CHANGED = Notification("worktrees.changed", m.WorktreeStatus)  # section 18
+ATTEMPTS_CHANGED = Notification("attempts.changed", m.Attempt)
 AGENTS_CONTROLS_CHANGED = Notification("agents.controlsChanged", m.AgentControls)  # section 17
 # the project's: how full a session of the host's own agent is, after each model step
 SESSIONS_USAGE = Notification("sessions.usage", m.SessionUsage)
@@ -158,6 +167,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         AGENTS_CHANGED,
         CHECKPOINTS_CHANGED,
         WORKTREES_CHANGED,
+        ATTEMPTS_CHANGED,
         SETTINGS_CHANGED,
         AGENTS_CONTROLS_CHANGED,
         SESSIONS_USAGE,

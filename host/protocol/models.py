@@ -22,6 +22,21 @@ from host.protocol.agent_models import (
     AgentsList as AgentsList,
     AgentState as AgentState,
 )
+from host.protocol.attempt_models import (
+    MAX_CHECK_OUTPUT as MAX_CHECK_OUTPUT,
+    AgentRef as AgentRef,
+    Argument as Argument,
+    Attempt as Attempt,
+    AttemptList as AttemptList,
+    AttemptRef as AttemptRef,
+    AttemptRun as AttemptRun,
+    AttemptStartParams as AttemptStartParams,
+    CheckResult as CheckResult,
+    CheckState as CheckState,
+    Compared as Compared,
+    CompareParams as CompareParams,
+    Progress as Progress,
+)
 from host.protocol.checkpoint_models import (
     Changes as Changes,
     ChangesGetParams as ChangesGetParams,
@@ -113,6 +128,14 @@ from host.protocol.transcript_models import (
     ToolLocation as ToolLocation,
     ToolStatus as ToolStatus,
 )
+from host.protocol.turn_models import (
+    MAX_IMAGE_BYTES as MAX_IMAGE_BYTES,
+    Attachment as Attachment,
+    FileAttachment as FileAttachment,
+    ImageAttachment as ImageAttachment,
+    Turn as Turn,
+    TurnState as TurnState,
+)
 from host.protocol.wire import (
     MAX_WIRE_INT as MAX_WIRE_INT,
     Empty as Empty,
@@ -138,7 +161,6 @@ from host.protocol.worktree_models import (
 
 Mode = Literal["agent", "plan", "goal"]
 Origin = Literal["local", "remote"]
-TurnState = Literal["running", "completed", "failed", "cancelled"]
 
 NIB_AGENT = "nib"  # the host's own agent runtime (section 15); no configured agent has it
 Title = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
@@ -178,15 +200,7 @@ class Session(Wire):
     agent: str = NIB_AGENT
     cwd: str | None = None
     worktree: Worktree | None = None  # section 18
-
-
-class Turn(Wire):
-    id: str
-    session_id: str
-    state: TurnState
-    error: str | None
-    started_at: str
-    finished_at: str | None
+    attempt_id: str | None = None  # section 18: the attempt it is a run of
 
 
 # --- params and results -------------------------------------------------------------
@@ -263,41 +277,6 @@ class ForkParams(Wire):
 
 class Deleted(Wire):
     deleted: Literal[True] = True
-
-
-MAX_IMAGE_BYTES = 6 * 1024 * 1024  # an image attachment, decoded (section 17)
-
-
-class FileAttachment(Wire):
-    """A file under the session's folder, for an external agent (section 17)."""
-
-    type: Literal["file"]
-    path: Annotated[str, StringConstraints(min_length=1, max_length=4096)]
-
-
-class ImageAttachment(Wire):
-    """An image in the prompt, for an agent that takes images (section 17)."""
-
-    type: Literal["image"]
-    mime_type: Annotated[str, StringConstraints(pattern=r"^image/[A-Za-z0-9.+-]{1,60}$")]
-    data: Annotated[str, StringConstraints(min_length=1, max_length=MAX_IMAGE_BYTES * 4 // 3 + 4)]
-
-    @field_validator("data")
-    @classmethod
-    def _base64(cls, value: str) -> str:
-        import base64
-        import binascii
-
-        try:
-            decoded = base64.b64decode(value, validate=True)
-        except (binascii.Error, ValueError):
-            raise ValueError("data must be base64") from None
-        if len(decoded) > MAX_IMAGE_BYTES:
-            raise ValueError(f"the image is {len(decoded)} bytes decoded (at most 6 MiB)")
-        return value
-
-
-Attachment = Annotated[FileAttachment | ImageAttachment, Field(discriminator="type")]
 
 
 class StartTurnParams(Wire):
@@ -396,3 +375,8 @@ class RemoteSessionsParams(Wire):
     def _known_endpoint(cls, value: str) -> str:
         parse_endpoint(value)
         return value
+
+
+class AttemptStarted(Wire):
+    attempt_id: str
+    sessions: tuple[Session, ...]

@@ -14,7 +14,7 @@ SESSION_COLUMNS = f"""
     s.created_at, s.updated_at, s.todo_revision, s.todo_updated_at,
     {running_turn("s")}, s.agent, s.cwd,
     (SELECT json_array(w.repo, w.path, w.branch, w.base, w.base_commit, w.state)
-     FROM worktrees w WHERE w.id = s.worktree_id)
+     FROM worktrees w WHERE w.id = s.worktree_id), s.attempt_id
 """
 
 
@@ -35,6 +35,7 @@ def session_of(row: Any) -> m.Session:
         agent,
         cwd,
         tree,
+        attempt,
     ) = row
     remote = (
         m.RemoteInfo(endpoint=endpoint, remote_session_id=remote_id) if origin == "remote" else None
@@ -54,6 +55,7 @@ def session_of(row: Any) -> m.Session:
         agent=agent,
         cwd=cwd,
         worktree=worktree_of(tree),
+        attempt_id=attempt,
     )
 
 

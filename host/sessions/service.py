@@ -91,6 +91,7 @@ class SessionService:
         params: m.CreateSessionParams,
         session_id: str | None = None,
         worktree_id: str | None = None,
+        attempt_id: str | None = None,
     ) -> m.Session:
         """A new session (`session_id` and its worktree's row given by the worktrees'
         service, which makes the worktree first)."""
@@ -101,8 +102,8 @@ class SessionService:
         with immediate(self._db):
             self._db.execute(
                 "INSERT INTO sessions (id, title, mode, origin, remote_endpoint, remote_session_id,"
-                " created_at, updated_at, agent, cwd, worktree_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, agent, cwd, worktree_id, attempt_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     params.title or DEFAULT_TITLE,
@@ -115,6 +116,7 @@ class SessionService:
                     params.agent,
                     params.cwd,
                     worktree_id,
+                    attempt_id,
                 ),
             )
             session = self.get(sid)

@@ -251,7 +251,8 @@ def _search(connection: apsw.Connection) -> None:
 
 def _worktrees(connection: apsw.Connection) -> None:
     """A session's own git worktree (section 18): the worktree, shared by the session's
-    forks, and the session's link to it."""
+    forks, and the session's link to it; an attempt (one task tried by several agents),
+    its runs' sessions and their checks."""
     connection.execute(
         """
         CREATE TABLE worktrees (
@@ -265,6 +266,22 @@ def _worktrees(connection: apsw.Connection) -> None:
             created_at TEXT NOT NULL
         );
         ALTER TABLE sessions ADD COLUMN worktree_id TEXT REFERENCES worktrees(id);
+        CREATE TABLE attempts (
+            id TEXT PRIMARY KEY,
+            cwd TEXT NOT NULL,
+            text TEXT NOT NULL,
+            base TEXT NOT NULL,
+            base_commit TEXT NOT NULL,
+            check_command TEXT,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE sessions ADD COLUMN attempt_id TEXT REFERENCES attempts(id);
+        CREATE TABLE attempt_checks (
+            session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            state TEXT NOT NULL,
+            exit_code INTEGER,
+            output TEXT NOT NULL
+        );
         """
     )
 
@@ -280,7 +297,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(27, "checkpoints of a session's folder", _checkpoints),
     Migration(28, "a checklist revision keeps its diff from the write", _revision_diffs),
     Migration(29, "a full-text index of what was said, for the search", _search),
-    Migration(30, "a session's own git worktree", _worktrees),
+    Migration(30, "a session's own git worktree, and attempts", _worktrees),
 )
 
 

@@ -46,15 +46,21 @@ class Worktrees:
 
     # --- making ---------------------------------------------------------------------------
 
-    async def create(self, params: m.CreateSessionParams) -> m.Session:
+    async def create(
+        self,
+        params: m.CreateSessionParams,
+        based: tuple[str, str] | None = None,
+        attempt_id: str | None = None,
+    ) -> m.Session:
         """`sessions.create` with `worktree`: the worktree first, then the session in it
-        (its `cwd` the same subfolder of the worktree), written with its row at once."""
+        (its `cwd` the same subfolder of the worktree), written with its row at once. An
+        attempt's runs give the base already found (name, commit) and their attempt."""
         asked = params.worktree
         assert asked is not None and params.cwd is not None
         if params.remote is not None:
             raise errors.RemoteSession("a worktree on a remote host is made by that host")
         repo = await making.repo_of(Path(params.cwd))
-        base, commit = await making.base_of(repo, asked.base)
+        base, commit = based or await making.base_of(repo, asked.base)
         session_id = new_id()
         branch = asked.branch or making.default_branch(session_id)
         await making.check_branch(repo, branch)
@@ -80,7 +86,9 @@ class Worktrees:
                     ),
                 )
             made = params.model_copy(update={"cwd": str(cwd), "worktree": None})
-            return self._sessions.create(made, session_id=session_id, worktree_id=tree_id)
+            return self._sessions.create(
+                made, session_id=session_id, worktree_id=tree_id, attempt_id=attempt_id
+            )
         except BaseException:
             with contextlib.suppress(Exception), immediate(self._db):
                 self._db.execute("DELETE FROM worktrees WHERE id = ?", (tree_id,))

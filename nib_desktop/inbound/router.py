@@ -92,6 +92,9 @@ class Router:
     def worktrees_changed(self, told: m.WorktreeStatus) -> None:
         self._state.apply(ev.WorktreeTold(convert.worktree(told)))
 
+    def attempts_changed(self, told: m.Attempt) -> None:
+        """Not shown yet: the window has no attempt's view (issue 50)."""
+
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
         """The checklist's new revision; the open History view gains it in place when it
         follows what it holds (a local session's running turn wrote it)."""
