@@ -112,6 +112,42 @@ class HostHandlers:
             core.agents().forget(params.session_id)
         return m.Deleted()
 
+    async def sessions_rewind(self, params: m.RewindParams) -> m.Session:
+        """A fork up to before one of the user's messages (section 20); with `files` its
+        folder back to that turn's start (undoable on the fork), with `text` a turn."""
+        from host.checkpoints.restoring import rewind_files
+
+        core = self._core
+        parent = core.sessions.require_local(params.session_id)
+        message = core.sessions.transcript.message(parent.id, params.message_id)
+        if message is None or message.role != "user":
+            raise errors.InvalidParams(
+                f"no message of the user's {params.message_id!r} in this session"
+            )
+        target = None
+        if params.files:
+            if parent.cwd is None:
+                raise errors.InvalidParams("this session has no folder (cwd) to restore")
+            target = core.checkpoints.turn_start(parent.id, message.turn_id)
+            if target is None:
+                raise errors.InvalidParams(
+                    "that message's turn has no turn-start checkpoint (an imported message, "
+                    "or one from before checkpoints were kept): rewind without files"
+                )
+            for other in core.sessions.list():
+                if other.cwd == parent.cwd and other.running_turn_id is not None:
+                    raise errors.TurnRunning(
+                        f"a turn is running in {other.title!r} on this folder: stop it first"
+                    )
+        fork = core.sessions.fork(m.ForkParams(session_id=parent.id), before_seq=message.seq)
+        if target is not None:
+            await rewind_files(core.checkpoints, fork, parent.id, target)
+        if params.text is not None:
+            started = self.turns_start(m.StartTurnParams(session_id=fork.id, text=params.text))
+            if inspect.isawaitable(started):
+                await started
+        return core.sessions.get(fork.id)
+
     def sessions_rename(self, params: m.RenameParams) -> m.Session:
         return self._core.library.rename(params)
 

@@ -136,7 +136,11 @@ class AgentTurn:
         try:
             with process.opening():
                 answer: Any = None
-                if parent is not None and process.fork_session:
+                if (
+                    parent is not None
+                    and process.fork_session
+                    and not self._sessions.rewound(session.id)
+                ):
                     answer = await self._fork(conn, parent, cwd, servers)
                 if answer is None:
                     answer = await asyncio.wait_for(

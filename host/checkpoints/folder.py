@@ -332,6 +332,20 @@ class FolderStore:
             )
         return set(_names(out))
 
+    async def borrow(self, other: FolderStore) -> None:
+        """Read `other`'s records as this store's own (git's alternates), until `own`."""
+        await self._ensure()
+        (self.root / "objects" / "info").mkdir(parents=True, exist_ok=True)
+        (self.root / "objects" / "info" / "alternates").write_text(f"{other.root / 'objects'}\n")
+
+    async def own(self) -> None:
+        """What this store's records use, copied from the store it borrowed from (a packing
+        that takes borrowed objects too); the borrowing ended."""
+        alternates = self.root / "objects" / "info" / "alternates"
+        if alternates.is_file():
+            await self._git("repack", "-a", "-d", "-q")
+            alternates.unlink()
+
     async def remove(self) -> None:
         await asyncio.to_thread(shutil.rmtree, self.root, True)
 

@@ -97,6 +97,31 @@ class Restorer:
             raise errors.InternalError(f"the change could not be reverted: {exc}") from None
 
 
+async def rewind_files(points: Checkpoints, fork: m.Session, parent_id: str, target: Row) -> None:
+    """The fork's folder (its parent's) restored to `target`, a checkpoint of the parent's
+    (section 20's `files`): the "restore" checkpoint is the fork's own, in its own store,
+    so the undo is `changes.restore` on the fork."""
+    cwd = points.folder(fork.id)
+    store, theirs = points.store(fork.id), points.store(parent_id)
+
+    async def restore() -> None:
+        await store.borrow(theirs)  # the parent's records, read while restoring
+        try:
+            record = await store.record(cwd, points.data_dir)
+            if points.keep(fork.id, "restore", None, None, record) is None:
+                raise errors.SessionNotFound(f"no session {fork.id!r}")
+            await store.restore(cwd, record.tree, target.tree, None)
+        finally:
+            await store.own()
+
+    try:
+        await points.in_queue(fork.id, restore)
+    except FolderGone as exc:
+        raise errors.InvalidParams(str(exc)) from None
+    except (FolderError, OSError) as exc:
+        raise errors.InternalError(f"the folder could not be restored: {exc}") from None
+
+
 def _recorded(path: str, recorded: set[str]) -> str:
     """The recorded name `path` means (as `shown` writes it, or itself); -32602 else."""
     name = resolve(path, recorded)

@@ -302,6 +302,15 @@ class Checkpoints:
             raise errors.InvalidParams(f"no checkpoint {checkpoint_id!r} in this session")
         return _row(row)
 
+    def turn_start(self, session_id: str, turn_id: str | None) -> Row | None:
+        """The "turn-start" checkpoint of a turn of the session, if one was taken."""
+        row = self._db.execute(
+            f"SELECT {_COLUMNS} FROM checkpoints WHERE session_id = ? AND turn_id = ?"
+            " AND reason = 'turn-start' ORDER BY seq LIMIT 1",
+            (session_id, turn_id),
+        ).fetchone()
+        return None if row is None or turn_id is None else _row(row)
+
     async def listing(self, params: m.CheckpointListParams) -> m.CheckpointList:
         self.folder(params.session_id)
         await self.settled(params.session_id)

@@ -61,6 +61,7 @@ ATTEMPTS_START = Method("attempts.start", m.AttemptStartParams, m.AttemptStarted
 ATTEMPTS_GET = Method("attempts.get", m.AttemptRef, m.Attempt)
 ATTEMPTS_LIST = Method("attempts.list", m.Empty, m.AttemptList)
 ATTEMPTS_COMPARE = Method("attempts.compare", m.CompareParams, m.Compared)
+SESSIONS_REWIND = Method("sessions.rewind", m.RewindParams, m.Session)  # section 20
 # section 17: steering an external agent
 AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
@@ -108,6 +109,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         ATTEMPTS_GET,
         ATTEMPTS_LIST,
         ATTEMPTS_COMPARE,
+        SESSIONS_REWIND,
         SETTINGS_GET,
         SETTINGS_SET,
         AGENTS_CONTROLS,

@@ -153,6 +153,7 @@ from host.protocol.worktree_models import (
     MergeParams as MergeParams,
     RemovedWorktree as RemovedWorktree,
     RemoveWorktreeParams as RemoveWorktreeParams,
+    RewindParams as RewindParams,
     Worktree as Worktree,
     WorktreeRequest as WorktreeRequest,
     WorktreeState as WorktreeState,

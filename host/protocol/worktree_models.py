@@ -76,3 +76,14 @@ class DeleteParams(Wire):
 
     session_id: Id
     worktree: KeepOrRemove | None = Field(default=None)
+
+
+class RewindParams(Wire):
+    """`sessions.rewind` (section 20): a fork of the session up to before one of the
+    user's messages; with `files` the folder restored to that turn's start; with `text`
+    a turn started in the fork with it."""
+
+    session_id: Id
+    message_id: Id
+    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)] | None = None
+    files: Switch = False

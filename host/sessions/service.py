@@ -123,7 +123,7 @@ class SessionService:
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)
         return session
 
-    def fork(self, params: m.ForkParams) -> m.Session:
+    def fork(self, params: m.ForkParams, before_seq: int | None = None) -> m.Session:
         """A new local session with the same mode, agent and folder and a copy of the
         transcript; its checklist starts empty at revision 0 (ADR 0312), and an external
         agent's fork opens a new agent-side session on its first turn (section 15)."""
@@ -148,7 +148,9 @@ class SessionService:
                     parent.id,
                 ),
             )
-            self.transcript.copy(parent.id, sid)
+            self.transcript.copy(parent.id, sid, before_seq)
+            if before_seq is not None:
+                self._db.execute("UPDATE sessions SET rewound = 1 WHERE id = ?", (sid,))
             session = self.get(sid)
         self._publisher.publish(rpc.SESSIONS_CHANGED, session)
         return session
@@ -180,6 +182,13 @@ class SessionService:
             )
 
     # --- external agents (section 15) -------------------------------------------------
+
+    def rewound(self, session_id: str) -> bool:
+        """A fork made at a message (section 20): the agent's own session/fork would copy
+        all of its parent, so its conversation is carried instead."""
+        row = self._db.execute("SELECT rewound FROM sessions WHERE id = ?", (session_id,))
+        found = row.fetchone()
+        return bool(found and found[0])
 
     def agent_session(self, session_id: str) -> str | None:
         """The agent-side session this session continues, if one was opened."""

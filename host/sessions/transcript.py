@@ -144,19 +144,26 @@ class Transcript:
         ).fetchone()
         return message_of(row)
 
-    def copy(self, source_id: str, target_id: str) -> None:
-        """Every message of one session copied to the end of another's, turns dropped (a
-        fork; inside the caller's transaction)."""
+    def copy(self, source_id: str, target_id: str, before_seq: int | None = None) -> None:
+        """Every message of one session (or those before `before_seq`) copied to the end
+        of another's, turns dropped (a fork; inside the caller's transaction)."""
         copied = self._db.execute(
             "SELECT seq, role, content, tool_calls, tool_call_id, is_error, created_at,"
-            " todo, kind, activity FROM messages WHERE session_id = ? ORDER BY seq",
-            (source_id,),
+            " todo, kind, activity FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq",
+            (source_id, before_seq if before_seq is not None else 2**62),
         ).fetchall()
         self._db.executemany(
             f"INSERT INTO messages ({MESSAGE_COLUMNS})"
             " VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(new_id(), target_id, *row) for row in copied],
         )
+
+    def message(self, session_id: str, message_id: str) -> m.Message | None:
+        row = self._db.execute(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id = ?",
+            (session_id, message_id),
+        ).fetchone()
+        return None if row is None else message_of(row)
 
     def is_empty(self, session_id: str) -> bool:
         row = self._db.execute(

@@ -252,7 +252,8 @@ def _search(connection: apsw.Connection) -> None:
 def _worktrees(connection: apsw.Connection) -> None:
     """A session's own git worktree (section 18): the worktree, shared by the session's
     forks, and the session's link to it; an attempt (one task tried by several agents),
-    its runs' sessions and their checks."""
+    its runs' sessions and their checks; whether a fork was made at a message (section
+    20: its agent-side session is never the agent's own fork of the whole parent)."""
     connection.execute(
         """
         CREATE TABLE worktrees (
@@ -276,6 +277,7 @@ def _worktrees(connection: apsw.Connection) -> None:
             created_at TEXT NOT NULL
         );
         ALTER TABLE sessions ADD COLUMN attempt_id TEXT REFERENCES attempts(id);
+        ALTER TABLE sessions ADD COLUMN rewound INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE attempt_checks (
             session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
             state TEXT NOT NULL,
