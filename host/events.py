@@ -15,9 +15,15 @@ Listener = Callable[[str, m.Wire], None]
 class Publisher:
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        self._clients: list[Listener] = []  # those that tell clients
+        self._held: dict[str, list[tuple[str, m.Wire]]] = {}  # by session id
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
+    def subscribe(self, listener: Listener, clients: bool = False) -> Callable[[], None]:
+        """`listener` hears every notification; `clients`: it tells the clients (the
+        server), and also hears what a held session's work told once it is released."""
         self._listeners.append(listener)
+        if clients:
+            self._clients.append(listener)
         return lambda: self._listeners.remove(listener)
 
     def publish(self, note: Notification[Any], params: m.Wire) -> None:
@@ -25,5 +31,25 @@ class Publisher:
             raise TypeError(
                 f"{note.name} takes {note.params.__name__}, not {type(params).__name__}"
             )
+        held = self._held.get(str(getattr(params, "session_id", getattr(params, "id", ""))))
+        if held is not None:
+            held.append((note.name, params))
+            return
         for listener in list(self._listeners):
             listener(note.name, params)
+
+    def hold(self, session_id: str) -> None:
+        """What the session's work tells is held (an import, section 20) until released."""
+        self._held[session_id] = []
+
+    def release(self, session_id: str, tell: bool) -> None:
+        """The held notifications told to the clients (`tell`), or dropped: the pieces of
+        text streamed and a turn's start are left out, what was stored is told."""
+        held = self._held.pop(session_id, [])
+        if not tell:
+            return
+        for name, params in held:
+            if name == "messages.delta" or getattr(params, "state", None) == "running":
+                continue
+            for listener in list(self._clients):
+                listener(name, params)

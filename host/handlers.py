@@ -148,6 +148,21 @@ class HostHandlers:
                 await started
         return core.sessions.get(fork.id)
 
+    async def agents_sessions(self, params: m.AgentSessionsParams) -> m.AgentSessions:
+        if params.cwd is not None:
+            params = params.model_copy(update={"cwd": _folder(params.cwd)})
+        if params.agent == m.NIB_AGENT:
+            raise errors.InvalidParams("Nib's own sessions are listed by sessions.list")
+        self._core.check_agent(params.agent)
+        return await self._core.agents().sessions_of(params)
+
+    async def sessions_import(self, params: m.ImportParams) -> m.Session:
+        params = params.model_copy(update={"cwd": _folder(params.cwd)})
+        if params.agent == m.NIB_AGENT:
+            raise errors.InvalidParams("Nib's own sessions are already here: none to import")
+        self._core.check_agent(params.agent)
+        return await self._core.agents().import_session(params)
+
     def sessions_rename(self, params: m.RenameParams) -> m.Session:
         return self._core.library.rename(params)
 

@@ -227,7 +227,7 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     )
     stop = asyncio.Event()
     server = RpcServer(token, dispatcher(core))
-    core.publisher.subscribe(server.broadcast)
+    core.publisher.subscribe(server.broadcast, clients=True)
 
     def shutdown_requested() -> None:
         loop.call_soon(stop.set)  # after the answer to host.shutdown is written

@@ -93,6 +93,34 @@ class Agents:
     def running(self, session_id: str) -> Recorder | None:
         return self._running.get(session_id)
 
+    @property
+    def todos(self) -> TodoService:
+        return self._todos
+
+    @property
+    def publisher(self) -> Publisher:
+        return self._publisher
+
+    def process(self, name: str) -> AgentProcess:
+        return self._processes[name]
+
+    def replaying(self, session_id: str, replay: Recorder | None) -> None:
+        """An import's replay takes the session's updates (None: it ended)."""
+        if replay is None:
+            self._running.pop(session_id, None)
+        else:
+            self._running[session_id] = replay
+
+    async def sessions_of(self, params: m.AgentSessionsParams) -> m.AgentSessions:
+        from host.acp.importing import listing
+
+        return await listing(self, params)
+
+    async def import_session(self, params: m.ImportParams) -> m.Session:
+        from host.acp.importing import import_session
+
+        return await import_session(self, params)
+
     async def _renew(self, process: AgentProcess, session_id: str, recorder: Recorder) -> None:
         """An agent whose settings changed while it ran is stopped before this turn, so
         the turn starts the new command, and says so; not while another session's turn

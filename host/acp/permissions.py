@@ -55,7 +55,7 @@ async def answer_permission(
         process.break_off("it asked permission for a session it does not own")
         return cancelled
     recorder = process.agents.running(nib_session)
-    if recorder is None or recorder.loading:
+    if recorder is None or recorder.loading or getattr(recorder, "replaying", False):
         process.break_off("it asked permission when no turn of that session was running")
         return cancelled
     title = shorten(tool_call.title or tool_call.kind or "a tool", MAX_NAME)

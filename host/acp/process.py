@@ -86,6 +86,8 @@ class AgentProcess:
         self.error: str | None = None
         self.info: m.AgentInfo | None = None
         self.load_session = False
+        self.list_sessions = False  # section 20: session/list
+        self.resume_session = False
         self.fork_session = False  # it offers session/fork (ACP, unstable)
         self.auth_methods: list[str] = []  # their names
         self.auth: tuple[m.AuthInfo, ...] = ()  # as section 17 tells them
@@ -218,6 +220,8 @@ class AgentProcess:
             self.load_session = bool(caps is not None and caps.load_session)
             sessions = caps.session_capabilities if caps is not None else None
             self.fork_session = bool(sessions is not None and sessions.fork is not None)
+            self.list_sessions = bool(sessions is not None and sessions.list is not None)
+            self.resume_session = bool(sessions is not None and sessions.resume is not None)
             self.auth_methods = [method.name for method in answer.auth_methods or ()]
             self.auth = tuple(
                 m.AuthInfo(

@@ -3,16 +3,11 @@ Reached as `models.X`, like every wire type."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from host.protocol.wire import (
-    MAX_WIRE_INT as MAX_WIRE_INT,
-    Empty as Empty,
-    Id as Id,
-    Position as Position,
-    Switch as Switch,
-    Wire as Wire,
-)
+from pydantic import StringConstraints
+
+from host.protocol.wire import Wire
 
 AgentState = Literal["idle", "starting", "ready", "failed"]
 
@@ -34,3 +29,30 @@ class AgentEntry(Wire):
 
 class AgentsList(Wire):
     agents: tuple[AgentEntry, ...]
+
+
+class AgentSessionsParams(Wire):
+    """`agents.sessions` (section 20): the agent's own sessions for a folder."""
+
+    agent: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    cwd: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = None
+    cursor: Annotated[str, StringConstraints(max_length=2000)] | None = None
+
+
+class AgentSessionInfo(Wire):
+    agent_session_id: str
+    title: str | None
+    cwd: str
+    updated_at: str | None
+    imported: str | None  # the Nib session bound to it
+
+
+class AgentSessions(Wire):
+    sessions: tuple[AgentSessionInfo, ...]
+    next_cursor: str | None
+
+
+class ImportParams(Wire):
+    agent: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    agent_session_id: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+    cwd: Annotated[str, StringConstraints(min_length=1, max_length=4096)]

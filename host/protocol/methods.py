@@ -62,6 +62,8 @@ ATTEMPTS_GET = Method("attempts.get", m.AttemptRef, m.Attempt)
 ATTEMPTS_LIST = Method("attempts.list", m.Empty, m.AttemptList)
 ATTEMPTS_COMPARE = Method("attempts.compare", m.CompareParams, m.Compared)
 SESSIONS_REWIND = Method("sessions.rewind", m.RewindParams, m.Session)  # section 20
+AGENTS_SESSIONS = Method("agents.sessions", m.AgentSessionsParams, m.AgentSessions)
+SESSIONS_IMPORT = Method("sessions.import", m.ImportParams, m.Session)
 # section 17: steering an external agent
 AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
@@ -110,6 +112,8 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         ATTEMPTS_LIST,
         ATTEMPTS_COMPARE,
         SESSIONS_REWIND,
+        AGENTS_SESSIONS,
+        SESSIONS_IMPORT,
         SETTINGS_GET,
         SETTINGS_SET,
         AGENTS_CONTROLS,

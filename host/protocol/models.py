@@ -19,8 +19,12 @@ from pydantic import (
 from host.protocol.agent_models import (
     AgentEntry as AgentEntry,
     AgentInfo as AgentInfo,
+    AgentSessionInfo as AgentSessionInfo,
+    AgentSessions as AgentSessions,
+    AgentSessionsParams as AgentSessionsParams,
     AgentsList as AgentsList,
     AgentState as AgentState,
+    ImportParams as ImportParams,
 )
 from host.protocol.attempt_models import (
     MAX_CHECK_OUTPUT as MAX_CHECK_OUTPUT,

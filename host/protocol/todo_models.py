@@ -10,14 +10,7 @@ from pydantic import (
     Field,
 )
 
-from host.protocol.wire import (
-    MAX_WIRE_INT as MAX_WIRE_INT,
-    Empty as Empty,
-    Id as Id,
-    Position as Position,
-    Switch as Switch,
-    Wire as Wire,
-)
+from host.protocol.wire import Wire
 
 TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 

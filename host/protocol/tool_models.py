@@ -12,14 +12,7 @@ from pydantic import (
 from host.protocol.transcript_models import (
     ToolActivity,
 )
-from host.protocol.wire import (
-    MAX_WIRE_INT as MAX_WIRE_INT,
-    Empty as Empty,
-    Id as Id,
-    Position as Position,
-    Switch as Switch,
-    Wire as Wire,
-)
+from host.protocol.wire import Id, Wire
 
 ServerState = Literal["starting", "ready", "failed", "disabled"]
 

@@ -13,14 +13,7 @@ from pydantic import (
 from host.protocol.todo_models import (
     TodoCommit,
 )
-from host.protocol.wire import (
-    MAX_WIRE_INT as MAX_WIRE_INT,
-    Empty as Empty,
-    Id as Id,
-    Position as Position,
-    Switch as Switch,
-    Wire as Wire,
-)
+from host.protocol.wire import Wire
 
 Role = Literal["user", "assistant", "tool", "summary"]
 

@@ -56,6 +56,13 @@ class SessionService:
         self._remote: RemoteOverlay = _StoredOnly()
         self.transcript = Transcript(db, publisher, self.get)
         self.turns = Turns(db, publisher, self)
+        self.hidden: set[str] = set()  # being imported: not listed until whole (section 20)
+
+    def retitle(self, session_id: str, title: str) -> None:
+        with immediate(self._db):
+            self._db.execute("UPDATE sessions SET title = ? WHERE id = ?", (title, session_id))
+            session = self.get(session_id)
+        self._publisher.publish(rpc.SESSIONS_CHANGED, session)
 
     def show_remote_with(self, remote: RemoteOverlay) -> None:
         """Where a remote session's live state comes from (the host's assembly passes its
@@ -75,7 +82,7 @@ class SessionService:
             f"SELECT {SESSION_COLUMNS} FROM sessions s "
             "ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
         ).fetchall()
-        return tuple(self._live(session_of(row)) for row in rows)
+        return tuple(self._live(session_of(row)) for row in rows if row[0] not in self.hidden)
 
     def _live(self, session: m.Session) -> m.Session:
         """The session as it stands: a remote one as its host tells, a local one without

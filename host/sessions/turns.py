@@ -89,6 +89,18 @@ class Turns:
         sessions.transcript.tell_appended(message)
         return turn, message
 
+    def open(self, session_id: str) -> m.Turn:
+        """A running turn with no message of the user's (an import's, section 20)."""
+        tid, now = new_id(), now_iso()
+        with immediate(self._db):
+            self._db.execute(
+                f"INSERT INTO turns ({TURN_COLUMNS}) VALUES (?, ?, 'running', NULL, ?, NULL)",
+                (tid, session_id, now),
+            )
+            turn = self.get(session_id, tid)
+        self._publisher.publish(rpc.TURNS_CHANGED, turn)
+        return turn
+
     def end(self, session_id: str, turn_id: str, state: str, error: str | None) -> m.Turn:
         """End a running turn; a turn that already ended is returned as it is. If the end
         cannot be written, the turn still ends, in memory and for every client (failed,

@@ -112,7 +112,15 @@ class Scripted:
         return InitializeResponse(
             protocol_version=protocol_version,
             agent_capabilities=AgentCapabilities(
-                load_session="--no-load" not in ARGS,
+                load_session="--no-load" not in ARGS and "--resume-only" not in ARGS,
+                session_capabilities=acp.schema.SessionCapabilities(
+                    list=acp.schema.SessionListCapabilities(),
+                    resume=acp.schema.SessionResumeCapabilities()
+                    if "--resume-only" in ARGS
+                    else None,
+                )
+                if "--sessions" in ARGS or "--resume-only" in ARGS
+                else None,
                 prompt_capabilities=PromptCapabilities(
                     image="--no-images" not in ARGS, embedded_context=True
                 ),
@@ -202,7 +210,49 @@ class Scripted:
             raise acp.RequestError(-32602, f"no method {method_id}")
         return AuthenticateResponse()
 
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **_: Any
+    ) -> acp.schema.ListSessionsResponse:
+        """Three earlier sessions in `cwd`, newest first, two a page."""
+        earlier = [
+            acp.schema.SessionInfo(
+                session_id=f"old-{i}", cwd=cwd or "/", title=f"Earlier task {i}",
+                updated_at=f"2026-11-0{i}T10:00:00Z",
+            )
+            for i in (3, 2, 1)
+        ]  # fmt: skip
+        start = int(cursor or 0)
+        page = earlier[start : start + 2]
+        more = str(start + 2) if start + 2 < len(earlier) else None
+        return acp.schema.ListSessionsResponse(sessions=page, next_cursor=more)
+
+    async def resume_session(self, cwd: str, session_id: str, **_: Any) -> Any:
+        self.cancelled[session_id] = asyncio.Event()
+        return acp.schema.ResumeSessionResponse()
+
+    async def _replay(self, sid: str) -> None:
+        """An earlier session's history, as an agent replays it for session/load."""
+        await self.conn.session_update(sid, acp.update_user_message_text("Fix the parser"))
+        await self.conn.session_update(sid, acp.update_agent_message_text("Looking at it."))
+        await self.conn.session_update(sid, acp.start_tool_call(
+            "r1", "Read parser.py", kind="read", status="in_progress",
+            raw_input={"path": "parser.py"}))  # fmt: skip
+        done = [acp.tool_content(acp.text_block("40 lines"))]
+        await self.conn.session_update(
+            sid, acp.update_tool_call("r1", status="completed", content=done)
+        )
+        await self._plan(sid, 2, 0)
+        await self._plan(sid, 3, 3)  # the last plan: every step done
+        await self.conn.session_update(sid, acp.update_user_message_text("Thanks"))
+        await self.conn.session_update(sid, acp.update_agent_message_text("Done."))
+
     async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
+        if session_id.startswith("old-"):
+            if session_id not in ("old-1", "old-2", "old-3"):
+                raise acp.RequestError.resource_not_found(session_id)
+            self.cancelled[session_id] = asyncio.Event()
+            await self._replay(session_id)
+            return LoadSessionResponse()
         known = self.state.read_text().splitlines() if self.state and self.state.exists() else []
         if not any(json.loads(line)["session"] == session_id for line in known):
             raise acp.RequestError.resource_not_found(session_id)
@@ -589,4 +639,4 @@ class Scripted:
 
 
 if __name__ == "__main__":
-    asyncio.run(acp.run_agent(Scripted()))  # type: ignore[arg-type]
+    asyncio.run(acp.run_agent(Scripted(), use_unstable_protocol=True))  # type: ignore[arg-type]
