@@ -1,8 +1,10 @@
 """A record of one agent process's traffic, for finding why a turn waits: with
 `NIB_ACP_TRACE` naming a folder, each agent process writes `<agent>-<pid>.log` there,
 one line per message it was sent (`>`), sent us (`<`) or wrote on standard error (`!`),
-each with the host's monotonic time and at most TRACE_LINE bytes of it. Off by default:
-the traffic holds the user's words and files."""
+each with the host's monotonic time and at most TRACE_LINE bytes of it. Bounded: past
+TRACE_FILE bytes the file becomes `<agent>-<pid>.log.1` (the one before it dropped) and a
+new one begins, so a trace holds at most twice that on disk. Off by default: the traffic
+holds the user's words and files."""
 
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ from typing import BinaryIO
 
 TRACE_ENV = "NIB_ACP_TRACE"
 TRACE_LINE = 4096  # bytes of one message kept
+TRACE_FILE = 8 * 1024 * 1024  # bytes of one trace file, before it is rotated
 
 
 class Trace:
-    def __init__(self, file: BinaryIO) -> None:
+    def __init__(self, file: BinaryIO, path: Path | None = None) -> None:
         self._file = file
+        self._path = path
+        self._size = file.tell() if path is not None else 0
 
     @classmethod
     def open(cls, agent: str, pid: int) -> Trace | None:
@@ -30,7 +35,8 @@ class Trace:
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", agent)[:60] or "agent"
         try:
             Path(folder).mkdir(parents=True, exist_ok=True)
-            return cls((Path(folder) / f"{safe}-{pid}.log").open("ab", buffering=0))
+            path = Path(folder) / f"{safe}-{pid}.log"
+            return cls(path.open("ab", buffering=0), path)
         except OSError:
             return None  # a trace never stops an agent
 
@@ -38,8 +44,15 @@ class Trace:
         head = line[:TRACE_LINE].rstrip(b"\n")
         more = b" ..." if len(line) > TRACE_LINE else b""
         stamp = f"{time.monotonic():.3f} {direction} ".encode()
+        written = stamp + head + more + b"\n"
         with contextlib.suppress(OSError, ValueError):  # closed meanwhile, or a full disk
-            self._file.write(stamp + head + more + b"\n")
+            if self._path is not None and self._size + len(written) > TRACE_FILE:
+                self._file.close()
+                os.replace(self._path, self._path.with_name(self._path.name + ".1"))
+                self._file = self._path.open("ab", buffering=0)
+                self._size = 0
+            self._file.write(written)
+            self._size += len(written)
 
     def close(self) -> None:
         self._file.close()

@@ -78,7 +78,11 @@ class Library:
 
     def search(self, params: m.SearchParams) -> m.SearchResults:
         """Sessions whose title holds every word first (newest used first), then the
-        messages that do, newest first; at most `limit` in all."""
+        messages that do, newest first; at most `limit` in all. A control character (a NUL)
+        separates words, as a space does: the index's tokenizer takes none."""
+        params = params.model_copy(
+            update={"query": "".join(" " if ord(c) < 32 else c for c in params.query)}
+        )
         query = fts_query(params.query)
         if query is None:
             return m.SearchResults(hits=())

@@ -121,3 +121,17 @@ def test_export_writes_the_session_as_markdown(host: HostProcess, tmp_path: Path
     assert [p.name for p in target.parent.iterdir()] == ["session.md"]  # no leftovers
     client.call("sessions.export", {"sessionId": sid, "path": str(target), "replace": True})
     assert target.read_text().startswith("# Read the code")
+
+
+def test_a_nul_in_a_search_is_a_space_not_an_error(tmp_path: Path) -> None:
+    """Issue 46, point 12: a NUL in `sessions.search` was -32603 "SQLError"."""
+    from tests.helpers.host_process import host_env, running_host
+
+    with running_host(tmp_path / "data", str(tmp_path / "h.sock"), host_env()) as host:
+        client = host.connect()
+        sid = client.call("sessions.create", {"title": "parser fixes"})["id"]
+        for query in ("parser\u0000fixes", "\u0000", "pars\u0000"):
+            found = client.call("sessions.search", {"query": query})
+            assert isinstance(found["hits"], list), query
+        hits = client.call("sessions.search", {"query": "parser\u0000fixes"})["hits"]
+        assert [h["sessionId"] for h in hits] == [sid]
