@@ -27,7 +27,8 @@ def test_hello_answers_versions(host) -> None:
     result = client.hello()
     assert result["protocolVersion"] == 1 and result["schemaVersion"] == 30
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
-    assert result["capabilities"] == ["todos"]  # contract section 14
+    assert result["capabilities"] == [  # contract sections 14 and 19
+        "todos", "agents", "checkpoints", "worktrees", "sessions"]  # fmt: skip
 
 
 def test_any_method_before_hello_is_refused_and_closed(host) -> None:
@@ -213,7 +214,7 @@ def test_session_shape_and_new_session_snapshot(host) -> None:
     session = client.call("sessions.create", {"title": "  Hello  "})
     assert set(session) == {
         "id", "title", "mode", "origin", "remote", "parentId", "createdAt", "updatedAt",
-        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd", "worktree",
+        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd", "worktree", "attemptId",
     }  # fmt: skip
     assert session["title"] == "Hello" and session["mode"] == "agent"
     assert (session["agent"], session["cwd"]) == ("nib", None)

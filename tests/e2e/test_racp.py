@@ -55,6 +55,9 @@ def local_host(short: Path) -> Iterator[HostProcess]:
         yield h
 
 
+ALL = ["todos", "agents", "checkpoints", "worktrees", "sessions"]  # section 19
+
+
 def remote_hello(remote: HostProcess) -> RpcClient:
     client = remote.connect(hello=False)
     client.hello(REMOTE_TOKEN)
@@ -103,7 +106,7 @@ def test_a_turn_on_a_new_remote_session_streams_to_the_local_client(short: Path)
         session = client.call("sessions.create", {"title": "far", "remote": {"endpoint": endpoint}})
         assert session["origin"] == "remote"
         info = session["remote"]
-        assert info["state"] == "connected" and info["capabilities"] == ["todos"]
+        assert info["state"] == "connected" and info["capabilities"] == ALL
         remote_id = info["remoteSessionId"]
         direct = remote_hello(remote)
         assert direct.call("sessions.get", {"sessionId": remote_id})["mode"] == "agent"
@@ -344,7 +347,7 @@ def test_a_remote_turn_over_ssh_end_to_end(short: Path) -> None:
             client = local.connect()
             session = client.call("sessions.create", {"remote": {"endpoint": server.endpoint()}})
             assert session["remote"]["state"] == "connected"
-            assert session["remote"]["capabilities"] == ["todos"]
+            assert session["remote"]["capabilities"] == ALL
             sid = session["id"]
             turn = client.call("turns.start", {"sessionId": sid, "text": PLAN})
             assert client.wait_turn_end(turn["id"])["state"] == "completed"
