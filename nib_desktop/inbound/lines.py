@@ -64,6 +64,7 @@ class LineMaker:
                     bounded(line.call_input),
                     line.places,
                     line.images,
+                    message.id if line.kind == "user" else "",
                 )
             )
         return tuple(made)

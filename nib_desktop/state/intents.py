@@ -68,6 +68,14 @@ class DeleteSession:
 
 
 @dataclass(frozen=True)
+class Resend:
+    """The earlier message being edited (`AppState.editing`) sent again as `text`, in a
+    fork of its session from there (`sessions.rewind`)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class ShowAdjacent:
     step: int  # rows below (negative: above) the one shown
 
@@ -189,6 +197,7 @@ Intent = (
     | DeleteSession
     | ShowAdjacent
     | Send
+    | Resend
     | Stop
     | Steer
     | SignIn

@@ -190,6 +190,13 @@ def search_answered(s: Held, e: ev.SearchAnswered) -> Change:
     return change(A.SEARCH)
 
 
+def editing_set(s: Held, e: ev.EditingSet) -> Change:
+    if s.editing == e.editing:
+        return NOTHING
+    s.editing = e.editing
+    return change(A.EDITING)
+
+
 def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:
     told = e.worktree
     if s.worktrees.get(told.session_id) == told:

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.editing import Editing
 from nib_desktop.state.library import Search
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
@@ -56,6 +57,7 @@ class Aspect(StrEnum):
     FILES = "files"  # the files an "@" in the composer matches
     IMAGES = "images"  # the images held to go with a session's next message
     SEARCH = "search"  # the search across sessions answered (`Held.search`)
+    EDITING = "editing"  # an earlier message edited in the composer (`Held.editing`)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class Held:
     agents: tuple[AgentChoice, ...] = ()
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
+    editing: Editing | None = None  # an earlier message edited in the composer
     notice: str = ""
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session

@@ -51,6 +51,7 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.ChangesShown: checklist.changes_shown,
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.WorktreeTold: sessions.worktree_told,
+    ev.EditingSet: sessions.editing_set,
     ev.StepFilesCounted: checklist.step_files_counted,
     ev.RevisionFilesCounted: checklist.revision_files_counted,
     ev.PlanAsked: checklist.plan_asked,

@@ -40,6 +40,7 @@ CHECKPOINT = Aspect.CHECKPOINT
 FEEDBACK = Aspect.FEEDBACK
 FILES = Aspect.FILES
 IMAGES = Aspect.IMAGES
+EDITING = Aspect.EDITING
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

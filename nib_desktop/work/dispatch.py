@@ -101,6 +101,7 @@ class Intents:
                 "delete the session",
             ),
             it.Send: self._send,
+            it.Resend: self._resend,
             it.Stop: lambda _i: (self.sessions.cancel_turn(), "stop the turn"),
             it.SignIn: lambda i: (
                 self.steering.sign_in(i.agent, i.method_id),
@@ -173,6 +174,12 @@ class Intents:
         if slash.slash_command(text) is not None and not slash.for_the_agent(text, theirs):
             return self.commands.command(text), "run the command"
         return self.sessions.start_turn(text), "send the message"
+
+    def _resend(self, intent: it.Resend) -> tuple[Coroutine[Any, Any, object], str]:
+        editing = self._state.editing
+        if editing is None:
+            return self.sessions.start_turn(intent.text), "send the message"
+        return self.sessions.rewind(editing, intent.text), "send the edited message"
 
     def _queue(self, intent: it.Queue) -> None:
         current = self._state.current

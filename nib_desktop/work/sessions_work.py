@@ -11,6 +11,7 @@ from nib_desktop.inbound import convert
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.link.connection import HostLink
 from nib_desktop.state import events as ev, slash
+from nib_desktop.state.editing import Editing
 from nib_desktop.state.store import AppState
 from nib_desktop.work.files_work import mentioned
 from nib_desktop.work.images_work import ImagesWork
@@ -37,6 +38,21 @@ class SessionsWork:
             return None
         params = m.ForkParams(session_id=shown)
         return await self.open(await self._host.call(rpc.SESSIONS_FORK, params))
+
+    async def rewind(self, editing: Editing, text: str) -> m.Session:
+        """An earlier message sent again as `text`, in a fork of its session from there
+        (`sessions.rewind`), the folder back to that turn's start when asked; the fork
+        shown once it is loaded."""
+        params = m.RewindParams(
+            session_id=editing.session_id,
+            message_id=editing.message_id,
+            text=text,
+            files=editing.files,
+        )
+        fork = await self._host.call(rpc.SESSIONS_REWIND, params)
+        if self._state.editing == editing:
+            self._state.apply(ev.EditingSet(None))
+        return await self.open(fork)
 
     async def delete_session(self, session_id: str) -> None:
         await self._host.call(rpc.SESSIONS_DELETE, m.DeleteParams(session_id=session_id))

@@ -11,7 +11,7 @@ RowLayout {
     id: row
     objectName: "agentAsksRow"
 
-    required property ComposerView composer
+    required property AgentAsksView composer
     required property Theme theme
 
     // the buttons, read again whenever the composer's view changes

@@ -174,10 +174,12 @@ Rectangle {
         AgentAsksRow {
             Layout.fillWidth: true
             Layout.margins: 8
-            composer: composer.app.composer
+            composer: composer.app.agentAsks
             theme: composer.theme
         }
         Connections { target: composer.app.composer; function onWordsAsked(words: string): void { composer.putInInput(words) } }
+        Connections { target: composer.app.editing; function onTaken(words: string): void { composer.putInInput(words) } }
+        Connections { target: composer.app.agentAsks; function onWordsAsked(words: string): void { composer.putInInput(words) } }
 
         // "/" typed: the commands it may begin (SlashCompletions.qml); Return sends what
         // is typed
@@ -269,19 +271,9 @@ Rectangle {
                     input.nextItemInFocusChain(false).forceActiveFocus(Qt.BacktabFocusReason)
                     event.accepted = true
                 }
-                // Escape stops the running turn
-                Keys.onEscapePressed: (event) => {
-                    // stops the running turn; with none running, dismisses the notice
-                    if (composer.app.sessions.currentRunning) {
-                        composer.app.composer.stop()
-                        event.accepted = true
-                    } else if (composer.app.notice.text !== "") {
-                        composer.app.notice.dismiss()
-                        event.accepted = true
-                    } else {
-                        event.accepted = false
-                    }
-                }
+                // Escape stops the running turn; else gives up editing an earlier message,
+                // or dismisses the notice
+                Keys.onEscapePressed: (event) => { event.accepted = composer.app.composer.escape() }
                 Accessible.name: qsTr("Message")
                 Accessible.description: placeholderText
             }

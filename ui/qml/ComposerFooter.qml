@@ -18,6 +18,25 @@ RowLayout {
 
     spacing: 8
     Label {
+        // an earlier message being edited: what Enter, Alt+R and Esc do with it
+        objectName: "editingWords"
+        visible: text !== ""
+        text: footer.app.editing.words
+        textFormat: Text.PlainText
+        elide: Text.ElideRight
+        Layout.fillWidth: true
+        color: footer.theme.warning
+        font.pixelSize: 12
+        Accessible.role: Accessible.StaticText
+        Accessible.name: text
+    }
+    Shortcut {
+        // whether the folder goes back to that turn's start with the edited message
+        sequence: "Alt+R"
+        enabled: footer.app.editing.words !== ""
+        onActivated: footer.app.editing.toggleFiles()
+    }
+    Label {
         objectName: "sessionKind"
         // an external agent's session names the agent and its folder
         text: footer.app.sessions.currentAgent !== ""

@@ -43,8 +43,7 @@ Item {
         }
     }
 
-    // Ctrl+F: find in the transcript (from anywhere in the window); closing it gives the
-    // focus back where it was
+    // Ctrl+F: find in the transcript (from anywhere); closing it gives the focus back
     property Item findReturn: null
     Shortcut {
         sequences: [StandardKey.Find]
@@ -147,10 +146,9 @@ Item {
             return count - 1
         }
 
-        // Return unfolds every folded line (thoughts, compaction summaries, long messages)
-        // and folds them again: what a click does to one line, for the keyboard
+        // Return unfolds (and folds again) every folded line, as a click does one line
         property bool unfoldAll: false
-        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, S selects in the last line by keyboard, Ctrl+C the transcript")
+        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, S selects in the last line by keyboard, E edits and resends your last message in view, Ctrl+C the transcript")
 
         Connections {
             target: transcript.app.sessions
@@ -165,6 +163,8 @@ Item {
                 transcript.app.transcript.copyLastCode(list.lastInView())
             } else if (event.key === Qt.Key_M && event.modifiers === Qt.NoModifier) {
                 transcript.app.transcript.copyLine(list.lastInView())
+            } else if (event.key === Qt.Key_E && event.modifiers === Qt.NoModifier) {
+                transcript.app.editing.take(list.lastInView())
             } else if (event.key === Qt.Key_S && event.modifiers === Qt.NoModifier) {
                 const line = list.itemAtIndex(list.lastInView()) as TranscriptEntry
                 if (line !== null)

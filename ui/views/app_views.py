@@ -10,11 +10,13 @@ from PySide6.QtCore import Property, QObject
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state.store import AppState
+from ui.views.agent_asks import AgentAsksView
 from ui.views.approvals import ApprovalsView
 from ui.views.changes_view import ChangesView
 from ui.views.composer import ComposerView
 from ui.views.connection_view import ConnectionView
 from ui.views.dock import DockView
+from ui.views.editing_view import EditingView
 from ui.views.feedback_view import FeedbackView
 from ui.views.history import HistoryView
 from ui.views.library_view import LibraryView
@@ -60,6 +62,8 @@ class AppViews(QObject):
         self.settings_view = SettingsView(state, ask, self)
         self.palette_view = PaletteView(state, self.dock_view, ask, self)
         self.library_view = LibraryView(state, ask, self)
+        self.agent_asks_view = AgentAsksView(state, ask, self)
+        self.editing_view = EditingView(state, ask, self.transcript_view.model, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -103,11 +107,19 @@ class AppViews(QObject):
     def _get_palette(self) -> PaletteView:
         return self.palette_view
 
+    def _get_agent_asks(self) -> AgentAsksView:
+        return self.agent_asks_view
+
+    def _get_editing(self) -> EditingView:
+        return self.editing_view
+
     def _get_library(self) -> LibraryView:
         return self.library_view
 
     sessions = Property(SessionsView, _get_sessions, constant=True)
     composer = Property(ComposerView, _get_composer, constant=True)
+    agentAsks = Property(AgentAsksView, _get_agent_asks, constant=True)
+    editing = Property(EditingView, _get_editing, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
     dock = Property(DockView, _get_dock, constant=True)
     feedback = Property(FeedbackView, _get_feedback, constant=True)

@@ -9,15 +9,11 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import slash, store
 from nib_desktop.state.lazy import events as ev, intents as it
-from nib_desktop.state.steering import plan_exit
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import ImageModel, qml_uncreatable
 
 if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
-
-APPROVED = "Go ahead with the plan."
-CHANGES = "Change the plan: "
 
 
 QML_IMPORT_NAME = "Nib"
@@ -45,73 +41,6 @@ class ComposerView(QObject):
         if {store.IMAGES, store.CURRENT} & change.aspects:
             self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
 
-    @Slot(result="QVariantList")
-    def agentAsks(self) -> list[dict[str, str]]:
-        """What the shown agent's session waits for from the user, as buttons: its
-        sign-in methods once a turn failed for want of one; else, while it is in its plan
-        mode and no turn runs, approving the plan or asking for changes."""
-        shown = self._state.shown
-        if shown is None or not shown.agent or shown.running:
-            return []
-        turn = self._state.turn(shown.session_id)
-        told = self._state.steering.get(shown.session_id)
-        if told is None:
-            return []
-        if told.sign_ins and "authentication required" in turn.error:
-            return [
-                {
-                    "id": f"signin:{i}",
-                    "name": name,
-                    "description": f"Sign in to {shown.agent}: {name}",
-                }
-                for i, name in told.sign_ins
-            ]
-        leave = plan_exit(told)
-        if leave is None or turn.state != "completed":
-            return []
-        return [
-            {
-                "id": f"plan:{leave[0]}",
-                "name": f"Approve, go on in {leave[1]}",
-                "description": f"Leave the plan mode for {leave[1]} and tell the agent to go ahead",
-            },
-            {
-                "id": "plan:",
-                "name": "Ask for changes…",
-                "description": "Say what to change: the agent writes the plan again",
-            },
-        ]
-
-    def _asks_title(self) -> str:
-        asks = self.agentAsks()
-        shown = self._state.shown
-        if not asks or shown is None:
-            return ""
-        if asks[0]["id"].startswith("signin:"):
-            return f"{shown.agent} asks you to sign in:"
-        return f"{shown.agent}'s plan waits for you:"
-
-    @Slot(str)
-    def answerAsk(self, ask_id: str) -> None:
-        """One of `agentAsks` chosen: a sign-in; the plan approved (the mode left, then
-        "Go ahead with the plan."); or changes asked for (the input takes the words)."""
-        shown = self._state.shown
-        kind, _, value = ask_id.partition(":")
-        if shown is None or not shown.agent:
-            return
-        if kind == "signin" and value:
-            self._ask(it.SignIn(shown.agent, value))
-        elif kind == "plan" and value:
-            self._ask(it.Steer("", value, APPROVED))
-        elif kind == "plan":
-            self.wordsAsked.emit(CHANGES)
-
-    def _asks_count(self) -> int:
-        return len(self.agentAsks())
-
-    asksCount = Property(int, _asks_count, notify=changed)
-    asksTitle = Property(str, _asks_title, notify=changed)
-
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
         """Send `text` in the session shown (a new one if none is); False, and the text
@@ -130,7 +59,11 @@ class ComposerView(QObject):
             return True
         if shown is not None and not shown.reachable:
             return False
-        self._ask(it.Send(text))
+        editing = self._state.editing
+        edited = (
+            editing is not None and shown is not None and editing.session_id == shown.session_id
+        )
+        self._ask(it.Resend(text) if edited else it.Send(text))
         return True
 
     def _queued(self) -> str:
@@ -236,6 +169,21 @@ class ComposerView(QObject):
     @Slot()
     def stop(self) -> None:
         self._ask(it.Stop())
+
+    @Slot(result=bool)
+    def escape(self) -> bool:
+        """Escape in the input: stops the running turn; else gives up editing an earlier
+        message, or dismisses the notice; False when it does none of them."""
+        shown = self._state.shown
+        if shown is not None and shown.running:
+            self.stop()
+        elif self._state.editing is not None:
+            self._ask(ev.EditingSet(None))
+        elif self._state.notice:
+            self._ask(ev.NoticeShown(""))
+        else:
+            return False
+        return True
 
     @Slot(str, str)
     def saveDraft(self, session_id: str, text: str) -> None:

@@ -1,0 +1,32 @@
+"""Edit and resend (contract section 20's `sessions.rewind`): one of the user's earlier
+messages taken into the composer; sending it makes a fork of the session from there, its
+folder restored to that turn's start when asked. Plain values, no Qt."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Editing(NamedTuple):
+    session_id: str
+    message_id: str
+    text: str  # the message as it was sent
+    files: bool = False  # the folder goes back to that turn's start too
+
+
+class EditingSet(NamedTuple):
+    """A message taken into the composer to edit and resend (None: no longer)."""
+
+    editing: Editing | None
+
+
+def editing_words(editing: Editing | None, shown: str | None) -> str:
+    """What the composer says while an earlier message is edited there."""
+    if editing is None or editing.session_id != shown:
+        return ""
+    files = (
+        "the folder goes back to that turn's start (Alt+R: keep it as it is)"
+        if editing.files
+        else "the folder stays as it is (Alt+R: back to that turn's start)"
+    )
+    return f"Editing an earlier message: Enter sends it in a fork from there; {files}; Esc cancels"

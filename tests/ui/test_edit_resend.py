@@ -1,0 +1,68 @@
+"""Edit and resend in the window (issue 52, point 2), by keys, on the host's own agent in a
+real git repository: E in the transcript takes the user's last message in view into the
+input; Alt+R asks for the folder as that turn found it; Enter sends the edited text in a
+fork of the session from there; Escape gives it up. The parent stays as it was."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.e2e.test_checkpoints import repository
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_agents import send, turn_end
+
+ALT = Qt.KeyboardModifier.AltModifier
+
+
+def test_an_earlier_message_is_edited_and_resent_in_a_fork(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    folder = repository(gui.data_dir.parent / "work")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.sessions.create_session("agent", "", str(folder))
+        parent = gui.state.current or ""
+        await send(gui, "demo: 1 steps")
+        await turn_end(gui)
+        (folder / "app.py").write_text("print('between')\n")  # as the second turn finds it
+        await send(gui, "demo: 2 steps")
+        await turn_end(gui)
+        (folder / "app.py").write_text("print('after')\n")
+        before = [row.text for row in gui.transcript.model.rows()]
+
+        input_ = gui.item("composerInput")
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)  # to the transcript
+        assert gui.item("transcriptList").hasActiveFocus()
+        await gui.key(Qt.Key.Key_E)
+        await until(lambda: input_.property("text") == "demo: 2 steps", 5, "the message taken")
+        words = gui.item("editingWords")
+        assert words.property("visible") and "Enter sends it in a fork" in words.property("text")
+        await gui.key(Qt.Key.Key_Escape)  # given up: the words go
+        await until(lambda: not gui.item("editingWords").property("visible"), 5, "given up")
+
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+        await gui.key(Qt.Key.Key_E)
+        await until(lambda: gui.item("editingWords").property("visible"), 5, "taken again")
+        input_.forceActiveFocus()
+        await gui.key(Qt.Key.Key_R, ALT)  # the folder as that turn found it, too
+        await until(lambda: "goes back" in gui.item("editingWords").property("text"), 5, "files")
+        input_.setProperty("text", "demo: 3 steps")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.state.current not in (None, parent), 10, "the fork shown")
+        fork = gui.state.session(gui.state.current)
+        assert fork is not None and fork.parent_id == parent
+        await turn_end(gui)
+        texts = [row.text for row in gui.transcript.model.rows()]
+        assert "demo: 1 steps" in texts and "demo: 2 steps" not in texts
+        assert "demo: 3 steps" in texts
+        assert (folder / "app.py").read_text() == "print('between')\n"
+        assert not gui.item("editingWords").property("visible")
+        await gui.actions.sessions.select_session(parent)
+        await until(lambda: [r.text for r in gui.transcript.model.rows()] == before, 10,
+                    "the parent as it was")  # fmt: skip
+
+    gui.run(body(), timeout=90)
