@@ -20,13 +20,13 @@ class EditingSet(NamedTuple):
     editing: Editing | None
 
 
-def editing_words(editing: Editing | None, shown: str | None) -> str:
-    """What the composer says while an earlier message is edited there."""
+def editing_words(editing: Editing | None, shown: str | None, has_folder: bool = True) -> str:
+    """What the composer says while an earlier message is edited there (a session with
+    no folder has no files to put back)."""
     if editing is None or editing.session_id != shown:
         return ""
-    files = (
-        "the folder goes back to that turn's start (Alt+R: keep it as it is)"
-        if editing.files
-        else "the folder stays as it is (Alt+R: back to that turn's start)"
-    )
-    return f"Editing an earlier message: Enter sends it in a fork from there; {files}; Esc cancels"
+    if not has_folder:
+        return "Editing: Enter resends in a fork · Esc: cancel"
+    if editing.files:
+        return "Editing: Enter resends in a fork, files as then · Alt+R: keep files · Esc: cancel"
+    return "Editing: Enter resends in a fork · Alt+R: files as then too · Esc: cancel"

@@ -49,7 +49,13 @@ class SessionsWork:
             text=text,
             files=editing.files,
         )
-        fork = await self._host.call(rpc.SESSIONS_REWIND, params)
+        try:
+            fork = await self._host.call(rpc.SESSIONS_REWIND, params)
+        except BaseException:  # not sent: the edited text back in the input, none lost
+            if self._state.editing == editing:
+                self._state.apply(ev.EditingSet(None))
+                self._state.apply(ev.EditingSet(editing._replace(text=text)))
+            raise
         if self._state.editing == editing:
             self._state.apply(ev.EditingSet(None))
         return await self.open(fork)

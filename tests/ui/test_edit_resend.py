@@ -40,7 +40,7 @@ def test_an_earlier_message_is_edited_and_resent_in_a_fork(
         await gui.key(Qt.Key.Key_E)
         await until(lambda: input_.property("text") == "demo: 2 steps", 5, "the message taken")
         words = gui.item("editingWords")
-        assert words.property("visible") and "Enter sends it in a fork" in words.property("text")
+        assert words.property("visible") and "Enter resends in a fork" in words.property("text")
         await gui.key(Qt.Key.Key_Escape)  # given up: the words go
         await until(lambda: not gui.item("editingWords").property("visible"), 5, "given up")
 
@@ -49,7 +49,8 @@ def test_an_earlier_message_is_edited_and_resent_in_a_fork(
         await until(lambda: gui.item("editingWords").property("visible"), 5, "taken again")
         input_.forceActiveFocus()
         await gui.key(Qt.Key.Key_R, ALT)  # the folder as that turn found it, too
-        await until(lambda: "goes back" in gui.item("editingWords").property("text"), 5, "files")
+        said = gui.item("editingWords")
+        await until(lambda: "files as then ·" in said.property("text"), 5, "the files too")
         input_.setProperty("text", "demo: 3 steps")
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.state.current not in (None, parent), 10, "the fork shown")
@@ -66,3 +67,32 @@ def test_an_earlier_message_is_edited_and_resent_in_a_fork(
                     "the parent as it was")  # fmt: skip
 
     gui.run(body(), timeout=90)
+
+
+def test_a_session_without_a_folder_offers_no_files(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No folder, no files to put back: Alt+R is not offered and does nothing; the edited
+    message is resent all the same (it was refused, and the text lost, before)."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.sessions.create_session("agent")
+        parent = gui.state.current
+        await send(gui, "demo: 1 steps")
+        await turn_end(gui)
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+        await gui.key(Qt.Key.Key_E)
+        words = gui.item("editingWords")
+        await until(lambda: words.property("visible"), 5, "the message taken")
+        assert words.property("text") == "Editing: Enter resends in a fork · Esc: cancel"
+        gui.item("composerInput").forceActiveFocus()
+        await gui.key(Qt.Key.Key_R, ALT)
+        assert gui.state.editing is not None and not gui.state.editing.files
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.state.current not in (None, parent), 10, "the fork shown")
+        await turn_end(gui)
+        assert gui.state.notice == ""
+
+    gui.run(body(), timeout=60)

@@ -24,6 +24,7 @@ RowLayout {
         text: footer.app.editing.words
         textFormat: Text.PlainText
         elide: Text.ElideRight
+        FullTextTip { target: parent }
         Layout.fillWidth: true
         color: footer.theme.warning
         font.pixelSize: 12

@@ -60,13 +60,19 @@ class EditingView(QObject):
                 return
         self._ask(ev.NoticeShown("No message of yours above this point to edit and resend"))
 
+    def _has_folder(self) -> bool:
+        shown = self._state.shown
+        return shown is not None and bool(shown.cwd)
+
     @Slot()
     def toggleFiles(self) -> None:
+        """Whether the folder goes back to that turn's start too (a session with no
+        folder has none to put back)."""
         editing = self._state.editing
-        if editing is not None:
+        if editing is not None and self._has_folder():
             self._ask(ev.EditingSet(editing._replace(files=not editing.files)))
 
     def _words(self) -> str:
-        return editing_words(self._state.editing, self._state.current)
+        return editing_words(self._state.editing, self._state.current, self._has_folder())
 
     words = Property(str, _words, notify=changed)
