@@ -80,10 +80,13 @@ class Settings:
         async with self._lock:  # one change at a time: none is lost between read and write
             for _attempt in range(WRITE_ATTEMPTS):
                 read = settings_signature(self.data_dir)
+                before = self._bytes()
                 try:
                     settings = read_settings_file(self.data_dir) or {}
                 except SettingsFileError as exc:
                     raise errors.SettingsUnusable(f"{exc}; it was not changed") from None
+                if self._bytes() != before:
+                    continue  # saved while it was read: read it again
                 if params.desktop is not None:
                     held = settings.get(DESKTOP)
                     section: dict[str, Any] = held if isinstance(held, dict) else {}
@@ -93,7 +96,7 @@ class Settings:
                     _switch(settings, params.server)
                 text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
                 try:
-                    if await asyncio.to_thread(self._write, text, read):
+                    if await asyncio.to_thread(self._write, text, read, before):
                         break
                 except OSError as exc:
                     raise errors.SettingsUnusable(
@@ -111,12 +114,20 @@ class Settings:
             await self._reload()
         return view
 
-    def _write(self, text: str, read: Signature) -> bool:
+    def _bytes(self) -> bytes | None:
+        try:
+            return self.path.read_bytes()
+        except OSError:
+            return None
+
+    def _write(self, text: str, read: Signature, content: bytes | None) -> bool:
         """`text` written over the file, unless it changed since it was read as `read`
-        (False: read it again), readable by its owner alone. A link is written through to
-        its target, whose mode (the user's choice) is kept; the link stays a link."""
+        and `content` (False: read it again), readable by its owner alone. Its bytes are
+        compared, not only its time and size: two saves within the file system's clock
+        tick, of one size, look the same to `stat`. A link is written through to its
+        target, whose mode (the user's choice) is kept; the link stays a link."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        if settings_signature(self.data_dir) != read:
+        if settings_signature(self.data_dir) != read or self._bytes() != content:
             return False  # an editor saved it meanwhile: that change is not overwritten
         if not self.path.is_symlink():
             replace_file(self.path, text)  # the host's own file: its owner's alone (keys)

@@ -135,11 +135,11 @@ def test_a_file_changed_while_it_is_written_is_not_overwritten(tmp_path: Path) -
         original = settings._write
         saved: list[bool] = []
 
-        def editor_saves_first(text: str, read: object) -> bool:
+        def editor_saves_first(text: str, read: object, content: bytes | None) -> bool:
             if not saved:  # the editor's save lands between the read and the write
                 saved.append(True)
                 (tmp_path / "settings.json").write_text('{"a": 2, "b": 3}  ')
-            return original(text, read)  # type: ignore[arg-type]
+            return original(text, read, content)  # type: ignore[arg-type]
 
         settings._write = editor_saves_first  # type: ignore[method-assign]
         await settings.set(m.SettingsSetParams.model_validate({"desktop": {"badge": False}}))
