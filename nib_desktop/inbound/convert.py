@@ -48,6 +48,9 @@ def session(s: m.Session) -> Session:
         agent=shown_text(s.agent) if s.agent != m.NIB_AGENT else "",
         folder=shown_text(folder_label(s.cwd)) if s.cwd else "",
         cwd=s.cwd or "",
+        branch=shown_text(s.worktree.branch)
+        if s.worktree is not None and s.worktree.state != "removed"
+        else "",
     )
 
 

@@ -44,6 +44,9 @@ class CreateSession:
     mode: str = "agent"
     agent: str = ""  # a configured ACP agent ("": the host's own runtime)
     folder: str = ""  # its working folder ("": the host's default, the home folder)
+    # in a new git worktree of the folder's repository (section 18): (base, branch, carry
+    # the checkout's uncommitted work); "" base or branch: git's and the host's defaults
+    worktree: tuple[str, str, bool] | None = None
 
 
 @dataclass(frozen=True)

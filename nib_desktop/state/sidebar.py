@@ -10,6 +10,7 @@ from typing import NamedTuple
 from nib_desktop.state import facts, store
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
+from nib_desktop.state.worktrees import WorktreeView
 
 # the aspects of a change that can alter a row
 SIDEBAR = frozenset(
@@ -56,6 +57,11 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
         )
     if session.agent:
         words.append(f"{session.agent} in {session.folder}")
+    place = session.folder
+    if session.branch:
+        told = state.worktrees.get(sid)
+        place = f"{session.folder} · ⎇ {session.branch}" + (_against(told) if told else "")
+        words.append(f"on its own branch {session.branch}" + (_against(told) if told else ""))
     if session.running:
         words.append(
             f"running, {progress.replace('/', ' of ')} steps done" if progress else "running"
@@ -77,7 +83,7 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
         session.parent_id,
         session.remote_state,
         session.agent,
-        session.folder,
+        place,
         progress,
         ended,
         unseen,
@@ -99,3 +105,14 @@ def adjacent(state: AppState, step: int) -> str | None:
         return None
     here = ids.index(state.current) if state.current in ids else -1
     return ids[max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0]
+
+
+def _against(told: WorktreeView) -> str:
+    """ " ↑2 ↓1 · changed · 1 conflict": how a worktree stands against its base."""
+    parts = [f" ↑{told.ahead} ↓{told.behind}"]
+    if told.dirty:
+        parts.append(" · uncommitted changes")
+    if told.conflicts:
+        n = len(told.conflicts)
+        parts.append(f" · {n} conflict{'' if n == 1 else 's'} with its base")
+    return "".join(parts)

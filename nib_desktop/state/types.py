@@ -85,6 +85,7 @@ class Session(NamedTuple):
     agent: str = ""  # the external ACP agent it runs on ("": the host's own runtime)
     folder: str = ""  # its working folder as shown ("~/src/app"), "" when it has none
     cwd: str = ""  # and as the host has it (an absolute path on the host's machine)
+    branch: str = ""  # its own worktree's branch, while it has one (section 18)
 
     @property
     def running(self) -> bool:

@@ -21,3 +21,23 @@ class WorktreeTold(NamedTuple):
     """The host told a worktree's state (`worktrees.changed`)."""
 
     worktree: WorktreeView
+
+
+_REFUSED = set(" ~^:?*[\\\x7f")
+
+
+def branch_problem(name: str) -> str:
+    """What git refuses in a branch name as typed, in words ("" for nothing, or for an
+    empty name: the host's own default then), by git's `check-ref-format` rules."""
+    name = name.strip()
+    if not name:
+        return ""
+    if name.startswith(("-", "/")) or name.endswith(("/", ".", ".lock")) or name == "@":
+        return "A branch name cannot start with - or /, nor end with /, . or .lock"
+    if any(c in _REFUSED or ord(c) < 32 for c in name):
+        return "A branch name has no spaces, nor any of ~ ^ : ? * [ \\"
+    if ".." in name or "@{" in name or "//" in name:
+        return "A branch name has no .., @{ or //"
+    if any(part.startswith(".") for part in name.split("/")):
+        return "No part of a branch name starts with a dot"
+    return ""

@@ -163,7 +163,7 @@ class Intents:
 
     def _create(self, intent: it.CreateSession) -> None:  # one that times out may appear
         self._run(
-            self.sessions.create_session(intent.mode, intent.agent, intent.folder),
+            self.sessions.create_session(intent.mode, intent.agent, intent.folder, intent.worktree),
             "create a session",
             "session",
         )

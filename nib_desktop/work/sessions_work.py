@@ -22,13 +22,21 @@ class SessionsWork:
         self._host, self._state, self._loader, self._images = host, state, loader, images
 
     async def create_session(
-        self, mode: str = "agent", agent: str = "", folder: str = ""
+        self,
+        mode: str = "agent",
+        agent: str = "",
+        folder: str = "",
+        worktree: tuple[str, str, bool] | None = None,
     ) -> m.Session:
-        fields: dict[str, str] = {"mode": mode}
+        fields: dict[str, object] = {"mode": mode}
         if agent:
             fields["agent"] = agent
         if folder.strip():
             fields["cwd"] = convert.folder_path(folder)
+        if worktree is not None:
+            base, branch, carry = worktree
+            asked = {"base": base.strip() or None, "branch": branch.strip() or None}
+            fields["worktree"] = {**asked, "carry": carry}
         params = m.CreateSessionParams.model_validate(fields)
         return await self.open(await self._host.call(rpc.SESSIONS_CREATE, params))
 

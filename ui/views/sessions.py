@@ -144,6 +144,29 @@ class SessionsView(QObject):
         "" for the home folder)."""
         self._ask(it.CreateSession("agent", agent, folder))
 
+    @Slot(str, str, str, str, bool)
+    def createInWorktree(
+        self, agent: str, folder: str, base: str, branch: str, carry: bool
+    ) -> None:
+        """As `createOn`, in a new git worktree of the folder's repository (section 18)."""
+        self._ask(it.CreateSession("agent", agent, folder, (base, branch, carry)))
+
+    @Slot(str, result=str)
+    def branchProblem(self, typed: str) -> str:
+        from nib_desktop.state.worktrees import branch_problem
+
+        return branch_problem(typed)
+
+    @Slot(str, result=bool)
+    def inRepository(self, typed: str) -> bool:
+        """The folder as typed is inside a git work tree (a `.git` in it or above it)."""
+        from pathlib import Path
+
+        where = Path(typed.strip()).expanduser() if typed.strip() else None
+        if where is None or not where.is_absolute() or not where.is_dir():
+            return False
+        return any((folder / ".git").exists() for folder in (where, *where.parents))
+
     @Slot(str, result=str)
     def folderProblem(self, typed: str) -> str:
         """What is wrong with a folder as typed for an agent's session, in words ("" for

@@ -6,7 +6,8 @@ import Nib
 import ".."
 
 // A new session on a configured ACP agent (Claude Code, Codex, …): the folder it works
-// in, typed ("~/src/app"); Return creates it, Escape keeps nothing.
+// in, typed ("~/src/app"), and in a git repository optionally a new worktree of its own
+// (base, branch, the uncommitted work carried); Return creates it, Escape keeps nothing.
 Dialog {
     id: agentDialog
 
@@ -18,8 +19,12 @@ Dialog {
     property string lastFolder: "~"
     objectName: "agentDialog"
 
-    // what is wrong with the folder as typed ("": nothing), checked as it is typed
+    // what is wrong with the folder as typed ("": nothing), checked as it is typed; and,
+    // in a new worktree, with the branch's name
+    readonly property bool inRepository: app.sessions.inRepository(folderField.text)
+    readonly property bool worktree: inRepository && worktreeBox.checked
     readonly property string problem: app.sessions.folderProblem(folderField.text)
+        || (worktree ? app.sessions.branchProblem(branchField.text) : "")
     function create(): void {
         if (folderField.text.trim() !== "" && agentDialog.problem === "")
             accept()
@@ -38,7 +43,11 @@ Dialog {
     }
     onAccepted: {
         agentDialog.lastFolder = folderField.text.trim()
-        agentDialog.app.sessions.createOn(agentDialog.agent, agentDialog.lastFolder)
+        if (agentDialog.worktree)
+            agentDialog.app.sessions.createInWorktree(agentDialog.agent, agentDialog.lastFolder,
+                                                      baseField.text, branchField.text, carryBox.checked)
+        else
+            agentDialog.app.sessions.createOn(agentDialog.agent, agentDialog.lastFolder)
     }
 
     ColumnLayout {
@@ -68,6 +77,43 @@ Dialog {
             color: agentDialog.theme.danger
             font.pixelSize: 12
             Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+        CheckBox {
+            id: worktreeBox
+            objectName: "worktreeBox"
+            visible: agentDialog.inRepository
+            text: qsTr("In a new worktree: a branch of its own, your checkout left as it is")
+            Accessible.name: text
+        }
+        GridLayout {
+            visible: agentDialog.worktree
+            Layout.fillWidth: true
+            columns: 2
+            Label { text: qsTr("Base"); color: agentDialog.theme.text }
+            TextField {
+                id: baseField
+                objectName: "baseField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("the branch checked out")
+                Accessible.name: qsTr("Base branch of the worktree")
+                Keys.onReturnPressed: agentDialog.create()
+            }
+            Label { text: qsTr("Branch"); color: agentDialog.theme.text }
+            TextField {
+                id: branchField
+                objectName: "branchField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("nib/… (made from the session)")
+                Accessible.name: qsTr("Name of the worktree's new branch")
+                Keys.onReturnPressed: agentDialog.create()
+            }
+        }
+        CheckBox {
+            id: carryBox
+            objectName: "carryBox"
+            visible: agentDialog.worktree
+            text: qsTr("Carry my uncommitted changes into it")
             Accessible.name: text
         }
         Text {

@@ -1,0 +1,63 @@
+"""A new agent session in a worktree of its own, from the window (issue 49, point 1, in
+part), by keys: the New menu's agent, a folder inside a git repository offers "In a new
+worktree", the branch's name is checked as it is typed, and the session works in its own
+worktree on its own branch, which the sidebar names; the checkout is left as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from tests.e2e.test_worktrees import git, repository
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_agents import CTRL_SHIFT, NAME, configure
+
+
+def test_a_session_in_a_new_worktree_by_keys(gui: Gui, tmp_path: Path) -> None:
+    configure(gui)
+    repo = repository(tmp_path / "repo")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
+        for _ in range(4):
+            await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "agentDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        field, box = gui.item("folderField"), gui.item("worktreeBox")
+        field.setProperty("text", str(plain))
+        await gui.frame()
+        assert not box.isVisible()  # not a repository: no worktree offered
+        field.setProperty("text", str(repo))
+        await gui.frame()
+        assert box.isVisible()
+        box.setProperty("checked", True)
+        await gui.frame()
+        branch = gui.item("branchField")
+        branch.setProperty("text", "a..b")
+        await gui.frame()
+        assert gui.item("folderProblem").property("text") == "A branch name has no .., @{ or //"
+        await gui.key(Qt.Key.Key_Return)
+        await gui.frame()
+        assert dialog.property("opened")  # refused as typed: nothing made
+        branch.setProperty("text", "feat/tidy")
+        await gui.frame()
+        assert not gui.item("folderProblem").isVisible()
+        field.forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
+        shown = gui.state.shown
+        assert shown is not None and shown.branch == "feat/tidy"
+        assert shown.cwd != str(repo) and Path(shown.cwd).is_relative_to(gui.data_dir)
+        assert "feat/tidy" in git(repo, "branch")
+        await until(lambda: gui.visible_items("sessionAgent"), 5, "the session's row")
+        assert "⎇ feat/tidy" in gui.visible_items("sessionAgent")[0].property("text")
+
+    gui.run(body(), timeout=60)
