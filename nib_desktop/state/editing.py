@@ -14,6 +14,14 @@ class Editing(NamedTuple):
     files: bool = False  # the folder goes back to that turn's start too
 
 
+class Resend(NamedTuple):
+    """The intent: the earlier message being edited (`AppState.editing`) sent again as
+    `text`, in a fork of its session from there (`sessions.rewind`). A named tuple, as
+    this module is read for the first frame (a dataclass compiles its methods then)."""
+
+    text: str
+
+
 class EditingSet(NamedTuple):
     """A message taken into the composer to edit and resend (None: no longer)."""
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
+from nib_desktop.state.editing import Resend
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
 from nib_desktop.state.folder_intents import (
     AskRestore,
@@ -21,13 +22,37 @@ from nib_desktop.state.folder_intents import (
     RevertHunk,
 )
 from nib_desktop.state.library import ExportSession, LibraryIntent, RenameSession, SearchSessions
+from nib_desktop.state.worktree_intents import (
+    MergeWorktree,
+    ReadWorktree,
+    RemoveWorktree,
+    WorktreeIntent,
+)
 
 # the dock's feedback on the plan, what goes with a message besides its text, what is
 # asked of the session's folder and of the library of sessions
-__all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "DropAsk", "DropImage",
-           "DropRestoreQuestion", "ExportSession", "FindFiles",
-           "HoldImage", "OpenChanges", "OpenPlace", "RenameSession", "Restore", "RevertHunk",
-           "SearchSessions", "SendFeedback"]  # fmt: skip
+__all__ = [
+    "AskOnPlan",
+    "AskRestore",
+    "CloseChanges",
+    "DropAsk",
+    "DropImage",
+    "DropRestoreQuestion",
+    "ExportSession",
+    "FindFiles",
+    "HoldImage",
+    "MergeWorktree",
+    "OpenChanges",
+    "OpenPlace",
+    "ReadWorktree",
+    "RemoveWorktree",
+    "RenameSession",
+    "Resend",
+    "Restore",
+    "RevertHunk",
+    "SearchSessions",
+    "SendFeedback",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -68,14 +93,6 @@ class ForkSession:
 @dataclass(frozen=True)
 class DeleteSession:
     session_id: str
-
-
-@dataclass(frozen=True)
-class Resend:
-    """The earlier message being edited (`AppState.editing`) sent again as `text`, in a
-    fork of its session from there (`sessions.rewind`)."""
-
-    text: str
 
 
 @dataclass(frozen=True)
@@ -218,6 +235,7 @@ Intent = (
     | SetDesktopPref
     | FeedbackIntent
     | LibraryIntent
+    | WorktreeIntent
 )
 
 if TYPE_CHECKING:

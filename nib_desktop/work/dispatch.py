@@ -35,6 +35,7 @@ from nib_desktop.work.settings_work import SettingsWork
 from nib_desktop.work.steering_work import SteeringWork
 from nib_desktop.work.step_files import StepFiles
 from nib_desktop.work.transcript_copy import copy_transcript
+from nib_desktop.work.worktree_work import WorktreeWork
 
 # the events a view may name as its intent (those that only say what the user did)
 EVENTS = frozenset(typing.get_args(ev.Event))
@@ -67,6 +68,7 @@ class Intents:
         self.steering = SteeringWork(host, state, run, self.sessions.start_turn_in)
         self.files = FilesWork(state, run)
         self.library = LibraryWork(host, state, run)
+        self.worktree = WorktreeWork(host, state, run)
         self._handlers = self.handlers()
 
     # --- running them -----------------------------------------------------------------
@@ -83,7 +85,7 @@ class Intents:
     def handlers(self) -> dict[type, Callable[[Any], None]]:
         """Each intent's type to its handler: the areas' own, then what runs here."""
         table: dict[type, Callable[[Any], None]] = {}
-        for work in (self.images, self.library, self.restores, self.feedback):
+        for work in (self.images, self.library, self.restores, self.feedback, self.worktree):
             table |= dict.fromkeys(work.HANDLES, work.ask)
         Job = Callable[[Any], tuple[Coroutine[Any, Any, object], str]]
         background: dict[type, Job] = {

@@ -5,18 +5,25 @@ worktree on its own branch, which the sidebar names; the checkout is left as it 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
-from tests.e2e.test_worktrees import git, repository
+from tests.e2e.test_worktrees import IDENTITY, git, repository
 from tests.helpers.gui import Gui
 from tests.helpers.waiting import until
 from tests.ui.test_agents import CTRL_SHIFT, NAME, configure
 
 
-def test_a_session_in_a_new_worktree_by_keys(gui: Gui, tmp_path: Path) -> None:
+def test_a_session_in_a_new_worktree_by_keys(
+    gui: Gui, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     configure(gui)
+    for name, value in IDENTITY.items():  # the host commits the merge as the user
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     repo = repository(tmp_path / "repo")
     plain = tmp_path / "plain"
     plain.mkdir()
@@ -59,5 +66,24 @@ def test_a_session_in_a_new_worktree_by_keys(gui: Gui, tmp_path: Path) -> None:
         assert "feat/tidy" in git(repo, "branch")
         await until(lambda: gui.visible_items("sessionAgent"), 5, "the session's row")
         assert "⎇ feat/tidy" in gui.visible_items("sessionAgent")[0].property("text")
+
+        # merged back by keys: the palette's command, the dialog, Return
+        Path(shown.cwd, "tidy.txt").write_text("tidied\n")  # the agent's work, uncommitted
+        await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: gui.item("paletteField").hasActiveFocus(), 5, "the palette")
+        gui.item("paletteField").setProperty("text", "Merge")
+        await gui.frame()
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.window.findChild(object, "mergeDialog"), what="the dialog")
+        merge = gui.window.findChild(object, "mergeDialog")
+        await until(lambda: merge.property("opened"), what="the dialog open")
+        summary = gui.item("mergeSummary")
+        await until(lambda: "1 file changed" in summary.property("text"), 10, "how it stands")
+        assert "uncommitted changes" in summary.property("text")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 10,
+                    "merged")  # fmt: skip
+        assert (repo / "tidy.txt").read_text() == "tidied\n"  # the checkout brought along
+        assert git(repo, "log", "-1", "--format=%s") == shown.title  # the default message
 
     gui.run(body(), timeout=60)

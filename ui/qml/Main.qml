@@ -72,9 +72,11 @@ ApplicationWindow {
     Loader { id: renameDialogLoader }
     Loader { id: searchDialogLoader }
     Loader { id: exportDialogLoader }
+    Loader { id: mergeDialogLoader }
     function openLibrary(file: string): void {
         window.openDialog(file === "RenameDialog.qml" ? renameDialogLoader
-                          : file === "SearchDialog.qml" ? searchDialogLoader : exportDialogLoader, file)
+                          : file === "SearchDialog.qml" ? searchDialogLoader
+                          : file === "MergeDialog.qml" ? mergeDialogLoader : exportDialogLoader, file)
     }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)

@@ -59,6 +59,8 @@ Item {
         case "history": host.historyRequested(); break
         case "feedback": host.feedbackRequested(); break
         case "changes": host.changesRequested(); break
+        case "merge": host.libraryRequested("MergeDialog.qml"); break
+        case "removeWorktree": host.app.worktree.remove(false); break
         case "tools": host.dialogRequested("ToolsDialog.qml"); break
         case "settings": host.dialogRequested("SettingsDialog.qml"); break
         case "sidebar": host.sidebarToggled(); break

@@ -28,6 +28,7 @@ from ui.views.sessions import SessionsView
 from ui.views.settings import SettingsView
 from ui.views.tools import ToolsView
 from ui.views.transcript import TranscriptView
+from ui.views.worktree_view import WorktreeView
 
 if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
@@ -64,6 +65,7 @@ class AppViews(QObject):
         self.library_view = LibraryView(state, ask, self)
         self.agent_asks_view = AgentAsksView(state, ask, self)
         self.editing_view = EditingView(state, ask, self.transcript_view.model, self)
+        self.worktree_view = WorktreeView(state, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -113,6 +115,9 @@ class AppViews(QObject):
     def _get_editing(self) -> EditingView:
         return self.editing_view
 
+    def _get_worktree(self) -> WorktreeView:
+        return self.worktree_view
+
     def _get_library(self) -> LibraryView:
         return self.library_view
 
@@ -120,6 +125,7 @@ class AppViews(QObject):
     composer = Property(ComposerView, _get_composer, constant=True)
     agentAsks = Property(AgentAsksView, _get_agent_asks, constant=True)
     editing = Property(EditingView, _get_editing, constant=True)
+    worktree = Property(WorktreeView, _get_worktree, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
     dock = Property(DockView, _get_dock, constant=True)
     feedback = Property(FeedbackView, _get_feedback, constant=True)

@@ -70,6 +70,9 @@ class PaletteView(QObject):
         ]
         if running:
             out.append(_command("stop", "Stop the turn", "Esc"))
+        elif shown is not None and shown.branch:  # its own worktree (section 18)
+            out.append(_command("merge", f"Merge ⎇ {shown.branch} into its base…"))
+            out.append(_command("removeWorktree", f"Remove the worktree of ⎇ {shown.branch}"))
         if dock.property("canContinue"):
             name = "Continue from the first unfinished step"
             out.append(_command("continue", name, "Ctrl+Enter"))

@@ -1,0 +1,73 @@
+"""The shown session's own worktree (contract section 18) in the window: how it stands
+against its base, as the host last told it, and its merge and removal, asked of the Main
+role. Read-only over the state; every action is an intent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import store
+from nib_desktop.state.lazy import events as ev, intents as it
+from nib_desktop.state.store import AppState, Change
+from ui.views.rows import qml_uncreatable
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class WorktreeView(QObject):
+    changed = Signal()
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+
+    def _changed(self, _event: ev.Event, change: Change) -> None:
+        if {store.SESSIONS, store.CURRENT} & change.aspects:
+            self.changed.emit()
+
+    def _branch(self) -> str:
+        shown = self._state.shown
+        return shown.branch if shown is not None else ""
+
+    def _summary(self) -> str:
+        """ "⎇ feat/x from main: 3 files changed · ↑2 ↓1 · uncommitted changes"."""
+        told = self._state.worktrees.get(self._state.current or "")
+        if not self._branch():
+            return ""
+        if told is None:
+            return f"⎇ {self._branch()}: reading how it stands…"
+        files = f"{told.files} file{'' if told.files == 1 else 's'} changed"
+        dirty = " · uncommitted changes (committed first)" if told.dirty else ""
+        return f"⎇ {told.branch} from {told.base}: {files} · ↑{told.ahead} ↓{told.behind}{dirty}"
+
+    def _conflicts(self) -> str:
+        told = self._state.worktrees.get(self._state.current or "")
+        if told is None or not told.conflicts:
+            return ""
+        return "A merge now would conflict on " + ", ".join(told.conflicts)
+
+    @Slot()
+    def read(self) -> None:
+        self._ask(it.ReadWorktree())
+
+    @Slot(str, str)
+    def merge(self, how: str, message: str) -> None:
+        self._ask(it.MergeWorktree(how, message))
+
+    @Slot(bool)
+    def remove(self, force: bool) -> None:
+        self._ask(it.RemoveWorktree(force))
+
+    branch = Property(str, _branch, notify=changed)
+    summary = Property(str, _summary, notify=changed)
+    conflicts = Property(str, _conflicts, notify=changed)
