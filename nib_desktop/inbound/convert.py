@@ -46,12 +46,21 @@ def session(s: m.Session) -> Session:
         checklist_note=checklist_note(remote) if remote else "",
         order=(s.updated_at, s.created_at),
         agent=shown_text(s.agent) if s.agent != m.NIB_AGENT else "",
-        folder=shown_text(folder_label(s.cwd)) if s.cwd else "",
+        folder=shown_text(_place(s)),
         cwd=s.cwd or "",
         branch=shown_text(s.worktree.branch)
         if s.worktree is not None and s.worktree.state != "removed"
         else "",
     )
+
+
+def _place(s: m.Session) -> str:
+    """Where a session works, as a person reads it: its folder, or for one in its own
+    worktree (under the data folder, a path nobody knows) its repository and branch."""
+    tree = s.worktree
+    if tree is not None and tree.state != "removed":
+        return f"{folder_label(tree.repo)} ⎇ {tree.branch}"
+    return folder_label(s.cwd) if s.cwd else ""
 
 
 def folder_label(path: str) -> str:

@@ -60,7 +60,7 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
     place = session.folder
     if session.branch:
         told = state.worktrees.get(sid)
-        place = f"{session.folder} · ⎇ {session.branch}" + (_against(told) if told else "")
+        place = f"⎇ {session.branch}" + (_against(told, short=True) if told else "")
         words.append(f"on its own branch {session.branch}" + (_against(told) if told else ""))
     if session.running:
         words.append(
@@ -107,12 +107,14 @@ def adjacent(state: AppState, step: int) -> str | None:
     return ids[max(0, min(len(ids) - 1, here + step)) if here >= 0 else 0]
 
 
-def _against(told: WorktreeView) -> str:
-    """ " ↑2 ↓1 · changed · 1 conflict": how a worktree stands against its base."""
+def _against(told: WorktreeView, short: bool = False) -> str:
+    """ " ↑2 ↓1 · uncommitted changes · 1 conflict with its base": how a worktree stands
+    against its base (`short`: as the row shows it, "↑2 ↓1 · changed · ⚠ 1 conflict")."""
     parts = [f" ↑{told.ahead} ↓{told.behind}"]
     if told.dirty:
-        parts.append(" · uncommitted changes")
+        parts.append(" · changed" if short else " · uncommitted changes")
     if told.conflicts:
         n = len(told.conflicts)
-        parts.append(f" · {n} conflict{'' if n == 1 else 's'} with its base")
+        many = f"{n} conflict{'' if n == 1 else 's'}"
+        parts.append(f" · ⚠ {many}" if short else f" · {many} with its base")
     return "".join(parts)

@@ -79,6 +79,9 @@ def test_a_session_in_a_new_worktree_by_keys(
         await until(lambda: merge.property("opened"), what="the dialog open")
         summary = gui.item("mergeSummary")
         await until(lambda: "1 file changed" in summary.property("text"), 10, "how it stands")
+        if os.environ.get("MERGE_SHOT"):
+            await gui.frame()
+            assert gui.grab().save(os.environ["MERGE_SHOT"])
         assert "uncommitted changes" in summary.property("text")
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 10,

@@ -83,7 +83,8 @@ ItemDelegate {
                 visible: entry.agent !== ""
                 text: entry.agent + " · " + entry.folder
                 textFormat: Text.PlainText
-                elide: Text.ElideMiddle
+                // a folder keeps both its ends; a worktree's branch is read from its start
+                elide: entry.folder.startsWith("⎇") ? Text.ElideRight : Text.ElideMiddle
                 FullTextTip { target: parent }
                 color: entry.theme.muted
                 font.pixelSize: 11
