@@ -1,15 +1,13 @@
-"""The events that change the window's state: what the host said (through the router),
-what an intent got back, and what the user chose. Each is a frozen value; the state's
-`apply` is the only place they take effect.
-
-They are named tuples rather than frozen dataclasses: a dataclass compiles its methods
-when its module is imported (about 0.8 ms a class here); a named tuple's are shared."""
+"""The events that change the window's state (what the host said, what an intent got back,
+what the user chose), each a named tuple (a dataclass would compile its methods as this
+module is imported, about 0.8 ms a class); the state's `apply` alone makes them count."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.earlier import EarlierListed as EarlierListed
 from nib_desktop.state.editing import EditingSet as EditingSet
 from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
@@ -245,6 +243,6 @@ Event = (
     | DraftSaved | MessageQueued | RemoteChoicesListed | HistoryOpened | HistoryClosed
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
     | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
-    | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet
+    | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet | EarlierListed
 )
 # fmt: on

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
+from nib_desktop.state.earlier import ImportEarlier, ListEarlier
 from nib_desktop.state.editing import Resend
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
 from nib_desktop.state.folder_intents import (
@@ -218,6 +219,8 @@ Intent = (
     | ShowAdjacent
     | Send
     | Resend
+    | ListEarlier
+    | ImportEarlier
     | Stop
     | Steer
     | SignIn

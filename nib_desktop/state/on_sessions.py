@@ -190,6 +190,13 @@ def search_answered(s: Held, e: ev.SearchAnswered) -> Change:
     return change(A.SEARCH)
 
 
+def earlier_listed(s: Held, e: ev.EarlierListed) -> Change:
+    if s.earlier == e.earlier:
+        return NOTHING
+    s.earlier = e.earlier
+    return change(A.EARLIER)
+
+
 def editing_set(s: Held, e: ev.EditingSet) -> Change:
     if s.editing == e.editing:
         return NOTHING

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from nib_desktop.state.changes import Changes
+from nib_desktop.state.earlier import Earlier
 from nib_desktop.state.editing import Editing
 from nib_desktop.state.library import Search
 from nib_desktop.state.steering import Steering
@@ -58,6 +59,7 @@ class Aspect(StrEnum):
     IMAGES = "images"  # the images held to go with a session's next message
     SEARCH = "search"  # the search across sessions answered (`Held.search`)
     EDITING = "editing"  # an earlier message edited in the composer (`Held.editing`)
+    EARLIER = "earlier"  # an agent's earlier sessions listed (`Held.earlier`)
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class Held:
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
     editing: Editing | None = None  # an earlier message edited in the composer
+    earlier: Earlier = field(default_factory=Earlier)  # an agent's earlier sessions
     notice: str = ""
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session

@@ -52,6 +52,7 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.WorktreeTold: sessions.worktree_told,
     ev.EditingSet: sessions.editing_set,
+    ev.EarlierListed: sessions.earlier_listed,
     ev.StepFilesCounted: checklist.step_files_counted,
     ev.RevisionFilesCounted: checklist.revision_files_counted,
     ev.PlanAsked: checklist.plan_asked,

@@ -41,6 +41,7 @@ FEEDBACK = Aspect.FEEDBACK
 FILES = Aspect.FILES
 IMAGES = Aspect.IMAGES
 EDITING = Aspect.EDITING
+EARLIER = Aspect.EARLIER
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

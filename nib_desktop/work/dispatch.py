@@ -22,6 +22,7 @@ from nib_desktop.state import events as ev, intents as it, sidebar, slash
 from nib_desktop.state.store import AppState
 from nib_desktop.work.changes_work import ChangesWork
 from nib_desktop.work.commands_work import CommandsWork
+from nib_desktop.work.earlier_work import EarlierWork
 from nib_desktop.work.feedback_work import FeedbackWork
 from nib_desktop.work.files_work import FilesWork
 from nib_desktop.work.history_files import HistoryFiles
@@ -69,6 +70,7 @@ class Intents:
         self.files = FilesWork(state, run)
         self.library = LibraryWork(host, state, run)
         self.worktree = WorktreeWork(host, state, run)
+        self.earlier = EarlierWork(host, state, run, self.sessions)
         self._handlers = self.handlers()
 
     # --- running them -----------------------------------------------------------------
@@ -85,7 +87,8 @@ class Intents:
     def handlers(self) -> dict[type, Callable[[Any], None]]:
         """Each intent's type to its handler: the areas' own, then what runs here."""
         table: dict[type, Callable[[Any], None]] = {}
-        for work in (self.images, self.library, self.restores, self.feedback, self.worktree):
+        works = (self.images, self.library, self.restores, self.feedback, self.worktree)
+        for work in (*works, self.earlier):
             table |= dict.fromkeys(work.HANDLES, work.ask)
         Job = Callable[[Any], tuple[Coroutine[Any, Any, object], str]]
         background: dict[type, Job] = {

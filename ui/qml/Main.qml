@@ -73,10 +73,12 @@ ApplicationWindow {
     Loader { id: searchDialogLoader }
     Loader { id: exportDialogLoader }
     Loader { id: mergeDialogLoader }
+    Loader { id: earlierDialogLoader }
     function openLibrary(file: string): void {
         window.openDialog(file === "RenameDialog.qml" ? renameDialogLoader
                           : file === "SearchDialog.qml" ? searchDialogLoader
-                          : file === "MergeDialog.qml" ? mergeDialogLoader : exportDialogLoader, file)
+                          : file === "MergeDialog.qml" ? mergeDialogLoader
+                          : file === "EarlierDialog.qml" ? earlierDialogLoader : exportDialogLoader, file)
     }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)

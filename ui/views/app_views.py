@@ -16,6 +16,7 @@ from ui.views.changes_view import ChangesView
 from ui.views.composer import ComposerView
 from ui.views.connection_view import ConnectionView
 from ui.views.dock import DockView
+from ui.views.earlier_view import EarlierView
 from ui.views.editing_view import EditingView
 from ui.views.feedback_view import FeedbackView
 from ui.views.history import HistoryView
@@ -66,6 +67,7 @@ class AppViews(QObject):
         self.agent_asks_view = AgentAsksView(state, ask, self)
         self.editing_view = EditingView(state, ask, self.transcript_view.model, self)
         self.worktree_view = WorktreeView(state, ask, self)
+        self.earlier_view = EarlierView(state, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -118,6 +120,9 @@ class AppViews(QObject):
     def _get_worktree(self) -> WorktreeView:
         return self.worktree_view
 
+    def _get_earlier(self) -> EarlierView:
+        return self.earlier_view
+
     def _get_library(self) -> LibraryView:
         return self.library_view
 
@@ -126,6 +131,7 @@ class AppViews(QObject):
     agentAsks = Property(AgentAsksView, _get_agent_asks, constant=True)
     editing = Property(EditingView, _get_editing, constant=True)
     worktree = Property(WorktreeView, _get_worktree, constant=True)
+    earlier = Property(EarlierView, _get_earlier, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
     dock = Property(DockView, _get_dock, constant=True)
     feedback = Property(FeedbackView, _get_feedback, constant=True)

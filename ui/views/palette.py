@@ -68,6 +68,11 @@ class PaletteView(QObject):
             else _command("tools", f"{a.name} cannot start — see why")
             for a in state.agents
         ]
+        out += [
+            _command("earlier", f"Open an earlier {a.name} session…", "", a.name)
+            for a in state.agents
+            if a.state != "failed"
+        ]
         if running:
             out.append(_command("stop", "Stop the turn", "Esc"))
         elif shown is not None and shown.branch:  # its own worktree (section 18)

@@ -207,6 +207,14 @@ class ChangeRowModel(RowModel):
     ATTRIBUTES = {"accessibleName": "accessible_name"}  # noqa: RUF012
 
 
+@QmlElement
+@qml_uncreatable("made by the views")
+class EarlierModel(RowModel):
+    """An agent's earlier sessions. Rows: `state.earlier.EarlierRow`s."""
+
+    ROLES = ("title", "when", "folder", "imported", "accessible")
+
+
 class AskRow(NamedTuple):
     said: str  # the ask in the dock's words
 

@@ -1,0 +1,68 @@
+"""An agent's own earlier sessions, opened from the window (issue 52, point 1), by keys:
+the palette's "Open an earlier … session…", a folder, the agent's list paged with More,
+one opened with its history kept; opened again, the same session, marked "in Nib"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_agents import NAME, configure, transcript
+
+
+async def palette(gui: Gui, words: str) -> None:
+    await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: gui.item("paletteField").hasActiveFocus(), 5, "the palette")
+    gui.item("paletteField").setProperty("text", words)
+    await gui.frame()
+    await gui.key(Qt.Key.Key_Return)
+
+
+def test_an_earlier_session_is_listed_and_opened(gui: Gui, tmp_path: Path) -> None:
+    configure(gui, "--sessions")
+    work = tmp_path / "work"
+    work.mkdir()
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await palette(gui, f"Open an earlier {NAME}")
+        await until(lambda: gui.window.findChild(object, "earlierDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "earlierDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        assert dialog.property("title") == f"Earlier {NAME} sessions"
+        field = gui.item("earlierFolder")
+        field.setProperty("text", str(work))
+        await gui.key(Qt.Key.Key_Return)
+        rows = gui.views.earlier_view.model.rows
+        await until(lambda: len(rows()) == 2, 10, "the first page")
+        assert [r.title for r in rows()] == ["Earlier task 3", "Earlier task 2"]
+        gui.views.earlier_view.more()  # what the More button does
+        await until(lambda: len(rows()) == 3, 10, "the next page")
+        assert not gui.views.earlier_view.property("hasMore")
+        listed = gui.item("earlierList")
+        assert listed.hasActiveFocus()
+        await gui.key(Qt.Key.Key_Down)  # the second: Earlier task 2
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.sessions.property("currentTitle") == "Fix the parser", 15,
+                    "the imported session shown")  # fmt: skip
+        await until(lambda: "Done." in transcript(gui), 10, "its history")
+        assert "Looking at it." in transcript(gui)
+        first = gui.state.current
+
+        await palette(gui, f"Open an earlier {NAME}")  # again: marked, the same one opened
+        await until(lambda: dialog.property("opened"), what="the dialog open again")
+        gui.item("earlierFolder").setProperty("text", str(work))
+        gui.item("earlierFolder").forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: len(rows()) == 2 and rows()[1].imported == first, 10, "marked")
+        await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: not dialog.property("opened"), 5, "closed")
+        assert gui.state.current == first
+        assert len(gui.state.sessions) == 1
+
+    gui.run(body(), timeout=60)
