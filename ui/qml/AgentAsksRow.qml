@@ -1,13 +1,13 @@
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Layouts
 import Nib
 
 // What an agent's session waits for from the user, as buttons: its own sign-in methods
 // after a turn refused for want of one, or, in its plan mode, approving the plan or
-// asking for changes. Alt+1, Alt+2 and Alt+3 press the first three.
-RowLayout {
+// asking for changes. Alt+1, Alt+2 and Alt+3 press the first three. The buttons wrap to
+// a next line where the window is narrow (a row of them held the composer wider than it).
+Flow {
     id: row
     objectName: "agentAsksRow"
 
@@ -24,8 +24,12 @@ RowLayout {
     spacing: 6
     Label {
         objectName: "agentAsksTitle"
+        width: Math.min(implicitWidth, row.width)
+        height: implicitHeight + 8  // beside the buttons' middle
+        verticalAlignment: Text.AlignVCenter
         text: row.composer.asksTitle
         textFormat: Text.PlainText
+        elide: Text.ElideRight
         color: row.theme.text
         font.pixelSize: 12
         Accessible.role: Accessible.StaticText
@@ -45,7 +49,6 @@ RowLayout {
             onClicked: row.composer.answerAsk(modelData.id)
         }
     }
-    Item { Layout.fillWidth: true }
     Repeater {
         model: 3
         delegate: Item {

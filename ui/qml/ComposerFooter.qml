@@ -46,6 +46,10 @@ RowLayout {
         textFormat: Text.PlainText
         elide: Text.ElideMiddle
         FullTextTip { target: parent }
+        // as wide as its words, at most 320 px, narrower (elided) where the window is
+        Layout.fillWidth: true
+        Layout.minimumWidth: Math.min(implicitWidth, 48)
+        Layout.preferredWidth: implicitWidth
         Layout.maximumWidth: 320
         color: footer.theme.muted
         font.pixelSize: 12
@@ -62,6 +66,9 @@ RowLayout {
         textFormat: Text.PlainText
         elide: Text.ElideRight
         FullTextTip { target: parent }
+        Layout.fillWidth: true
+        Layout.minimumWidth: Math.min(implicitWidth, 48)
+        Layout.preferredWidth: implicitWidth
         Layout.maximumWidth: 360
         color: footer.theme.muted
         font.pixelSize: 12

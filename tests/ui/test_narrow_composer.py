@@ -1,0 +1,48 @@
+"""Every part of the composer fits the window from 640 to 1920 px wide (issue 47, point 4):
+in an agent session with a long folder, its mode, model and usage, the footer's words
+elide and Send, Stop and the dock's controls stay inside the window, in both palettes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF
+
+from tests.helpers.gui import Gui
+from tests.helpers.waiting import until
+from tests.ui.test_agents import agent_session, configure, send, turn_end
+
+WIDTHS = (640, 800, 1100, 1600, 1920)
+
+
+def right_edge(gui: Gui, name: str) -> float:
+    item = gui.item(name)
+    corner = item.mapToItem(gui.window.contentItem(), QPointF(item.width(), 0))
+    return float(corner.x())
+
+
+@pytest.mark.parametrize("look", ["light", "dark"])
+def test_the_composer_fits_from_640_to_1920_px(gui: Gui, tmp_path: Path, look: str) -> None:
+    configure(gui)
+    deep = tmp_path / ("a-rather-long-folder-name-" * 3) / "and-deeper-still"
+    deep.mkdir(parents=True)
+
+    async def body() -> None:
+        await agent_session(gui)
+        gui.views.settings_view.setAppearance(look)
+        await send(gui, "plan-mode")  # its mode, model and usage in the footer
+        await turn_end(gui)
+        await until(lambda: gui.item("steeringText").property("text") != "", 10, "steering")
+        for width in WIDTHS:
+            gui.window.resize(width, 600)
+            await gui.frame()
+            await gui.frame()
+            inside = gui.window.width()
+            for name in ("sendButton", "sessionKind", "steeringText", "composerInput"):
+                assert right_edge(gui, name) <= inside + 0.5, (look, width, name)
+            if os.environ.get("NARROW_SHOT"):  # to look at it: NARROW_SHOT=folder
+                gui.grab().save(f"{os.environ['NARROW_SHOT']}/{look}-{width}.png")
+
+    gui.run(body(), timeout=60)
