@@ -27,33 +27,17 @@ from nib_desktop.state.worktree_intents import (
     MergeWorktree,
     ReadWorktree,
     RemoveWorktree,
+    StartAttempt,
     WorktreeIntent,
 )
 
 # the dock's feedback on the plan, what goes with a message besides its text, what is
 # asked of the session's folder and of the library of sessions
-__all__ = [
-    "AskOnPlan",
-    "AskRestore",
-    "CloseChanges",
-    "DropAsk",
-    "DropImage",
-    "DropRestoreQuestion",
-    "ExportSession",
-    "FindFiles",
-    "HoldImage",
-    "MergeWorktree",
-    "OpenChanges",
-    "OpenPlace",
-    "ReadWorktree",
-    "RemoveWorktree",
-    "RenameSession",
-    "Resend",
-    "Restore",
-    "RevertHunk",
-    "SearchSessions",
-    "SendFeedback",
-]  # fmt: skip
+__all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "DropAsk", "DropImage",
+           "DropRestoreQuestion", "ExportSession", "FindFiles", "HoldImage", "MergeWorktree",
+           "OpenChanges", "OpenPlace", "ReadWorktree", "RemoveWorktree", "RenameSession",
+           "Resend", "Restore", "RevertHunk", "SearchSessions", "SendFeedback",
+           "StartAttempt"]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What the user asks of the shown session's own worktree (contract section 18): its
-state read again, merged into its base, removed."""
+state read again, merged into its base, removed; and a task tried by several agents."""
 
 from __future__ import annotations
 
@@ -22,4 +22,16 @@ class RemoveWorktree:
     force: bool = False  # unmerged work goes too
 
 
-WorktreeIntent = ReadWorktree | MergeWorktree | RemoveWorktree
+@dataclass(frozen=True)
+class StartAttempt:
+    """One task tried by several agents at once, each in a worktree of its own from one
+    base (section 18's attempts); `check` a command run in each after its turn."""
+
+    folder: str
+    text: str
+    agents: tuple[str, ...]
+    base: str = ""
+    check: str = ""
+
+
+WorktreeIntent = ReadWorktree | MergeWorktree | RemoveWorktree | StartAttempt

@@ -74,11 +74,13 @@ ApplicationWindow {
     Loader { id: exportDialogLoader }
     Loader { id: mergeDialogLoader }
     Loader { id: earlierDialogLoader }
+    Loader { id: attemptDialogLoader }
     function openLibrary(file: string): void {
         window.openDialog(file === "RenameDialog.qml" ? renameDialogLoader
                           : file === "SearchDialog.qml" ? searchDialogLoader
                           : file === "MergeDialog.qml" ? mergeDialogLoader
-                          : file === "EarlierDialog.qml" ? earlierDialogLoader : exportDialogLoader, file)
+                          : file === "EarlierDialog.qml" ? earlierDialogLoader
+                          : file === "AttemptDialog.qml" ? attemptDialogLoader : exportDialogLoader, file)
     }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)

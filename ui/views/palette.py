@@ -68,6 +68,7 @@ class PaletteView(QObject):
             else _command("tools", f"{a.name} cannot start — see why")
             for a in state.agents
         ]
+        out.append(_command("attempt", "Try a task with several agents…"))
         out += [
             _command("earlier", f"Open an earlier {a.name} session…", "", a.name)
             for a in state.agents

@@ -68,6 +68,16 @@ class WorktreeView(QObject):
     def remove(self, force: bool) -> None:
         self._ask(it.RemoveWorktree(force))
 
+    @Slot(result="QStringList")
+    def agentNames(self) -> list[str]:
+        """The agents a task can be tried by: the configured ones that can start, and
+        Nib's own."""
+        return [a.name for a in self._state.agents if a.state != "failed"] + ["nib"]
+
+    @Slot(str, str, "QStringList", str, str)
+    def tryAgents(self, folder: str, text: str, agents: list[str], base: str, check: str) -> None:
+        self._ask(it.StartAttempt(folder, text, tuple(agents), base, check))
+
     branch = Property(str, _branch, notify=changed)
     summary = Property(str, _summary, notify=changed)
     conflicts = Property(str, _conflicts, notify=changed)

@@ -1,0 +1,117 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Nib
+import ".."
+
+// One task tried by several agents at once (contract section 18's attempts): the folder
+// (a git repository), the task, two to six agents (Nib's own among them), the base
+// branch and a check command run in each run's worktree after its turn. Each run is a
+// session in a worktree of its own; the first is shown. Escape keeps nothing.
+Dialog {
+    id: attemptDialog
+
+    required property AppViews app
+    required property Theme theme
+    property var names: []
+    property var chosen: ({})
+    readonly property int count: {
+        let n = 0
+        for (const name in attemptDialog.chosen)
+            n += attemptDialog.chosen[name] ? 1 : 0
+        return n
+    }
+    readonly property bool ready: folderField.text.trim() !== "" && task.text.trim() !== ""
+                                  && count >= 2 && count <= 6
+                                  && app.sessions.folderProblem(folderField.text) === ""
+
+    objectName: "attemptDialog"
+    title: qsTr("Try a task with several agents")
+    width: Math.max(300, Math.min(560, parent.width - 40))
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    modal: true
+    focus: true
+    onOpened: {
+        attemptDialog.names = attemptDialog.app.worktree.agentNames()
+        attemptDialog.chosen = ({})
+        folderField.forceActiveFocus()
+    }
+    onAccepted: {
+        const agents = attemptDialog.names.filter(name => attemptDialog.chosen[name])
+        attemptDialog.app.worktree.tryAgents(folderField.text.trim(), task.text, agents,
+                                             baseField.text, checkField.text)
+    }
+
+    ColumnLayout {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        spacing: 6
+        TextField {
+            id: folderField
+            objectName: "attemptFolder"
+            Layout.fillWidth: true
+            placeholderText: qsTr("The repository: ~/src/project")
+            Accessible.name: qsTr("Folder of the repository")
+        }
+        TextArea {
+            id: task
+            objectName: "attemptTask"
+            Layout.fillWidth: true
+            Layout.preferredHeight: 72
+            wrapMode: TextEdit.Wrap
+            placeholderText: qsTr("The task, as you would send it")
+            Accessible.name: qsTr("The task")
+        }
+        Label {
+            text: qsTr("Agents (two to six):")
+            color: attemptDialog.theme.text
+        }
+        Repeater {
+            model: attemptDialog.names
+            delegate: CheckBox {
+                required property string modelData
+                objectName: "attemptAgent_" + modelData
+                text: modelData === "nib" ? qsTr("Nib's own agent") : modelData
+                Accessible.name: text
+                onCheckedChanged: {
+                    const next = Object.assign({}, attemptDialog.chosen)
+                    next[modelData] = checked
+                    attemptDialog.chosen = next
+                }
+            }
+        }
+        TextField {
+            id: baseField
+            objectName: "attemptBase"
+            Layout.fillWidth: true
+            placeholderText: qsTr("Base: the branch checked out")
+            Accessible.name: qsTr("Base branch")
+        }
+        TextField {
+            id: checkField
+            objectName: "attemptCheck"
+            Layout.fillWidth: true
+            placeholderText: qsTr("Check, run in each after its turn (optional): pytest -q")
+            Accessible.name: qsTr("Check command")
+            Keys.onReturnPressed: if (attemptDialog.ready) attemptDialog.accept()
+        }
+    }
+
+    footer: DialogButtonBox {
+        NibButton {
+            objectName: "startAttempt"
+            text: qsTr("Start")
+            primary: true
+            enabled: attemptDialog.ready
+            Accessible.name: text
+            DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
+        }
+        NibButton {
+            text: qsTr("Cancel")
+            Accessible.name: text
+            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+        }
+    }
+}
