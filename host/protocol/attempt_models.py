@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints
 
 from host.protocol.checkpoint_models import FileChange
 from host.protocol.control_models import Usage
-from host.protocol.turn_models import Attachment, Turn
+from host.protocol.turn_models import Attachment, Turn, UserText
 from host.protocol.wire import Id, Wire
 from host.protocol.worktree_models import GitName
 
@@ -22,18 +22,11 @@ MAX_CHECK_OUTPUT = 8 * 1024  # the end of a check's output kept
 
 class AttemptStartParams(Wire):
     cwd: Annotated[str, StringConstraints(min_length=1, max_length=4096)]
-    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)]
+    text: UserText
     agents: tuple[AgentRef, ...] = Field(min_length=2, max_length=6)
     base: GitName | None = None
     check: tuple[Argument, ...] | None = Field(default=None, min_length=1, max_length=100)
     attachments: tuple[Attachment, ...] = Field(default=(), max_length=20)
-
-    @field_validator("text")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must not be blank")
-        return value
 
 
 class CheckResult(Wire):

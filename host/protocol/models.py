@@ -139,6 +139,7 @@ from host.protocol.turn_models import (
     ImageAttachment as ImageAttachment,
     Turn as Turn,
     TurnState as TurnState,
+    UserText as UserText,
 )
 from host.protocol.wire import (
     MAX_WIRE_INT as MAX_WIRE_INT,
@@ -286,17 +287,8 @@ class Deleted(Wire):
 
 class StartTurnParams(Wire):
     session_id: Id
-    text: Annotated[str, StringConstraints(min_length=1, max_length=100_000)] = Field(
-        description="the user's message; must not be blank"
-    )
+    text: UserText = Field(description="the user's message; must not be blank")
     attachments: tuple[Attachment, ...] = Field(default=(), max_length=20)  # section 17
-
-    @field_validator("text")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must not be blank")
-        return value
 
 
 class TurnRef(Wire):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import AfterValidator, Field, StringConstraints, field_validator
 
 from host.protocol.wire import Wire
 
@@ -54,3 +54,15 @@ class ImageAttachment(Wire):
 
 
 Attachment = Annotated[FileAttachment | ImageAttachment, Field(discriminator="type")]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("text must not be blank")
+    return value
+
+
+# what a user sends: a message, a task (at most 100,000 characters, not blank)
+UserText = Annotated[
+    str, StringConstraints(min_length=1, max_length=100_000), AfterValidator(_not_blank)
+]

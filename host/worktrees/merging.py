@@ -15,7 +15,6 @@ from pathlib import Path
 
 from host.protocol import errors, models as m
 from host.worktrees import git, reading
-from host.worktrees.git import GitFailed
 
 QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # a status that never writes the user's index
 
@@ -23,28 +22,13 @@ QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # a status that never writes the user's ind
 async def merge(tree: m.Worktree, how: m.MergeHow, message: str, checkout: Path | None) -> str:
     """The base branch's new commit."""
     path = Path(tree.path)
-    common = await reading.common_of(path)
-    with git.scratch(reading.objects_of(common), await reading.index_of(path)) as work:
+    with await reading.scratch_of(path) as work:
         now = await reading.read(tree, work)
-        trial = await git.run(
-            path,
-            "merge-tree",
-            "--write-tree",
-            "--name-only",
-            "--no-messages",
-            "-z",
-            now.base_head,
-            now.commit,
-            env=work.env,
-            check=False,
-        )
-        found = git.names(trial.out)
-        if trial.code == 1:
-            raise _conflicts(sorted(set(found[1:])), "a merge")
-        if trial.code != 0:
-            raise GitFailed(("merge-tree",), trial.code, trial.err)
+        merged, clashes = await reading.trial(path, now.base_head, now.commit, work.env)
+        if clashes:
+            raise _conflicts(clashes, "a merge")
         changed = await git.run(
-            path, "diff-tree", "-r", "--name-only", "-z", now.base_head, found[0], env=work.env
+            path, "diff-tree", "-r", "--name-only", "-z", now.base_head, merged, env=work.env
         )
     if checkout is not None and checkout.is_dir():
         overlap = sorted(set(git.names(changed.out)) & await _dirty(checkout))

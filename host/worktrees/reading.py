@@ -5,6 +5,7 @@ copied there, so only changed files are read again), compared and trial-merged t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,13 @@ class Reading:
     dirty: bool
 
 
+def gone(path: Path) -> errors.InvalidParams:
+    return errors.InvalidParams(
+        f"the worktree's folder {path} no longer exists (removed by hand?): remove the "
+        "worktree to forget it"
+    )
+
+
 def objects_of(common: Path) -> Path:
     return common / "objects"
 
@@ -43,10 +51,7 @@ async def read(tree: m.Worktree, work: Scratch) -> Reading:
     is gone."""
     path = Path(tree.path)
     if not path.is_dir():
-        raise errors.InvalidParams(
-            f"the worktree's folder {path} no longer exists (removed by hand?): remove the "
-            "worktree to forget it"
-        )
+        raise gone(path)
     env = work.env
     try:
         head = await git.text(path, "rev-parse", "--verify", "HEAD^{commit}")
@@ -75,9 +80,12 @@ async def index_of(path: Path) -> Path:
     return Path(found)
 
 
-async def conflicts(path: Path, base_head: str, commit: str, env: dict[str, str]) -> list[str]:
-    """The paths a merge of `commit` into `base_head` would conflict on (git's own
-    `merge-tree`, its trees written to the scratch objects)."""
+async def trial(
+    path: Path, base_head: str, commit: str, env: dict[str, str]
+) -> tuple[str, list[str]]:
+    """A merge of `commit` into `base_head` tried by git's own `merge-tree` (its trees
+    written to the scratch objects): the merged tree, and the paths it would conflict on
+    (then no tree: "")."""
     done = await git.run(
         path,
         "merge-tree",
@@ -93,7 +101,14 @@ async def conflicts(path: Path, base_head: str, commit: str, env: dict[str, str]
     if done.code not in (0, 1):
         raise GitFailed(("merge-tree",), done.code, done.err)
     found = git.names(done.out)
-    return sorted(set(found[1:])) if done.code == 1 else []
+    if done.code == 1:
+        return "", sorted(set(found[1:]))
+    return found[0], []
+
+
+async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
+    """A scratch over the worktree's repository, its index a copy of the worktree's."""
+    return git.scratch(objects_of(await common_of(path)), await index_of(path))
 
 
 async def changed_files(
@@ -111,16 +126,16 @@ async def status(
 ) -> tuple[m.WorktreeStatus, Reading]:
     """`worktrees.status` (every diff "" unless `diffs`), and the reading it rests on."""
     path = Path(tree.path)
-    common = await common_of(path) if path.is_dir() else Path(tree.repo) / ".git"
-    index = await index_of(path) if path.is_dir() else None
-    with git.scratch(objects_of(common), index) as work:
+    if not path.is_dir():
+        raise gone(path)
+    with await scratch_of(path) as work:
         now = await read(tree, work)
         counted = await git.text(
             path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"
         )
         behind, ahead = (int(x) for x in counted.split())
         files = await changed_files(path, now.merge_base, now.tree, work.env)
-        clashes = await conflicts(path, now.base_head, now.commit, work.env)
+        _merged, clashes = await trial(path, now.base_head, now.commit, work.env)
     if not diffs:
         files = [f.model_copy(update={"diff": ""}) for f in files]
     told = m.WorktreeStatus(

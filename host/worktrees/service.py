@@ -221,8 +221,7 @@ class Worktrees:
         """Paths where the worktree's file (uncommitted changes included) differs from the
         base's and the branch changed it since `baseCommit`."""
         path = Path(tree.path)
-        common = await reading.common_of(path)
-        with git.scratch(reading.objects_of(common), await reading.index_of(path)) as work:
+        with await reading.scratch_of(path) as work:
             now = await reading.read(tree, work)
             changed = await git.run(
                 path,

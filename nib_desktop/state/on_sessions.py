@@ -190,18 +190,20 @@ def search_answered(s: Held, e: ev.SearchAnswered) -> Change:
     return change(A.SEARCH)
 
 
-def earlier_listed(s: Held, e: ev.EarlierListed) -> Change:
-    if s.earlier == e.earlier:
+def _replaced(s: Held, name: str, value: object, aspect: Aspect) -> Change:
+    """One value the state holds, replaced where it differs."""
+    if getattr(s, name) == value:
         return NOTHING
-    s.earlier = e.earlier
-    return change(A.EARLIER)
+    setattr(s, name, value)
+    return change(aspect)
+
+
+def earlier_listed(s: Held, e: ev.EarlierListed) -> Change:
+    return _replaced(s, "earlier", e.earlier, A.EARLIER)
 
 
 def editing_set(s: Held, e: ev.EditingSet) -> Change:
-    if s.editing == e.editing:
-        return NOTHING
-    s.editing = e.editing
-    return change(A.EDITING)
+    return _replaced(s, "editing", e.editing, A.EDITING)
 
 
 def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:

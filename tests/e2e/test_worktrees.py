@@ -297,3 +297,18 @@ def test_a_turn_tells_its_worktree_and_one_turn_runs_in_it_at_a_time(tmp_path: P
         assert told["branch"] == session["worktree"]["branch"] and told["base"] == "main"
         done = client.call("turns.start", {"sessionId": fork["id"], "text": "demo: 1 steps"})
         assert done["state"] == "running"
+
+
+def test_a_worktree_removed_by_hand_is_said_so_and_forgotten(
+    client: RpcClient, tmp_path: Path
+) -> None:
+    repo = repository(tmp_path / "repo")
+    session = client.call("sessions.create", {"cwd": str(repo), "worktree": {}})
+    path = Path(session["worktree"]["path"])
+    subprocess.run(["rm", "-rf", str(path)], check=True)
+    error = refused(client, "worktrees.status", {"sessionId": session["id"]})
+    assert "no longer exists" in error["message"] and str(path) in error["message"]
+    removed = client.call("worktrees.remove", {"sessionId": session["id"]})
+    assert removed == {"removed": str(path)}
+    assert str(path) not in git(repo, "worktree", "list")  # pruned
+    assert f"nib/{session['id'][:8]}" not in git(repo, "branch")
