@@ -1,0 +1,39 @@
+"""What the docs keep getting wrong, checked against the code (issue 48, point 8): the
+schema version, the Main role's rooms, the views, the benchmarks the README lists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from host.protocol import SCHEMA_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_schema_version_is_the_hosts() -> None:
+    said = re.search(r"A file newer than the host knows \((\d+)\)", ARCHITECTURE)
+    assert said is not None and int(said.group(1)) == SCHEMA_VERSION
+    assert f"{SCHEMA_VERSION} a session's own git worktree" in ARCHITECTURE.replace("\n  ", " ")
+
+
+def test_every_room_of_the_main_role_is_in_the_docs() -> None:
+    rooms = sorted(p.parent.name for p in (ROOT / "nib_desktop").glob("*/__init__.py"))
+    for room in rooms:
+        assert f"| `{room}/` |" in ARCHITECTURE, room
+        assert f"`{room}/`" in README, room
+
+
+def test_every_view_is_named_in_the_docs() -> None:
+    views = set()
+    for path in (ROOT / "ui" / "views").glob("*.py"):
+        views |= set(re.findall(r"^class (\w+View)\(QObject\)", path.read_text(), re.M))
+    assert len(views) >= 15
+    assert sorted(v for v in views if f"`{v}`" not in ARCHITECTURE) == []
+
+
+def test_every_benchmark_is_named_in_the_readme() -> None:
+    benches = {p.stem for p in (ROOT / "bench").glob("*.py")} - {"__init__", "stats"}
+    assert sorted(b for b in benches if f"`{b}`" not in README) == []
