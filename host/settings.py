@@ -130,7 +130,7 @@ class Settings:
         if settings_signature(self.data_dir) != read or self._bytes() != content:
             return False  # an editor saved it meanwhile: that change is not overwritten
         if not self.path.is_symlink():
-            replace_file(self.path, text)  # the host's own file: its owner's alone (keys)
+            replace_file(self.path, text, keep_mode=False)  # its owner's alone (keys)
             return True
         target = self.path.resolve()
         try:

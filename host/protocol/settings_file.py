@@ -62,20 +62,27 @@ def read_settings_file(data_dir: Path) -> dict[str, Any] | None:
     return loaded
 
 
-def replace_file(path: Path, text: str, mode: int = 0o600) -> None:
-    """`path` holds `text`, whole or not at all: a temporary file beside it, synced and
-    with `mode` (by default readable by its owner alone), renamed over it. OSError when
-    it cannot be."""
+def replace_file(path: Path, text: str | bytes, mode: int = 0o600, keep_mode: bool = True) -> None:
+    """`path` holds `text`, whole or not at all: a temporary file beside it, synced,
+    renamed over it. A link is written through to its target, and stays a link; a file
+    already there keeps its mode (the user's choice) unless not `keep_mode`, a new one
+    gets `mode` (by default readable by its owner alone). OSError when it cannot be."""
+    import contextlib
+    import stat
     import tempfile  # when a file is written: the first frame does not wait for it
 
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    target = path.resolve() if path.is_symlink() else path
+    if keep_mode:
+        with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its mode
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

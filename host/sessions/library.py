@@ -4,14 +4,13 @@ out as Markdown."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
+from host.protocol.settings_file import replace_file
 from host.sessions.export import markdown_of
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
@@ -134,7 +133,8 @@ class Library:
 
     def export(self, params: m.ExportParams) -> m.Exported:
         """The session as Markdown, written whole or not at all: to a file beside the
-        target, then renamed over it. A file already there is kept unless `replace`."""
+        target, then renamed over it (through a link to its target, the mode of a file
+        replaced kept). A file already there is kept unless `replace`."""
         target = Path(params.path)
         if not target.is_absolute():
             raise errors.InvalidParams(f"{params.path} is not an absolute path")
@@ -151,15 +151,8 @@ class Library:
             self._checklist(session.id),
             self._revisions(session.id),
         ).encode()
-        try:
-            fd, temporary = tempfile.mkstemp(prefix=".nib-export-", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(text)
-                os.replace(temporary, target)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+        try:  # a link stays a link, a file replaced keeps its mode
+            replace_file(target, text, 0o644)
         except OSError as exc:
             raise errors.InvalidParams(f"{params.path} could not be written: {exc}") from None
         return m.Exported(path=str(target), bytes=len(text))

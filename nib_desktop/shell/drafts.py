@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,8 +33,9 @@ MAX_BYTES = 8 << 20
 def load(data_dir: Path) -> dict[str, str]:
     try:
         path = data_dir / FILENAME
-        if path.stat().st_size > MAX_BYTES:
-            return {}
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return {}  # a FIFO there would hold the window before its first frame
         held = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}

@@ -135,3 +135,25 @@ def test_a_nul_in_a_search_is_a_space_not_an_error(tmp_path: Path) -> None:
             assert isinstance(found["hits"], list), query
         hits = client.call("sessions.search", {"query": "parser\u0000fixes"})["hits"]
         assert [h["sessionId"] for h in hits] == [sid]
+
+
+def test_an_export_onto_a_link_keeps_the_link_and_the_mode(tmp_path: Path) -> None:
+    """Issue 46, point 13: an export onto a link replaced the link with a file, and the
+    replaced file's mode was dropped."""
+    import os
+
+    from tests.helpers.host_process import host_env, running_host
+
+    real = tmp_path / "notes" / "real.md"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    os.chmod(real, 0o640)
+    link = tmp_path / "out.md"
+    link.symlink_to(real)
+    with running_host(tmp_path / "data", str(tmp_path / "h.sock"), host_env()) as host:
+        client = host.connect()
+        sid = client.call("sessions.create", {"title": "kept as it was"})["id"]
+        client.call("sessions.export", {"sessionId": sid, "path": str(link), "replace": True})
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert "kept as it was" in real.read_text()
+    assert os.stat(real).st_mode & 0o777 == 0o640

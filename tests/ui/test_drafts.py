@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,3 +60,10 @@ def test_a_file_that_cannot_be_read_keeps_no_draft(tmp_path: Any) -> None:
     assert drafts.load(tmp_path) == {}
     drafts.save(tmp_path, {"a": "text"})
     assert drafts.load(tmp_path) == {"a": "text"}
+
+
+def test_a_fifo_in_place_of_the_drafts_file_does_not_hold_the_window(tmp_path: Path) -> None:
+    """Issue 46, point 13: a FIFO named window-drafts.json blocked the window before its
+    first frame (reading it waits for a writer that never comes)."""
+    os.mkfifo(tmp_path / drafts.FILENAME)
+    assert drafts.load(tmp_path) == {}
