@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import select
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -596,6 +598,21 @@ def test_what_an_agent_started_ends_with_it_at_shutdown(tmp_path: Path) -> None:
     while not _gone(pid) and time.monotonic() < deadline:
         select.select([], [], [], 0.05)  # a process has nothing to wait on from here
     assert _gone(pid)
+
+
+def test_a_child_holding_the_agents_pipes_does_not_hold_the_shutdown(tmp_path: Path) -> None:
+    """Issue 46, point 8: an agent that left a process in a session of its own (setsid),
+    holding the agent's output pipes, kept host.shutdown from ending within 10 s."""
+    with agent_host(tmp_path) as (host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "setsid-child")["state"] == "completed"
+        pid = int(texts(client, sid)[-1].split()[1])
+        try:
+            client.call("host.shutdown", {})
+            assert host.proc.wait(timeout=15) == 0
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_tool_call_keeps_what_it_did(tmp_path: Path) -> None:

@@ -471,6 +471,12 @@ class Scripted:
             quiet = subprocess.DEVNULL  # holding none of the agent's pipes
             child = subprocess.Popen(["sleep", "300"], stdin=quiet, stdout=quiet, stderr=quiet)
             await self._say(sid, f"child {child.pid}")
+        elif command == "setsid-child":  # in a session of its own, holding the agent's pipes
+            import subprocess
+
+            child = subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL,
+                                     start_new_session=True)  # fmt: skip
+            await self._say(sid, f"child {child.pid}")
         elif command == "edit":  # an edit whose diff comes in its update, then a command
             old = "".join(f"line {i}\n" for i in range(1, 31))
             new = old.replace("line 5\n", "line five\n").replace("line 20\n", "")
