@@ -1,0 +1,122 @@
+"""A worktree per session (contract section 18): what making one and reading it cost,
+against git alone in the same run.
+
+    python -m bench.worktrees [--files 20000] [--runs 7]
+
+A repository of N files (512 bytes each, in 100 folders), one commit. Making: the host's
+own path (`git worktree add` under the data folder, then the worktree's first checkpoint,
+as its first turn takes it) against `git worktree add` alone (the floor). Reading: with 3
+files changed in the worktree, `worktrees.status` as the host computes it (a scratch
+index and object directory, the diff from the merge base, the trial merge) against `git
+status --porcelain` and `git merge-tree --write-tree` alone. Targets (issue 49): making
+<= 1.5x the floor; status p99 <= 100 ms and <= 2x its floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from bench.stats import percentile
+from host.checkpoints.folder import FolderStore
+from host.protocol import models as m
+from host.worktrees import making, reading
+
+ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+       "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.org",
+       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.org"}  # fmt: skip
+
+
+def git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], env=ENV, check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+def repository(root: Path, files: int) -> Path:
+    root.mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    for i in range(files):
+        sub = root / f"d{i % 100:02}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"f{i:05}.txt").write_bytes(os.urandom(256).hex().encode())
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    return root
+
+
+def timed(work: object) -> float:
+    started = time.perf_counter()
+    if asyncio.iscoroutine(work):
+        asyncio.run(work)
+    return (time.perf_counter() - started) * 1000
+
+
+async def nib_make(repo: Path, path: Path, branch: str, data: Path) -> None:
+    found = await making.repo_of(repo)
+    _base, commit = await making.base_of(found, None)
+    await making.make(found, path, branch, commit, carry=False)
+    await FolderStore(data / "store" / branch.replace("/", "-")).record(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", type=int, default=20_000)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        repo = repository(root / "repo", args.files)
+        floors, nibs = [], []
+        for run in range(args.runs):
+            started = time.perf_counter()
+            git(repo, "worktree", "add", "-q", "-b", f"floor/{run}", str(root / f"floor{run}"))
+            floors.append((time.perf_counter() - started) * 1000)
+            nibs.append(timed(nib_make(repo, root / "data" / f"wt{run}", f"nib/{run}", root)))
+        print(f"making a worktree of {args.files:,} files ({args.runs} runs):")
+        print(f"  git worktree add alone:           p50 {percentile(floors, 50):8.1f} ms")
+        print(
+            f"  the host's (first checkpoint in): p50 {percentile(nibs, 50):8.1f} ms"
+            f"  ratio {percentile(nibs, 50) / percentile(floors, 50):.2f}x (target <= 1.5x)"
+        )
+
+        path = root / "data" / "wt0"
+        for k in range(3):
+            (path / f"d{k:02}" / f"f{k:05}.txt").write_text(f"changed {k}\n")
+        head = git(path, "rev-parse", "HEAD")
+        tree = m.Worktree(
+            repo=str(repo),
+            path=str(path),
+            branch="nib/0",
+            base="main",
+            base_commit=head,
+            state="active",
+        )
+        floor_status, nib_status = [], []
+        for _run in range(max(args.runs, 20)):
+            started = time.perf_counter()
+            git(path, "status", "--porcelain")
+            git(path, "merge-tree", "--write-tree", "main", "HEAD")
+            floor_status.append((time.perf_counter() - started) * 1000)
+            nib_status.append(timed(reading.status("s", tree)))
+        p99, floor99 = percentile(nib_status, 99), percentile(floor_status, 99)
+        print("worktrees.status with 3 files changed:")
+        print(
+            f"  git status + merge-tree alone: p50 {percentile(floor_status, 50):7.1f} ms"
+            f"  p99 {floor99:7.1f} ms"
+        )
+        print(
+            f"  the host's:                    p50 {percentile(nib_status, 50):7.1f} ms"
+            f"  p99 {p99:7.1f} ms (target <= 100 ms)  ratio {p99 / floor99:.2f}x"
+            " (target <= 2x)"
+        )
+
+
+if __name__ == "__main__":
+    main()
