@@ -30,7 +30,7 @@ def revision_interval(points: tuple[m.Checkpoint, ...], revision: int) -> tuple[
     return points[at + 1].id, points[at].id
 
 
-def _files(changes: m.Changes) -> tuple[FileDiff, ...]:
+def _files(changes: m.Changes | m.WorktreeStatus) -> tuple[FileDiff, ...]:
     return tuple(
         FileDiff(
             f.path,
@@ -51,7 +51,8 @@ async def between(
 ) -> tuple[FileDiff, ...]:
     """What differs from checkpoint `start` to `end` (or the folder now)."""
     params = m.ChangesGetParams(session_id=session_id, from_=start, to=end)
-    return _files(await host.call(rpc.CHANGES_GET, params))
+    changes: m.Changes = await host.call(rpc.CHANGES_GET, params)
+    return _files(changes)
 
 
 class ChangesWork:
@@ -110,8 +111,9 @@ class ChangesWork:
         except errors.RemoteSession:
             return Changes(session_id, note=REMOTE)
         points = listed.checkpoints  # newest first
+        branch = await self._branch(session_id) if session is not None and session.branch else ()
         if not points:
-            return Changes(session_id, note=NONE_YET)
+            return Changes(session_id, branch) if branch else Changes(session_id, note=NONE_YET)
         scopes: list[Scope] = []
         interval = revision_interval(points, self._revision) if self._revision else None
         if interval is not None:
@@ -150,7 +152,17 @@ class ChangesWork:
         if first is not None:
             whole = await self._between(session_id, first.id, None)
             scopes.append(Scope("The whole session", first.id, whole, True))
-        return Changes(session_id, tuple(scopes))
+        return Changes(session_id, (*scopes, *branch))
+
+    async def _branch(self, session_id: str) -> tuple[Scope, ...]:
+        """A worktree session's whole branch against its base (section 18): merged back,
+        never restored from here (it has no checkpoint to go back to)."""
+        asked = m.SessionRef(session_id=session_id)
+        try:
+            status = await self._host.call(rpc.WORKTREES_STATUS, asked)
+        except errors.InvalidParams:  # removed, or its folder gone
+            return ()
+        return (Scope(f"The whole branch against {status.base}", "", _files(status), True),)
 
     async def _between(self, session_id: str, start: str, end: str | None) -> tuple[FileDiff, ...]:
         return await between(self._host, session_id, start, end)

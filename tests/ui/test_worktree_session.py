@@ -69,6 +69,18 @@ def test_a_session_in_a_new_worktree_by_keys(
 
         # merged back by keys: the palette's command, the dialog, Return
         Path(shown.cwd, "tidy.txt").write_text("tidied\n")  # the agent's work, uncommitted
+        # the Changes view: the whole branch against its base, not restored from there
+        await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
+        changes = gui.views.changes_view
+        titles = lambda: [row.title for row in changes.scope_model.rows()]  # noqa: E731
+        await until(lambda: "The whole branch against main" in titles(), 10, "the branch")
+        changes.chooseScope(titles().index("The whole branch against main"))
+        await gui.frame()
+        assert [row.title for row in changes.file_model.rows()] == ["tidy.txt"]
+        assert not changes.property("restorable")
+        assert not gui.item("restoreScopeButton").property("enabled")
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not changes.property("isOpen"), 5, "the view closed")
         await gui.key(Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
         await until(lambda: gui.item("paletteField").hasActiveFocus(), 5, "the palette")
         gui.item("paletteField").setProperty("text", "Merge")
@@ -83,6 +95,7 @@ def test_a_session_in_a_new_worktree_by_keys(
             await gui.frame()
             assert gui.grab().save(os.environ["MERGE_SHOT"])
         assert "uncommitted changes" in summary.property("text")
+        assert gui.item("mergeMessage").property("text") == shown.title  # editable
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 10,
                     "merged")  # fmt: skip

@@ -123,6 +123,10 @@ class ChangesView(QObject):
     def _undo_words(self) -> str:
         return self._changes.undo_words if self._changes.undo_id else ""
 
+    def _restorable(self) -> bool:
+        scope = self._chosen()
+        return scope is not None and bool(scope.from_id)
+
     def _running(self) -> bool:
         session = self._state.session(self._changes.session_id)
         return session is not None and session.running
@@ -163,7 +167,7 @@ class ChangesView(QObject):
         """Ask before restoring the folder (or the chosen file) to before the chosen
         scope; the question (`question`) names every file that will change."""
         scope, chosen = self._chosen(), self._chosen_file()
-        if scope is None or not scope.files:
+        if scope is None or not scope.files or not scope.from_id:  # a branch: merged instead
             return
         if not file:
             self._ask(it.AskRestore(scope.from_id, scope.title))
@@ -186,7 +190,7 @@ class ChangesView(QObject):
     def revertHunk(self, hunk: int) -> None:
         """The `hunk`-th part (from 0) of the chosen file's change undone in the file."""
         scope, chosen = self._chosen(), self._chosen_file()
-        if scope is not None and chosen is not None and hunk >= 0:
+        if scope is not None and scope.from_id and chosen is not None and hunk >= 0:
             self._ask(it.RevertHunk(scope.from_id, scope.to_id, chosen.path, hunk))
 
     @Slot()
@@ -210,3 +214,4 @@ class ChangesView(QObject):
     question = Property(str, _question, notify=changed)
     undoWords = Property(str, _undo_words, notify=changed)
     running = Property(bool, _running, notify=changed)
+    restorable = Property(bool, _restorable, notify=changed)  # a branch's scope is merged

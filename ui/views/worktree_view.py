@@ -56,6 +56,18 @@ class WorktreeView(QObject):
             return ""
         return "A merge now would conflict on " + ", ".join(told.conflicts)
 
+    def _message(self) -> str:
+        """The commit message a merge makes by default: the session's title and its
+        checklist as it was done (as the host would make it)."""
+        shown = self._state.shown
+        if shown is None:
+            return ""
+        marks = {"completed": "x", "cancelled": "-", "in_progress": "~", "pending": " "}
+        snapshot = self._state.snapshot(shown.session_id)
+        items = snapshot.items if snapshot is not None else ()
+        steps = "\n".join(f"- [{marks.get(i.status, ' ')}] {i.content}" for i in items)
+        return f"{shown.title}\n\n{steps}" if steps else shown.title
+
     @Slot()
     def read(self) -> None:
         self._ask(it.ReadWorktree())
@@ -81,3 +93,4 @@ class WorktreeView(QObject):
     branch = Property(str, _branch, notify=changed)
     summary = Property(str, _summary, notify=changed)
     conflicts = Property(str, _conflicts, notify=changed)
+    message = Property(str, _message, notify=changed)

@@ -140,14 +140,14 @@ Dialog {
             }
             NibButton {
                 objectName: "restoreFileButton"
-                enabled: fileList.count > 0 && !changesDialog.changes.running
+                enabled: fileList.count > 0 && !changesDialog.changes.running && changesDialog.changes.restorable
                 text: qsTr("Restore this file")
                 Accessible.name: text
                 onClicked: changesDialog.changes.askRestore(true)
             }
             NibButton {
                 objectName: "restoreScopeButton"
-                enabled: fileList.count > 0 && !changesDialog.changes.running
+                enabled: fileList.count > 0 && !changesDialog.changes.running && changesDialog.changes.restorable
                 text: qsTr("Restore the folder to before this")
                 Accessible.name: text
                 onClicked: changesDialog.changes.askRestore(false)

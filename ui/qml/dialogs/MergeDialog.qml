@@ -28,7 +28,7 @@ Dialog {
     onOpened: {
         mergeDialog.worktree.read()
         squash.checked = true
-        message.text = ""
+        message.text = mergeDialog.worktree.message  // the title and the checklist, editable
         squash.forceActiveFocus()
     }
     onAccepted: mergeDialog.worktree.merge(mergeDialog.how, message.text)
@@ -75,13 +75,29 @@ Dialog {
             onCheckedChanged: if (checked) mergeDialog.how = "rebase"
             Keys.onReturnPressed: if (mergeDialog.ready) mergeDialog.accept()
         }
-        TextField {
-            id: message
-            objectName: "mergeMessage"
+        Label {
+            text: qsTr("Commit message")
+            color: mergeDialog.theme.text
+        }
+        ScrollView {
             Layout.fillWidth: true
-            placeholderText: qsTr("Message: the session's title and its checklist")
-            Accessible.name: qsTr("Commit message")
-            Keys.onReturnPressed: if (mergeDialog.ready) mergeDialog.accept()
+            Layout.preferredHeight: 96
+            TextArea {
+                id: message
+                objectName: "mergeMessage"
+                wrapMode: TextEdit.Wrap
+                textFormat: TextEdit.PlainText
+                placeholderText: qsTr("The session's title and its checklist")
+                Accessible.name: qsTr("Commit message")
+                // Return adds a line; Ctrl+Return merges
+                Keys.onPressed: (event) => {
+                    if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                            && (event.modifiers & Qt.ControlModifier) && mergeDialog.ready) {
+                        mergeDialog.accept()
+                        event.accepted = true
+                    }
+                }
+            }
         }
     }
 
