@@ -142,7 +142,13 @@ class HostCore:
             self.data_dir, self.sessions, self.todos, self.publisher, self._secrets
         )
         runtime.agents_from(self.agents)
-        runtime.before_prompt = self.checkpoints.before_prompt
+        worktrees, checkpoints = self.worktrees, self.checkpoints
+
+        async def before_prompt(turn_id: str) -> None:  # a worktree set up, its folder kept
+            await worktrees.before_prompt(turn_id)
+            await checkpoints.before_prompt(turn_id)
+
+        runtime.before_prompt = before_prompt
         return runtime
 
     @cached_property

@@ -21,7 +21,7 @@ from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
-from host.worktrees import git, making, reading
+from host.worktrees import git, making, reading, setup
 from host.worktrees.git import GitFailed
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ class Worktrees:
         self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
         self._told_at: dict[str, float] = {}  # session id: when it was last told
         self._telling: dict[str, asyncio.Task[None]] = {}
+        self._setting_up: dict[str, asyncio.Task[None]] = {}  # by worktree folder
         publisher.subscribe(self._heard)
 
     # --- making ---------------------------------------------------------------------------
@@ -86,7 +87,7 @@ class Worktrees:
                     ),
                 )
             made = params.model_copy(update={"cwd": str(cwd), "worktree": None})
-            return self._sessions.create(
+            session = self._sessions.create(
                 made, session_id=session_id, worktree_id=tree_id, attempt_id=attempt_id
             )
         except BaseException:
@@ -95,6 +96,38 @@ class Worktrees:
             await git.run(repo.top, "worktree", "remove", "--force", str(path), check=False)
             await git.run(repo.top, "branch", "-D", branch, check=False)
             raise
+        command = setup.command_for(self._data_dir, repo.main)
+        if command is not None:
+            task = asyncio.ensure_future(self._set_up(session.id, command, path))
+            self._setting_up[str(path)] = task
+            task.add_done_callback(lambda _t: self._setting_up.pop(str(path), None))
+        return session
+
+    async def _set_up(self, session_id: str, command: list[str], path: Path) -> None:
+        """The repository's set-up in the new worktree, told in the session's transcript."""
+        said = " ".join(command)
+        self._sessions.transcript.append(
+            session_id, None, "tool", f"Setting up the worktree: {said}"
+        )
+        code, output = await setup.run(command, path)
+        end = output.strip()
+        if code == 0:
+            words = f"The worktree is set up ({said})" + (f":\n{end}" if end else "")
+        elif code is None:
+            words = f"The set-up {said} did not run: {end}"
+        else:
+            words = f"The set-up {said} failed (exit status {code})" + (f":\n{end}" if end else "")
+        self._sessions.transcript.append(session_id, None, "tool", words, is_error=code != 0)
+
+    async def before_prompt(self, turn_id: str) -> None:
+        """A turn in a worktree whose set-up still runs waits for it."""
+        row = self._db.execute("SELECT session_id FROM turns WHERE id = ?", (turn_id,)).fetchone()
+        if row is None:
+            return
+        tree = self._sessions.get(str(row[0])).worktree
+        task = self._setting_up.get(tree.path) if tree is not None else None
+        if task is not None:
+            await asyncio.wait({task})
 
     # --- reading --------------------------------------------------------------------------
 
@@ -304,7 +337,7 @@ class Worktrees:
             task.cancel()
 
     async def close(self) -> None:
-        for task in list(self._telling.values()):
+        for task in [*self._telling.values(), *self._setting_up.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

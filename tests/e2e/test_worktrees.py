@@ -312,3 +312,45 @@ def test_a_worktree_removed_by_hand_is_said_so_and_forgotten(
     assert removed == {"removed": str(path)}
     assert str(path) not in git(repo, "worktree", "list")  # pruned
     assert f"nib/{session['id'][:8]}" not in git(repo, "branch")
+
+
+def test_a_repositorys_setup_runs_in_a_new_worktree_before_its_first_turn(
+    tmp_path: Path,
+) -> None:
+    """Issue 49, point 1: the set-up the user named for the repository in settings.json
+    runs in the new worktree, without Nib's own variables, its output in the transcript,
+    and the first turn waits for it; a failing one is said in words."""
+    import json
+    import sys
+
+    repo = repository(tmp_path / "repo")
+    data = tmp_path / "data"
+    data.mkdir()
+    script = (
+        "import os, time; time.sleep(0.5); open('ready.txt', 'w').write('set up');"
+        " print('installed', os.environ.get('NIB_HOST_TOKEN', 'no token'))"
+    )
+    setup = f'{sys.executable} -c "{script}"'
+    (data / "settings.json").write_text(json.dumps({"worktreeSetup": {str(repo): setup}}))
+    env = host_env(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", **IDENTITY)
+    with running_host(data, str(tmp_path / "h.sock"), env) as host:
+        client = host.connect()
+        session = client.call("sessions.create", {"cwd": str(repo), "worktree": {}})
+        path = Path(session["worktree"]["path"])
+        demo_turn(client, session["id"])  # waits for the set-up first
+        listed = client.call("messages.list", {"sessionId": session["id"]})["messages"]
+        said = [(x["role"], x["content"]) for x in listed]
+        assert said[0][1].startswith("Setting up the worktree: ")
+        done = next(i for i, (_r, text) in enumerate(said) if "is set up" in text)
+        assert "installed no token" in said[done][1]
+        first_answer = next(i for i, (role, _t) in enumerate(said) if role == "assistant")
+        assert done < first_answer  # the agent is prompted once the set-up ended
+        assert (path / "ready.txt").read_text() == "set up"
+        assert not (repo / "ready.txt").exists()
+
+        (data / "settings.json").write_text(json.dumps({"worktreeSetup": {str(repo): "false"}}))
+        failing = client.call("sessions.create", {"cwd": str(repo), "worktree": {}})
+        demo_turn(client, failing["id"])
+        told = client.call("messages.list", {"sessionId": failing["id"]})["messages"]
+        [failed] = [x for x in told if x["content"] == "The set-up false failed (exit status 1)"]
+        assert failed["isError"]
