@@ -103,3 +103,31 @@ def test_a_session_in_a_new_worktree_by_keys(
         assert git(repo, "log", "-1", "--format=%s") == shown.title  # the default message
 
     gui.run(body(), timeout=60)
+
+
+def test_nibs_own_agent_in_a_new_worktree(gui: Gui, tmp_path: Path) -> None:
+    """The host's own agent too works in a folder, and in a worktree of its own, from the
+    palette's "New agent session in a folder…"."""
+    from tests.ui.test_earlier_sessions import palette
+
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await gui.start()
+        await palette(gui, "New agent session in a folder")
+        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "agentDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        assert dialog.property("title") == "New agent session in a folder"
+        gui.item("folderField").setProperty("text", str(repo))
+        await gui.frame()
+        gui.item("worktreeBox").setProperty("checked", True)
+        await gui.frame()
+        gui.item("folderField").forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.state.shown is not None and gui.state.shown.branch != "", 10,
+                    "the session in its worktree")  # fmt: skip
+        shown = gui.state.shown
+        assert shown is not None and shown.agent == "" and shown.branch.startswith("nib/")
+
+    gui.run(body(), timeout=60)

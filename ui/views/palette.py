@@ -68,12 +68,6 @@ class PaletteView(QObject):
             else _command("tools", f"{a.name} cannot start — see why")
             for a in state.agents
         ]
-        out.append(_command("attempt", "Try a task with several agents…"))
-        out += [
-            _command("earlier", f"Open an earlier {a.name} session…", "", a.name)
-            for a in state.agents
-            if a.state != "failed"
-        ]
         if running:
             out.append(_command("stop", "Stop the turn", "Esc"))
         elif shown is not None and shown.branch:  # its own worktree (section 18)
@@ -137,4 +131,13 @@ class PaletteView(QObject):
             if s.session_id != state.current
         ]
         out.append(_command("quit", "Quit Nib", key("quit", "")))
+        # what a few letters find: a folder of Nib's own agent (a worktree of its own),
+        # several agents on one task, an agent's earlier sessions
+        out.append(_command("agent", "New agent session in a folder…", "", ""))
+        out.append(_command("attempt", "Try a task with several agents…"))
+        out += [
+            _command("earlier", f"Open an earlier {a.name} session…", "", a.name)
+            for a in state.agents
+            if a.state != "failed"
+        ]
         return out

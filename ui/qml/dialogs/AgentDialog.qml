@@ -30,7 +30,8 @@ Dialog {
             accept()
     }
 
-    title: qsTr("New %1 session").arg(agentDialog.agent)
+    title: agentDialog.agent !== "" ? qsTr("New %1 session").arg(agentDialog.agent)
+                                    : qsTr("New agent session in a folder")
     width: Math.max(260, Math.min(460, parent.width - 40))
     parent: Overlay.overlay
     anchors.centerIn: parent
@@ -118,7 +119,9 @@ Dialog {
         }
         Text {
             Layout.fillWidth: true
-            text: qsTr("The agent reads and changes files there; it asks before what its settings say to ask.")
+            text: agentDialog.agent !== ""
+                  ? qsTr("The agent reads and changes files there; it asks before what its settings say to ask.")
+                  : qsTr("Nib's own agent works there; what changes is kept step by step in the Changes view.")
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             color: agentDialog.theme.muted
