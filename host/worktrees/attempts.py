@@ -21,11 +21,10 @@ from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
-from host.worktrees import git, reading
+from host.worktrees import git, reading, setup
 
 log = logging.getLogger(__name__)
 TELL_EVERY_S = 0.25
-CHECK_TIMEOUT_S = 30 * 60.0
 
 
 class Attempts:
@@ -208,35 +207,9 @@ class Attempts:
         (its token, its model keys: every NIB_ variable); its output's last 8 KiB kept."""
         self._set_check(session.id, "running", None, "")
         self._soon(session.attempt_id or "")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
-        try:
-            process = await asyncio.create_subprocess_exec(
-                *command,
-                cwd=session.cwd,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            self._set_check(session.id, "error", None, f"the check could not start: {exc}")
-        else:
-            tail = b""
-            try:
-                async with asyncio.timeout(CHECK_TIMEOUT_S):
-                    assert process.stdout is not None
-                    while chunk := await process.stdout.read(65536):
-                        tail = (tail + chunk)[-m.MAX_CHECK_OUTPUT :]
-                    code = await process.wait()
-            except TimeoutError:
-                process.kill()
-                await process.wait()
-                words = tail.decode("utf-8", "replace") + "\n… stopped after 30 minutes"
-                self._set_check(session.id, "error", None, words[-m.MAX_CHECK_OUTPUT :])
-            else:
-                state = "passed" if code == 0 else "failed"
-                self._set_check(session.id, state, code, tail.decode("utf-8", "replace"))
+        code, output = await setup.run(list(command), Path(session.cwd or "."))
+        state = "error" if code is None else "passed" if code == 0 else "failed"
+        self._set_check(session.id, state, code, output[-m.MAX_CHECK_OUTPUT :])
         self._soon(session.attempt_id or "")
 
     def _set_check(self, session_id: str, state: str, code: int | None, output: str) -> None:

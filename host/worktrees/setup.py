@@ -1,5 +1,6 @@
 """A repository's own set-up for a new worktree (issue 49: e.g. `npm ci`), named by the
-user in settings.json, never taken from the repository itself:
+user in settings.json, never taken from the repository itself (and, with `run`, an
+attempt's check, run the same way in each run's worktree):
 
     {"worktreeSetup": {"~/src/app": "npm ci"}}
 
