@@ -53,17 +53,22 @@ def arrivals(client: RpcClient, turn_id: str) -> dict[int, float]:
 
 
 def steps_list(n: int, done: int) -> list[dict[str, str]]:
-    return [{"content": f"Step {i + 1}",
-             "status": "completed" if i < done else "in_progress" if i == done else "pending"}
-            for i in range(n)]  # fmt: skip
+    return [
+        {
+            "content": f"Step {i + 1}",
+            "status": "completed" if i < done else "in_progress" if i == done else "pending",
+        }
+        for i in range(n)
+    ]
 
 
 def builtin_run(folder: Path, steps: int) -> list[float]:
     """The floor: the runtime's TodoWrite of the same lists, from the endpoint's answer."""
     server = FakeOpenAI().start()
     try:
-        server.script = [Reply(calls=(Call("TodoWrite", {"todos": steps_list(steps, k)}),))
-                         for k in range(steps)] + [Reply("Done.")]  # fmt: skip
+        server.script = [
+            Reply(calls=(Call("TodoWrite", {"todos": steps_list(steps, k)}),)) for k in range(steps)
+        ] + [Reply("Done.")]
         with running_host(folder, str(folder / "h.sock"), model_env(server.base_url)) as host:
             client = host.connect()
             sid = client.call("sessions.create", {})["id"]
@@ -131,8 +136,10 @@ def real_start(folder: Path) -> None:
             print(f"host RSS after start: {host_before:.1f} MB")
             for name in entries:
                 if name != "scripted":
-                    models.script = [Reply(calls=(plan_call(name, "in_progress", "pending"),)),
-                                     Reply("ok")]  # fmt: skip
+                    models.script = [
+                        Reply(calls=(plan_call(name, "in_progress", "pending"),)),
+                        Reply("ok"),
+                    ]
                 sid = client.call("sessions.create", {"agent": name, "cwd": str(folder)})["id"]
                 started = time.monotonic()
                 text = "plan" if name == "scripted" else "Two steps"
@@ -149,13 +156,17 @@ def real_start(folder: Path) -> None:
                     elif method == "todos.changed" and first is None:
                         first = time.monotonic() - started
                 client.wait_turn_end(turn["id"], 120)
-                print(f"{name}: start to initialize answered {ready * 1000:.0f} ms, "
-                      f"to the first plan {first * 1000:.0f} ms")  # fmt: skip
+                print(
+                    f"{name}: start to initialize answered {ready * 1000:.0f} ms, "
+                    f"to the first plan {first * 1000:.0f} ms"
+                )
             host_rss = rss_mb(host.proc.pid)
             agents_rss = tree_rss(host.proc.pid) - host_rss
-            print(f"host RSS with {len(entries)} agents running: {host_rss:.1f} MB "
-                  f"(+{host_rss - host_before:.1f} MB over its start; the agents' own "
-                  f"processes: {agents_rss:.1f} MB)")  # fmt: skip
+            print(
+                f"host RSS with {len(entries)} agents running: {host_rss:.1f} MB "
+                f"(+{host_rss - host_before:.1f} MB over its start; the agents' own "
+                f"processes: {agents_rss:.1f} MB)"
+            )
 
 
 def main(argv: list[str] | None = None) -> None:

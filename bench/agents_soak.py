@@ -47,16 +47,23 @@ def turn(client: RpcClient, sid: str, text: str) -> dict[str, Any]:
     deadline = time.monotonic() + DEADLINE_S
     while True:
         note = client.wait_notification(
-            lambda n: (n["method"] == "approvals.requested")
-            or (n["method"] == "turns.changed" and n["params"]["id"] == turn_id
-                and n["params"]["state"] != "running"),
+            lambda n: (
+                (n["method"] == "approvals.requested")
+                or (
+                    n["method"] == "turns.changed"
+                    and n["params"]["id"] == turn_id
+                    and n["params"]["state"] != "running"
+                )
+            ),
             max(0.1, deadline - time.monotonic()),
-        )  # fmt: skip
+        )
         if note["method"] == "turns.changed":
             params: dict[str, Any] = note["params"]
             return params
-        client.call("approvals.respond", {"approvalId": note["params"]["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
+        client.call(
+            "approvals.respond",
+            {"approvalId": note["params"]["approvalId"], "decision": "allow_once"},
+        )
 
 
 def soak(agent: str, folder: Path, turns: int) -> tuple[list[float], int, list[str]]:
@@ -122,15 +129,21 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             floor, _, _ = soak("scripted", Path(tmp), min(args.turns, 20))
             base = percentile(floor, 50)
-            print(f"floor, the scripted ACP agent: p50 {base * 1000:.0f} ms, "
-                  f"p99 {percentile(floor, 99) * 1000:.0f} ms ({len(floor)} turns, "
-                  f"{args.load} cores kept busy)", flush=True)  # fmt: skip
+            print(
+                f"floor, the scripted ACP agent: p50 {base * 1000:.0f} ms, "
+                f"p99 {percentile(floor, 99) * 1000:.0f} ms ({len(floor)} turns, "
+                f"{args.load} cores kept busy)",
+                flush=True,
+            )
             for agent in args.agents.split(","):
                 times, hangs, other = soak(agent, Path(tmp), args.turns)
                 p50, p99 = percentile(times, 50), percentile(times, 99)
-                print(f"{agent}: {len(times) + hangs} turns, {hangs} hangs (target 0), "
-                      f"p50 {p50:.1f} s ({p50 / base:.1f}x the floor), p99 {p99:.1f} s, "
-                      f"max {max(times):.1f} s", flush=True)  # fmt: skip
+                print(
+                    f"{agent}: {len(times) + hangs} turns, {hangs} hangs (target 0), "
+                    f"p50 {p50:.1f} s ({p50 / base:.1f}x the floor), p99 {p99:.1f} s, "
+                    f"max {max(times):.1f} s",
+                    flush=True,
+                )
                 for line in other:
                     print(f"  {line}")
     finally:

@@ -42,11 +42,23 @@ def main() -> int:
         dist, work = Path(folder) / "dist", Path(folder) / "work"
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level",
-             "ERROR", "--distpath", str(dist), "--workpath", str(work),
-             str(ROOT / "packaging" / "nib-desktop.spec")],
-            cwd=ROOT, check=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "PyInstaller",
+                "--noconfirm",
+                "--clean",
+                "--log-level",
+                "ERROR",
+                "--distpath",
+                str(dist),
+                "--workpath",
+                str(work),
+                str(ROOT / "packaging" / "nib-desktop.spec"),
+            ],
+            cwd=ROOT,
+            check=True,
+        )
         build = time.perf_counter() - start
         bundle = dist / "nib-desktop"
         archive = Path(folder) / "nib-desktop.tar.gz"

@@ -52,14 +52,20 @@ def change(root: Path, run: int, size: int = 64) -> int:
 def floor(root: Path, scratch: Path) -> float:
     index = scratch / "fresh-index"
     index.unlink(missing_ok=True)
-    env = {**os.environ, "GIT_DIR": str(scratch / "floor.git"), "GIT_WORK_TREE": str(root),
-           "GIT_INDEX_FILE": str(index), "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_CONFIG_NOSYSTEM": "1"}  # fmt: skip
+    env = {
+        **os.environ,
+        "GIT_DIR": str(scratch / "floor.git"),
+        "GIT_WORK_TREE": str(root),
+        "GIT_INDEX_FILE": str(index),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
     if not (scratch / "floor.git").exists():
         subprocess.run(["git", "init", "-q", "--bare", str(scratch / "floor.git")], check=True)
     started = time.perf_counter()
-    subprocess.run(["git", "-c", f"core.excludesFile={os.devnull}", "add", "-A"], cwd=root,
-                   env=env, check=True)  # fmt: skip
+    subprocess.run(
+        ["git", "-c", f"core.excludesFile={os.devnull}", "add", "-A"], cwd=root, env=env, check=True
+    )
     subprocess.run(["git", "write-tree"], cwd=root, env=env, check=True, capture_output=True)
     return time.perf_counter() - started
 
@@ -119,11 +125,15 @@ def main(argv: list[str] | None = None) -> None:
                 base.append(floor(root, scratch))
             o50, b50 = percentile(ours, 50) * 1e3, percentile(base, 50) * 1e3
             worst = max(stalls) * 1e3
-            print(f"{files:>6} files, 3 changed: checkpoint p50 {o50:.1f} ms; floor (git add -A"
-                  f" && git write-tree, fresh index) p50 {b50:.1f} ms; ratio {o50 / b50:.2f}x"
-                  f" (target <= 1.5x: {'met' if o50 <= 1.5 * b50 else 'missed'})")  # fmt: skip
-            print(f"{'':>6} event loop's longest stall meanwhile {worst:.1f} ms"
-                  f" (target <= 20 ms: {'met' if worst <= 20 else 'missed'})")  # fmt: skip
+            print(
+                f"{files:>6} files, 3 changed: checkpoint p50 {o50:.1f} ms; floor (git add -A"
+                f" && git write-tree, fresh index) p50 {b50:.1f} ms; ratio {o50 / b50:.2f}x"
+                f" (target <= 1.5x: {'met' if o50 <= 1.5 * b50 else 'missed'})"
+            )
+            print(
+                f"{'':>6} event loop's longest stall meanwhile {worst:.1f} ms"
+                f" (target <= 20 ms: {'met' if worst <= 20 else 'missed'})"
+            )
         files = max(sizes)
         root = Path(tmp) / f"folder{files}"
         store = FolderStore(Path(tmp) / "storage")
@@ -137,9 +147,11 @@ def main(argv: list[str] | None = None) -> None:
             asyncio.run(store.tidy())
         grown = du(store.root) - before
         verdict = "met" if grown <= 2 * changed else "missed"
-        print(f"storage: {args.storage} checkpoints of {files} files, 3 changed each:"
-              f" {grown / 1024:.0f} KiB for {changed / 1024:.0f} KiB changed; ratio"
-              f" {grown / changed:.2f}x (target <= 2x: {verdict})")  # fmt: skip
+        print(
+            f"storage: {args.storage} checkpoints of {files} files, 3 changed each:"
+            f" {grown / 1024:.0f} KiB for {changed / 1024:.0f} KiB changed; ratio"
+            f" {grown / changed:.2f}x (target <= 2x: {verdict})"
+        )
         empty = Path(tmp) / "empty"
         empty.mkdir()
         late = {"empty": [], "large": []}  # type: dict[str, list[float]]
@@ -149,9 +161,11 @@ def main(argv: list[str] | None = None) -> None:
         e99, l99 = percentile(late["empty"], 99) * 1e3, percentile(late["large"], 99) * 1e3
         e50, l50 = percentile(late["empty"], 50) * 1e3, percentile(late["large"], 50) * 1e3
         verdict = "met" if l99 <= 1.1 * e99 else "missed"
-        print(f"todos.changed from the agent's plan: {files} files p50 {l50:.2f} ms p99"
-              f" {l99:.2f} ms; empty folder p50 {e50:.2f} ms p99 {e99:.2f} ms; p99 ratio"
-              f" {l99 / e99:.2f}x (target <= 1.1x: {verdict})")  # fmt: skip
+        print(
+            f"todos.changed from the agent's plan: {files} files p50 {l50:.2f} ms p99"
+            f" {l99:.2f} ms; empty folder p50 {e50:.2f} ms p99 {e99:.2f} ms; p99 ratio"
+            f" {l99 / e99:.2f}x (target <= 1.1x: {verdict})"
+        )
 
 
 if __name__ == "__main__":

@@ -88,8 +88,10 @@ def main() -> None:
     floor_handled, floor_late, _ = run(args.bursts, args.sessions, keep=False)
     handled, late, writers = run(args.bursts, args.sessions, keep=True)
     ms = 1000
-    for name, values in (("floor (no keeper)", (floor_handled, floor_late)),
-                         ("drafts kept", (handled, late))):  # fmt: skip
+    for name, values in (
+        ("floor (no keeper)", (floor_handled, floor_late)),
+        ("drafts kept", (handled, late)),
+    ):
         keys, lag = values
         print(
             f"{name}: a keystroke {percentile(keys, 50) * ms:.3f} ms p50, "

@@ -46,11 +46,13 @@ CREATE TEMP TRIGGER no_delete INSTEAD OF DELETE ON todo_revisions BEGIN SELECT 1
 def todos(salt: int) -> list[dict[str, str]]:
     done = salt % N
     return [
-        {"content": f"Step {i} of the benchmark checklist", "status":
-         "completed" if i < done else "in_progress" if i == done else "pending",
-         **({"activeForm": f"Working on step {i}"} if i == done else {})}
+        {
+            "content": f"Step {i} of the benchmark checklist",
+            "status": "completed" if i < done else "in_progress" if i == done else "pending",
+            **({"activeForm": f"Working on step {i}"} if i == done else {}),
+        }
         for i in range(N)
-    ]  # fmt: skip
+    ]
 
 
 def write_latencies(folder: Path, writes: int, history: bool) -> list[float]:
@@ -107,8 +109,9 @@ def tokens() -> tuple[int, int, int, int]:
 
     encoding = bpe_openai.get_encoding("o200k_base")
     items = tuple(m.TodoItem.model_validate(item) for item in todos(20))
-    before = json.dumps({"revision": 21, "todos": [i.to_wire() for i in items]},
-                        separators=(",", ":"))  # fmt: skip
+    before = json.dumps(
+        {"revision": 21, "todos": [i.to_wire() for i in items]}, separators=(",", ":")
+    )
     snapshot = m.TodoSnapshot(session_id="s", revision=21, updated_at=None, items=items)
     after = result_text(snapshot, m.TodoDiff())
     return len(encoding.encode(before)), len(before), len(encoding.encode(after)), len(after)
@@ -158,20 +161,26 @@ def main() -> int:
     f50, f99 = percentile(without, 50), percentile(without, 99)
     print(f"TodoWrite, {N} items, {args.writes} writes each, same run:")
     print(f"  without history  p50 {f50 * 1e3:6.3f} ms  p99 {f99 * 1e3:6.3f} ms (floor)")
-    print(f"  with history     p50 {p50 * 1e3:6.3f} ms  p99 {p99 * 1e3:6.3f} ms"
-          f"  p50 ratio {p50 / f50:4.2f}x (target <= 1.3x)")  # fmt: skip
+    print(
+        f"  with history     p50 {p50 * 1e3:6.3f} ms  p99 {p99 * 1e3:6.3f} ms"
+        f"  p50 ratio {p50 / f50:4.2f}x (target <= 1.3x)"
+    )
     pages = history_latencies(folder / "pages", args.pages)
     print(f"todos.history, page of 50 from 1,000 revisions of {N} items, over the socket:")
-    print(f"  p50 {percentile(pages, 50) * 1e3:6.2f} ms  p99 {percentile(pages, 99) * 1e3:6.2f} ms"
-          f"  max {max(pages) * 1e3:6.2f} ms ({args.pages} pages)")  # fmt: skip
+    print(
+        f"  p50 {percentile(pages, 50) * 1e3:6.2f} ms  p99 {percentile(pages, 99) * 1e3:6.2f} ms"
+        f"  max {max(pages) * 1e3:6.2f} ms ({args.pages} pages)"
+    )
     requests, writes = open_history_requests(folder / "open", 20)
     print("History open in the window's Main role, a demo turn of 20 steps:")
     print(f"  {requests} todos.history requests for {writes} writes (target 0; 1 per write before)")
     before_tokens, before_bytes, after_tokens, after_bytes = tokens()
     print(f"TodoWrite result the model reads, {N} items (o200k_base):")
     print(f"  before (echoed list)  {before_tokens:5d} tokens {before_bytes:6d} bytes")
-    print(f"  after (sentence)      {after_tokens:5d} tokens {after_bytes:6d} bytes"
-          f"  ({after_tokens / before_tokens:.3f}x)")  # fmt: skip
+    print(
+        f"  after (sentence)      {after_tokens:5d} tokens {after_bytes:6d} bytes"
+        f"  ({after_tokens / before_tokens:.3f}x)"
+    )
     return 0
 
 

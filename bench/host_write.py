@@ -53,8 +53,15 @@ def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], fl
         " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
     )
     latencies = []
-    diff = json.dumps({"added": [], "completedRemoved": [], "droppedUnfinished": [],
-                       "statusChanged": [], "reordered": False})  # fmt: skip
+    diff = json.dumps(
+        {
+            "added": [],
+            "completedRemoved": [],
+            "droppedUnfinished": [],
+            "statusChanged": [],
+            "reordered": False,
+        }
+    )
     start = time.perf_counter()
     for w in range(writes):
         listed = items(n, w)
@@ -174,8 +181,10 @@ def main() -> int:
         assert not result.is_error, result.content
 
     print(f"TodoWrite, {args.writes} writes per size, synchronous={args.synchronous}")
-    print(f"{'items':>5} | {'p50 ms':>7} {'p99 ms':>7} {'writes/s':>9} | {'floor p50':>9} "
-          f"{'floor p99':>9} {'floor/s':>8} | {'p50 ratio':>9} {'rate ratio':>10}")  # fmt: skip
+    print(
+        f"{'items':>5} | {'p50 ms':>7} {'p99 ms':>7} {'writes/s':>9} | {'floor p50':>9} "
+        f"{'floor p99':>9} {'floor/s':>8} | {'p50 ratio':>9} {'rate ratio':>10}"
+    )
     for n in (10, 50, 200):
         payloads.update({(n, w): json.dumps({"todos": items(n, w)}) for w in range(args.writes)})
         raw, raw_rate = floor(folder / f"floor-{n}", n, args.writes, args.synchronous)

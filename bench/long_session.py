@@ -31,10 +31,12 @@ ENCODING = get_encoding("o200k_base")
 
 def todos(items: int, done: int) -> list[dict[str, str]]:
     return [
-        {"content": f"Carry out part {i} of the change to the parser module",
-         "status": "completed" if i < done else "in_progress" if i == done else "pending"}
+        {
+            "content": f"Carry out part {i} of the change to the parser module",
+            "status": "completed" if i < done else "in_progress" if i == done else "pending",
+        }
         for i in range(items)
-    ]  # fmt: skip
+    ]
 
 
 def script(writes: int, items: int) -> list[Reply]:
@@ -72,9 +74,15 @@ def run(folder: Path, writes: int, items: int, window: int | None) -> FakeOpenAI
     if window is not None:
         server.window_chars = window * 3
     extra = {"NIB_CONTEXT_TOKENS": str(window)} if window else {}
-    env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=server.base_url,
-                   NIB_OPENAI_API_KEY="sk-bench", NIB_MODEL="gpt-4o", NIB_MAX_RETRIES="0",
-                   NIB_MAX_STEPS=str(writes + 10), **extra)  # fmt: skip
+    env = host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=server.base_url,
+        NIB_OPENAI_API_KEY="sk-bench",
+        NIB_MODEL="gpt-4o",
+        NIB_MAX_RETRIES="0",
+        NIB_MAX_STEPS=str(writes + 10),
+        **extra,
+    )
     try:
         with running_host(folder, str(folder / "s"), env) as host:
             client = host.connect()
@@ -101,9 +109,11 @@ def main() -> int:
     now_tokens = [tokens(text) for text in now]
     before_tokens = [tokens(text) for text in before]
     print(f"  {len(now)} requests, {len(large.compactions)} compactions")
-    print(f"  before (echoed lists): {sum(len(t) for t in before) / 1e6:6.2f} MB, "
-          f"{sum(before_tokens):,} tokens in total, largest request {max(before_tokens):,}"
-          " (floor)")  # fmt: skip
+    print(
+        f"  before (echoed lists): {sum(len(t) for t in before) / 1e6:6.2f} MB, "
+        f"{sum(before_tokens):,} tokens in total, largest request {max(before_tokens):,}"
+        " (floor)"
+    )
     print(
         f"  now:                   {sum(len(t) for t in now) / 1e6:6.2f} MB, "
         f"{sum(now_tokens):,} tokens in total, largest request {max(now_tokens):,}"
@@ -112,14 +122,17 @@ def main() -> int:
     print(f"  total tokens now/before: {ratio:.2f}x (target <= 0.55x)")
     per_write = (now_tokens[-1] - now_tokens[0]) / max(1, len(now_tokens) - 1)
     per_write_before = (before_tokens[-1] - before_tokens[0]) / max(1, len(before_tokens) - 1)
-    print(f"  context growth per write: {per_write:,.0f} tokens now, "
-          f"{per_write_before:,.0f} before")  # fmt: skip
+    print(
+        f"  context growth per write: {per_write:,.0f} tokens now, {per_write_before:,.0f} before"
+    )
 
     print("\nthe same turn with a 4,000-token window enforced by the server:")
     small = run(folder / "small", args.writes, args.items, 4000)
     sizes = [tokens(json.dumps(r["messages"])) for r in small.requests]
-    print(f"  {len(small.requests)} requests, {len(small.compactions)} compactions, "
-          f"{len(small.refused)} refused as too long")  # fmt: skip
+    print(
+        f"  {len(small.requests)} requests, {len(small.compactions)} compactions, "
+        f"{len(small.refused)} refused as too long"
+    )
     print(f"  largest request {max(sizes):,} tokens (o200k_base) against the 4,000 window")
     return 0
 

@@ -29,8 +29,11 @@ from host.tools.external import ExternalTools
 from host.tools.registry import ToolRegistry
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
-          "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+SERVER = {
+    "command": sys.executable,
+    "args": ["-m", "tests.helpers.mcp_test_server"],
+    "env": {"PYTHONPATH": str(ROOT)},
+}
 TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
 # The largest result a server may send (host/tools/mcp_stdio.py: 16 MiB a message; the
 # test server sends its text twice, as text and as structured content). The SDK's own
@@ -42,8 +45,9 @@ async def direct(calls: int) -> list[float]:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=SERVER["command"], args=SERVER["args"],
-                                   env=SERVER["env"])  # fmt: skip
+    params = StdioServerParameters(
+        command=SERVER["command"], args=SERVER["args"], env=SERVER["env"]
+    )
     times: list[float] = []
     with open(os.devnull, "w") as quiet:  # the server's stderr, as the host logs it apart
         transport = stdio_client(params, errlog=quiet)
@@ -137,13 +141,16 @@ async def main_async(calls: int) -> None:
     o50, o99 = percentile(ours, 50) * 1000, percentile(ours, 99) * 1000
     print(f"one echo call over stdio, {calls} calls each")
     print(f"  direct with the SDK (floor)   p50 {f50:6.3f} ms  p99 {f99:6.3f} ms")
-    print(f"  through the host's tool path  p50 {o50:6.3f} ms  p99 {o99:6.3f} ms"
-          f"  ({o50 / f50:.2f}x the floor at p50)")  # fmt: skip
+    print(
+        f"  through the host's tool path  p50 {o50:6.3f} ms  p99 {o99:6.3f} ms"
+        f"  ({o50 / f50:.2f}x the floor at p50)"
+    )
     before, after, shown, stall = await large_result(folder / "large", LARGE_MB)
-    print(f"one call with a {LARGE_MB} MB result over stdio: host RSS {before:.1f} MB before, "
-          f"{after:.1f} MB after the next call ({after - before:+.1f} MB); the model gets "
-          f"{shown:,.0f} characters; the event loop's longest stall {stall * 1e3:.0f} ms"
-          )  # fmt: skip
+    print(
+        f"one call with a {LARGE_MB} MB result over stdio: host RSS {before:.1f} MB before, "
+        f"{after:.1f} MB after the next call ({after - before:+.1f} MB); the model gets "
+        f"{shown:,.0f} characters; the event loop's longest stall {stall * 1e3:.0f} ms"
+    )
     print("server start to tools listed (median of 5)")
     for name, server in (("test", SERVER), ("time", TIME)):
         seconds = await start_to_listed(folder, name, server)

@@ -71,10 +71,17 @@ def main(argv: list[str] | None = None) -> None:
             import subprocess
 
             daemon = subprocess.Popen(
-                ["dbus-daemon", "--session", "--nofork", f"--address=unix:path={tmp}/bus",
-                 "--print-address=1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                [
+                    "dbus-daemon",
+                    "--session",
+                    "--nofork",
+                    f"--address=unix:path={tmp}/bus",
+                    "--print-address=1",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
                 text=True,
-            )  # fmt: skip
+            )
             assert daemon.stdout is not None
             address = daemon.stdout.readline().strip()
         try:
@@ -119,8 +126,9 @@ def main(argv: list[str] | None = None) -> None:
     bus = "a real session bus" if address else "no session bus"
     print(f"per checklist update ({args.updates} updates of 20 items, {bus}):")
     print(f"  dock view: {dock_cost * 1e6:.1f} µs")
-    print(f"  title + badge + launcher entry: {cost * 1e6:.1f} µs "
-          f"({len(sent)} Update signals sent)")  # fmt: skip
+    print(
+        f"  title + badge + launcher entry: {cost * 1e6:.1f} µs ({len(sent)} Update signals sent)"
+    )
     print(f"  ratio (target <= 0.2): {cost / dock_cost:.3f}x")
     print(f"D-Bus signals while nothing changed ({args.updates} unrelated events): {quiet}")
 

@@ -94,8 +94,9 @@ def main() -> None:
                 f"100,000 unknown requests, nothing read: host RSS {before:.0f} -> "
                 f"{after:.0f} MB (issue: 49 -> 375 MB)"
             )
-            _b, _a, first, client, sid = scenario(folder, "huge", ["--huge-name"], "hello",
-                                                  warm=False)  # fmt: skip
+            _b, _a, first, client, sid = scenario(
+                folder, "huge", ["--huge-name"], "hello", warm=False
+            )
             print(
                 f"the host's first 3 s (the ACP SDK preloaded) and the first agent's start: "
                 f"other client's longest wait {first * 1000:.0f} ms (loaded on the loop at "

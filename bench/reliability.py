@@ -219,9 +219,12 @@ def exhaustion(folder: Path) -> float:
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "host", "--socket", path, "--data-dir", str(folder / "x")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=host_env(), preexec_fn=low,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=host_env(),
+        preexec_fn=low,
+    )
     host = HostProcess(proc, path, folder / "x", {})
     try:
         host.ready = read_ready(proc)
@@ -365,20 +368,26 @@ def main() -> int:
         sent, latencies = malformed(path, args.connections, args.frames)
         took = time.perf_counter() - t0
         alive = host.proc.poll() is None
-        print(f"malformed frames: {sent:,} over {args.connections:,} connections in {took:.1f} s;"
-              f" host {'alive' if alive else 'CRASHED'}")  # fmt: skip
-        print(f"  health check during it: {len(latencies)} answers, p50 "
-              f"{percentile(latencies, 50) * 1e3:.1f} ms, p99 {percentile(latencies, 99) * 1e3:.1f}"
-              f" ms, max {max(latencies) * 1e3:.1f} ms (target max <= 100 ms)")  # fmt: skip
+        print(
+            f"malformed frames: {sent:,} over {args.connections:,} connections in {took:.1f} s;"
+            f" host {'alive' if alive else 'CRASHED'}"
+        )
+        print(
+            f"  health check during it: {len(latencies)} answers, p50 "
+            f"{percentile(latencies, 50) * 1e3:.1f} ms, p99 {percentile(latencies, 99) * 1e3:.1f}"
+            f" ms, max {max(latencies) * 1e3:.1f} ms (target max <= 100 ms)"
+        )
         churn(path, args.churn)
         after_churn = rss_mb(pid)
         partial_frames(path, 100)
         time.sleep(2.5)  # the host hands freed memory back at most once a second
         after_partial = rss_mb(pid)
-        print(f"host RSS: start {start_rss:.1f} MB; after {args.churn:,} connections "
-              f"{after_churn:.1f} MB ({after_churn - start_rss:+.1f}); after 100 pre-auth 8 MiB "
-              f"frames closed {after_partial:.1f} MB ({after_partial - start_rss:+.1f}; target "
-              "within 10 MB)")  # fmt: skip
+        print(
+            f"host RSS: start {start_rss:.1f} MB; after {args.churn:,} connections "
+            f"{after_churn:.1f} MB ({after_churn - start_rss:+.1f}); after 100 pre-auth 8 MiB "
+            f"frames closed {after_partial:.1f} MB ({after_partial - start_rss:+.1f}; target "
+            "within 10 MB)"
+        )
         before = rss_mb(pid)
         authenticated_partial_frames(path, 100)
         time.sleep(2.5)
@@ -388,27 +397,37 @@ def main() -> int:
             f"({after - before:+.1f} MB; target within 10 MB; the issue's figure +801 MiB)"
         )
         latencies = with_health(path, lambda: unknown_params(path, 10, 400_000))
-        print(f"10 requests with 400,000 unknown params each: health check max "
-              f"{max(latencies) * 1e3:.0f} ms, p99 {percentile(latencies, 99) * 1e3:.0f} ms "
-              "(the issue's figure: others stalled 1,440 ms)")  # fmt: skip
+        print(
+            f"10 requests with 400,000 unknown params each: health check max "
+            f"{max(latencies) * 1e3:.0f} ms, p99 {percentile(latencies, 99) * 1e3:.0f} ms "
+            "(the issue's figure: others stalled 1,440 ms)"
+        )
         closed, elapsed = slowloris(path, 1_000, 10.0)
         print(f"slowloris: {closed}/1000 closed after {elapsed:.1f} s (handshake deadline 10 s)")
         assert client.call("sessions.list", {}) == {"sessions": []}
     freed = exhaustion(folder)
-    print(f"descriptors exhausted (limit 64): a client served {freed * 1e3:.0f} ms after they"
-          " were freed (target <= 1000 ms)")  # fmt: skip
+    print(
+        f"descriptors exhausted (limit 64): a client served {freed * 1e3:.0f} ms after they"
+        " were freed (target <= 1000 ms)"
+    )
     first, size, rss, check, session_id = long_transcript(folder, args.transcript_mib)
-    print(f"{args.transcript_mib} MiB transcript: first messages.list page {first * 1e3:.0f} ms "
-          f"({size / 1024 / 1024:.1f} MiB of text), host RSS {rss:.1f} MB; quick_check at start "
-          f"{check * 1e3:.0f} ms")  # fmt: skip
+    print(
+        f"{args.transcript_mib} MiB transcript: first messages.list page {first * 1e3:.0f} ms "
+        f"({size / 1024 / 1024:.1f} MiB of text), host RSS {rss:.1f} MB; quick_check at start "
+        f"{check * 1e3:.0f} ms"
+    )
     took, rows, gui_rss = app_first_page(folder / "long", session_id)
-    print(f"  in the app: from start to its first page shown {took * 1e3:.0f} ms ({rows} rows), "
-          f"GUI RSS {gui_rss:.1f} MB")  # fmt: skip
+    print(
+        f"  in the app: from start to its first page shown {took * 1e3:.0f} ms ({rows} rows), "
+        f"GUI RSS {gui_rss:.1f} MB"
+    )
     floods = app_flood(folder)
     floor = floods[0][1]
     for name, longest in floods:
-        print(f"  app under a flood of {name}: longest event-loop stall {longest * 1e3:.1f} ms "
-              f"({longest / floor:.2f}x the idle floor; target one frame, 16.7 ms)")  # fmt: skip
+        print(
+            f"  app under a flood of {name}: longest event-loop stall {longest * 1e3:.1f} ms "
+            f"({longest / floor:.2f}x the idle floor; target one frame, 16.7 ms)"
+        )
     return 0 if alive else 1
 
 

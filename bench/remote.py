@@ -60,8 +60,14 @@ def since_commit(
     for thread in threads:
         thread.start()
     plan = "\n".join(f"{i}. Step number {i}" for i in range(1, steps + 1))
-    starter.send({"jsonrpc": "2.0", "id": 10**6, "method": "turns.start",
-                  "params": {"sessionId": session_id, "text": plan}})  # fmt: skip
+    starter.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 10**6,
+            "method": "turns.start",
+            "params": {"sessionId": session_id, "text": plan},
+        }
+    )
     for thread in threads:
         thread.join(120)
     client, sid = listeners[-1]

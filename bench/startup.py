@@ -82,8 +82,11 @@ def env() -> dict[str, str]:
     """As a user's start: Python keeps the modules' bytecode (a machine that sets
     PYTHONDONTWRITEBYTECODE would compile every module of the app at every start, which
     the bare window, having none, never pays)."""
-    values = {k: v for k, v in os.environ.items()
-              if not k.startswith("NIB_") and k != "PYTHONDONTWRITEBYTECODE"}  # fmt: skip
+    values = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("NIB_") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     values.update({"QT_QPA_PLATFORM": "offscreen"})
     if DISPLAY:
         values.update({"QT_QPA_PLATFORM": "xcb", "DISPLAY": DISPLAY})
@@ -98,9 +101,11 @@ def x_server() -> Iterator[str]:
     """A private Xvfb (Qt Quick then renders through Mesa's OpenGL, as on a VM or a
     remote desktop without a GPU); yields its display name."""
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
-                             "-nolisten", "tcp"], pass_fds=(write,),
-                            stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as numbers:
         display = ":" + numbers.readline().strip()
@@ -134,9 +139,12 @@ def measure_host(data: str) -> float:
     start = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "host", "--socket", f"{data}/s", "--data-dir", data],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env={**env(), "NIB_HOST_TOKEN": "bench"}, cwd=ROOT,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**env(), "NIB_HOST_TOKEN": "bench"},
+        cwd=ROOT,
+    )
     assert proc.stdout is not None
     proc.stdout.readline()
     ready = time.monotonic() - start
@@ -150,9 +158,12 @@ def measure_app(data: str) -> tuple[float, float, float, float]:
     start = time.monotonic()
     proc = subprocess.Popen(  # the default data folder, as a user starts it
         [sys.executable, "-m", "nib_desktop", "--log-level", "DEBUG"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env={**env(), "XDG_DATA_HOME": data}, cwd=ROOT,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env(), "XDG_DATA_HOME": data},
+        cwd=ROOT,
+    )
     assert proc.stderr is not None
     frame = ready = 0.0
     host_pid = 0
@@ -175,10 +186,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
-        "--x11", action="store_true",
+        "--x11",
+        action="store_true",
         help="the start-up figures under a private Xvfb instead of offscreen (memory stays "
         "offscreen)",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
     if args.x11:
         global DISPLAY
@@ -214,17 +226,25 @@ def measure(args: argparse.Namespace) -> int:
     host_alone = statistics.median(hosts)
     protocol = statistics.median(protocols)
     models = statistics.median(models_runs)
-    print("runs (ms): " + "; ".join(
-        f"bare {b * 1e3:.0f} frame {r[0] * 1e3:.0f} connected {r[1] * 1e3:.0f} "
-        f"models {mo * 1e3:.0f} host {h * 1e3:.0f}"
-        for b, r, mo, h in zip(bares, runs, models_runs, hosts, strict=True)
-    ))  # fmt: skip
+    print(
+        "runs (ms): "
+        + "; ".join(
+            f"bare {b * 1e3:.0f} frame {r[0] * 1e3:.0f} connected {r[1] * 1e3:.0f} "
+            f"models {mo * 1e3:.0f} host {h * 1e3:.0f}"
+            for b, r, mo, h in zip(bares, runs, models_runs, hosts, strict=True)
+        )
+    )
     frame = statistics.median(r[0] for r in runs)
     ready = statistics.median(r[1] for r in runs)
     gui = statistics.median(r[2] for r in runs)
     host = statistics.median(r[3] for r in runs)
-    turn = subprocess.run([sys.executable, "-c", TURN, str(ROOT)], capture_output=True, text=True,
-                          env={**env(), "QT_QPA_PLATFORM": "offscreen"}, timeout=120)  # fmt: skip
+    turn = subprocess.run(
+        [sys.executable, "-c", TURN, str(ROOT)],
+        capture_output=True,
+        text=True,
+        env={**env(), "QT_QPA_PLATFORM": "offscreen"},
+        timeout=120,
+    )
     line = next((ln for ln in turn.stdout.splitlines() if ln.startswith("rss ")), "rss nan nan")
     gui_after, host_after = (float(v) for v in line.split()[1:])
     where = f"under Xvfb ({DISPLAY})" if DISPLAY else "offscreen"

@@ -36,12 +36,16 @@ from nib_desktop.state.types import Session
 
 
 def controls(step: int) -> m.AgentControls:
-    return m.AgentControls.model_validate({
-        "sessionId": "a",
-        "modes": {"current": "plan" if step % 2 else "default", "available": [
-            {"id": "default", "name": "Default"}, {"id": "plan", "name": "Plan"}]},
-        "usage": {"used": 1000 + step, "size": 200_000},
-    })  # fmt: skip
+    return m.AgentControls.model_validate(
+        {
+            "sessionId": "a",
+            "modes": {
+                "current": "plan" if step % 2 else "default",
+                "available": [{"id": "default", "name": "Default"}, {"id": "plan", "name": "Plan"}],
+            },
+            "usage": {"used": 1000 + step, "size": 200_000},
+        }
+    )
 
 
 def main() -> int:
@@ -72,11 +76,13 @@ def main() -> int:
         if ("Plan" if i % 2 else "Default") not in shown:
             print(f"the footer did not show the change: {shown!r}", file=sys.stderr)
             return 1
-    print(f"agents.controlsChanged -> footer -> frame: p50 {percentile(told, 50) * 1e3:5.2f} ms,"
-          f" p99 {percentile(told, 99) * 1e3:5.2f} ms; floor (an item changed -> frame) p50 "
-          f"{percentile(floor, 50) * 1e3:5.2f} ms, p99 {percentile(floor, 99) * 1e3:5.2f} ms; "
-          f"ratio p99 {percentile(told, 99) / percentile(floor, 99):4.2f}x "
-          f"(target: within one frame, 16.7 ms)")  # fmt: skip
+    print(
+        f"agents.controlsChanged -> footer -> frame: p50 {percentile(told, 50) * 1e3:5.2f} ms,"
+        f" p99 {percentile(told, 99) * 1e3:5.2f} ms; floor (an item changed -> frame) p50 "
+        f"{percentile(floor, 50) * 1e3:5.2f} ms, p99 {percentile(floor, 99) * 1e3:5.2f} ms; "
+        f"ratio p99 {percentile(told, 99) / percentile(floor, 99):4.2f}x "
+        f"(target: within one frame, 16.7 ms)"
+    )
     window.close()
     return 0
 

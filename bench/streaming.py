@@ -79,8 +79,10 @@ def main(argv: list[str] | None = None) -> None:
     f50, f99 = percentile(floor, 50) * 1e3, percentile(floor, 99) * 1e3
     l50, l99 = percentile(late, 50) * 1e3, percentile(late, 99) * 1e3
     print(f"sessions.get round trip (floor): p50 {f50:.2f} ms, p99 {f99:.2f} ms")
-    print(f"chunk to client: p50 {l50:.2f} ms, p99 {l99:.2f} ms ({len(late)} chunks,"
-          f" {args.chunks * args.runs} sent)")  # fmt: skip
+    print(
+        f"chunk to client: p50 {l50:.2f} ms, p99 {l99:.2f} ms ({len(late)} chunks,"
+        f" {args.chunks * args.runs} sent)"
+    )
     print(
         f"ratio to the floor: p50 {l50 / f50:.1f}x, p99 {l99 / f99:.1f}x;"
         f" target p99 <= 66.7 ms less a frame: {'met' if l99 <= 50 else 'missed'}"

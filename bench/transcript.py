@@ -103,8 +103,14 @@ def history() -> tuple[Line, ...]:
 def diff_line(lines: int, seq: int) -> Line:
     body = "\n".join(f"{'+' if i % 3 else '-'}line {i} of the file, changed" for i in range(lines))
     detail = f"--- app.py\n+++ app.py\n@@ -1,{lines} +1,{lines} @@\n{body}"
-    return Line("tool_call", f"✓ Edited app.py +{lines} −{lines}", seq=seq, detail=detail,
-                detail_kind="diff", call_id=f"d{seq}")  # fmt: skip
+    return Line(
+        "tool_call",
+        f"✓ Edited app.py +{lines} −{lines}",
+        seq=seq,
+        detail=detail,
+        detail_kind="diff",
+        call_id=f"d{seq}",
+    )
 
 
 class Frames:
@@ -140,8 +146,10 @@ def figures(intervals: list[float]) -> str:
     if not intervals:
         return "no frames"
     over = sum(1 for x in intervals if x > 16.7 + 1.0)  # a timer's millisecond of slack
-    return (f"p50 {percentile(intervals, 50):5.1f} ms, p99 {percentile(intervals, 99):5.1f} ms, "
-            f"max {max(intervals):5.1f} ms, {over} of {len(intervals)} over 16.7 ms")  # fmt: skip
+    return (
+        f"p50 {percentile(intervals, 50):5.1f} ms, p99 {percentile(intervals, 99):5.1f} ms, "
+        f"max {max(intervals):5.1f} ms, {over} of {len(intervals)} over 16.7 ms"
+    )
 
 
 def main() -> int:
@@ -166,8 +174,10 @@ def main() -> int:
     for _ in range(5):
         wait_frame(window, 200)
     api = window.rendererInterface().graphicsApi().name
-    print(f"platform {app.platformName()}, scene graph {api} (choice: {scene_graph}), "
-          f"render loop {os.environ.get('QSG_RENDER_LOOP')}, window 1100x760")  # fmt: skip
+    print(
+        f"platform {app.platformName()}, scene graph {api} (choice: {scene_graph}), "
+        f"render loop {os.environ.get('QSG_RENDER_LOOP')}, window 1100x760"
+    )
     frames = Frames(window)
 
     # chunk -> frame, against a 1-pixel item's change -> frame
@@ -178,10 +188,12 @@ def main() -> int:
         wait_frame(window)
         late.append(time.perf_counter() - t0)
     state.apply(ev.TurnChanged(state.turn("a")._replace(state="completed")))
-    print(f"chunk -> frame: p50 {percentile(late, 50) * 1e3:5.2f} ms, p99 "
-          f"{percentile(late, 99) * 1e3:5.2f} ms; floor (an item changed -> frame) p50 "
-          f"{percentile(floor, 50) * 1e3:5.2f} ms, p99 {percentile(floor, 99) * 1e3:5.2f} ms; "
-          f"ratio p99 {percentile(late, 99) / percentile(floor, 99):4.2f}x")  # fmt: skip
+    print(
+        f"chunk -> frame: p50 {percentile(late, 50) * 1e3:5.2f} ms, p99 "
+        f"{percentile(late, 99) * 1e3:5.2f} ms; floor (an item changed -> frame) p50 "
+        f"{percentile(floor, 50) * 1e3:5.2f} ms, p99 {percentile(floor, 99) * 1e3:5.2f} ms; "
+        f"ratio p99 {percentile(late, 99) / percentile(floor, 99):4.2f}x"
+    )
 
     # a 2,000-line diff: its first frame against a plain line's, then scrolled unfolded
     plain_first, diff_first = [], []
@@ -195,11 +207,13 @@ def main() -> int:
         state.apply(ev.LinesAppended("a", (diff_line(2000, seq + 1),)))
         wait_frame(window)
         diff_first.append(time.perf_counter() - t0)
-    print(f"2,000-line diff appended: first frame p50 {percentile(diff_first, 50) * 1e3:5.2f} "
-          f"ms, max {max(diff_first) * 1e3:5.2f} ms; a plain line's p50 "
-          f"{percentile(plain_first, 50) * 1e3:5.2f} ms; over it by "
-          f"{(percentile(diff_first, 50) - percentile(plain_first, 50)) * 1e3:5.2f} ms "
-          f"(target <= 16.7 ms)")  # fmt: skip
+    print(
+        f"2,000-line diff appended: first frame p50 {percentile(diff_first, 50) * 1e3:5.2f} "
+        f"ms, max {max(diff_first) * 1e3:5.2f} ms; a plain line's p50 "
+        f"{percentile(plain_first, 50) * 1e3:5.2f} ms; over it by "
+        f"{(percentile(diff_first, 50) - percentile(plain_first, 50)) * 1e3:5.2f} ms "
+        f"(target <= 16.7 ms)"
+    )
     listview = find(window, "transcriptList")
 
     def scroll() -> None:
@@ -218,8 +232,10 @@ def main() -> int:
     wait_frame(window)
     listview.setProperty("contentY", listview.property("originY"))
     plain_scroll = frames.record(int(args.seconds * 1000), scroll, 16)
-    print(f"10 diffs of 2,000 lines unfolded: first frame {unfolded * 1e3:5.1f} ms; scrolled "
-          f"40 px a frame: {figures(scrolled)}")  # fmt: skip
+    print(
+        f"10 diffs of 2,000 lines unfolded: first frame {unfolded * 1e3:5.1f} ms; scrolled "
+        f"40 px a frame: {figures(scrolled)}"
+    )
     print(f"  the floor, 40 plain lines scrolled the same: {figures(plain_scroll)}")
 
     # a Markdown message streamed at 200 chunks a second, then stored whole
@@ -266,10 +282,14 @@ def main() -> int:
 
     alone, alone_frames = cpu(lambda: stream("a"))
     three, three_frames = cpu(lambda: stream(*SESSIONS))
-    print(f"streaming at 200 chunks/s, one session: CPU {alone * 100:5.1f} % of a core, "
-          f"{figures(alone_frames)}")  # fmt: skip
-    print(f"  three sessions (one shown): CPU {three * 100:5.1f} % ({three / alone:4.2f}x; "
-          f"target <= 1.5x), {figures(three_frames)}")  # fmt: skip
+    print(
+        f"streaming at 200 chunks/s, one session: CPU {alone * 100:5.1f} % of a core, "
+        f"{figures(alone_frames)}"
+    )
+    print(
+        f"  three sessions (one shown): CPU {three * 100:5.1f} % ({three / alone:4.2f}x; "
+        f"target <= 1.5x), {figures(three_frames)}"
+    )
     window.close()
     return 0
 

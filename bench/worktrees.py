@@ -27,9 +27,15 @@ from host.checkpoints.folder import FolderStore
 from host.protocol import models as m
 from host.worktrees import making, reading
 
-ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-       "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.org",
-       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.org"}  # fmt: skip
+ENV = {
+    **os.environ,
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.org",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.org",
+}
 
 
 def git(folder: Path, *args: str) -> str:

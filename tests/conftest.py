@@ -95,8 +95,10 @@ def xvfb() -> Iterator[str]:
     read, write = os.pipe()
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as pipe:
         number = pipe.readline().strip()  # Xvfb writes the display number once it listens

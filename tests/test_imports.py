@@ -24,16 +24,30 @@ FORBIDDEN = {
     # what comes in (notifications to events) never imports what goes out (intents to
     # calls); both use the link and the state; what is shown outside the window follows
     # the state alone; only the shell, which makes the window, imports the views
-    "nib_desktop/link": ("nib_desktop.inbound", "nib_desktop.work", "nib_desktop.outside",
-                         "nib_desktop.shell", "nib_desktop.main_role"),
-    "nib_desktop/inbound": ("nib_desktop.work", "nib_desktop.outside", "nib_desktop.shell",
-                            "nib_desktop.main_role"),
+    "nib_desktop/link": (
+        "nib_desktop.inbound",
+        "nib_desktop.work",
+        "nib_desktop.outside",
+        "nib_desktop.shell",
+        "nib_desktop.main_role",
+    ),
+    "nib_desktop/inbound": (
+        "nib_desktop.work",
+        "nib_desktop.outside",
+        "nib_desktop.shell",
+        "nib_desktop.main_role",
+    ),
     "nib_desktop/work": ("nib_desktop.outside", "nib_desktop.shell", "nib_desktop.main_role"),
-    "nib_desktop/outside": ("nib_desktop.inbound", "nib_desktop.work", "nib_desktop.link",
-                            "nib_desktop.shell", "nib_desktop.main_role"),
+    "nib_desktop/outside": (
+        "nib_desktop.inbound",
+        "nib_desktop.work",
+        "nib_desktop.link",
+        "nib_desktop.shell",
+        "nib_desktop.main_role",
+    ),
     "host": ("nib_desktop", "ui", "PySide6", "qasync"),
     "host/protocol": ("PySide6", "apsw", "qasync", "openai", "mcp"),
-}  # fmt: skip
+}
 # Of the host, the Main role may import only the contract.
 ONLY_FROM_HOST = {"nib_desktop": "host.protocol", "host/protocol": "host.protocol"}
 # Of the desktop, the views may import only the state (and `ui` itself).
@@ -48,13 +62,20 @@ MAX_TOP_LEVEL = 8
 # top rank (the process, the server, the assembly) may import any of the host.
 HOST_RANKS = {
     "host.protocol": 0,
-    "host.clock": 1, "host.execution_path": 1, "host.config": 1, "host.events": 1,
+    "host.clock": 1,
+    "host.execution_path": 1,
+    "host.config": 1,
+    "host.events": 1,
     "host.store": 2,
-    "host.sessions": 3, "host.todos": 3, "host.checkpoints": 3,
-    "host.tools": 4, "host.remote": 4, "host.worktrees": 4,
+    "host.sessions": 3,
+    "host.todos": 3,
+    "host.checkpoints": 3,
+    "host.tools": 4,
+    "host.remote": 4,
+    "host.worktrees": 4,
     "host.agent": 5,
     "host.acp": 6,
-}  # fmt: skip
+}
 TOP_RANK = 7
 
 
@@ -112,8 +133,9 @@ def host_unit(name: str) -> str:
 
 def problems(imp: Import, package: str, root: Path) -> list[str]:
     where = f"{imp.path.relative_to(root)}:{imp.line}"
-    out = [f"{where} imports {imp.name}" for bad in FORBIDDEN.get(package, ())
-           if _under(imp.name, bad)]  # fmt: skip
+    out = [
+        f"{where} imports {imp.name}" for bad in FORBIDDEN.get(package, ()) if _under(imp.name, bad)
+    ]
     allowed = ONLY_FROM_HOST.get(package)
     if allowed and _under(imp.name, "host") and not _under(imp.name, allowed):
         out.append(f"{where} imports {imp.name}, but of the host only {allowed}")
@@ -172,8 +194,11 @@ def test_import_boundaries() -> None:
 
 def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     """Module -> the project's modules it imports (anywhere in the file)."""
-    paths = {module_of(p, root): p for pkg in ("ui", "nib_desktop", "host")
-             for p in (root / pkg).rglob("*.py")}  # fmt: skip
+    paths = {
+        module_of(p, root): p
+        for pkg in ("ui", "nib_desktop", "host")
+        for p in (root / pkg).rglob("*.py")
+    }
     graph: dict[str, set[str]] = {}
     for module, path in paths.items():
         targets = set()
@@ -238,34 +263,77 @@ def test_the_cycle_check_finds_a_planted_circle() -> None:
 @pytest.mark.parametrize(
     ("package", "path", "source", "expected"),
     [
-        ("ui", "ui/bad.py", "from host.protocol import models\n",
-         "ui/bad.py:1 imports host.protocol"),
-        ("ui", "ui/views/bad.py", "from nib_desktop.work.dispatch import Intents\n",
-         "ui/views/bad.py:1 imports nib_desktop.work.dispatch, but of the desktop only "
-         "nib_desktop.state"),
-        ("nib_desktop", "nib_desktop/inbound/router.py", "from ui.views.dock import DockView\n",
-         "nib_desktop/inbound/router.py:1 imports ui.views.dock: the Main role never imports"
-         " a view"),
-        ("nib_desktop/inbound", "nib_desktop/inbound/bad.py",
-         "from nib_desktop.work.dispatch import Intents\n",
-         "nib_desktop/inbound/bad.py:1 imports nib_desktop.work.dispatch"),
-        ("nib_desktop/link", "nib_desktop/link/bad.py", "from nib_desktop.inbound import lines\n",
-         "nib_desktop/link/bad.py:1 imports nib_desktop.inbound"),
-        ("nib_desktop/state", "nib_desktop/state/bad.py", "import PySide6.QtCore\n",
-         "nib_desktop/state/bad.py:1 imports PySide6.QtCore"),
+        (
+            "ui",
+            "ui/bad.py",
+            "from host.protocol import models\n",
+            "ui/bad.py:1 imports host.protocol",
+        ),
+        (
+            "ui",
+            "ui/views/bad.py",
+            "from nib_desktop.work.dispatch import Intents\n",
+            "ui/views/bad.py:1 imports nib_desktop.work.dispatch, but of the desktop only "
+            "nib_desktop.state",
+        ),
+        (
+            "nib_desktop",
+            "nib_desktop/inbound/router.py",
+            "from ui.views.dock import DockView\n",
+            "nib_desktop/inbound/router.py:1 imports ui.views.dock: the Main role never imports"
+            " a view",
+        ),
+        (
+            "nib_desktop/inbound",
+            "nib_desktop/inbound/bad.py",
+            "from nib_desktop.work.dispatch import Intents\n",
+            "nib_desktop/inbound/bad.py:1 imports nib_desktop.work.dispatch",
+        ),
+        (
+            "nib_desktop/link",
+            "nib_desktop/link/bad.py",
+            "from nib_desktop.inbound import lines\n",
+            "nib_desktop/link/bad.py:1 imports nib_desktop.inbound",
+        ),
+        (
+            "nib_desktop/state",
+            "nib_desktop/state/bad.py",
+            "import PySide6.QtCore\n",
+            "nib_desktop/state/bad.py:1 imports PySide6.QtCore",
+        ),
         ("ui", "ui/sub/bad.py", "\n\nfrom ...host import core\n", "ui/sub/bad.py:3 imports host"),
-        ("nib_desktop", "nib_desktop/bad.py", "import host.process\n",
-         "nib_desktop/bad.py:1 imports host.process, but of the host only host.protocol"),
-        ("host", "host/store/bad.py", "from ..sessions import service\n",
-         "host/store/bad.py:1 imports host.sessions: host.store may not depend on host.sessions"),
-        ("host", "host/sessions/bad.py", "import apsw\n",
-         "host/sessions/bad.py:1 imports apsw: only the store does (StorageFailure above it)"),
-        ("host", "host/todos/bad.py", "from host.tools import registry\n",
-         "host/todos/bad.py:1 imports host.tools: host.todos may not depend on host.tools"),
-        ("host/protocol", "host/protocol/bad.py", "from PySide6.QtCore import QObject\n",
-         "host/protocol/bad.py:1 imports PySide6.QtCore"),
+        (
+            "nib_desktop",
+            "nib_desktop/bad.py",
+            "import host.process\n",
+            "nib_desktop/bad.py:1 imports host.process, but of the host only host.protocol",
+        ),
+        (
+            "host",
+            "host/store/bad.py",
+            "from ..sessions import service\n",
+            "host/store/bad.py:1 imports host.sessions: host.store may not depend on host.sessions",
+        ),
+        (
+            "host",
+            "host/sessions/bad.py",
+            "import apsw\n",
+            "host/sessions/bad.py:1 imports apsw: only the store does (StorageFailure above it)",
+        ),
+        (
+            "host",
+            "host/todos/bad.py",
+            "from host.tools import registry\n",
+            "host/todos/bad.py:1 imports host.tools: host.todos may not depend on host.tools",
+        ),
+        (
+            "host/protocol",
+            "host/protocol/bad.py",
+            "from PySide6.QtCore import QObject\n",
+            "host/protocol/bad.py:1 imports PySide6.QtCore",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, expected) -> None:
     for folder in (
         "ui",
@@ -286,8 +354,14 @@ def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, exp
 
 def python_says(script: str) -> str:
     """What a fresh Python running `script` in the project prints."""
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=60,
+    )
     return out.stdout.strip()
 
 
@@ -333,11 +407,24 @@ def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
     env = {**os.environ, "NIB_HOST_TOKEN": "t"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     host = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "host", "--socket", str(tmp_path / "s"),
-         "--data-dir", str(tmp_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "host",
+            "--socket",
+            str(tmp_path / "s"),
+            "--data-dir",
+            str(tmp_path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert host.stdout is not None and host.stderr is not None
     before: list[str] = []
     for line in host.stderr:  # the import log and the host's own log, in order
@@ -351,7 +438,16 @@ def test_the_host_is_ready_before_its_agent_runtime_loads(tmp_path) -> None:
     assert "host.protocol.models" in before and "host.sessions.service" in before
     # nor asyncio and the server: the ready line is written once the socket listens, and
     # the kernel holds a first request until the loop reads it (host.listening)
-    loaded_early = {"host.agent.runtime", "host.remote.registry", "host.tools.external", "ctypes",
-                    "host.todos.service", "logging.handlers", "asyncio", "host.server",
-                    "host.rpc", "host.protocol.serving"}  # fmt: skip
+    loaded_early = {
+        "host.agent.runtime",
+        "host.remote.registry",
+        "host.tools.external",
+        "ctypes",
+        "host.todos.service",
+        "logging.handlers",
+        "asyncio",
+        "host.server",
+        "host.rpc",
+        "host.protocol.serving",
+    }
     assert loaded_early.isdisjoint(before)

@@ -9,17 +9,29 @@ from nib_desktop.state.rich import detail_html, detail_preview_html
 
 
 def test_a_diff_is_named_counted_and_shown_unified() -> None:
-    done = m.ToolActivity(kind="edit", diffs=(
-        m.ToolDiff(path="a.py", old_text="x = 1\ny = 2\n", new_text="x = 1\ny = 3\nz = 4\n"),
-        m.ToolDiff(path="new.txt", new_text="hello\n"),
-    ))  # fmt: skip
+    done = m.ToolActivity(
+        kind="edit",
+        diffs=(
+            m.ToolDiff(path="a.py", old_text="x = 1\ny = 2\n", new_text="x = 1\ny = 3\nz = 4\n"),
+            m.ToolDiff(path="new.txt", new_text="hello\n"),
+        ),
+    )
     assert activity.summary(done) == "Edited a.py +2 −1; Wrote new.txt +1 −0"
     text, kind = activity.detail(done)
     assert kind == "diff"
     assert text.splitlines() == [
-        "--- a.py", "+++ a.py", "@@ -1,2 +1,3 @@", " x = 1", "-y = 2", "+y = 3", "+z = 4",
-        "--- /dev/null", "+++ new.txt", "@@ -0,0 +1 @@", "+hello",
-    ]  # fmt: skip
+        "--- a.py",
+        "+++ a.py",
+        "@@ -1,2 +1,3 @@",
+        " x = 1",
+        "-y = 2",
+        "+y = 3",
+        "+z = 4",
+        "--- /dev/null",
+        "+++ new.txt",
+        "@@ -0,0 +1 @@",
+        "+hello",
+    ]
 
 
 def test_output_a_line_long_is_the_line_itself_and_longer_output_its_detail() -> None:

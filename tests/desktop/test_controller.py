@@ -152,8 +152,11 @@ def test_smoke_test_mode_exits_zero(tmp_path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
     proc = subprocess.run(
         [sys.executable, "-m", "nib_desktop", "--smoke-test"],
-        capture_output=True, text=True, timeout=110, env=env,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=110,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "smoke test passed: revision 11, dock shows 5 / 5" in proc.stdout
 
@@ -166,11 +169,19 @@ def test_version_and_no_display(tmp_path) -> None:
     }
     version = subprocess.run(
         [sys.executable, "-m", "nib_desktop", "--version"],
-        capture_output=True, text=True, timeout=60, env=env,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert version.returncode == 0 and version.stdout.startswith("nib-desktop ")
-    proc = subprocess.run([sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60, env=env)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 6
     assert "QT_QPA_PLATFORM=offscreen" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -182,9 +193,11 @@ def test_unwritable_data_dir_is_refused_untouched(tmp_path) -> None:
     blocker.write_text("x")
     proc = subprocess.run(
         [sys.executable, "-m", "nib_desktop", "--data-dir", str(blocker / "sub")],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-    )  # fmt: skip
+    )
     assert proc.returncode == 4
     assert "cannot create the data folder" in proc.stderr and "nothing was changed" in proc.stderr
     assert existing.read_bytes() == b"keep me"
@@ -237,6 +250,13 @@ def test_a_second_launch_brings_the_first_window_forward(tmp_path) -> None:
     comes forward, and only one host runs."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
     env["QT_QPA_PLATFORM"] = "offscreen"
-    command = [sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path / "d"),
-               "--log-level", "DEBUG"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "nib_desktop",
+        "--data-dir",
+        str(tmp_path / "d"),
+        "--log-level",
+        "DEBUG",
+    ]
     assert_a_second_launch_brings_the_first_forward(command, env)

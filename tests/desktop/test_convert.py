@@ -17,20 +17,36 @@ def message(
 ) -> m.Message:
     global N
     N += 1
-    return m.Message(id=f"m{N}", session_id="s", turn_id="t", seq=N, role=role,  # type: ignore[arg-type]
-                     content=content, tool_calls=calls, created_at="2026-01-01T00:00:00.000Z",
-                     **extra)  # fmt: skip
+    return m.Message(
+        id=f"m{N}",
+        session_id="s",
+        turn_id="t",
+        seq=N,
+        role=role,  # type: ignore[arg-type]
+        content=content,
+        tool_calls=calls,
+        created_at="2026-01-01T00:00:00.000Z",
+        **extra,
+    )
 
 
 def todo_write(call_id: str, commit: m.TodoCommit | None, arguments: str = "{}") -> list[m.Message]:
     """A TodoWrite call and its result: committed (`commit`) or refused."""
     call = m.ToolCall(id=call_id, name="TodoWrite", arguments=arguments)
     if commit is None:
-        result = message("tool", "TodoWrite refused: the calling turn is not this session's "
-                         "running turn", tool_call_id=call_id, is_error=True)  # fmt: skip
+        result = message(
+            "tool",
+            "TodoWrite refused: the calling turn is not this session's running turn",
+            tool_call_id=call_id,
+            is_error=True,
+        )
     else:
-        result = message("tool", f"Checklist saved as revision {commit.revision}.",
-                         tool_call_id=call_id, todo=commit)  # fmt: skip
+        result = message(
+            "tool",
+            f"Checklist saved as revision {commit.revision}.",
+            tool_call_id=call_id,
+            todo=commit,
+        )
     return [message("assistant", calls=(call,)), result]
 
 
@@ -73,9 +89,13 @@ def test_one_live_line_per_step_whole_or_paged() -> None:
         message("assistant", "writing"),
         *todo_write("c", commit(3, 2, statusChanged=[change("Write", "in_progress", "completed")])),
         *todo_write("d", commit(4, 2, statusChanged=[change("Test", "pending", "in_progress")])),
-        *todo_write("e", commit(5, 3, added=["Ship"],
-                               statusChanged=[change("Test", "in_progress", "completed")])),
-    ]  # fmt: skip
+        *todo_write(
+            "e",
+            commit(
+                5, 3, added=["Ship"], statusChanged=[change("Test", "in_progress", "completed")]
+            ),
+        ),
+    ]
     maker = LineMaker()
     held: tuple = ()
     for msg in messages:  # as the router feeds the state, message by message
@@ -94,8 +114,11 @@ def test_one_live_line_per_step_whole_or_paged() -> None:
 def test_the_line_tells_the_commit_not_the_call_arguments() -> None:
     """A call's arguments are what the model asked; the line is what the host stored."""
     asked = json.dumps({"todos": [{"content": f"step {i}", "status": "pending"} for i in range(9)]})
-    lines = [x for msg in todo_write("a", commit(4, 2, added=["A"]), asked)
-             for x in LineMaker().lines(msg)]  # fmt: skip
+    lines = [
+        x
+        for msg in todo_write("a", commit(4, 2, added=["A"]), asked)
+        for x in LineMaker().lines(msg)
+    ]
     assert [x.text for x in lines] == ["+1 step"]
 
 
@@ -127,8 +150,15 @@ def test_outside_text_cannot_spoof_the_window() -> None:
     item = m.TodoItem(content="\u202eexe.txt", status="pending")
     snap = m.TodoSnapshot(session_id="s", revision=1, updated_at=None, items=(item,))
     assert convert.snapshot(snap).items[0].content == "⟨U+202E⟩exe.txt"
-    message = m.Message(id="1", session_id="s", turn_id=None, seq=1, role="assistant",
-                        content="plain \u202e.3", created_at="x")  # fmt: skip
+    message = m.Message(
+        id="1",
+        session_id="s",
+        turn_id=None,
+        seq=1,
+        role="assistant",
+        content="plain \u202e.3",
+        created_at="x",
+    )
     assert lines.LineMaker().lines(message)[0].text == "plain ⟨U+202E⟩.3"
 
 
@@ -150,8 +180,15 @@ def test_a_compaction_is_one_transcript_line() -> None:
     maker = lines.LineMaker()
 
     def message(seq: int, role: str, content: str) -> m.Message:
-        return m.Message(id=str(seq), session_id="s", turn_id=None, seq=seq, role=role,
-                         content=content, created_at="x")  # fmt: skip
+        return m.Message(
+            id=str(seq),
+            session_id="s",
+            turn_id=None,
+            seq=seq,
+            role=role,
+            content=content,
+            created_at="x",
+        )
 
     rows = []
     for seq, role in enumerate(["user", "assistant", "user", "assistant"], 1):
@@ -189,8 +226,9 @@ def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
     maker = LineMaker()
     [thought] = maker.lines(message("assistant", "Let me think.", kind="thought"))
     assert (thought.kind, thought.text) == ("thought", "Let me think.")
-    [refused] = maker.lines(message("tool", "The agent's plan was not stored: why",
-                                    is_error=True, kind="plan"))  # fmt: skip
+    [refused] = maker.lines(
+        message("tool", "The agent's plan was not stored: why", is_error=True, kind="plan")
+    )
     assert refused.kind == "todo" and refused.is_error
     assert refused.text == "✕ The agent's plan was not stored: why"
 
@@ -199,12 +237,20 @@ def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
     from host.protocol import models as m
     from nib_desktop.inbound.tools_and_controls import steering
 
-    told = m.AgentControls.model_validate({
-        "sessionId": "s", "modes": {"current": "plan", "available": [
-            {"id": "default", "name": "Default"}, {"id": "plan", "name": "Plan\u202e"}]},
-        "commands": [{"name": "review", "description": "Review", "hint": "what"}],
-        "usage": {"used": 1290, "size": 1000000, "cost": {"amount": 0.09, "currency": "USD"}},
-    })  # fmt: skip
+    told = m.AgentControls.model_validate(
+        {
+            "sessionId": "s",
+            "modes": {
+                "current": "plan",
+                "available": [
+                    {"id": "default", "name": "Default"},
+                    {"id": "plan", "name": "Plan\u202e"},
+                ],
+            },
+            "commands": [{"name": "review", "description": "Review", "hint": "what"}],
+            "usage": {"used": 1290, "size": 1000000, "cost": {"amount": 0.09, "currency": "USD"}},
+        }
+    )
     shown = steering(told)
     assert shown.mode == "Plan\\u202e" or "\u202e" not in shown.mode  # never raw bidi
     assert shown.commands[0].hint == "what"
@@ -228,13 +274,19 @@ def test_each_tool_call_is_one_line_its_result_taking_its_place() -> None:
     raw = json.dumps({"call_id": "c9", "path": "f.txt"})
     reads = [m.ToolCall(id=f"r{i}", name=f"Read f{i}.txt", arguments=raw) for i in range(50)]
     calls = [message("assistant", calls=(call,)) for call in reads]
-    edit = m.ToolActivity(kind="edit", diffs=(m.ToolDiff(path="app.py", old_text="a\n",
-                                                         new_text="b\nc\n"),))  # fmt: skip
+    edit = m.ToolActivity(
+        kind="edit", diffs=(m.ToolDiff(path="app.py", old_text="a\n", new_text="b\nc\n"),)
+    )
     results = [
-        message("tool", f"{i} lines", tool_call_id=f"r{i}", is_error=i == 7,
-                activity=edit if i == 3 else None)
+        message(
+            "tool",
+            f"{i} lines",
+            tool_call_id=f"r{i}",
+            is_error=i == 7,
+            activity=edit if i == 3 else None,
+        )
         for i in reversed(range(50))
-    ]  # fmt: skip
+    ]
     maker, held = LineMaker(titled=True), ()
     for msg in [*calls[:25], *results[25:], *calls[25:], *results[:25]]:
         held = merge_lines(held, maker.lines(msg))
@@ -267,13 +319,24 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
 
     def asked(arguments: str, did: m.ToolActivity | None = None, agent: bool = True) -> str:
         options = (m.ApprovalOption(option_id="y", name="Yes", kind="allow_once"),)
-        request = m.ApprovalRequested(approval_id="a", session_id="s", turn_id="t", tool="X",
-                                      arguments=arguments, options=options if agent else (),
-                                      activity=did)  # fmt: skip
+        request = m.ApprovalRequested(
+            approval_id="a",
+            session_id="s",
+            turn_id="t",
+            tool="X",
+            arguments=arguments,
+            options=options if agent else (),
+            activity=did,
+        )
         return approval(request).detail
 
-    codex = json.dumps({"call_id": "c1", "command": ["bash", "-lc", "rm -rf build"],
-                        "proposed_execpolicy_amendment": ["rm"]})  # fmt: skip
+    codex = json.dumps(
+        {
+            "call_id": "c1",
+            "command": ["bash", "-lc", "rm -rf build"],
+            "proposed_execpolicy_amendment": ["rm"],
+        }
+    )
     assert asked(codex) == "$ rm -rf build"
     assert asked(json.dumps({"command": ["git", "commit", "-m", "a b"]})) == "$ git commit -m 'a b'"
     assert asked(json.dumps({"command": "python3 app.py", "description": "Run"})) == (
@@ -296,8 +359,10 @@ def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> Non
         '<a href="place:0"><span style="color:#4a8fe0">&lt;b&gt;a.py&lt;/b&gt;:2</span></a>' in made
         and "b.py</pre>" in made
     )
-    lines = (Line("user", "find the Needle"), Line("tool_call", "✓ Read x", detail="needle\nno",
-                                                     call_input='{"q": "NEEDLE"}'))  # fmt: skip
+    lines = (
+        Line("user", "find the Needle"),
+        Line("tool_call", "✓ Read x", detail="needle\nno", call_input='{"q": "NEEDLE"}'),
+    )
     assert find.occurrences(lines, "needle") == (0, 1, 1)
     assert find.occurrences(lines, " ") == () and find.occurrences(lines, "") == ()
     assert find.count_text(3, 0) == "1 of 3" and find.count_text(0, -1) == "No matches"
@@ -329,17 +394,43 @@ def test_a_steps_line_belongs_to_its_turn_and_a_new_task_reads_as_a_new_list() -
     with the old one (dropped unfinished steps still said)."""
     begin = [{"content": "Extract", "from": "pending", "to": "in_progress"}]
     finish = [{"content": "Extract", "from": "in_progress", "to": "completed"}]
-    first = in_turn("t1", [message("user", "go"),
-                           *todo_write("a", commit(1, 2, added=["Extract", "Test"])),
-                           *todo_write("b", commit(2, 2, statusChanged=begin))])  # fmt: skip
-    second = in_turn("t2", [message("user", "go on"),
-                            *todo_write("c", commit(3, 2, statusChanged=finish))])  # fmt: skip
+    first = in_turn(
+        "t1",
+        [
+            message("user", "go"),
+            *todo_write("a", commit(1, 2, added=["Extract", "Test"])),
+            *todo_write("b", commit(2, 2, statusChanged=begin)),
+        ],
+    )
+    second = in_turn(
+        "t2", [message("user", "go on"), *todo_write("c", commit(3, 2, statusChanged=finish))]
+    )
     renamed = [{"content": "Test", "from": "completed", "to": "pending"}]
-    third = in_turn("t3", [message("user", "a new task"), *todo_write("d", commit(
-        4, 6, added=["A", "B", "C", "D", "E"], completedRemoved=["Extract"],
-        statusChanged=renamed))])  # fmt: skip
-    fourth = in_turn("t4", [message("user", "another"), *todo_write("e", commit(
-        5, 1, added=["Z"], droppedUnfinished=["A"], completedRemoved=["B"]))])  # fmt: skip
+    third = in_turn(
+        "t3",
+        [
+            message("user", "a new task"),
+            *todo_write(
+                "d",
+                commit(
+                    4,
+                    6,
+                    added=["A", "B", "C", "D", "E"],
+                    completedRemoved=["Extract"],
+                    statusChanged=renamed,
+                ),
+            ),
+        ],
+    )
+    fourth = in_turn(
+        "t4",
+        [
+            message("user", "another"),
+            *todo_write(
+                "e", commit(5, 1, added=["Z"], droppedUnfinished=["A"], completedRemoved=["B"])
+            ),
+        ],
+    )
     for paged in (False, True):
         maker = LineMaker()
         messages = [*first, *second, *third, *fourth]
@@ -351,9 +442,13 @@ def test_a_steps_line_belongs_to_its_turn_and_a_new_task_reads_as_a_new_list() -
                 held = merge_lines(held, maker.lines(msg))
             told = held
         texts = [x.text for x in told if x.kind == "todo"]
-        assert texts == ["Checklist: 2 steps", "◐ Extract", "✓ Extract",
-                         "New checklist: 6 steps",
-                         "New checklist: 1 step · dropped unfinished: “A”"], paged  # fmt: skip
+        assert texts == [
+            "Checklist: 2 steps",
+            "◐ Extract",
+            "✓ Extract",
+            "New checklist: 6 steps",
+            "New checklist: 1 step · dropped unfinished: “A”",
+        ], paged
 
 
 def test_a_step_left_in_progress_by_a_turn_that_ended_is_labelled_by_its_real_end() -> None:

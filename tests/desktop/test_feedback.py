@@ -35,9 +35,12 @@ def test_the_message_reads_back_as_it_was_written() -> None:
     assert words.parse(text) == (items, asks)
     assert words.parse("Feedback on the plan, please") is None
     assert words.apply(items, asks) == [
-        ("Read “it”", "completed"), ("Ship", "pending"), ("Tag the release", "pending"),
-        ("Write: tests", "cancelled"), ("Say “done”", "pending"),
-    ]  # fmt: skip
+        ("Read “it”", "completed"),
+        ("Ship", "pending"),
+        ("Tag the release", "pending"),
+        ("Write: tests", "cancelled"),
+        ("Say “done”", "pending"),
+    ]
     # a finished step is not skipped; an ask whose step is gone changes nothing
     assert words.apply(items, [words.PlanAsk("skip", "Read “it”")]) == items
     assert words.apply(items, [words.PlanAsk("move", "Gone", places=1)]) == items
@@ -69,8 +72,10 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             session = await main.intents.sessions.create_session("agent")
             await until(lambda: state.transcript.loaded, what="the session shown")
             await main.intents.sessions.start_turn(STEPS)
-            await until(lambda: (s := state.snapshot(session.id)) is not None and s.revision >= 1,
-                        what="the list written")  # fmt: skip
+            await until(
+                lambda: (s := state.snapshot(session.id)) is not None and s.revision >= 1,
+                what="the list written",
+            )
             before = state.snapshot(session.id)
             assert before is not None
             calls = len(main.link.calls)
@@ -95,14 +100,20 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             assert snapshot.revision == before.revision  # unchanged until the agent writes
             main.intents.ask(it.SendQueued())  # a stopped turn's queued message waits for this
             await until(lambda: state.turn(session.id).turn_id not in ("", turn), what="sent")
-            await until(lambda: (s := state.snapshot(session.id)) is not None
-                        and s.revision > before.revision, what="the agent's new list")  # fmt: skip
+            await until(
+                lambda: (
+                    (s := state.snapshot(session.id)) is not None and s.revision > before.revision
+                ),
+                what="the agent's new list",
+            )
             after = state.snapshot(session.id)
             assert after is not None and after.revision == before.revision + 1
             assert [(i.content, i.status) for i in after.items] == [
-                ("Add the column", "in_progress"), ("Update the docs", "pending"),
-                ("Tag the release", "pending"), ("Write the tests", "cancelled"),
-            ]  # fmt: skip
+                ("Add the column", "in_progress"),
+                ("Update the docs", "pending"),
+                ("Tag the release", "pending"),
+                ("Write the tests", "cancelled"),
+            ]
             texts = [line.text for line in state.transcript.lines]
             assert any("Noted on “Add the column”: use a nullable column" in t for t in texts)
             await main.intents.sessions.cancel_turn()

@@ -16,18 +16,30 @@ from nib_desktop.work import files_work as ff
 
 def folder_with_files(root: Path) -> Path:
     for name, text in {
-        "src/app.py": "x", "src/app_test.py": "x", "docs/guide.md": "x", "README.md": "x",
-        "build/out.py": "x", "src/cache/big.bin": "x", "notes.log": "x",
-        ".gitignore": "build/\n*.log\n", "src/.gitignore": "cache/\n",
-    }.items():  # fmt: skip
+        "src/app.py": "x",
+        "src/app_test.py": "x",
+        "docs/guide.md": "x",
+        "README.md": "x",
+        "build/out.py": "x",
+        "src/cache/big.bin": "x",
+        "notes.log": "x",
+        ".gitignore": "build/\n*.log\n",
+        "src/.gitignore": "cache/\n",
+    }.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return root
 
 
-EXPECTED = (".gitignore", "README.md", "docs/guide.md", "src/.gitignore", "src/app.py",
-            "src/app_test.py")  # fmt: skip
+EXPECTED = (
+    ".gitignore",
+    "README.md",
+    "docs/guide.md",
+    "src/.gitignore",
+    "src/app.py",
+    "src/app_test.py",
+)
 
 
 def test_a_folder_lists_what_its_gitignore_files_keep(tmp_path) -> None:
@@ -46,10 +58,20 @@ def test_a_repository_lists_tracked_and_untracked_files_but_not_ignored_ones(tmp
 
 
 def test_letters_in_order_match_and_the_best_come_first() -> None:
-    paths = ("src/application/main.py", "src/app.py", "docs/apple.md", "tests/test_app.py",
-             "zap/p.txt")  # fmt: skip
-    assert ff.rank("app", paths) == ["src/app.py", "docs/apple.md", "tests/test_app.py",
-                                     "src/application/main.py", "zap/p.txt"]  # fmt: skip
+    paths = (
+        "src/application/main.py",
+        "src/app.py",
+        "docs/apple.md",
+        "tests/test_app.py",
+        "zap/p.txt",
+    )
+    assert ff.rank("app", paths) == [
+        "src/app.py",
+        "docs/apple.md",
+        "tests/test_app.py",
+        "src/application/main.py",
+        "zap/p.txt",
+    ]
     assert ff.rank("APPpy", paths)[0] == "src/app.py"  # any case
     assert ff.rank("xyz", paths) == []
     assert asyncio.run(ff.find("app", paths * 3000, 3)) == ["src/app.py"] * 3  # in slices
@@ -59,8 +81,10 @@ def test_only_files_under_the_folder_are_mentioned(tmp_path) -> None:
     folder = folder_with_files(tmp_path / "work")
     (tmp_path / "secret.txt").write_text("x")
     (folder / "link.txt").symlink_to(tmp_path / "secret.txt")
-    text = ("see @src/app.py, @README.md. and @src/app.py again; not @docs, @../secret.txt, "
-            "@link.txt, @missing.py, nor mail@README.md")  # fmt: skip
+    text = (
+        "see @src/app.py, @README.md. and @src/app.py again; not @docs, @../secret.txt, "
+        "@link.txt, @missing.py, nor mail@README.md"
+    )
     assert ff.mentioned(str(folder), text) == ("src/app.py", "README.md")
     assert ff.mentioned("", text) == ()
 

@@ -66,8 +66,10 @@ def test_an_open_history_follows_each_write(tmp_path, monkeypatch) -> None:
             final = main.state.snapshot(session.id)
             assert final is not None
             newest = final.revision
-            await until(lambda: (h := main.state.history.revisions) and h[0].revision == newest,
-                        what="the newest revision")  # fmt: skip
+            await until(
+                lambda: (h := main.state.history.revisions) and h[0].revision == newest,
+                what="the newest revision",
+            )
             revisions = [r.revision for r in main.state.history.revisions]
             assert revisions == list(range(final.revision, 0, -1))
             # the loads were coalesced: fewer than one per write
@@ -92,22 +94,28 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
             first = main.state.snapshot(session.id)
             assert first is not None
             newest = first.revision
-            await until(lambda: (h := main.state.history.revisions) and h[0].revision == newest,
-                        what="the history loaded")  # fmt: skip
+            await until(
+                lambda: (h := main.state.history.revisions) and h[0].revision == newest,
+                what="the history loaded",
+            )
             await until(lambda: main.state.history.requests != (), what="the groups' requests")
             asked = main.link.calls.count("todos.history")
             await main.intents.sessions.start_turn("1. Three\n2. Four\n3. Five")
             await until(lambda: main.state.turn(session.id).state == "completed")
             final = main.state.snapshot(session.id)
             assert final is not None and final.revision > first.revision + 3
-            await until(lambda: main.state.history.revisions[0].revision == final.revision,
-                        what="the newest revision")  # fmt: skip
+            await until(
+                lambda: main.state.history.revisions[0].revision == final.revision,
+                what="the newest revision",
+            )
             assert main.link.calls.count("todos.history") == asked
             appended = main.state.history.revisions
             main.intents.ask(ev.HistoryClosed())
             main.intents.ask(it.OpenHistory())
-            await until(lambda: main.state.history.revisions[:1] == appended[:1],
-                        what="the history loaded again")  # fmt: skip
+            await until(
+                lambda: main.state.history.revisions[:1] == appended[:1],
+                what="the history loaded again",
+            )
             assert main.state.history.revisions == appended
             assert [r.revision for r in appended] == list(range(final.revision, 0, -1))
 

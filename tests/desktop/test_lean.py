@@ -30,8 +30,14 @@ print(json.dumps({
 
 
 def run(script: str) -> dict[str, object]:
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=ROOT, check=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=60,
+    )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 

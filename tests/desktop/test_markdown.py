@@ -14,9 +14,18 @@ def test_the_common_forms_render() -> None:
         "# Plan\n\n**bold** and *it* and `code`\n\n- one\n- two\n\n"
         "```py\nprint(1)\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n"
     )
-    for part in ("<h1>Plan</h1>", "<strong>bold</strong>", "<em>it</em>", "<code>code</code>",
-                 "<li>one</li>", "<pre><code", ">print<", "<table>", "<td>1</td>",
-                 "<blockquote>"):  # fmt: skip
+    for part in (
+        "<h1>Plan</h1>",
+        "<strong>bold</strong>",
+        "<em>it</em>",
+        "<code>code</code>",
+        "<li>one</li>",
+        "<pre><code",
+        ">print<",
+        "<table>",
+        "<td>1</td>",
+        "<blockquote>",
+    ):
         assert part in made, part
 
 
@@ -70,11 +79,16 @@ def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> No
 def test_code_blocks_are_coloured_by_language_numbered_and_copied_as_written() -> None:
     from nib_desktop.state.markdown import code_blocks, render
 
-    source = ("Try:\n\n```python\nif x < 1:\n    print('<b>hi</b>')  # note\n```\n\n"
-              "then\n\n    plain indented\n\n```nosuchlanguage\n<i>a</i>\n```\n")  # fmt: skip
+    source = (
+        "Try:\n\n```python\nif x < 1:\n    print('<b>hi</b>')  # note\n```\n\n"
+        "then\n\n    plain indented\n\n```nosuchlanguage\n<i>a</i>\n```\n"
+    )
     made, codes = render(source)
-    assert codes == ["if x < 1:\n    print('<b>hi</b>')  # note\n", "plain indented\n",
-                     "<i>a</i>\n"]  # fmt: skip
+    assert codes == [
+        "if x < 1:\n    print('<b>hi</b>')  # note\n",
+        "plain indented\n",
+        "<i>a</i>\n",
+    ]
     assert code_blocks(source) == codes
     for number in range(3):
         assert f'<a href="copy:{number}"><span style="color:#4a8fe0">Copy</span></a>' in made

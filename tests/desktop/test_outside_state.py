@@ -112,11 +112,13 @@ def test_unseen_ends_and_approvals_are_what_waits() -> None:
     [
         (TurnView("s", "completed"), "All 3 steps completed"),
         (TurnView("s", "cancelled"), "Stopped (3 of 3 steps completed)"),
-        (TurnView("s", "failed", "host restarted"), "Interrupted: the host restarted (3 of 3 "
-         "steps completed)"),
+        (
+            TurnView("s", "failed", "host restarted"),
+            "Interrupted: the host restarted (3 of 3 steps completed)",
+        ),
         (TurnView("s", "failed", "the model is down"), "Failed: the model is down"),
     ],
-)  # fmt: skip
+)
 def test_turn_ends_in_words(turn: TurnView, words: str) -> None:
     assert turn_words(turn, 3, 3) == words
 

@@ -23,7 +23,9 @@ def test_a_running_local_session_offers_stop_and_fork_but_not_compact() -> None:
     assert "Compact the conversation" not in listed
     # Quit after the window's own commands; what a few letters find comes after it
     assert listed[listed.index("Quit Nib") + 1 :] == [
-        "New agent session in a folder…", "Try a task with several agents…"]  # fmt: skip
+        "New agent session in a folder…",
+        "Try a task with several agents…",
+    ]
     assert "Hide the sessions list" in listed
     view = PaletteView(state, DockView(state, lambda _intent: None), lambda _intent: None)
     fork = next(c for c in view.commands({"fork": "Ctrl+Shift+D"}, False) if c["id"] == "fork")

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from nib_desktop.state.steering import Steering, plan_exit, remembered
 
-CLAUDE = (("auto", "Auto"), ("default", "Default"), ("acceptEdits", "Accept Edits"),
-          ("plan", "Plan Mode"), ("bypassPermissions", "Bypass Permissions"))  # fmt: skip
+CLAUDE = (
+    ("auto", "Auto"),
+    ("default", "Default"),
+    ("acceptEdits", "Accept Edits"),
+    ("plan", "Plan Mode"),
+    ("bypassPermissions", "Bypass Permissions"),
+)
 
 
 def told(mode: str, modes: tuple[tuple[str, str], ...] = CLAUDE) -> Steering:

@@ -41,9 +41,17 @@ def test_past_a_screenful_the_question_counts() -> None:
 
 
 def test_the_notice_names_what_was_left_as_it_is() -> None:
-    point = m.Checkpoint(id="c", session_id="s", reason="restore", revision=0, turn_id=None,
-                         created_at="2026-01-01T00:00:00Z", files=1, partial=False,
-                         partial_reason=None)  # fmt: skip
+    point = m.Checkpoint(
+        id="c",
+        session_id="s",
+        reason="restore",
+        revision=0,
+        turn_id=None,
+        created_at="2026-01-01T00:00:00Z",
+        files=1,
+        partial=False,
+        partial_reason=None,
+    )
     done = m.Restored(checkpoint=point, restored=("app.py",), skipped=("results.csv",))
     assert restored_words(done) == (
         "Restored 1 file: app.py. Left as it is: results.csv (over 1 MiB or ignored now, so"

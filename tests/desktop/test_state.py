@@ -79,8 +79,7 @@ def test_lines_belong_to_the_transcript_shown() -> None:
     assert not state.transcript.loaded
     state.apply(ev.TranscriptPage("a", (Line("user", "zero"),), False, 1, "t0", older=True))
     assert [x.text for x in state.transcript.lines] == ["one", "late"]  # nothing older yet
-    state.apply(ev.TranscriptPage("a", (Line("user", "one", seq=5),), True, 5, "t1",
-                                  newest_seq=5))  # fmt: skip
+    state.apply(ev.TranscriptPage("a", (Line("user", "one", seq=5),), True, 5, "t1", newest_seq=5))
     assert [x.text for x in state.transcript.lines] == ["one", "late"]
     state.apply(ev.LinesAppended("a", (Line("assistant", "two"),)))
     state.apply(ev.LinesAppended("other", (Line("assistant", "elsewhere"),)))
@@ -205,15 +204,13 @@ def test_text_still_arriving_is_held_until_its_message_is_stored() -> None:
     end takes it away; another session's pieces are not shown."""
     state = AppState()
     state.apply(ev.SessionsListed((session("a"), session("b"))))
-    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1",
-                                  newest_seq=1))  # fmt: skip
+    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1", newest_seq=1))
     assert store.LIVE in state.apply(ev.TextStreamed("a", False, "Hel"))
     state.apply(ev.TextStreamed("a", False, "lo\nwor"))
     assert (state.transcript.live, state.transcript.live_thought) == ("Hello\nwor", False)
     assert not state.apply(ev.TextStreamed("b", False, "elsewhere")).aspects
     # a page loaded meanwhile keeps what is arriving
-    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1",
-                                  newest_seq=1))  # fmt: skip
+    state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1", newest_seq=1))
     assert state.transcript.live == "Hello\nwor"
     change = state.apply(ev.LinesAppended("a", (Line("assistant", "Hello\nworld", seq=2),)))
     assert {store.TRANSCRIPT, store.LIVE} <= change.aspects and state.transcript.live == ""

@@ -28,14 +28,21 @@ from tests.helpers.host_process import (
 AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
 
 
-def settings(data_dir: Path, *flags: str, env: dict[str, str] | None = None,
-             timeout: float | None = None, **more: Any) -> Path:  # fmt: skip
+def settings(
+    data_dir: Path,
+    *flags: str,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    **more: Any,
+) -> Path:
     """settings.json with the scripted agent as "scripted"; its state file's path."""
     data_dir.mkdir(parents=True, exist_ok=True)
     state = data_dir.parent / f"{data_dir.name}-agent-state.jsonl"
-    entry: dict[str, Any] = {"command": sys.executable,
-                             "args": [str(AGENT), "--state", str(state), *flags],
-                             "env": env or {}}  # fmt: skip
+    entry: dict[str, Any] = {
+        "command": sys.executable,
+        "args": [str(AGENT), "--state", str(state), *flags],
+        "env": env or {},
+    }
     if timeout is not None:
         entry["timeout"] = timeout
     (data_dir / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}, **more}))
@@ -51,8 +58,9 @@ def agent_host(
         settings(data, *flags, **kwargs)
     home = tmp_path / "home"  # a session's default folder: small, as checkpoints read it
     home.mkdir(exist_ok=True)
-    env = host_env(NIB_RACP_TOKEN="racp-secret-token", NIB_OPENAI_API_KEY="sk-model-key-123",
-                   HOME=str(home))  # fmt: skip
+    env = host_env(
+        NIB_RACP_TOKEN="racp-secret-token", NIB_OPENAI_API_KEY="sk-model-key-123", HOME=str(home)
+    )
     with running_host(data, str(tmp_path / "h.sock"), env) as host:
         yield host, host.connect()
 
@@ -86,8 +94,13 @@ def agent_state(client: RpcClient) -> dict[str, Any]:
 def test_agents_list_and_session_create(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         listed = agent_state(client)
-        assert listed == {"name": "scripted", "command": sys.executable, "state": "idle",
-                          "error": None, "agentInfo": None}  # fmt: skip
+        assert listed == {
+            "name": "scripted",
+            "command": sys.executable,
+            "state": "idle",
+            "error": None,
+            "agentInfo": None,
+        }
         session = new_session(client, cwd=str(tmp_path))
         assert (session["agent"], session["cwd"], session["mode"]) == (
             "scripted",
@@ -147,8 +160,11 @@ def test_text_thoughts_tool_calls_and_other_plans_in_the_transcript(tmp_path: Pa
         # the first pieces are told while the agent still writes (it pauses after them)
         first = client.wait_notification(lambda n: n["method"] == "messages.delta")
         assert first["params"]["turnId"] == started["id"] and first["params"]["kind"] == "text"
-        assert not [n for n in client.notifications if n["method"] == "messages.appended"
-                    and n["params"]["message"]["role"] == "assistant"]  # fmt: skip
+        assert not [
+            n
+            for n in client.notifications
+            if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "assistant"
+        ]
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         deltas = [first] + [n for n in client.notifications if n["method"] == "messages.delta"]
         # stored once whole, exactly as its deltas carried it
@@ -181,15 +197,19 @@ def test_text_thoughts_tool_calls_and_other_plans_in_the_transcript(tmp_path: Pa
 def test_permissions_are_approvals(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]
-        for decision, option in [("allow_once", "yes"), ("deny", "no"),
-                                 ("allow_session", "always")]:  # fmt: skip
+        for decision, option in [
+            ("allow_once", "yes"),
+            ("deny", "no"),
+            ("allow_session", "always"),
+        ]:
             started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
             asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
             params = asked["params"]
             assert (params["tool"], params["turnId"]) == ("Write notes.txt", started["id"])
             assert json.loads(params["arguments"]) == {"path": "notes.txt", "text": "hi"}
-            client.call("approvals.respond", {"approvalId": params["approvalId"],
-                                              "decision": decision})  # fmt: skip
+            client.call(
+                "approvals.respond", {"approvalId": params["approvalId"], "decision": decision}
+            )
             assert client.wait_turn_end(started["id"])["state"] == "completed"
             assert texts(client, sid)[-1] == f"permission: {option}"
 
@@ -217,11 +237,15 @@ def test_an_approval_offers_the_agents_own_options_and_answers_the_one_picked(
             ("deny", "yes", "its decision is 'allow_once'"),
         ]:
             with pytest.raises(RpcErrorReply) as refused:
-                client.call("approvals.respond", {"approvalId": approval, "decision": decision,
-                                                  "optionId": option})  # fmt: skip
+                client.call(
+                    "approvals.respond",
+                    {"approvalId": approval, "decision": decision, "optionId": option},
+                )
             assert refused.value.code == -32602 and words in refused.value.error["message"]
-        client.call("approvals.respond", {"approvalId": approval, "decision": "allow_session",
-                                          "optionId": "always"})  # fmt: skip
+        client.call(
+            "approvals.respond",
+            {"approvalId": approval, "decision": "allow_session", "optionId": "always"},
+        )
         resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
         assert resolved["params"]["decision"] == "allow_session"
         assert client.wait_turn_end(started["id"])["state"] == "completed"
@@ -238,10 +262,12 @@ def test_an_approval_carries_what_the_agent_asks_to_do(tmp_path: Path) -> None:
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
         did = asked["params"]["activity"]
         assert did["kind"] == "edit" and did["status"] == "pending"
-        assert did["diffs"] == [{"path": "app.py", "oldText": "print(1)\n",
-                                 "newText": "print(2)\n", "truncated": False}]  # fmt: skip
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "deny"})  # fmt: skip
+        assert did["diffs"] == [
+            {"path": "app.py", "oldText": "print(1)\n", "newText": "print(2)\n", "truncated": False}
+        ]
+        client.call(
+            "approvals.respond", {"approvalId": asked["params"]["approvalId"], "decision": "deny"}
+        )
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         assert texts(client, sid)[-1] == "permission: no"
         started = client.call("turns.start", {"sessionId": sid, "text": "askrun"})
@@ -249,8 +275,10 @@ def test_an_approval_carries_what_the_agent_asks_to_do(tmp_path: Path) -> None:
             lambda n: n["method"] == "approvals.requested" and "rm -rf" in n["params"]["arguments"]
         )
         assert asked["params"]["activity"] is None
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
+        client.call(
+            "approvals.respond",
+            {"approvalId": asked["params"]["approvalId"], "decision": "allow_once"},
+        )
         assert client.wait_turn_end(started["id"])["state"] == "completed"
 
 
@@ -266,11 +294,15 @@ def test_stop_cancels_the_agent_and_its_approval(tmp_path: Path) -> None:
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
         client.call("turns.cancel", {"sessionId": sid, "turnId": started["id"]})
         resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
-        assert resolved["params"] == {"approvalId": asked["params"]["approvalId"],
-                                      "decision": "cancelled"}  # fmt: skip
+        assert resolved["params"] == {
+            "approvalId": asked["params"]["approvalId"],
+            "decision": "cancelled",
+        }
         with pytest.raises(RpcErrorReply):
-            client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                              "decision": "allow_once"})  # fmt: skip
+            client.call(
+                "approvals.respond",
+                {"approvalId": asked["params"]["approvalId"], "decision": "allow_once"},
+            )
         assert turn(client, sid, "echo still here")["state"] == "completed"
 
 
@@ -305,8 +337,11 @@ def test_failures_in_words_and_the_agent_started_again(tmp_path: Path) -> None:
         assert ended["error"] == (
             "scripted: it exited (exit status 3): fatal: the scripted agent gave up"
         )
-        client.wait_notification(lambda n: n["method"] == "agents.changed"
-                                 and n["params"]["agents"][0]["state"] == "failed")  # fmt: skip
+        client.wait_notification(
+            lambda n: (
+                n["method"] == "agents.changed" and n["params"]["agents"][0]["state"] == "failed"
+            )
+        )
         assert turn(client, sid, "echo again")["state"] == "completed"
         assert texts(client, sid)[-1] == "echo: echo again"
         ended = turn(client, sid, "maxtokens")
@@ -321,13 +356,24 @@ def test_failures_in_words_and_the_agent_started_again(tmp_path: Path) -> None:
 def test_not_installed_unauthenticated_and_silent_agents(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    (data / "settings.json").write_text(json.dumps({"agents": {
-        "claude": {"command": "claude-agent-acp-not-here",
-                   "args": ["@agentclientprotocol/claude-agent-acp"]},
-        "auth": {"command": sys.executable, "args": [str(AGENT), "--auth"]},
-        "silent": {"command": sys.executable, "args": [str(AGENT), "--silent-init"],
-                   "timeout": 1},
-    }}))  # fmt: skip
+    (data / "settings.json").write_text(
+        json.dumps(
+            {
+                "agents": {
+                    "claude": {
+                        "command": "claude-agent-acp-not-here",
+                        "args": ["@agentclientprotocol/claude-agent-acp"],
+                    },
+                    "auth": {"command": sys.executable, "args": [str(AGENT), "--auth"]},
+                    "silent": {
+                        "command": sys.executable,
+                        "args": [str(AGENT), "--silent-init"],
+                        "timeout": 1,
+                    },
+                }
+            }
+        )
+    )
     with agent_host(tmp_path) as (_host, client):
         # a command that cannot be found is told before the agent is needed: listed as
         # failed, with how to install it, and no session is made on it
@@ -371,9 +417,11 @@ def test_the_agent_gets_a_minimal_environment(tmp_path: Path) -> None:
 
 
 def test_new_sessions_get_the_folder_and_stdio_mcp_servers(tmp_path: Path) -> None:
-    servers = {"files": {"command": "some-mcp-server", "args": ["--root", "."]},
-               "off": {"command": "x", "disabled": True},
-               "web": {"url": "http://127.0.0.1:9/mcp"}}  # fmt: skip
+    servers = {
+        "files": {"command": "some-mcp-server", "args": ["--root", "."]},
+        "off": {"command": "x", "disabled": True},
+        "web": {"url": "http://127.0.0.1:9/mcp"},
+    }
     state = settings(tmp_path / "data", mcpServers=servers)
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client, cwd=str(tmp_path))["id"]
@@ -456,8 +504,11 @@ def test_a_permission_request_after_the_turn_disconnects(tmp_path: Path) -> None
         )
         assert not [n for n in client.notifications if n["method"] == "approvals.requested"]
         assert turn(client, sid, "latesay")["state"] == "completed"
-        client.wait_notification(lambda n: n["method"] == "messages.appended"
-                                 and n["params"]["message"]["kind"] == "plan")  # fmt: skip
+        client.wait_notification(
+            lambda n: (
+                n["method"] == "messages.appended" and n["params"]["message"]["kind"] == "plan"
+            )
+        )
         assert client.call("todos.get", {"sessionId": sid})["revision"] == 0
 
 
@@ -484,8 +535,11 @@ def test_stop_while_the_agent_starts_leaves_no_process(tmp_path: Path) -> None:
     with agent_host(tmp_path, "--silent-init") as (host, client):
         sid = new_session(client)["id"]
         started = client.call("turns.start", {"sessionId": sid, "text": "plan"})
-        client.wait_notification(lambda n: n["method"] == "agents.changed"
-                                 and n["params"]["agents"][0]["state"] == "starting")  # fmt: skip
+        client.wait_notification(
+            lambda n: (
+                n["method"] == "agents.changed" and n["params"]["agents"][0]["state"] == "starting"
+            )
+        )
         deadline = time.monotonic() + 10  # the agent's process runs, waiting to answer
         while not children(host.proc.pid) and time.monotonic() < deadline:
             select.select([], [], [], 0.01)
@@ -514,8 +568,9 @@ def test_listing_agents_and_creating_a_session_load_no_sdk(tmp_path: Path) -> No
         "HostHandlers(core).agents_controls(m.SessionRef(session_id=made.id))\n"
         "print(json.dumps([listed.agents[0].state, 'acp' in sys.modules]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=60, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
     assert json.loads(done.stdout) == ["idle", False]
 
 
@@ -536,8 +591,10 @@ def test_lone_surrogates_from_an_agent_never_wedge_a_session(tmp_path: Path) -> 
         assert failed["state"] == "failed" and "\ufffd" in (failed["error"] or "")
         assert agent_state(client)["agentInfo"]["name"] == "scripted\ufffdagent"
         assert turn(client, sid, "echo back")["state"] == "completed"  # nothing is stuck
-        assert client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0][
-            "state"] == "completed"  # fmt: skip
+        assert (
+            client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0]["state"]
+            == "completed"
+        )
 
 
 def test_terminal_methods_are_unknown_as_they_are_not_advertised(tmp_path: Path) -> None:
@@ -561,8 +618,10 @@ def test_allowed_for_the_session_covers_the_same_call_never_the_same_title(
         sid = new_session(client)["id"]
         started = client.call("turns.start", {"sessionId": sid, "text": "ask"})
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "allow_session"})  # fmt: skip
+        client.call(
+            "approvals.respond",
+            {"approvalId": asked["params"]["approvalId"], "decision": "allow_session"},
+        )
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         client.notifications.clear()
         assert turn(client, sid, "ask")["state"] == "completed"  # the same call: not asked
@@ -571,8 +630,9 @@ def test_allowed_for_the_session_covers_the_same_call_never_the_same_title(
         other = client.call("turns.start", {"sessionId": sid, "text": "askother"})
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
         assert json.loads(asked["params"]["arguments"])["text"] == "curl x | sh"
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "deny"})  # fmt: skip
+        client.call(
+            "approvals.respond", {"approvalId": asked["params"]["approvalId"], "decision": "deny"}
+        )
         assert client.wait_turn_end(other["id"])["state"] == "completed"
         assert texts(client, sid)[-1] == "permission: no"
 
@@ -637,7 +697,7 @@ def test_a_tool_call_keeps_what_it_did(tmp_path: Path) -> None:
             for n in client.notifications
             if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "tool"
         ]
-        assert told == results  # fmt: skip
+        assert told == results
 
 
 def test_many_calls_at_once_a_huge_diff_an_image_and_a_move(tmp_path: Path) -> None:
@@ -656,8 +716,9 @@ def test_many_calls_at_once_a_huge_diff_an_image_and_a_move(tmp_path: Path) -> N
         [diff] = results["big"]["activity"]["diffs"]
         assert diff["truncated"] and len(diff["newText"]) == 256 * 1024
         assert results["shot"]["activity"]["output"] == "(image file:///s.png)"
-        assert results["shot"]["activity"]["images"] == [{"mimeType": "image/png",
-                                                          "data": "iVBORw0KGgo="}]  # fmt: skip
+        assert results["shot"]["activity"]["images"] == [
+            {"mimeType": "image/png", "data": "iVBORw0KGgo="}
+        ]
         assert results["mv"]["activity"]["locations"] == [{"path": "b.txt", "line": None}]
         again = client.call("messages.list", {"sessionId": sid, "limit": 200})["messages"]
         assert again == listed
@@ -690,8 +751,9 @@ def test_an_agents_name_and_a_tool_title_of_megabytes_are_bounded(tmp_path: Path
         started = client.call("turns.start", {"sessionId": sid, "text": "hugeask"})
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")
         assert len(asked["params"]["tool"]) <= 200
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "deny"})  # fmt: skip
+        client.call(
+            "approvals.respond", {"approvalId": asked["params"]["approvalId"], "decision": "deny"}
+        )
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         [agent] = client.call("agents.list", {})["agents"]
         assert len(agent["agentInfo"]["name"]) <= 200

@@ -64,9 +64,13 @@ def test_todowrite_then_empty_then_text(tmp_path, socket_path, fake_openai, stre
         messages = client.call("messages.list", {"sessionId": session["id"]})["messages"]
         roles = [(m["role"], m["toolCallId"]) for m in messages]
         assert roles == [
-            ("user", None), ("assistant", None), ("tool", "c1"),
-            ("assistant", None), ("tool", "c2"), ("assistant", None),
-        ]  # fmt: skip
+            ("user", None),
+            ("assistant", None),
+            ("tool", "c1"),
+            ("assistant", None),
+            ("tool", "c2"),
+            ("assistant", None),
+        ]
         assert messages[1]["toolCalls"][0]["name"] == "TodoWrite"
         assert messages[-1]["content"] == "All done."
 
@@ -207,9 +211,11 @@ def test_endpoint_down_fails_the_turn_readably(tmp_path, socket_path) -> None:
 def test_looping_model_is_stopped(tmp_path, socket_path, fake_openai) -> None:
     fake_openai.script += [Reply("", (Call("TodoWrite", {"todos": []}),))] * 5
     env = host_env(
-        NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=fake_openai.base_url, NIB_MODEL="m",
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=fake_openai.base_url,
+        NIB_MODEL="m",
         NIB_MAX_STEPS="3",
-    )  # fmt: skip
+    )
     with running_host(tmp_path, socket_path, env) as host:
         _session, turn = run_turn(host.connect())
     assert turn["state"] == "failed" and "stopped after 3 model steps" in turn["error"]
@@ -237,9 +243,14 @@ def test_settings_file_and_environment_wins(tmp_path, socket_path, fake_openai) 
     data = tmp_path / "data"
     data.mkdir()
     (data / "settings.json").write_text(
-        json.dumps({"NIB_PROVIDER": "openai", "NIB_OPENAI_BASE_URL": fake_openai.base_url,
-                    "NIB_MODEL": "from-file"})
-    )  # fmt: skip
+        json.dumps(
+            {
+                "NIB_PROVIDER": "openai",
+                "NIB_OPENAI_BASE_URL": fake_openai.base_url,
+                "NIB_MODEL": "from-file",
+            }
+        )
+    )
     fake_openai.script += [Reply("hi"), Reply("hi")]
     with running_host(data, socket_path) as host:
         _s, turn = run_turn(host.connect())
@@ -270,8 +281,11 @@ def test_demo_end_to_end_and_deterministic(host) -> None:
     snapshots, _session, messages = demo_run(client, text)
     assert [s["revision"] for s in snapshots] == list(range(1, 10))
     assert [i["content"] for i in snapshots[0]["items"]] == [
-        "Add the column", "Write the migration tests", "Update the docs", "Run the suite",
-    ]  # fmt: skip
+        "Add the column",
+        "Write the migration tests",
+        "Update the docs",
+        "Run the suite",
+    ]
     assert all(i["status"] == "pending" for i in snapshots[0]["items"])
     running = snapshots[3]["items"][1]
     assert running == {
@@ -354,8 +368,13 @@ def test_credentials_never_reach_a_turn_error(tmp_path, socket_path, fake_openai
     fake_openai.script += [HttpError(400, f"invalid api key {key} for this project")]
     port = fake_openai.base_url.split(":")[2].split("/")[0]
     for base_url in (f"http://alice:hunter2@127.0.0.1:{port}/v1", "http://bob:pw@127.0.0.1:9/v1"):
-        env = host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=base_url,
-                       NIB_OPENAI_API_KEY=key, NIB_MODEL="m", NIB_MAX_RETRIES="0")  # fmt: skip
+        env = host_env(
+            NIB_PROVIDER="openai",
+            NIB_OPENAI_BASE_URL=base_url,
+            NIB_OPENAI_API_KEY=key,
+            NIB_MODEL="m",
+            NIB_MAX_RETRIES="0",
+        )
         with running_host(tmp_path / port, socket_path, env) as host:
             _session, turn = run_turn(host.connect())
         assert turn["state"] == "failed"
@@ -383,8 +402,11 @@ def test_a_new_turn_starts_with_the_unfinished_checklist(model_host, fake_openai
         turn = client.call("turns.start", {"sessionId": session["id"], "text": text})
         assert client.wait_turn_end(turn["id"])["state"] == "completed"
     second_turn_first_request = fake_openai.requests[2]["messages"]
-    injected = [m for m in second_turn_first_request
-                if m["role"] == "system" and "checklist as committed" in m["content"]]  # fmt: skip
+    injected = [
+        m
+        for m in second_turn_first_request
+        if m["role"] == "system" and "checklist as committed" in m["content"]
+    ]
     assert len(injected) == 1
     text = injected[0]["content"]
     assert "(revision 1)" in text
@@ -411,23 +433,33 @@ def test_text_streams_as_deltas_before_it_is_stored(tmp_path, socket_path, fake_
         turn = client.call("turns.start", {"sessionId": sid, "text": "go"})
         ended = client.wait_turn_end(turn["id"])
         assert ended["state"] == "completed"
-        notes = [n for n in client.notifications if n["method"] in ("messages.delta",
-                 "messages.appended") and n["params"]["sessionId"] == sid]  # fmt: skip
+        notes = [
+            n
+            for n in client.notifications
+            if n["method"] in ("messages.delta", "messages.appended")
+            and n["params"]["sessionId"] == sid
+        ]
         deltas = [n["params"] for n in notes if n["method"] == "messages.delta"]
         assert deltas and {(d["turnId"], d["kind"]) for d in deltas} == {(turn["id"], "text")}
         assert "".join(d["text"] for d in deltas) == "First, a look around. Then the plan."
-        stored = [n for n in notes if n["method"] == "messages.appended"
-                  and n["params"]["message"]["role"] == "assistant"]  # fmt: skip
+        stored = [
+            n
+            for n in notes
+            if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "assistant"
+        ]
         assert stored[0]["params"]["message"]["content"] == "First, a look around. Then the plan."
-        assert notes.index(stored[0]) > max(i for i, n in enumerate(notes)
-                                            if n["method"] == "messages.delta")  # fmt: skip
+        assert notes.index(stored[0]) > max(
+            i for i, n in enumerate(notes) if n["method"] == "messages.delta"
+        )
 
         # a step that hangs after its first piece: that piece is told while it runs
         client.notifications.clear()
         second = client.call("turns.start", {"sessionId": sid, "text": "again"})
         told = client.wait_notification(lambda n: n["method"] == "messages.delta", 20)
         assert told["params"]["text"] == "thinking" and told["params"]["turnId"] == second["id"]
-        assert client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0][
-            "state"] == "running"  # fmt: skip
+        assert (
+            client.call("turns.list", {"sessionId": sid, "limit": 1})["turns"][0]["state"]
+            == "running"
+        )
         hang.release.set()  # the step ends (how is the fake's business), and so the turn
         client.wait_turn_end(second["id"])

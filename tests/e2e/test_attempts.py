@@ -44,10 +44,15 @@ def test_one_task_two_agents_compared_and_one_kept(tmp_path: Path) -> None:
     repo = repository(tmp_path / "repo")
     head = git(repo, "rev-parse", "HEAD")
     with agent_host(tmp_path) as (_host, client):
-        started = client.call("attempts.start", {
-            "cwd": str(repo), "text": "demo: 2 steps", "agents": ["scripted", "nib"],
-            "check": CHECK,
-        })  # fmt: skip
+        started = client.call(
+            "attempts.start",
+            {
+                "cwd": str(repo),
+                "text": "demo: 2 steps",
+                "agents": ["scripted", "nib"],
+                "check": CHECK,
+            },
+        )
         attempt_id = started["attemptId"]
         runs = started["sessions"]
         assert [s["agent"] for s in runs] == ["scripted", "nib"]

@@ -22,17 +22,22 @@ def until_note(client: RpcClient, predicate: Any, timeout: float = 30.0) -> dict
 
 
 def checkpoint_told(client: RpcClient, sid: str, reason: str, revision: int | None = None) -> Any:
-    return until_note(client, lambda n: (
-        n["method"] == "checkpoints.changed" and n["params"]["sessionId"] == sid
-        and n["params"]["checkpoint"]["reason"] == reason
-        and (revision is None or n["params"]["checkpoint"]["revision"] == revision)
-    ))["params"]["checkpoint"]  # fmt: skip
+    return until_note(
+        client,
+        lambda n: (
+            n["method"] == "checkpoints.changed"
+            and n["params"]["sessionId"] == sid
+            and n["params"]["checkpoint"]["reason"] == reason
+            and (revision is None or n["params"]["checkpoint"]["revision"] == revision)
+        ),
+    )["params"]["checkpoint"]
 
 
 def git(folder: Path, *args: str) -> str:
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    done = subprocess.run(["git", *args], cwd=folder, env=env, check=True,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        ["git", *args], cwd=folder, env=env, check=True, capture_output=True, text=True
+    )
     return done.stdout
 
 
@@ -76,14 +81,25 @@ def run_steps(client: RpcClient, sid: str) -> dict[str, Any]:
     started = client.call("turns.start", {"sessionId": sid, "text": "steps"})
     for step in range(3):
         title = f"Step {step + 1}"
-        asked = until_note(client, lambda n, title=title: n["method"] == "approvals.requested"
-                           and n["params"]["tool"] == title)  # fmt: skip
+        asked = until_note(
+            client,
+            lambda n, title=title: (
+                n["method"] == "approvals.requested" and n["params"]["tool"] == title
+            ),
+        )
         checkpoint_told(client, sid, "revision", step + 1)
-        client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
-    ended: dict[str, Any] = until_note(client, lambda n: n["method"] == "turns.changed"
-                                       and n["params"]["id"] == started["id"]
-                                       and n["params"]["state"] != "running")["params"]  # fmt: skip
+        client.call(
+            "approvals.respond",
+            {"approvalId": asked["params"]["approvalId"], "decision": "allow_once"},
+        )
+    ended: dict[str, Any] = until_note(
+        client,
+        lambda n: (
+            n["method"] == "turns.changed"
+            and n["params"]["id"] == started["id"]
+            and n["params"]["state"] != "running"
+        ),
+    )["params"]
     checkpoint_told(client, sid, "turn-end")
     return ended
 
@@ -101,8 +117,14 @@ def test_each_step_keeps_its_changes_and_a_restore_is_undone(tmp_path: Path) -> 
 
         listed = client.call("checkpoints.list", {"sessionId": sid})
         order = [(c["reason"], c["revision"]) for c in reversed(listed["checkpoints"])]
-        assert order == [("turn-start", 0), ("revision", 1), ("revision", 2), ("revision", 3),
-                         ("revision", 4), ("turn-end", 4)]  # fmt: skip
+        assert order == [
+            ("turn-start", 0),
+            ("revision", 1),
+            ("revision", 2),
+            ("revision", 3),
+            ("revision", 4),
+            ("turn-end", 4),
+        ]
         assert listed["hasMore"] is False
         created = [c["createdAt"] for c in reversed(listed["checkpoints"])]
         assert created == sorted(created)
@@ -111,9 +133,14 @@ def test_each_step_keeps_its_changes_and_a_restore_is_undone(tmp_path: Path) -> 
         assert not listed["checkpoints"][-1]["partial"]
 
         # each revision's todos.changed came before its checkpoints.changed
-        told = [(n["method"], n["params"].get("revision", n["params"].get("checkpoint", {})
-                 .get("revision"))) for n in client.notifications
-                if n["method"] in ("todos.changed", "checkpoints.changed")]  # fmt: skip
+        told = [
+            (
+                n["method"],
+                n["params"].get("revision", n["params"].get("checkpoint", {}).get("revision")),
+            )
+            for n in client.notifications
+            if n["method"] in ("todos.changed", "checkpoints.changed")
+        ]
         for revision in (1, 2, 3, 4):
             assert told.index(("todos.changed", revision)) < told.index(
                 ("checkpoints.changed", revision)
@@ -152,8 +179,14 @@ def test_each_step_keeps_its_changes_and_a_restore_is_undone(tmp_path: Path) -> 
         assert tree_of(folder) == after
 
         # one file only
-        one = client.call("changes.restore", {"sessionId": sid, "checkpointId": step1["from"]["id"],
-                                              "paths": [str(folder / "app.py")]})  # fmt: skip
+        one = client.call(
+            "changes.restore",
+            {
+                "sessionId": sid,
+                "checkpointId": step1["from"]["id"],
+                "paths": [str(folder / "app.py")],
+            },
+        )
         assert one["restored"] == ["app.py"]
         assert (folder / "app.py").read_text() == "print(1)\n"
         assert (folder / "new.txt").exists()
@@ -175,9 +208,8 @@ def test_bad_requests_are_refused_in_words(tmp_path: Path) -> None:
             ("changes.get", {"sessionId": sid, "from": "x"}, -32602, "no checkpoint 'x'"),
             ("changes.get", {"sessionId": nib, "from": first["id"]}, -32602, "no folder"),
             ("changes.step", {"sessionId": sid, "content": "Never"}, -32602, "'Never'"),
-            ("changes.restore", {"sessionId": sid, "checkpointId": first["id"]}, -32020,
-             "working"),
-        ]  # fmt: skip
+            ("changes.restore", {"sessionId": sid, "checkpointId": first["id"]}, -32020, "working"),
+        ]
         for method, params, code, words in cases:
             with pytest.raises(RpcErrorReply) as error:
                 client.call(method, params)
@@ -185,12 +217,16 @@ def test_bad_requests_are_refused_in_words(tmp_path: Path) -> None:
         client.call("turns.cancel", {"sessionId": sid, "turnId": started["id"]})
         checkpoint_told(client, sid, "turn-end")
         for paths, words in [
-            (["../outside.txt"], "outside"), (["/etc/passwd"], "outside"),
-            (["run.log"], "recorded neither"), ([".git/config"], ".git"),
-        ]:  # fmt: skip
+            (["../outside.txt"], "outside"),
+            (["/etc/passwd"], "outside"),
+            (["run.log"], "recorded neither"),
+            ([".git/config"], ".git"),
+        ]:
             with pytest.raises(RpcErrorReply) as error:
-                client.call("changes.restore", {"sessionId": sid, "checkpointId": first["id"],
-                                                "paths": paths})  # fmt: skip
+                client.call(
+                    "changes.restore",
+                    {"sessionId": sid, "checkpointId": first["id"], "paths": paths},
+                )
             assert error.value.code == -32602 and words in str(error.value), paths
         # a step still running has changes up to now; the folder gone keeps the records
         step = client.call("changes.step", {"sessionId": sid, "content": "Step 1"})
@@ -262,8 +298,11 @@ def test_the_hosts_own_agent_keeps_checkpoints_when_given_a_folder(tmp_path: Pat
             ["turn-start"] + ["revision"] * revision + ["turn-end"]
         )
         assert all(c["files"] == 3 for c in listed)
-        assert not [n for n in client.notifications if n["method"] == "checkpoints.changed"
-                    and n["params"]["sessionId"] == plain]  # fmt: skip
+        assert not [
+            n
+            for n in client.notifications
+            if n["method"] == "checkpoints.changed" and n["params"]["sessionId"] == plain
+        ]
 
 
 def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path: Path) -> None:
@@ -283,17 +322,22 @@ def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path:
         def turn() -> dict[str, Any]:
             started = client.call("turns.start", {"sessionId": sid, "text": "demo: 1 steps"})
             assert client.wait_turn_end(started["id"])["state"] == "completed"
-            return until_note(client, lambda n: n["method"] == "checkpoints.changed"
-                              and n["params"]["checkpoint"]["reason"] == "turn-end"
-                              and n["params"]["checkpoint"]["turnId"] == started["id"]
-                              )["params"]["checkpoint"]  # fmt: skip
+            return until_note(
+                client,
+                lambda n: (
+                    n["method"] == "checkpoints.changed"
+                    and n["params"]["checkpoint"]["reason"] == "turn-end"
+                    and n["params"]["checkpoint"]["turnId"] == started["id"]
+                ),
+            )["params"]["checkpoint"]
 
         before = turn()
         changed = original.replace("line 2\n", "line two\n").replace("line 25\n", "25!\n")
         (folder / "notes.txt").write_text(changed)
         after = turn()
-        diff = client.call("changes.get", {"sessionId": sid, "from": before["id"],
-                                           "to": after["id"]})  # fmt: skip
+        diff = client.call(
+            "changes.get", {"sessionId": sid, "from": before["id"], "to": after["id"]}
+        )
         [notes] = [f for f in diff["files"] if f["path"] == "notes.txt"]
         assert notes["diff"].count("@@ -") == 2  # two hunks
         (folder / "notes.txt").write_text(changed + "line 31\n")  # changed elsewhere since
@@ -308,6 +352,5 @@ def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path:
             with pytest.raises(RpcErrorReply) as refused:
                 client.call("changes.revertHunk", {**asked, "hunk": hunk})
             assert refused.value.code == -32602 and words in refused.value.error["message"]
-        client.call("changes.restore", {"sessionId": sid,
-                                        "checkpointId": done["checkpoint"]["id"]})  # fmt: skip
+        client.call("changes.restore", {"sessionId": sid, "checkpointId": done["checkpoint"]["id"]})
         assert (folder / "notes.txt").read_text() == changed + "line 31\n"  # undone

@@ -25,8 +25,11 @@ def test_the_demo_compacts_and_finishes_a_long_list(tmp_path, socket_path) -> No
         summaries = [m for m in messages if m["role"] == "summary"]
         assert summaries and all("summarised" in s["content"] for s in summaries)
         assert messages[0]["role"] == "user" and messages[0]["content"] == STEPS  # all kept
-        appended = [n for n in client.notifications if n["method"] == "messages.appended"
-                    and n["params"]["message"]["role"] == "summary"]  # fmt: skip
+        appended = [
+            n
+            for n in client.notifications
+            if n["method"] == "messages.appended" and n["params"]["message"]["role"] == "summary"
+        ]
         assert len(appended) == len(summaries)
         # how full its context is, told after each step (the project's sessions.usage)
         told = [n["params"] for n in client.notifications if n["method"] == "sessions.usage"]
@@ -42,10 +45,13 @@ def long_task(steps: int) -> list[Reply]:
     """A model working through `steps` steps, one TodoWrite per step, then an answer."""
     replies = []
     for done in range(steps + 1):
-        todos = [{"content": f"Step {i} of the long task, with some detail to it",
-                  "status": "completed" if i < done else
-                  "in_progress" if i == done else "pending"}
-                 for i in range(steps)]  # fmt: skip
+        todos = [
+            {
+                "content": f"Step {i} of the long task, with some detail to it",
+                "status": "completed" if i < done else "in_progress" if i == done else "pending",
+            }
+            for i in range(steps)
+        ]
         replies.append(Reply("", (Call("TodoWrite", {"todos": todos}, id=f"w{done}"),)))
     replies.append(Reply("All steps are done."))
     return replies
@@ -74,8 +80,12 @@ def test_a_long_turn_fits_a_small_window(tmp_path, socket_path, fake_openai) -> 
         assert fake_openai.refused == []  # the budget kept every request under the window
         assert fake_openai.compactions, "no compaction happened"
         assert max(len(json.dumps(r["messages"])) for r in fake_openai.requests) <= 12_000
-        after = [r for r in fake_openai.requests if r["messages"][-1]["role"] == "user"
-                 and r["messages"][-1]["content"].startswith("Continue the task")]  # fmt: skip
+        after = [
+            r
+            for r in fake_openai.requests
+            if r["messages"][-1]["role"] == "user"
+            and r["messages"][-1]["content"].startswith("Continue the task")
+        ]
         assert len(after) == len(fake_openai.compactions)
         for request in after:
             lines = checklist_lines(request)
@@ -164,8 +174,9 @@ def test_sessions_compact_refusals(tmp_path, socket_path, fake_openai) -> None:
         except RpcErrorReply as error:
             assert error.code == -32020
         client.call("turns.cancel", {"sessionId": session["id"], "turnId": turn["id"]})
-        remote = client.call("sessions.create", {"remote": {"endpoint": "ssh://box",
-                                                            "remoteSessionId": "r"}})  # fmt: skip
+        remote = client.call(
+            "sessions.create", {"remote": {"endpoint": "ssh://box", "remoteSessionId": "r"}}
+        )
         try:
             client.call("sessions.compact", {"sessionId": remote["id"]})
             raise AssertionError("compacting a remote session was accepted")
@@ -207,11 +218,19 @@ def test_one_compaction_at_a_time_and_no_turn_meanwhile(tmp_path, socket_path, f
         turn = client.call("turns.start", {"sessionId": sid, "text": "hello"})
         client.wait_turn_end(turn["id"])
         hold = fake_openai.compaction_hold = Hang()
-        client.send({"jsonrpc": "2.0", "id": 900, "method": "sessions.compact",
-                     "params": {"sessionId": sid}})  # fmt: skip
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 900,
+                "method": "sessions.compact",
+                "params": {"sessionId": sid},
+            }
+        )
         assert hold.started.wait(10)
-        for method, params in [("turns.start", {"sessionId": sid, "text": "meanwhile"}),
-                               ("sessions.compact", {"sessionId": sid})]:  # fmt: skip
+        for method, params in [
+            ("turns.start", {"sessionId": sid, "text": "meanwhile"}),
+            ("sessions.compact", {"sessionId": sid}),
+        ]:
             try:
                 other.call(method, params)
             except RpcErrorReply as refused:

@@ -276,14 +276,21 @@ def test_stdio_serves_one_client_without_qt(tmp_path) -> None:
     del env["NIB_HOST_TOKEN"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "host", "--stdio", "--data-dir", str(tmp_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     requests = [
-        {"jsonrpc": "2.0", "id": 1, "method": "host.hello",
-         "params": {"token": "", "protocolVersion": 1, "client": "ssh"}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "host.hello",
+            "params": {"token": "", "protocolVersion": 1, "client": "ssh"},
+        },
         {"jsonrpc": "2.0", "id": 2, "method": "sessions.create", "params": {"title": "far"}},
         {"jsonrpc": "2.0", "id": 3, "method": "sessions.list", "params": {}},
-    ]  # fmt: skip
+    ]
     out, err = proc.communicate(b"".join(encode_message(r) for r in requests), timeout=30)
     assert proc.returncode == 0, err.decode()
     answers = [json.loads(f) for f in FrameDecoder().feed(out)]
@@ -291,10 +298,16 @@ def test_stdio_serves_one_client_without_qt(tmp_path) -> None:
     assert by_id[1]["result"]["protocolVersion"] == 1
     assert [s["title"] for s in by_id[3]["result"]["sessions"]] == ["far"]
     modules = subprocess.run(
-        [sys.executable, "-c", "import sys, host.process, host.core, host.server\n"
-         "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken'))))"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys, host.process, host.core, host.server\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken'))))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert modules.stdout.strip() == "[]", modules.stdout + modules.stderr
 
 
@@ -312,9 +325,12 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "host", "--socket", socket_path, "--data-dir", str(tmp_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=host_env(), preexec_fn=low_limit,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=host_env(),
+        preexec_fn=low_limit,
+    )
     from tests.helpers.host_process import HostProcess, RpcClient
 
     host = HostProcess(proc, socket_path, tmp_path, {})

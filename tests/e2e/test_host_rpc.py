@@ -28,7 +28,12 @@ def test_hello_answers_versions(host) -> None:
     assert result["protocolVersion"] == 1 and result["schemaVersion"] == 30
     assert isinstance(result["hostVersion"], str) and result["hostVersion"]
     assert result["capabilities"] == [  # contract sections 14 and 19
-        "todos", "agents", "checkpoints", "worktrees", "sessions"]  # fmt: skip
+        "todos",
+        "agents",
+        "checkpoints",
+        "worktrees",
+        "sessions",
+    ]
 
 
 def test_any_method_before_hello_is_refused_and_closed(host) -> None:
@@ -213,9 +218,22 @@ def test_session_shape_and_new_session_snapshot(host) -> None:
     client = host.connect()
     session = client.call("sessions.create", {"title": "  Hello  "})
     assert set(session) == {
-        "id", "title", "mode", "origin", "remote", "parentId", "createdAt", "updatedAt",
-        "todoRevision", "todoUpdatedAt", "runningTurnId", "agent", "cwd", "worktree", "attemptId",
-    }  # fmt: skip
+        "id",
+        "title",
+        "mode",
+        "origin",
+        "remote",
+        "parentId",
+        "createdAt",
+        "updatedAt",
+        "todoRevision",
+        "todoUpdatedAt",
+        "runningTurnId",
+        "agent",
+        "cwd",
+        "worktree",
+        "attemptId",
+    }
     assert session["title"] == "Hello" and session["mode"] == "agent"
     assert (session["agent"], session["cwd"]) == ("nib", None)
     assert session["origin"] == "local" and session["remote"] is None
@@ -406,14 +424,19 @@ def test_todos_history_over_the_socket(host) -> None:
     assert newest["turnId"] == turn["id"] and ISO.match(newest["createdAt"])
     assert newest["items"] == client.call("todos.get", {"sessionId": session["id"]})["items"]
     assert newest["diff"] == {
-        "added": [], "completedRemoved": [], "droppedUnfinished": [], "reordered": False,
+        "added": [],
+        "completedRemoved": [],
+        "droppedUnfinished": [],
+        "reordered": False,
         "statusChanged": [{"content": "Three", "from": "in_progress", "to": "completed"}],
-    }  # fmt: skip
+    }
     rest = client.call("todos.history", {"sessionId": session["id"], "beforeRevision": 6})
     assert [r["revision"] for r in rest["revisions"]] == [5, 4, 3, 2, 1]
     assert rest["hasMore"] is False and rest["revisions"][-1]["diff"]["added"] == [
-        "One", "Two", "Three",
-    ]  # fmt: skip
+        "One",
+        "Two",
+        "Three",
+    ]
     for params, code in (
         ({"sessionId": "missing"}, -32010),
         ({"sessionId": session["id"], "limit": 0}, -32602),

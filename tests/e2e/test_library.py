@@ -112,8 +112,12 @@ def test_export_writes_the_session_as_markdown(host: HostProcess, tmp_path: Path
     # an existing file is kept unless replaced; a relative path or a missing folder refused
     target.write_text("mine")
     missing = str(tmp_path / "missing" / "s.md")
-    for params in ({"path": str(target)}, {"path": "session.md"}, {"path": missing},
-                   {"path": str(tmp_path)}):  # fmt: skip
+    for params in (
+        {"path": str(target)},
+        {"path": "session.md"},
+        {"path": missing},
+        {"path": str(tmp_path)},
+    ):
         with pytest.raises(RpcErrorReply) as refused:
             client.call("sessions.export", {"sessionId": sid, **params})
         assert refused.value.code == -32602

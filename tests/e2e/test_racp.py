@@ -423,8 +423,11 @@ def test_a_remote_turns_approval_is_asked_and_answered_here(short: Path) -> None
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    server = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
-              "env": {"PYTHONPATH": str(root)}}  # fmt: skip
+    server = {
+        "command": sys.executable,
+        "args": ["-m", "tests.helpers.mcp_test_server"],
+        "env": {"PYTHONPATH": str(root)},
+    }
     (short / "remote-data").mkdir(parents=True)
     (short / "remote-data" / "settings.json").write_text(
         json.dumps({"mcpServers": {"test": server}})
@@ -439,8 +442,9 @@ def test_a_remote_turns_approval_is_asked_and_answered_here(short: Path) -> None
         turn = client.call("turns.start", {"sessionId": session["id"], "text": "Please echo this"})
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested")["params"]
         assert asked["sessionId"] == session["id"] and asked["tool"] == "mcp__test__echo"
-        client.call("approvals.respond", {"approvalId": asked["approvalId"],
-                                          "decision": "allow_once"})  # fmt: skip
+        client.call(
+            "approvals.respond", {"approvalId": asked["approvalId"], "decision": "allow_once"}
+        )
         resolved = client.wait_notification(lambda n: n["method"] == "approvals.resolved")
         assert resolved["params"]["decision"] == "allow_once"
         assert client.wait_turn_end(turn["id"])["state"] == "completed"
@@ -502,9 +506,11 @@ def test_the_racp_token_is_never_given_to_another_users_socket(short: Path) -> N
     if not os.access(python, os.X_OK):
         pytest.skip("no system python3 to run the other user's listener")
     listener = subprocess.Popen(
-        [python, "-c", LISTENER, str(path), str(out)], stdout=subprocess.PIPE,
-        text=True, preexec_fn=lambda: os.setuid(65534),
-    )  # fmt: skip
+        [python, "-c", LISTENER, str(path), str(out)],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.setuid(65534),
+    )
     try:
         assert listener.stdout is not None and listener.stdout.readline() == "listening\n"
         with local_host(short) as local:

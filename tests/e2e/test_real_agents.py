@@ -22,8 +22,11 @@ from tests.helpers.host_process import HostProcess, RpcClient, host_env, running
 pytestmark = [pytest.mark.timeout(180), pytest.mark.serial]
 
 Entry = Callable[[Path, Path, str], dict[str, Any]]
-AGENTS: dict[str, Entry] = {"codex": real_agents.codex, "claude": real_agents.claude,
-                            "gemini": real_agents.gemini}  # fmt: skip
+AGENTS: dict[str, Entry] = {
+    "codex": real_agents.codex,
+    "claude": real_agents.claude,
+    "gemini": real_agents.gemini,
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +39,10 @@ def plan_call(agent: str, *statuses: str) -> Call:
     if agent == "codex":
         steps = [{"step": f"Step {i + 1}", "status": s} for i, s in enumerate(statuses)]
         return Call("update_plan", {"plan": steps})
-    todos = [{"content": f"Step {i + 1}", "status": s, "activeForm": f"Doing step {i + 1}"}
-             for i, s in enumerate(statuses)]  # fmt: skip
+    todos = [
+        {"content": f"Step {i + 1}", "status": s, "activeForm": f"Doing step {i + 1}"}
+        for i, s in enumerate(statuses)
+    ]
     return Call("TodoWrite", {"todos": todos})
 
 
@@ -46,8 +51,14 @@ def risky_call(agent: str, work: Path) -> Call:
     if agent == "gemini":
         return Call("write_file", {"file_path": str(work / "made.txt"), "content": "made\n"})
     if agent == "codex":
-        return Call("exec_command", {"cmd": "touch made.txt", "justification": "make a file",
-                                     "sandbox_permissions": "require_escalated"})  # fmt: skip
+        return Call(
+            "exec_command",
+            {
+                "cmd": "touch made.txt",
+                "justification": "make a file",
+                "sandbox_permissions": "require_escalated",
+            },
+        )
     return Call("Write", {"file_path": str(work / "made.txt"), "content": "made\n"})
 
 
@@ -91,8 +102,10 @@ def test_a_three_step_plan_is_the_checklist(tmp_path: Path, bin_dir: Path, agent
             snapshot = client.call("todos.get", {"sessionId": sid})
             assert snapshot["revision"] == 3
             assert [(i["content"], i["status"]) for i in snapshot["items"]] == [
-                ("Step 1", "completed"), ("Step 2", "completed"), ("Step 3", "completed")
-            ]  # fmt: skip
+                ("Step 1", "completed"),
+                ("Step 2", "completed"),
+                ("Step 3", "completed"),
+            ]
             history = client.call("todos.history", {"sessionId": sid})["revisions"]
             assert [r["revision"] for r in history] == [3, 2, 1]
             assert history[-1]["diff"]["added"] == ["Step 1", "Step 2", "Step 3"]
@@ -129,8 +142,10 @@ def test_a_permission_request_is_an_approval(
             asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 120)
             assert asked["params"]["turnId"] == turn_id
             assert "made" in asked["params"]["tool"] + asked["params"]["arguments"]
-            client.call("approvals.respond", {"approvalId": asked["params"]["approvalId"],
-                                              "decision": decision})  # fmt: skip
+            client.call(
+                "approvals.respond",
+                {"approvalId": asked["params"]["approvalId"], "decision": decision},
+            )
             # Codex's only refusal is "abort", which ends its turn
             ends = "cancelled" if (agent, decision) == ("codex", "deny") else "completed"
             assert client.wait_turn_end(turn_id, 120)["state"] == ends
@@ -138,8 +153,11 @@ def test_a_permission_request_is_an_approval(
             # every denial leaves a line naming what was denied: the agent's own result
             # for the call, else the host's (Codex just ends its turn)
             listed = client.call("messages.list", {"sessionId": sid})["messages"]
-            failed = [m for m in listed if m["role"] == "tool" and m["isError"]
-                      and m["toolCallId"] and m["kind"] is None]  # fmt: skip
+            failed = [
+                m
+                for m in listed
+                if m["role"] == "tool" and m["isError"] and m["toolCallId"] and m["kind"] is None
+            ]
             assert bool(failed) == (decision == "deny"), failed
             if agent == "codex" and decision == "deny":
                 assert failed[0]["content"].startswith("Denied: you did not allow")
@@ -170,8 +188,10 @@ def test_a_restart_of_nib_hands_the_unfinished_list_back(
     tmp_path: Path, bin_dir: Path, agent: str
 ) -> None:
     with ScriptedModels() as models:
-        models.script = [Reply(calls=(plan_call(agent, "completed", "in_progress", "pending"),)),
-                         Reply("Pausing here.")]  # fmt: skip
+        models.script = [
+            Reply(calls=(plan_call(agent, "completed", "in_progress", "pending"),)),
+            Reply("Pausing here."),
+        ]
         with agent_host(tmp_path, bin_dir, agent, models) as (_host, client):
             sid = client.call("sessions.create", {"agent": agent, "cwd": str(tmp_path)})["id"]
             assert client.wait_turn_end(start(client, sid, "Three steps"), 120)["state"] == (
@@ -235,8 +255,7 @@ def step_calls(agent: str, work: Path) -> list[list[Call]]:
     that changes a third."""
     change = "import pathlib; pathlib.Path('data.txt').write_text('changed\\n')"
     if agent == "codex":
-        edit = ("*** Begin Patch\n*** Update File: app.py\n@@\n-print(1)\n+print(2)\n"
-                "*** End Patch\n")  # fmt: skip
+        edit = "*** Begin Patch\n*** Update File: app.py\n@@\n-print(1)\n+print(2)\n*** End Patch\n"
         add = "*** Begin Patch\n*** Add File: new.txt\n+a new file\n*** End Patch\n"
         return [
             [Call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{edit}EOF\n"})],
@@ -254,8 +273,9 @@ def step_calls(agent: str, work: Path) -> list[list[Call]]:
 
 def git_state(repo: Path) -> dict[str, bytes]:
     """Every file of a repository's .git, by path: byte for byte."""
-    return {str(p.relative_to(repo)): p.read_bytes() for p in (repo / ".git").rglob("*")
-            if p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(repo)): p.read_bytes() for p in (repo / ".git").rglob("*") if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("agent", ["codex", "claude"])
@@ -275,21 +295,29 @@ def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
     (work / "app.py").write_text("print(1)\n")
     (work / "data.txt").write_text("original\n")
     (work / ".gitignore").write_text("*.log\n")
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t",
-                                                 "commit", "-qm", "start"]):  # fmt: skip
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+    ):
         subprocess.run(["git", *args], cwd=work, check=True)
     before = git_state(work)
     answer = "## Done\n\nAll **three** steps are done:\n\n1. edited\n2. added\n3. ran\n" * 3
     calls = step_calls(agent, work)
     with ScriptedModels() as models:
-        plans = [("in_progress", "pending", "pending"), ("completed", "in_progress", "pending"),
-                 ("completed", "completed", "in_progress")]  # fmt: skip
+        plans = [
+            ("in_progress", "pending", "pending"),
+            ("completed", "in_progress", "pending"),
+            ("completed", "completed", "in_progress"),
+        ]
         models.script = []
         for statuses, step in zip(plans, calls, strict=True):
             models.script.append(Reply(calls=(plan_call(agent, *statuses),)))
             models.script += [Reply(calls=(call,)) for call in step]
-        models.script += [Reply(calls=(plan_call(agent, "completed", "completed", "completed"),)),
-                          Reply(answer, pieces=12, pace_s=0.05)]  # fmt: skip
+        models.script += [
+            Reply(calls=(plan_call(agent, "completed", "completed", "completed"),)),
+            Reply(answer, pieces=12, pace_s=0.05),
+        ]
         if agent == "claude":  # its edits and commands allowed by its own settings
             home = tmp_path / "claude-home" / ".claude"
             home.mkdir(parents=True)
@@ -304,33 +332,50 @@ def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
             turn_id = start(client, sid, "Do three steps")
             deltas: list[str] = []
             while True:  # every approval allowed; the streamed text kept
-                told = client.wait_notification(lambda n: n["method"] in (
-                    "approvals.requested", "messages.delta", "turns.changed"), 120)  # fmt: skip
+                told = client.wait_notification(
+                    lambda n: (
+                        n["method"] in ("approvals.requested", "messages.delta", "turns.changed")
+                    ),
+                    120,
+                )
                 params = told["params"]
                 if told["method"] == "approvals.requested":
-                    client.call("approvals.respond", {"approvalId": params["approvalId"],
-                                                      "decision": "allow_once"})  # fmt: skip
+                    client.call(
+                        "approvals.respond",
+                        {"approvalId": params["approvalId"], "decision": "allow_once"},
+                    )
                 elif told["method"] == "messages.delta" and params["kind"] == "text":
                     deltas.append(params["text"])
                 elif params["id"] == turn_id and params["state"] not in ("running", "idle"):
                     break
             assert params["state"] == "completed", (params, models.requests[-1:])
-            outputs = [i for r in models.requests for i in r.get("input") or []
-                       if isinstance(i, dict) and "output" in i]  # fmt: skip
+            outputs = [
+                i
+                for r in models.requests
+                for i in r.get("input") or []
+                if isinstance(i, dict) and "output" in i
+            ]
             assert (work / "app.py").read_text() == "print(2)\n", json.dumps(outputs)[:3000]
             assert (work / "new.txt").read_text() == "a new file\n"
             assert (work / "data.txt").read_text() == "changed\n"
             # the transcript: each call's result carries what it did
             listed = client.call("messages.list", {"sessionId": sid})["messages"]
-            done = [m["activity"] for m in listed if m["role"] == "tool" and m.get("activity")
-                    and m["kind"] != "plan"]  # fmt: skip
+            done = [
+                m["activity"]
+                for m in listed
+                if m["role"] == "tool" and m.get("activity") and m["kind"] != "plan"
+            ]
             diffs = {d["path"].rsplit("/", 1)[-1]: d for a in done for d in a["diffs"]}
             # (the file whole, or the part it replaced: as the agent tells it)
             assert "print(1)" in diffs["app.py"]["oldText"], diffs
             assert "print(2)" in diffs["app.py"]["newText"]
             assert diffs["new.txt"]["newText"] == "a new file\n"
-            ran = {c["id"] for m in listed for c in m["toolCalls"]
-                   if "python3" in c["name"] + c["arguments"]}  # fmt: skip
+            ran = {
+                c["id"]
+                for m in listed
+                for c in m["toolCalls"]
+                if "python3" in c["name"] + c["arguments"]
+            }
             results = [m for m in listed if m["role"] == "tool" and m["toolCallId"] in ran]
             assert results and results[-1]["activity"]["status"] == "completed", listed
             stored = [m["content"] for m in listed if m["role"] == "assistant" and m["content"]]
@@ -342,8 +387,7 @@ def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
             for step in ("Step 1", "Step 2", "Step 3"):
                 change = client.call("changes.step", {"sessionId": sid, "content": step})
                 steps[step] = sorted(f["path"] for f in change["files"])
-            assert steps == {"Step 1": ["app.py"], "Step 2": ["new.txt"],
-                             "Step 3": ["data.txt"]}  # fmt: skip
+            assert steps == {"Step 1": ["app.py"], "Step 2": ["new.txt"], "Step 3": ["data.txt"]}
             first = client.call("changes.step", {"sessionId": sid, "content": "Step 1"})
             back = {"sessionId": sid, "checkpointId": first["from"]["id"]}
             restored = client.call("changes.restore", back)
@@ -357,8 +401,11 @@ def test_each_step_keeps_its_changes_and_the_transcript_shows_them(
             # a file attached with the message reaches the agent's model (contract 17)
             models.script = [Reply("Seen.")]
             asked = len(models.requests)
-            attached = {"sessionId": sid, "text": "Look at this file",
-                        "attachments": [{"type": "file", "path": "new.txt"}]}  # fmt: skip
+            attached = {
+                "sessionId": sid,
+                "text": "Look at this file",
+                "attachments": [{"type": "file", "path": "new.txt"}],
+            }
             turned = client.call("turns.start", attached)
             assert client.wait_turn_end(turned["id"], 120)["state"] == "completed"
             sent = json.dumps(models.requests[asked:])

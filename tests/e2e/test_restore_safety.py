@@ -60,12 +60,14 @@ def test_a_name_that_is_not_utf8_is_shown_and_restored(client: RpcClient, tmp_pa
         [entry] = [f for f in changed["files"] if f["path"] == ODD_SHOWN]
         assert "-first" in entry["diff"] and "+second" in entry["diff"]
 
-    one = client.call("changes.restore", {"sessionId": sid, "checkpointId": before["id"],
-                                          "paths": [ODD_SHOWN]})  # fmt: skip
+    one = client.call(
+        "changes.restore", {"sessionId": sid, "checkpointId": before["id"], "paths": [ODD_SHOWN]}
+    )
     assert one["restored"] == [ODD_SHOWN] and one["skipped"] == []
     assert odd.read_bytes() == b"first\n" and (folder / "app.py").read_text() == "print(2)\n"
-    undone = client.call("changes.restore", {"sessionId": sid,
-                                             "checkpointId": one["checkpoint"]["id"]})  # fmt: skip
+    undone = client.call(
+        "changes.restore", {"sessionId": sid, "checkpointId": one["checkpoint"]["id"]}
+    )
     assert undone["restored"] == [ODD_SHOWN] and odd.read_bytes() == b"second\n"
 
     odd.unlink()  # removed since: the whole restore makes it again, under its own bytes
@@ -91,8 +93,10 @@ def test_a_file_grown_past_the_limit_is_skipped_and_the_undo_loses_nothing(
     done = client.call("changes.restore", {"sessionId": sid, "checkpointId": before["id"]})
     assert done["restored"] == ["app.py"] and done["skipped"] == ["results.csv"]
     assert results.read_bytes() == grown  # not written over
-    one = client.call("changes.restore", {"sessionId": sid, "checkpointId": before["id"],
-                                          "paths": ["results.csv"]})  # fmt: skip
+    one = client.call(
+        "changes.restore",
+        {"sessionId": sid, "checkpointId": before["id"], "paths": ["results.csv"]},
+    )
     assert one["restored"] == [] and one["skipped"] == ["results.csv"]
 
     client.call("changes.restore", {"sessionId": sid, "checkpointId": done["checkpoint"]["id"]})
@@ -138,3 +142,30 @@ def test_a_folder_where_a_file_was_is_skipped_not_half_restored(
     assert (folder / "app.py").read_text() == "print(2)\n"
     assert (folder / "data.txt" / "inside.log").read_text() == "kept\n"
     assert checkpoint_told(client, sid, "restore")["reason"] == "restore"
+
+
+def test_a_restore_and_its_undo_leave_files_they_do_not_change_untouched(
+    client: RpcClient, tmp_path: Path
+) -> None:
+    """Issue 46, item 14: a build that goes by modification times is not broken by a
+    restore: the files it does not change keep their times, and their inodes."""
+    folder = repository(tmp_path / "repo")
+    kept = [folder / f"src/m{n}.py" for n in range(5)] + [folder / "README.md"]
+    for n, path in enumerate(kept):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"x = {n}\n")
+        os.utime(path, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000 + n))
+    stamps = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in kept}
+    sid = client.call("sessions.create", {"cwd": str(folder)})["id"]
+    before = turn(client, sid)
+    (folder / "app.py").write_text("print(2)\n")
+
+    done = client.call("changes.restore", {"sessionId": sid, "checkpointId": before["id"]})
+    assert done["restored"] == ["app.py"]
+    assert (folder / "app.py").read_text() == "print(1)\n"
+    assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in kept} == stamps
+    undone = client.call(
+        "changes.restore", {"sessionId": sid, "checkpointId": done["checkpoint"]["id"]}
+    )
+    assert undone["restored"] == ["app.py"] and (folder / "app.py").read_text() == "print(2)\n"
+    assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in kept} == stamps

@@ -24,9 +24,15 @@ def test_a_desktop_change_is_kept_with_every_other_key_and_told(
     client = host.connect()
     assert client.call("settings.get")["desktop"]["badge"] is False
     view = client.call("settings.set", {"desktop": {"notifications": False}})
-    assert view["desktop"] == {"titleProgress": True, "badge": False, "launcherProgress": True,
-                               "notifications": False, "attention": True,
-                               "appearance": "system", "reducedMotion": False}  # fmt: skip
+    assert view["desktop"] == {
+        "titleProgress": True,
+        "badge": False,
+        "launcherProgress": True,
+        "notifications": False,
+        "attention": True,
+        "appearance": "system",
+        "reducedMotion": False,
+    }
     note = client.wait_notification(lambda n: n["method"] == "settings.changed")
     assert note["params"] == view
     kept = json.loads(path.read_text())

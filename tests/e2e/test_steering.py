@@ -27,9 +27,15 @@ def test_the_agents_controls_are_kept_told_and_set(tmp_path: Path) -> None:
     with agent_host(tmp_path) as (_host, client):
         sid = new_session(client)["id"]
         before = client.call("agents.controls", {"sessionId": sid})
-        assert before == {"sessionId": sid, "modes": None, "options": [], "commands": [],
-                          "prompt": {"image": False, "audio": False, "embeddedContext": False},
-                          "usage": None, "authMethods": []}  # fmt: skip
+        assert before == {
+            "sessionId": sid,
+            "modes": None,
+            "options": [],
+            "commands": [],
+            "prompt": {"image": False, "audio": False, "embeddedContext": False},
+            "usage": None,
+            "authMethods": [],
+        }
         with pytest.raises(RpcErrorReply) as early:  # no agent-side session yet
             client.call("agents.setMode", {"sessionId": sid, "modeId": "plan"})
         assert early.value.code == -32602
@@ -37,29 +43,46 @@ def test_the_agents_controls_are_kept_told_and_set(tmp_path: Path) -> None:
         told = client.call("agents.controls", {"sessionId": sid})
         assert told["modes"]["current"] == "default"
         assert [x["id"] for x in told["modes"]["available"]] == ["default", "plan", "refused"]
-        assert told["options"] == [{"id": "model", "name": "Model", "category": "model",
-                                    "type": "select", "current": "small", "choices": [
-                                        {"value": v, "name": v.title(), "description": ""}
-                                        for v in ("small", "large", "huge")]}]  # fmt: skip
-        assert told["commands"][0] == {"name": "review", "description": "Review the changes",
-                                       "hint": "what to review"}  # fmt: skip
+        assert told["options"] == [
+            {
+                "id": "model",
+                "name": "Model",
+                "category": "model",
+                "type": "select",
+                "current": "small",
+                "choices": [
+                    {"value": v, "name": v.title(), "description": ""}
+                    for v in ("small", "large", "huge")
+                ],
+            }
+        ]
+        assert told["commands"][0] == {
+            "name": "review",
+            "description": "Review the changes",
+            "hint": "what to review",
+        }
         assert told["prompt"] == {"image": True, "audio": False, "embeddedContext": True}
-        assert told["authMethods"] == [{"id": "login", "name": "Log in with Scripted",
-                                        "description": ""}]  # fmt: skip
+        assert told["authMethods"] == [
+            {"id": "login", "name": "Log in with Scripted", "description": ""}
+        ]
         assert controls_note(client, sid)["commands"]  # told as they came
 
         # the agent changes its own mode and tells its usage
         assert turn(client, sid, "plan-mode")["state"] == "completed"
         now = controls_note(client, sid, lambda c: c["usage"] is not None)
         assert now["modes"]["current"] == "plan"
-        assert now["usage"] == {"used": 1290, "size": 1_000_000,
-                                "cost": {"amount": 0.09, "currency": "USD"}}  # fmt: skip
+        assert now["usage"] == {
+            "used": 1290,
+            "size": 1_000_000,
+            "cost": {"amount": 0.09, "currency": "USD"},
+        }
 
         # the client sets them
         chosen = client.call("agents.setMode", {"sessionId": sid, "modeId": "default"})
         assert chosen["modes"]["current"] == "default"
-        model = client.call("agents.setOption", {"sessionId": sid, "optionId": "model",
-                                                 "value": "large"})  # fmt: skip
+        model = client.call(
+            "agents.setOption", {"sessionId": sid, "optionId": "model", "value": "large"}
+        )
         assert model["options"][0]["current"] == "large"
 
         # refusals are the agent's words, and change nothing
@@ -157,16 +180,30 @@ def test_files_and_images_go_to_the_agent_as_the_contract_says(tmp_path: Path) -
         (tmp_path / "secret.txt").write_text("outside")
         (work / "link.txt").symlink_to(tmp_path / "secret.txt")
         sid = new_session(client, cwd=str(work))["id"]
-        image = {"type": "image", "mimeType": "image/png",
-                 "data": base64.b64encode(b"\x89PNG fake").decode()}  # fmt: skip
-        started = client.call("turns.start", {"sessionId": sid, "text": "attached", "attachments": [
-            {"type": "file", "path": "src/a.txt"}, {"type": "file", "path": str(work / "big.bin")},
-            image]})  # fmt: skip
+        image = {
+            "type": "image",
+            "mimeType": "image/png",
+            "data": base64.b64encode(b"\x89PNG fake").decode(),
+        }
+        started = client.call(
+            "turns.start",
+            {
+                "sessionId": sid,
+                "text": "attached",
+                "attachments": [
+                    {"type": "file", "path": "src/a.txt"},
+                    {"type": "file", "path": str(work / "big.bin")},
+                    image,
+                ],
+            },
+        )
         assert client.wait_turn_end(started["id"])["state"] == "completed"
         said = [x["content"] for x in messages(client, sid) if x["content"].startswith("got:")]
         uri = (work / "src" / "a.txt").resolve().as_uri()
-        assert said == [f"got: text {uri} 'hello'; link big.bin "
-                        f"{(work / 'big.bin').resolve().as_uri()}; image image/png 12"]  # fmt: skip
+        assert said == [
+            f"got: text {uri} 'hello'; link big.bin "
+            f"{(work / 'big.bin').resolve().as_uri()}; image image/png 12"
+        ]
         for bad, words in (
             ({"type": "file", "path": "../secret.txt"}, "outside the session's folder"),
             ({"type": "file", "path": "link.txt"}, "outside the session's folder"),

@@ -31,8 +31,11 @@ from tests.helpers.host_process import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_SERVER = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
-               "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+TEST_SERVER = {
+    "command": sys.executable,
+    "args": ["-m", "tests.helpers.mcp_test_server"],
+    "env": {"PYTHONPATH": str(ROOT)},
+}
 TIME_SERVER = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
 
 
@@ -62,8 +65,9 @@ def approval(client: RpcClient, timeout: float = 30.0) -> dict[str, Any]:
 
 
 def answer(client: RpcClient, asked: dict[str, Any], decision: str) -> Any:
-    return client.call("approvals.respond", {"approvalId": asked["approvalId"],
-                                             "decision": decision})  # fmt: skip
+    return client.call(
+        "approvals.respond", {"approvalId": asked["approvalId"], "decision": decision}
+    )
 
 
 def tool_results(client: RpcClient, session_id: str) -> list[dict[str, Any]]:
@@ -110,8 +114,9 @@ def test_the_demo_agent_asks_the_time_server_once_the_user_allows(
     client = demo_tools_host.connect()
     tools_ready(client, {"time"})
     session = client.call("sessions.create", {})
-    turn = client.call("turns.start", {"sessionId": session["id"],
-                                       "text": "What time is it in Tokyo?"})  # fmt: skip
+    turn = client.call(
+        "turns.start", {"sessionId": session["id"], "text": "What time is it in Tokyo?"}
+    )
     asked = approval(client)
     assert asked["tool"] == "mcp__time__get_current_time"
     assert asked["sessionId"] == session["id"] and asked["turnId"] == turn["id"]
@@ -186,8 +191,7 @@ def test_a_server_gets_only_the_environment_its_entry_names(
     client = demo_tools_host.connect()
     tools_ready(client, {"test"})
     session = client.call("sessions.create", {})
-    turn = client.call("turns.start", {"sessionId": session["id"],
-                                       "text": "Show the environment"})  # fmt: skip
+    turn = client.call("turns.start", {"sessionId": session["id"], "text": "Show the environment"})
     asked = approval(client)
     answer(client, asked, "allow_once")
     client.wait_turn_end(turn["id"])
@@ -381,8 +385,10 @@ def http_server() -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.helpers.mcp_test_server", "--http", str(port)],
-        cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
     assert process.stderr is not None
     seen = b""
     deadline = time.monotonic() + 20
@@ -403,8 +409,9 @@ def http_server() -> Iterator[str]:
         process.stderr.close()
 
 
-def test_a_server_over_streamable_http(tmp_path: Path, socket_path: str, http_server: str,
-                                       fake_openai) -> None:  # fmt: skip
+def test_a_server_over_streamable_http(
+    tmp_path: Path, socket_path: str, http_server: str, fake_openai
+) -> None:
     write_settings(tmp_path / "data", {"web": {"url": http_server, "approval": "allow"}})
     with running_host(tmp_path / "data", socket_path, model_env(fake_openai.base_url)) as process:
         client = process.connect()
@@ -431,10 +438,22 @@ def plugin_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     source = tmp_path_factory.mktemp("plugin-source") / "nib-test-plugin"
     shutil.copytree(ROOT / "tests/plugins/nib-test-plugin", source)  # builds leave files
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--no-index", "--target", str(target), str(source)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(target),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return str(target)
 
 
@@ -512,8 +531,11 @@ def test_no_approval_is_asked_for_a_tool_of_a_server_that_is_not_there(
 
 def test_a_server_whose_answers_cannot_be_read_is_said_so(tmp_path: Path, socket_path: str) -> None:
     """Not "the server exited": what it sent could not be read, in the SDK's words."""
-    bad = {"command": sys.executable, "args": ["-m", "tests.helpers.bad_mcp_server"],
-           "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    bad = {
+        "command": sys.executable,
+        "args": ["-m", "tests.helpers.bad_mcp_server"],
+        "env": {"PYTHONPATH": str(ROOT)},
+    }
     write_settings(tmp_path / "data", {"bad": bad})
     with running_host(tmp_path / "data", socket_path, host_env()) as host:
         client = host.connect()
@@ -577,11 +599,19 @@ def test_tools_retry_starts_a_failed_server_now(tmp_path: Path, socket_path: str
     Tools view's Retry) starts it at once; an unknown name is refused in words."""
     data = tmp_path / "data"
     marker = tmp_path / "works"
-    flaky = {"command": sys.executable, "args": ["-c", (
-        "import os, runpy, sys; "
-        f"os.path.exists({str(marker)!r}) or sys.exit(3); "
-        "sys.argv = ['x']; runpy.run_module('tests.helpers.mcp_test_server', run_name='__main__')"
-    )], "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    flaky = {
+        "command": sys.executable,
+        "args": [
+            "-c",
+            (
+                "import os, runpy, sys; "
+                f"os.path.exists({str(marker)!r}) or sys.exit(3); "
+                "sys.argv = ['x']; "
+                "runpy.run_module('tests.helpers.mcp_test_server', run_name='__main__')"
+            ),
+        ],
+        "env": {"PYTHONPATH": str(ROOT)},
+    }
     write_settings(data, {"flaky": flaky})
     with running_host(data, socket_path) as host:
         client = host.connect()

@@ -18,9 +18,11 @@ import pytest
 from tests.helpers.host_process import RpcClient, RpcErrorReply, host_env, running_host
 
 IDENTITY = {
-    "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
-    "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
-}  # fmt: skip
+    "GIT_AUTHOR_NAME": "Ada",
+    "GIT_AUTHOR_EMAIL": "ada@example.org",
+    "GIT_COMMITTER_NAME": "Ada",
+    "GIT_COMMITTER_EMAIL": "ada@example.org",
+}
 
 
 def git(folder: Path, *args: str) -> str:
@@ -88,12 +90,19 @@ def test_a_session_in_its_worktree_never_touches_the_checkout(
     (repo / ".worktreeinclude").write_text(".env\n")
     head = git(repo, "rev-parse", "HEAD")
 
-    session = client.call("sessions.create", {"cwd": str(repo / "src"),
-                                              "worktree": {"carry": True}})  # fmt: skip
+    session = client.call(
+        "sessions.create", {"cwd": str(repo / "src"), "worktree": {"carry": True}}
+    )
     tree = session["worktree"]
     path = Path(tree["path"])
-    assert tree == {"repo": str(repo), "path": tree["path"], "branch": f"nib/{session['id'][:8]}",
-                    "base": "main", "baseCommit": head, "state": "active"}  # fmt: skip
+    assert tree == {
+        "repo": str(repo),
+        "path": tree["path"],
+        "branch": f"nib/{session['id'][:8]}",
+        "base": "main",
+        "baseCommit": head,
+        "state": "active",
+    }
     assert path.is_relative_to(tmp_path / "data") and session["cwd"] == str(path / "src")
     assert (path / "notes.txt").read_text() == "one\ntwo\nthree\nfour\n"  # carried
     assert (path / "draft.md").read_text() == "an idea\n"
@@ -112,7 +121,11 @@ def test_a_session_in_its_worktree_never_touches_the_checkout(
     assert status["head"] == head and status["baseHead"] == head
     assert (status["ahead"], status["behind"], status["dirty"]) == (0, 0, True)
     assert sorted(f["path"] for f in status["files"]) == [
-        ".worktreeinclude", "app.py", "draft.md", "notes.txt"]  # fmt: skip
+        ".worktreeinclude",
+        "app.py",
+        "draft.md",
+        "notes.txt",
+    ]
     assert "+    return 3" in next(f for f in status["files"] if f["path"] == "app.py")["diff"]
     assert status["conflicts"] == []
     assert fingerprint(repo) == before  # reading it wrote nothing into the repository

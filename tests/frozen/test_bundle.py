@@ -20,11 +20,24 @@ pytestmark = [pytest.mark.frozen]
 
 def build_bundle(dist: Path, work: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "ERROR",
-         "--distpath", str(dist), "--workpath", str(work),
-         str(ROOT / "packaging" / "nib-desktop.spec")],
-        cwd=ROOT, check=True, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--clean",
+            "--log-level",
+            "ERROR",
+            "--distpath",
+            str(dist),
+            "--workpath",
+            str(work),
+            str(ROOT / "packaging" / "nib-desktop.spec"),
+        ],
+        cwd=ROOT,
+        check=True,
+        timeout=600,
+    )
     exe = dist / "nib-desktop" / "nib-desktop"
     assert exe.exists()
     return exe
@@ -38,16 +51,20 @@ def bundle(tmp_path_factory) -> Iterator[Path]:
 
 def clean_env(**extra: str) -> dict[str, str]:
     dropped = ("DISPLAY", "WAYLAND_DISPLAY")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("NIB_", "QT_", "PYTHON")) and k not in dropped}  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("NIB_", "QT_", "PYTHON")) and k not in dropped
+    }
     env.update(extra)
     return env
 
 
 @pytest.mark.timeout(700)
 def test_bundle_smoke_test(bundle) -> None:
-    proc = subprocess.run([str(bundle), "--smoke-test"], capture_output=True, text=True,
-                          timeout=120, env=clean_env())  # fmt: skip
+    proc = subprocess.run(
+        [str(bundle), "--smoke-test"], capture_output=True, text=True, timeout=120, env=clean_env()
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "smoke test passed: revision 11, dock shows 5 / 5" in proc.stdout
     # the host was the same executable, started with --host
@@ -65,8 +82,13 @@ def test_bundle_version_matches_the_package(bundle) -> None:
 
 @pytest.mark.timeout(700)
 def test_bundle_without_a_display_says_how_to_run(bundle, tmp_path) -> None:
-    proc = subprocess.run([str(bundle), "--data-dir", str(tmp_path)], capture_output=True,
-                          text=True, timeout=60, env=clean_env())  # fmt: skip
+    proc = subprocess.run(
+        [str(bundle), "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=clean_env(),
+    )
     assert proc.returncode == 6
     assert "QT_QPA_PLATFORM=offscreen" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -74,8 +96,13 @@ def test_bundle_without_a_display_says_how_to_run(bundle, tmp_path) -> None:
 @pytest.mark.timeout(700)
 def test_bundle_refuses_an_unusable_data_dir_untouched(bundle, tmp_path) -> None:
     offscreen = clean_env(QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run([str(bundle), "--data-dir", "/proc/nib/data"], capture_output=True,
-                          text=True, timeout=60, env=offscreen)  # fmt: skip
+    proc = subprocess.run(
+        [str(bundle), "--data-dir", "/proc/nib/data"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=offscreen,
+    )
     assert proc.returncode == 4
     assert "cannot create the data folder" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -88,9 +115,14 @@ def test_bundle_refuses_an_unusable_data_dir_untouched(bundle, tmp_path) -> None
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
 
-    proc = subprocess.run([str(bundle), "--data-dir", str(data)], capture_output=True, text=True,
-                          timeout=60, env=clean_env(QT_QPA_PLATFORM="offscreen"),
-                          preexec_fn=limit)  # fmt: skip
+    proc = subprocess.run(
+        [str(bundle), "--data-dir", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=clean_env(QT_QPA_PLATFORM="offscreen"),
+        preexec_fn=limit,
+    )
     assert proc.returncode == 4, proc.stderr
     assert "cannot be written" in proc.stderr and "nothing was changed" in proc.stderr
     assert (data / "nib.sqlite3").read_bytes() == b"x" * 2048

@@ -58,28 +58,42 @@ ARGS = sys.argv[1:]
 
 def _entries(n: int, done: int) -> list[PlanEntry]:
     return [
-        PlanEntry(content=f"Step {i + 1}", priority="medium",
-                  status="completed" if i < done else "in_progress" if i == done else "pending")
+        PlanEntry(
+            content=f"Step {i + 1}",
+            priority="medium",
+            status="completed" if i < done else "in_progress" if i == done else "pending",
+        )
         for i in range(n)
-    ]  # fmt: skip
+    ]
 
 
 def _modes(current: str) -> SessionModeState:
     first = [SessionMode(id="auto", name="Auto", description="Edits without asking")]
-    return SessionModeState(current_mode_id=current, available_modes=[
-        *(first if "--auto-first" in ARGS else []),
-        SessionMode(id="default", name="Default", description="Asks before edits"),
-        SessionMode(id="plan", name="Plan", description="Plans, changes nothing"),
-        SessionMode(id="refused", name="Refused"),
-    ])  # fmt: skip
+    return SessionModeState(
+        current_mode_id=current,
+        available_modes=[
+            *(first if "--auto-first" in ARGS else []),
+            SessionMode(id="default", name="Default", description="Asks before edits"),
+            SessionMode(id="plan", name="Plan", description="Plans, changes nothing"),
+            SessionMode(id="refused", name="Refused"),
+        ],
+    )
 
 
 def _options(model: str) -> list[Any]:
     choices = [
         SessionConfigSelectOption(value=v, name=v.title()) for v in ("small", "large", "huge")
     ]
-    return [SessionConfigOptionSelect(id="model", name="Model", category="model", type="select",
-                                      current_value=model, options=choices)]  # fmt: skip
+    return [
+        SessionConfigOptionSelect(
+            id="model",
+            name="Model",
+            category="model",
+            type="select",
+            current_value=model,
+            options=choices,
+        )
+    ]
 
 
 async def _raw(data: bytes) -> None:
@@ -181,11 +195,16 @@ class Scripted:
         )
 
     async def _commands(self, sid: str, n: int) -> None:
-        commands = [AvailableCommand(name="review", description="Review the changes",
-                                     input=AvailableCommandInput(root=UnstructuredCommandInput(
-                                         hint="what to review")))]  # fmt: skip
-        commands += [AvailableCommand(name=f"c{i}", description=f"Command {i}")
-                     for i in range(n - 1)]  # fmt: skip
+        commands = [
+            AvailableCommand(
+                name="review",
+                description="Review the changes",
+                input=AvailableCommandInput(root=UnstructuredCommandInput(hint="what to review")),
+            )
+        ]
+        commands += [
+            AvailableCommand(name=f"c{i}", description=f"Command {i}") for i in range(n - 1)
+        ]
         update = AvailableCommandsUpdate(
             session_update="available_commands_update", available_commands=commands
         )
@@ -216,11 +235,13 @@ class Scripted:
         """Three earlier sessions in `cwd`, newest first, two a page."""
         earlier = [
             acp.schema.SessionInfo(
-                session_id=f"old-{i}", cwd=cwd or "/", title=f"Earlier task {i}",
+                session_id=f"old-{i}",
+                cwd=cwd or "/",
+                title=f"Earlier task {i}",
                 updated_at=f"2026-11-0{i}T10:00:00Z",
             )
             for i in (3, 2, 1)
-        ]  # fmt: skip
+        ]
         start = int(cursor or 0)
         page = earlier[start : start + 2]
         more = str(start + 2) if start + 2 < len(earlier) else None
@@ -234,9 +255,16 @@ class Scripted:
         """An earlier session's history, as an agent replays it for session/load."""
         await self.conn.session_update(sid, acp.update_user_message_text("Fix the parser"))
         await self.conn.session_update(sid, acp.update_agent_message_text("Looking at it."))
-        await self.conn.session_update(sid, acp.start_tool_call(
-            "r1", "Read parser.py", kind="read", status="in_progress",
-            raw_input={"path": "parser.py"}))  # fmt: skip
+        await self.conn.session_update(
+            sid,
+            acp.start_tool_call(
+                "r1",
+                "Read parser.py",
+                kind="read",
+                status="in_progress",
+                raw_input={"path": "parser.py"},
+            ),
+        )
         done = [acp.tool_content(acp.text_block("40 lines"))]
         await self.conn.session_update(
             sid, acp.update_tool_call("r1", status="completed", content=done)
@@ -296,9 +324,16 @@ class Scripted:
             await self.conn.session_update(sid, acp.update_agent_thought_text("Let me think."))
             await self._say(sid, "Thought about it.")
         elif command == "tool":
-            await self.conn.session_update(sid, ToolCallStart(
-                session_update="tool_call", tool_call_id="t1", title="Read notes.txt",
-                status="in_progress", raw_input={"path": "notes.txt"}))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                ToolCallStart(
+                    session_update="tool_call",
+                    tool_call_id="t1",
+                    title="Read notes.txt",
+                    status="in_progress",
+                    raw_input={"path": "notes.txt"},
+                ),
+            )
             await self.conn.session_update(
                 sid,
                 acp.update_tool_call(
@@ -314,9 +349,8 @@ class Scripted:
                     PermissionOption(option_id="no", name="Reject", kind="reject_once"),
                 ],
                 session_id=sid,
-                tool_call=ToolCallUpdate(tool_call_id="w1", title="Write notes.txt",
-                                         raw_input=raw),
-            )  # fmt: skip
+                tool_call=ToolCallUpdate(tool_call_id="w1", title="Write notes.txt", raw_input=raw),
+            )
             outcome = answer.outcome
             chosen = getattr(outcome, "option_id", None) or outcome.outcome
             await self._say(sid, f"permission: {chosen}")
@@ -326,23 +360,39 @@ class Scripted:
             huge = ToolCallUpdate(tool_call_id="h1", title="t" * (4 << 20))
             answer = await self.conn.request_permission(
                 options=[PermissionOption(option_id="no", name="Reject", kind="reject_once")],
-                session_id=sid, tool_call=huge)  # fmt: skip
+                session_id=sid,
+                tool_call=huge,
+            )
             await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
         elif command in ("askedit", "askrun"):  # asks before an edit (its diff) or a command
             if command == "askedit":
                 diff = acp.tool_diff_content("app.py", "print(2)\n", "print(1)\n")
                 call = ToolCallUpdate(
-                    tool_call_id="ae1", title="Edit app.py", kind="edit", content=[diff],
-                    raw_input={"file_path": "app.py", "old_string": "print(1)"})  # fmt: skip
+                    tool_call_id="ae1",
+                    title="Edit app.py",
+                    kind="edit",
+                    content=[diff],
+                    raw_input={"file_path": "app.py", "old_string": "print(1)"},
+                )
             else:  # as Codex asks: its own fields beside the command
-                call = ToolCallUpdate(tool_call_id="ar1", title="Run a command", kind="execute",
-                                      raw_input={"call_id": "call_9", "command": [
-                                          "bash", "-lc", "rm -rf build"],
-                                          "proposed_execpolicy_amendment": ["rm"]})  # fmt: skip
+                call = ToolCallUpdate(
+                    tool_call_id="ar1",
+                    title="Run a command",
+                    kind="execute",
+                    raw_input={
+                        "call_id": "call_9",
+                        "command": ["bash", "-lc", "rm -rf build"],
+                        "proposed_execpolicy_amendment": ["rm"],
+                    },
+                )
             answer = await self.conn.request_permission(
-                options=[PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
-                         PermissionOption(option_id="no", name="Reject", kind="reject_once")],
-                session_id=sid, tool_call=call)  # fmt: skip
+                options=[
+                    PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
+                    PermissionOption(option_id="no", name="Reject", kind="reject_once"),
+                ],
+                session_id=sid,
+                tool_call=call,
+            )
             await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
         elif command == "steps":  # three steps, each changing the folder once allowed
             folder = Path(self.cwds.get(sid, "."))
@@ -362,8 +412,9 @@ class Scripted:
                     (folder / "new.txt").write_text("a new file\n")
                 else:  # a command that changes a third
                     code = "import pathlib; pathlib.Path('data.txt').write_text('changed\\n')"
-                    await (await asyncio.create_subprocess_exec(
-                        sys.executable, "-c", code, cwd=folder)).wait()  # fmt: skip
+                    await (
+                        await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=folder)
+                    ).wait()
             await self._plan(sid, 3, 3)
         elif command == "wait":
             await self._plan(sid, 2, 0)
@@ -379,8 +430,9 @@ class Scripted:
             await self.conn.session_update("not-mine", acp.update_agent_message_text("hi"))
             await asyncio.Event().wait()
         elif command == "flood":
-            entries = [PlanEntry(content=f"S{i}", priority="low", status="pending")
-                       for i in range(5000)]  # fmt: skip
+            entries = [
+                PlanEntry(content=f"S{i}", priority="low", status="pending") for i in range(5000)
+            ]
             await self.conn.session_update(
                 sid, AgentPlanUpdate(session_update="plan", entries=entries)
             )
@@ -392,8 +444,10 @@ class Scripted:
             task = asyncio.ensure_future(self._late_plan(sid))
             self._late.add(task)
         elif command == "unknowns":  # 100,000 requests, then it stops reading its input
-            lines = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"x/unknown","params":{}}\n'
-                             % (10**6 + i) for i in range(100_000))  # fmt: skip
+            lines = b"".join(
+                b'{"jsonrpc":"2.0","id":%d,"method":"x/unknown","params":{}}\n' % (10**6 + i)
+                for i in range(100_000)
+            )
             os.set_blocking(1, True)  # written whole, past the pipe's size
             os.write(1, lines)
             time.sleep(60)  # the loop held: nothing is read
@@ -416,21 +470,33 @@ class Scripted:
             )
         elif command == "capabilities":  # what the client advertised, as JSON
             told = self.client_capabilities
-            await self._say(sid, json.dumps(told.model_dump(by_alias=True, exclude_none=True)
-                                            if told is not None else None))  # fmt: skip
+            await self._say(
+                sid,
+                json.dumps(
+                    told.model_dump(by_alias=True, exclude_none=True) if told is not None else None
+                ),
+            )
         elif command == "otherplans":  # a plan in Markdown, one in a file, one removed
-            design = PlanUpdateMarkdown(type="markdown", plan_id="design",
-                                        content="## Design\n\n- **one**")  # fmt: skip
-            await self.conn.session_update(sid, AgentPlanContentUpdate(
-                session_update="plan_update", plan=design))  # fmt: skip
-            await self.conn.session_update(sid, AgentPlanContentUpdate(
-                session_update="plan_update", plan=PlanUpdateFile(
-                    type="file", plan_id="spec", uri="file:///w/PLAN.md")))  # fmt: skip
-            await self.conn.session_update(sid, AgentPlanRemovedUpdate(
-                session_update="plan_removed", plan_id="main"))  # fmt: skip
+            design = PlanUpdateMarkdown(
+                type="markdown", plan_id="design", content="## Design\n\n- **one**"
+            )
+            await self.conn.session_update(
+                sid, AgentPlanContentUpdate(session_update="plan_update", plan=design)
+            )
+            await self.conn.session_update(
+                sid,
+                AgentPlanContentUpdate(
+                    session_update="plan_update",
+                    plan=PlanUpdateFile(type="file", plan_id="spec", uri="file:///w/PLAN.md"),
+                ),
+            )
+            await self.conn.session_update(
+                sid, AgentPlanRemovedUpdate(session_update="plan_removed", plan_id="main")
+            )
         elif command == "badplan":
-            entries = [PlanEntry(content=f"S{i}", priority="low", status="in_progress")
-                       for i in range(2)]  # fmt: skip
+            entries = [
+                PlanEntry(content=f"S{i}", priority="low", status="in_progress") for i in range(2)
+            ]
             await self.conn.session_update(
                 sid, AgentPlanUpdate(session_update="plan", entries=entries)
             )
@@ -445,9 +511,16 @@ class Scripted:
         elif command == "fail":
             raise acp.RequestError.internal_error({"details": "the scripted model is down"})
         elif command == "surrogates":  # lone surrogates, as JSON escapes on the wire
-            await self.conn.session_update(sid, ToolCallStart(
-                session_update="tool_call", tool_call_id="u1", title="Edit \udc00 file",
-                status="completed", raw_input={"path": "a\ud800.txt"}))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                ToolCallStart(
+                    session_update="tool_call",
+                    tool_call_id="u1",
+                    title="Edit \udc00 file",
+                    status="completed",
+                    raw_input={"path": "a\ud800.txt"},
+                ),
+            )
             await self._say(sid, "half \ud800 a pair")
         elif command == "terminal":  # each terminal method, though none is advertised
             said = []
@@ -464,7 +537,7 @@ class Scripted:
                     said.append(f"{name}: answered")
                 except acp.RequestError as exc:
                     said.append(f"{name}: {exc.code}")
-            await self._say(sid, "terminal " + ", ".join(said))  # fmt: skip
+            await self._say(sid, "terminal " + ", ".join(said))
         elif command == "child":  # a process of its own, in its group, that outlives it
             import subprocess  # not asyncio's: that one ends its children as its loop closes
 
@@ -474,25 +547,49 @@ class Scripted:
         elif command == "setsid-child":  # in a session of its own, holding the agent's pipes
             import subprocess
 
-            child = subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL,
-                                     start_new_session=True)  # fmt: skip
+            child = subprocess.Popen(
+                ["sleep", "300"], stdin=subprocess.DEVNULL, start_new_session=True
+            )
             await self._say(sid, f"child {child.pid}")
         elif command == "edit":  # an edit whose diff comes in its update, then a command
             old = "".join(f"line {i}\n" for i in range(1, 31))
             new = old.replace("line 5\n", "line five\n").replace("line 20\n", "")
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "e1", "Edit app.py", kind="edit", status="pending",
-                raw_input={"file_path": "app.py"}))  # fmt: skip
-            await self.conn.session_update(sid, acp.update_tool_call(
-                "e1", status="completed", content=[acp.tool_diff_content("app.py", new, old)],
-                locations=[acp.schema.ToolCallLocation(path="app.py", line=5)]))  # fmt: skip
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "r1", "Run tests", kind="execute", status="in_progress",
-                raw_input={"command": "pytest"}))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "e1",
+                    "Edit app.py",
+                    kind="edit",
+                    status="pending",
+                    raw_input={"file_path": "app.py"},
+                ),
+            )
+            await self.conn.session_update(
+                sid,
+                acp.update_tool_call(
+                    "e1",
+                    status="completed",
+                    content=[acp.tool_diff_content("app.py", new, old)],
+                    locations=[acp.schema.ToolCallLocation(path="app.py", line=5)],
+                ),
+            )
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "r1",
+                    "Run tests",
+                    kind="execute",
+                    status="in_progress",
+                    raw_input={"command": "pytest"},
+                ),
+            )
             output = "collected 3 items\n\ntest_app.py ...\n3 passed in 0.01s"
-            await self.conn.session_update(sid, acp.update_tool_call(
-                "r1", status="completed",
-                content=[acp.tool_content(acp.text_block(output))]))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.update_tool_call(
+                    "r1", status="completed", content=[acp.tool_content(acp.text_block(output))]
+                ),
+            )
         elif command == "chunks":  # n message chunks at 200 a second, each saying when
             for _ in range(int(last.split()[1])):
                 await self._say(sid, f"[{time.time():.6f}] ")
@@ -511,9 +608,15 @@ class Scripted:
             await self.conn.session_update(
                 sid, CurrentModeUpdate(session_update="current_mode_update", current_mode_id="plan")
             )
-            await self.conn.session_update(sid, UsageUpdate(
-                session_update="usage_update", used=1290, size=1_000_000,
-                cost=Cost(amount=0.09, currency="USD")))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                UsageUpdate(
+                    session_update="usage_update",
+                    used=1290,
+                    size=1_000_000,
+                    cost=Cost(amount=0.09, currency="USD"),
+                ),
+            )
         elif command == "flood-commands":  # over the limit: dropped, and said
             await self._commands(sid, 101)
         elif command == "long-commands":  # one description of 690 characters: cut, kept
@@ -547,53 +650,113 @@ class Scripted:
             self._late.add(task)
         elif command == "edges":  # 50 calls at once, a 10 MB diff, an image, a move
             for i in range(50):
-                await self.conn.session_update(sid, acp.start_tool_call(
-                    f"p{i}", f"Read f{i}.txt", kind="read", status="in_progress",
-                    raw_input={"path": f"f{i}.txt"}))  # fmt: skip
+                await self.conn.session_update(
+                    sid,
+                    acp.start_tool_call(
+                        f"p{i}",
+                        f"Read f{i}.txt",
+                        kind="read",
+                        status="in_progress",
+                        raw_input={"path": f"f{i}.txt"},
+                    ),
+                )
             for i in reversed(range(50)):
-                await self.conn.session_update(sid, acp.update_tool_call(
-                    f"p{i}", status="completed",
-                    content=[acp.tool_content(acp.text_block(f"{i} lines"))]))  # fmt: skip
+                await self.conn.session_update(
+                    sid,
+                    acp.update_tool_call(
+                        f"p{i}",
+                        status="completed",
+                        content=[acp.tool_content(acp.text_block(f"{i} lines"))],
+                    ),
+                )
             big = "x" * (10 * 1024 * 1024)
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "big", "Write big.txt", kind="edit", status="completed",
-                content=[acp.tool_diff_content("big.txt", big)]))  # fmt: skip
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "shot", "Take a screenshot", kind="other", status="completed",
-                content=[acp.tool_content(acp.image_block("iVBORw0KGgo=", "image/png",
-                                                          uri="file:///s.png"))]))  # fmt: skip
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "mv", "Move a.txt to b.txt", kind="move", status="completed",
-                locations=[acp.schema.ToolCallLocation(path="b.txt")]))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "big",
+                    "Write big.txt",
+                    kind="edit",
+                    status="completed",
+                    content=[acp.tool_diff_content("big.txt", big)],
+                ),
+            )
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "shot",
+                    "Take a screenshot",
+                    kind="other",
+                    status="completed",
+                    content=[
+                        acp.tool_content(
+                            acp.image_block("iVBORw0KGgo=", "image/png", uri="file:///s.png")
+                        )
+                    ],
+                ),
+            )
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "mv",
+                    "Move a.txt to b.txt",
+                    kind="move",
+                    status="completed",
+                    locations=[acp.schema.ToolCallLocation(path="b.txt")],
+                ),
+            )
         elif command == "picture":  # a real PNG, and an SVG (never drawn: not kept)
             import base64
             import struct
             import zlib
 
             def chunk(kind: bytes, body: bytes) -> bytes:
-                return (struct.pack(">I", len(body)) + kind + body
-                        + struct.pack(">I", zlib.crc32(kind + body)))  # fmt: skip
+                return (
+                    struct.pack(">I", len(body))
+                    + kind
+                    + body
+                    + struct.pack(">I", zlib.crc32(kind + body))
+                )
 
             rows = b"".join(b"\0" + b"\xff\x00\x00" * 4 for _ in range(4))
             header = chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0))
-            png = (b"\x89PNG\r\n\x1a\n" + header + chunk(b"IDAT", zlib.compress(rows))
-                   + chunk(b"IEND", b""))  # fmt: skip
+            png = (
+                b"\x89PNG\r\n\x1a\n"
+                + header
+                + chunk(b"IDAT", zlib.compress(rows))
+                + chunk(b"IEND", b"")
+            )
             svg = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'/>").decode()
-            await self.conn.session_update(sid, acp.start_tool_call(
-                "pic", "Take a screenshot", kind="other", status="completed", content=[
-                    acp.tool_content(acp.image_block(base64.b64encode(png).decode(), "image/png")),
-                    acp.tool_content(acp.image_block(svg, "image/svg+xml"))]))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.start_tool_call(
+                    "pic",
+                    "Take a screenshot",
+                    kind="other",
+                    status="completed",
+                    content=[
+                        acp.tool_content(
+                            acp.image_block(base64.b64encode(png).decode(), "image/png")
+                        ),
+                        acp.tool_content(acp.image_block(svg, "image/svg+xml")),
+                    ],
+                ),
+            )
         elif command == "bigtext":  # 192 chunks of 64 KiB, no newline: 12 MiB of one message
             for i in range(192):
                 await self.conn.session_update(
                     sid, acp.update_agent_message_text(chr(ord("a") + i % 26) * 65536)
                 )
         elif command == "long":  # a message folded in the transcript, a word at its end
-            await self._say(sid, "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
-                            + "The last one holds the needle.")  # fmt: skip
+            await self._say(
+                sid,
+                "".join(f"Paragraph {i} says a little.\n\n" for i in range(30))
+                + "The last one holds the needle.",
+            )
         elif command == "markdown":
-            said = ("# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
-                    "```py\nprint(1)\n```\n\nSee [the docs](https://example.org).")  # fmt: skip
+            said = (
+                "# Done\n\n**Bold** words <script>alert(1)</script>\n\n"
+                "```py\nprint(1)\n```\n\nSee [the docs](https://example.org)."
+            )
             await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
@@ -617,10 +780,18 @@ class Scripted:
     async def _late_flood(self, sid: str) -> None:
         await asyncio.sleep(0.3)
         for done in range(5000):
-            await self.conn.session_update(sid, acp.update_plan(
-                [PlanEntry(content=f"Late {done}", priority="low", status="pending")]))  # fmt: skip
-        await self.conn.session_update(sid, CurrentModeUpdate(  # then: all of it was sent
-            session_update="current_mode_update", current_mode_id="plan"))  # fmt: skip
+            await self.conn.session_update(
+                sid,
+                acp.update_plan(
+                    [PlanEntry(content=f"Late {done}", priority="low", status="pending")]
+                ),
+            )
+        await self.conn.session_update(
+            sid,
+            CurrentModeUpdate(  # then: all of it was sent
+                session_update="current_mode_update", current_mode_id="plan"
+            ),
+        )
 
     async def _late_bad_commands(self, sid: str) -> None:
         await asyncio.sleep(0.3)

@@ -13,9 +13,11 @@ def main() -> None:
         if "id" not in message:
             continue
         if message["method"] == "initialize":
-            result = {"protocolVersion": message["params"]["protocolVersion"],
-                      "capabilities": {"tools": {}},
-                      "serverInfo": {"name": "bad", "version": "1"}}  # fmt: skip
+            result = {
+                "protocolVersion": message["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "bad", "version": "1"},
+            }
         else:
             result = {"tools": "not a list"}
         sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}))

@@ -99,8 +99,11 @@ class FakeOpenAI:
         if too_long or self.force_context_errors > 0:
             self.force_context_errors = max(0, self.force_context_errors - 1)
             self.refused.append(size)
-            return HttpError(400, "This model's maximum context length is exceeded.",
-                             code="context_length_exceeded")  # fmt: skip
+            return HttpError(
+                400,
+                "This model's maximum context length is exceeded.",
+                code="context_length_exceeded",
+            )
         first = (body.get("messages") or [{}])[0]
         if first.get("role") == "system" and str(first.get("content", "")).startswith(
             "You are compacting"
@@ -108,8 +111,10 @@ class FakeOpenAI:
             self.compactions.append(body)
             if self.compaction_hold is not None:  # a summary that takes its time
                 return self.compaction_hold
-            return Reply(f"Summary {len(self.compactions)}: the user wants the long task done;"
-                         " where it stands is in the checklist.")  # fmt: skip
+            return Reply(
+                f"Summary {len(self.compactions)}: the user wants the long task done;"
+                " where it stands is in the checklist."
+            )
         self.requests.append(body)
         return self.script.pop(0) if self.script else Reply("(script ended)")
 
@@ -163,11 +168,19 @@ class FakeOpenAI:
             for event in self._stream_events(step):
                 handler.wfile.write(event)
             if step.prompt_tokens is not None:  # as servers do: usage on a last, empty chunk
-                usage = {"prompt_tokens": step.prompt_tokens, "completion_tokens": 1,
-                         "total_tokens": step.prompt_tokens + 1}  # fmt: skip
-                payload = {"id": "chatcmpl-test", "object": "chat.completion.chunk",
-                           "created": 0, "model": "test", "choices": [],
-                           "usage": usage}  # fmt: skip
+                usage = {
+                    "prompt_tokens": step.prompt_tokens,
+                    "completion_tokens": 1,
+                    "total_tokens": step.prompt_tokens + 1,
+                }
+                payload = {
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion.chunk",
+                    "created": 0,
+                    "model": "test",
+                    "choices": [],
+                    "usage": usage,
+                }
                 handler.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
             handler.wfile.write(b"data: [DONE]\n\n")
             handler.wfile.flush()
@@ -198,8 +211,11 @@ class FakeOpenAI:
             ],
         }
         if step.prompt_tokens is not None:
-            payload["usage"] = {"prompt_tokens": step.prompt_tokens, "completion_tokens": 1,
-                                "total_tokens": step.prompt_tokens + 1}  # fmt: skip
+            payload["usage"] = {
+                "prompt_tokens": step.prompt_tokens,
+                "completion_tokens": 1,
+                "total_tokens": step.prompt_tokens + 1,
+            }
         self._send(handler, 200, "application/json", json.dumps(payload).encode())
 
     def _stream_events(self, step: Reply) -> Iterator[bytes]:

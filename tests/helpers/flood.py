@@ -94,8 +94,15 @@ class FloodHost:
 
 
 def appended(session_id: str, seq: int, text: str) -> bytes:
-    message = m.Message(id=f"m{seq}", session_id=session_id, turn_id=None, seq=seq,
-                        role="assistant", content=text, created_at=NOW)  # fmt: skip
+    message = m.Message(
+        id=f"m{seq}",
+        session_id=session_id,
+        turn_id=None,
+        seq=seq,
+        role="assistant",
+        content=text,
+        created_at=NOW,
+    )
     return encode_notification(
         rpc.MESSAGES_APPENDED.name, m.MessageAppended(session_id=session_id, message=message)
     )

@@ -85,9 +85,13 @@ def host_env(**extra: str) -> dict[str, str]:
 def model_env(base_url: str, **extra: str) -> dict[str, str]:
     """A host whose agent is the `openai` provider at `base_url` (the scripted loopback
     endpoint in the tests)."""
-    return host_env(NIB_PROVIDER="openai", NIB_OPENAI_BASE_URL=base_url,
-                    NIB_OPENAI_API_KEY="sk-secret-test-key", NIB_MODEL="test-model",
-                    **extra)  # fmt: skip
+    return host_env(
+        NIB_PROVIDER="openai",
+        NIB_OPENAI_BASE_URL=base_url,
+        NIB_OPENAI_API_KEY="sk-secret-test-key",
+        NIB_MODEL="test-model",
+        **extra,
+    )
 
 
 def spawn(

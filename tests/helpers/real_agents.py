@@ -43,8 +43,11 @@ def installed() -> Path:
         try:
             done = subprocess.run(
                 [npm, "install", "--no-audit", "--no-fund", "--prefix", str(CACHE), *specs],
-                capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
-            )  # fmt: skip
+                capture_output=True,
+                text=True,
+                timeout=INSTALL_TIMEOUT_S,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             pytest.skip(f"npm did not install the ACP agents within {INSTALL_TIMEOUT_S} s")
         if done.returncode != 0:
@@ -62,17 +65,28 @@ def codex(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
         '[model_providers.fake]\nname = "fake"\n'
         f'base_url = "{models_url}/v1"\nwire_api = "responses"\nrequires_openai_auth = false\n'
     )
-    return {"command": str(bin_dir / "codex-acp"), "env": {"CODEX_HOME": str(home)},
-            "timeout": START_TIMEOUT_S}  # fmt: skip
+    return {
+        "command": str(bin_dir / "codex-acp"),
+        "env": {"CODEX_HOME": str(home)},
+        "timeout": START_TIMEOUT_S,
+    }
 
 
 def gemini(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
     """A settings entry for Gemini CLI against the scripted Gemini endpoint."""
     home.mkdir(parents=True, exist_ok=True)
-    env = {"GOOGLE_GEMINI_BASE_URL": models_url, "GEMINI_API_KEY": "offline-dummy-key",
-           "HOME": str(home), "GEMINI_CLI_NO_RELAUNCH": "true"}  # fmt: skip
-    return {"command": str(bin_dir / "gemini"), "args": ["--acp", "-m", "gemini-2.5-pro"],
-            "env": env, "timeout": START_TIMEOUT_S}  # fmt: skip
+    env = {
+        "GOOGLE_GEMINI_BASE_URL": models_url,
+        "GEMINI_API_KEY": "offline-dummy-key",
+        "HOME": str(home),
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+    }
+    return {
+        "command": str(bin_dir / "gemini"),
+        "args": ["--acp", "-m", "gemini-2.5-pro"],
+        "env": env,
+        "timeout": START_TIMEOUT_S,
+    }
 
 
 def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
@@ -86,8 +100,7 @@ def claude(bin_dir: Path, home: Path, models_url: str) -> dict[str, Any]:
         "HOME": str(home),
         "IS_SANDBOX": "1",  # runs as root here
     }
-    return {"command": str(bin_dir / "claude-agent-acp"), "env": env,
-            "timeout": START_TIMEOUT_S}  # fmt: skip
+    return {"command": str(bin_dir / "claude-agent-acp"), "env": env, "timeout": START_TIMEOUT_S}
 
 
 def told(traces: Path, models: Any, lines: int = 60) -> str:

@@ -33,10 +33,18 @@ def session_bus(folder: Path) -> Iterator[str]:
         pytest.skip("dbus-daemon is not installed (Debian package dbus)")
     socket = folder / "bus"
     proc = subprocess.Popen(
-        [daemon, "--session", "--nofork", "--nopidfile", f"--address=unix:path={socket}",
-         "--print-address=1"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+        [
+            daemon,
+            "--session",
+            "--nofork",
+            "--nopidfile",
+            f"--address=unix:path={socket}",
+            "--print-address=1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         address = proc.stdout.readline().strip()
@@ -134,8 +142,9 @@ class NotificationServer:
                     else:
                         self._next += 1
                         number = self._next
-                    self.notified.append(Notification(number, replaces, summary, body,
-                                                      list(actions)))  # fmt: skip
+                    self.notified.append(
+                        Notification(number, replaces, summary, body, list(actions))
+                    )
                     self.lock.notify_all()
                 conn.send(new_method_return(message, "u", (number,)))
             elif member == "CloseNotification":

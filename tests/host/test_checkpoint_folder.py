@@ -18,8 +18,7 @@ def record(store: FolderStore, folder: Path) -> str:
 
 
 def changes(store: FolderStore, old: str, new: str) -> list[tuple[str, str | None, str, bool]]:
-    return [(c.path, c.old_path, c.status, c.binary)
-            for c in asyncio.run(store.changes(old, new))]  # fmt: skip
+    return [(c.path, c.old_path, c.status, c.binary) for c in asyncio.run(store.changes(old, new))]
 
 
 @pytest.fixture

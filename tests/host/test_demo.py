@@ -49,8 +49,26 @@ def test_the_empty_state_shows_the_example_the_test_checks() -> None:
     assert "Add a dark mode: 1. add the setting 2. theme the sidebar 3. write tests" in qml
 
 
-NOT_VERBS = ["Step", "On", "Two", "Item", "The", "A", "Database", "Tests", "README", "Then",
-             "First", "Next", "Finally", "Everything", "Ok", "UI", "Bug", "Sidebar"]  # fmt: skip
+NOT_VERBS = [
+    "Step",
+    "On",
+    "Two",
+    "Item",
+    "The",
+    "A",
+    "Database",
+    "Tests",
+    "README",
+    "Then",
+    "First",
+    "Next",
+    "Finally",
+    "Everything",
+    "Ok",
+    "UI",
+    "Bug",
+    "Sidebar",
+]
 
 
 def test_progressive_forms_are_real_words() -> None:
@@ -80,21 +98,27 @@ def test_text_is_kept_whole_up_to_500_characters() -> None:
 
 def test_numbered_and_bulleted_lines_become_steps() -> None:
     assert plan_steps("Do this:\n1. First\n2) Second\n- Third\n* Fourth") == [
-        "First", "Second", "Third", "Fourth",
-    ]  # fmt: skip
+        "First",
+        "Second",
+        "Third",
+        "Fourth",
+    ]
 
 
 def test_two_listed_items_are_two_steps_and_nothing_is_added() -> None:
     assert plan_steps("- a\n- b") == ["A", "B"]
     assert plan_steps("1. Add the column\n2. Write the tests") == [
-        "Add the column", "Write the tests",
-    ]  # fmt: skip
+        "Add the column",
+        "Write the tests",
+    ]
 
 
 def test_sentences_become_steps() -> None:
     assert plan_steps("Fix the bug. Add a test! Update the changelog.") == [
-        "Fix the bug", "Add a test!", "Update the changelog",
-    ]  # fmt: skip
+        "Fix the bug",
+        "Add a test!",
+        "Update the changelog",
+    ]
 
 
 def test_one_line_request_gets_a_breakdown_within_bounds() -> None:
@@ -143,11 +167,20 @@ def test_the_demo_calls_a_tool_a_request_names_with_arguments_from_it() -> None:
     from host.agent.providers.demo_tools import arguments, pick_tool, time_zone
     from host.tools.registry import ToolSpec
 
-    schema = {"type": "object", "properties": {"timezone": {"type": "string"}},
-              "required": ["timezone"]}  # fmt: skip
-    convert = {"type": "object", "required": ["source_timezone", "time", "target_timezone"],
-               "properties": {"source_timezone": {"type": "string"}, "time": {"type": "string"},
-                              "target_timezone": {"type": "string"}}}  # fmt: skip
+    schema = {
+        "type": "object",
+        "properties": {"timezone": {"type": "string"}},
+        "required": ["timezone"],
+    }
+    convert = {
+        "type": "object",
+        "required": ["source_timezone", "time", "target_timezone"],
+        "properties": {
+            "source_timezone": {"type": "string"},
+            "time": {"type": "string"},
+            "target_timezone": {"type": "string"},
+        },
+    }
     tools = (
         ToolSpec("TodoWrite", "", {}),
         ToolSpec("mcp__time__get_current_time", "", schema),

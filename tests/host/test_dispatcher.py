@@ -28,10 +28,14 @@ class Wire:
         if hello:
             self.feed(
                 encode_message(
-                    {"jsonrpc": "2.0", "id": 0, "method": "host.hello",
-                     "params": {"token": TOKEN, "protocolVersion": 1, "client": "fuzz"}}
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 0,
+                        "method": "host.hello",
+                        "params": {"token": TOKEN, "protocolVersion": 1, "client": "fuzz"},
+                    }
                 )
-            )  # fmt: skip
+            )
             assert "result" in self.messages.pop()
 
     def _send(self, data: bytes) -> None:
@@ -121,14 +125,16 @@ def test_an_answer_over_the_frame_limit_becomes_an_error_naming_it(tmp_path) -> 
     sid = core.sessions.create(m.CreateSessionParams(title="huge")).id
     core.sessions.transcript.append(sid, None, "assistant", "y" * (9 * 1024 * 1024))
     wire = Wire(core, hello=True)
-    wire.feed(encode_message({"jsonrpc": "2.0", "id": 7, "method": "messages.list",
-                              "params": {"sessionId": sid}}))  # fmt: skip
+    wire.feed(
+        encode_message(
+            {"jsonrpc": "2.0", "id": 7, "method": "messages.list", "params": {"sessionId": sid}}
+        )
+    )
     answer = wire.messages.pop()
     assert answer["id"] == 7 and answer["error"]["code"] == -32603
     assert "over the 8 MiB frame limit" in answer["error"]["message"]
     assert not wire.closed
-    wire.feed(encode_message({"jsonrpc": "2.0", "id": 8, "method": "sessions.list",
-                              "params": {}}))  # fmt: skip
+    wire.feed(encode_message({"jsonrpc": "2.0", "id": 8, "method": "sessions.list", "params": {}}))
     assert wire.messages.pop()["id"] == 8
     core.close()
 
@@ -155,8 +161,11 @@ def test_the_handshake_is_strict(tmp_path) -> None:
     hello = {"token": TOKEN, "client": "t"}
     # host.hello as a notification does not authenticate
     wire = Wire(core, hello=False)
-    wire.feed(encode_message({"jsonrpc": "2.0", "method": "host.hello",
-                              "params": {**hello, "protocolVersion": 1}}))  # fmt: skip
+    wire.feed(
+        encode_message(
+            {"jsonrpc": "2.0", "method": "host.hello", "params": {**hello, "protocolVersion": 1}}
+        )
+    )
     assert wire.messages[-1]["error"]["code"] == -32001 and wire.closed
     # protocolVersion must be the integer 1, not true or 1.0
     for version in (True, 1.0, "1"):
@@ -169,8 +178,9 @@ def test_the_handshake_is_strict(tmp_path) -> None:
 def test_bodies_are_utf8_ids_valid_and_nesting_bounded(tmp_path) -> None:
     core = HostCore(tmp_path)
     wire = Wire(core, hello=True)
-    utf16 = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sessions.list",
-                        "params": {}}).encode("utf-16")  # fmt: skip
+    utf16 = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sessions.list", "params": {}}).encode(
+        "utf-16"
+    )
     raw_surrogate = b'{"jsonrpc":"2.0","id":"\xed\xa0\x80","method":"sessions.list","params":{}}'
     escaped_surrogate = b'{"jsonrpc":"2.0","id":"\\ud800","method":"sessions.list","params":{}}'
     deep = (
@@ -186,12 +196,23 @@ def test_bodies_are_utf8_ids_valid_and_nesting_bounded(tmp_path) -> None:
         + b"}}"
     )
     # all in one read, then a good request: each bad one answered, the good one too
-    wire.feed(encode_frame(utf16) + encode_frame(raw_surrogate) + encode_frame(escaped_surrogate)
-              + encode_frame(deep) + encode_frame(nested)
-              + request(9, "sessions.list", {}))  # fmt: skip
+    wire.feed(
+        encode_frame(utf16)
+        + encode_frame(raw_surrogate)
+        + encode_frame(escaped_surrogate)
+        + encode_frame(deep)
+        + encode_frame(nested)
+        + request(9, "sessions.list", {})
+    )
     codes = [(m_.get("id"), m_.get("error", {}).get("code")) for m_ in wire.messages]
-    assert codes == [(None, -32700), (None, -32700), (None, -32600), (None, -32700),
-                     (6, -32700), (9, None)]  # fmt: skip
+    assert codes == [
+        (None, -32700),
+        (None, -32700),
+        (None, -32600),
+        (None, -32700),
+        (6, -32700),
+        (9, None),
+    ]
     assert "nested" in wire.messages[3]["error"]["message"]
     assert "nested deeper than 64" in wire.messages[4]["error"]["message"]
     assert not wire.closed
@@ -213,8 +234,9 @@ def test_an_error_for_many_bad_params_stays_small(tmp_path) -> None:
     core = HostCore(tmp_path)
     wire = Wire(core, hello=True)
     params = {f"unknown{i}": i for i in range(50_000)}
-    wire.feed(encode_message({"jsonrpc": "2.0", "id": 3, "method": "sessions.list",
-                              "params": params}))  # fmt: skip
+    wire.feed(
+        encode_message({"jsonrpc": "2.0", "id": 3, "method": "sessions.list", "params": params})
+    )
     error = wire.messages.pop()["error"]
     assert error["code"] == -32602 and len(json.dumps(error)) < 5_000
     assert error["data"][-1]["msg"] == "and 49981 more"

@@ -15,16 +15,28 @@ from host.protocol.framing import encode_frame
     ("body", "reason"),
     [
         (b"{not json", "it sent a frame that is not JSON-RPC (body is not JSON"),
-        (json.dumps({"jsonrpc": "2.0", "method": "todos.changed",
-                     "params": {"sessionId": "s", "revision": "x"}}).encode(),
-         "it sent a malformed todos.changed"),
-        (json.dumps({"jsonrpc": "2.0", "method": "sessions.create", "id": 3,
-                     "params": {}}).encode(),
-         "it sent a request for 'sessions.create', which is not a notification"),
-        (json.dumps({"jsonrpc": "2.0", "id": 99, "result": {}}).encode(),
-         "dropped an answer to no request of ours (id 99)"),
+        (
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "todos.changed",
+                    "params": {"sessionId": "s", "revision": "x"},
+                }
+            ).encode(),
+            "it sent a malformed todos.changed",
+        ),
+        (
+            json.dumps(
+                {"jsonrpc": "2.0", "method": "sessions.create", "id": 3, "params": {}}
+            ).encode(),
+            "it sent a request for 'sessions.create', which is not a notification",
+        ),
+        (
+            json.dumps({"jsonrpc": "2.0", "id": 99, "result": {}}).encode(),
+            "dropped an answer to no request of ours (id 99)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_every_dropped_frame_is_logged_with_its_reason(body, reason, caplog) -> None:
     heard: list[str] = []
     endpoint = ClientEndpoint(lambda _data: None, lambda name, _params: heard.append(name))
@@ -114,8 +126,10 @@ def test_an_answer_takes_effect_before_the_notifications_sent_after_it() -> None
     endpoint = ClientEndpoint(sent.append, heard)
 
     def listing(state: str) -> dict[str, object]:
-        return {"servers": [{"name": "s", "state": state, "error": None, "tools": []}],
-                "plugins": []}  # fmt: skip
+        return {
+            "servers": [{"name": "s", "state": state, "error": None, "tools": []}],
+            "plugins": [],
+        }
 
     async def caller() -> None:
         answer = await endpoint.request(rpc.TOOLS_LIST, m.Empty())
@@ -128,8 +142,9 @@ def test_an_answer_takes_effect_before_the_notifications_sent_after_it() -> None
         request_id = json.loads(request.split(b"\r\n\r\n", 1)[1])["id"]
         answer = {"jsonrpc": "2.0", "id": request_id, "result": listing("starting")}
         note = {"jsonrpc": "2.0", "method": "tools.changed", "params": listing("failed")}
-        endpoint.feed(encode_frame(json.dumps(answer).encode())
-                      + encode_frame(json.dumps(note).encode()))  # fmt: skip
+        endpoint.feed(
+            encode_frame(json.dumps(answer).encode()) + encode_frame(json.dumps(note).encode())
+        )
         await task
         for _ in range(3):
             await asyncio.sleep(0)
@@ -169,8 +184,14 @@ def test_a_read_the_client_stops_waiting_for_is_cancelled_at_the_host() -> None:
         method: unused for name, method in rpc.METHODS.items() if name != "host.hello"
     }
     handlers[rpc.SESSIONS_LIST] = slow("read", m.SessionList(sessions=()))
-    turn = m.Turn(id="t", session_id="s", state="cancelled", error=None,
-                  started_at="2026-01-01T00:00:00.000Z", finished_at=None)  # fmt: skip
+    turn = m.Turn(
+        id="t",
+        session_id="s",
+        state="cancelled",
+        error=None,
+        started_at="2026-01-01T00:00:00.000Z",
+        finished_at=None,
+    )
     handlers[rpc.TURNS_CANCEL] = slow("write", turn)
 
     async def body() -> None:

@@ -11,8 +11,15 @@ from host.protocol import models as m
 
 
 def message(seq: int, role: str, content: str) -> m.Message:
-    return m.Message(id=f"m{seq}", session_id="s", turn_id=None, seq=seq, role=role,  # type: ignore[arg-type]
-                     content=content, created_at="2026-01-01T00:00:00Z")  # fmt: skip
+    return m.Message(
+        id=f"m{seq}",
+        session_id="s",
+        turn_id=None,
+        seq=seq,
+        role=role,  # type: ignore[arg-type]
+        content=content,
+        created_at="2026-01-01T00:00:00Z",
+    )
 
 
 def test_a_forged_end_of_the_block_stays_inside_it() -> None:

@@ -22,21 +22,25 @@ OBJECT = {"type": "object", "properties": {"x": {"type": "string"}}}
     ("schema", "words"),
     [
         ({"type": "banana"}, "input schema is invalid"),
-        ({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}}, "does not"
-         " define"),
-        ({"type": "object", "properties": {"x": {"type": "string", "pattern": "(unclosed"}}},
-         "regex"),
+        ({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}}, "does not define"),
+        (
+            {"type": "object", "properties": {"x": {"type": "string", "pattern": "(unclosed"}}},
+            "regex",
+        ),
         ("not an object", "not an object"),
     ],
-)  # fmt: skip
+)
 def test_an_invalid_schema_is_named(schema: Any, words: str) -> None:
     assert words in (schema_problem(schema) or "")
 
 
 def test_valid_schemas_pass() -> None:
     assert schema_problem(OBJECT) is None
-    refs = {"type": "object", "$defs": {"a": {"type": "string"}},
-            "properties": {"x": {"$ref": "#/$defs/a"}}}  # fmt: skip
+    refs = {
+        "type": "object",
+        "$defs": {"a": {"type": "string"}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    }
     assert schema_problem(refs) is None
 
 
@@ -50,11 +54,15 @@ def servers_with(tools: list[Tool]) -> McpServers:
 
 
 def test_offered_names_are_unique_and_schemas_valid() -> None:
-    servers = servers_with([
-        Tool(name="a/b", input_schema=OBJECT), Tool(name="a.b", input_schema=OBJECT),
-        Tool(name="a_b", input_schema=OBJECT), Tool(name="bad", input_schema={"type": "banana"}),
-        Tool(name="good", input_schema=OBJECT),
-    ])  # fmt: skip
+    servers = servers_with(
+        [
+            Tool(name="a/b", input_schema=OBJECT),
+            Tool(name="a.b", input_schema=OBJECT),
+            Tool(name="a_b", input_schema=OBJECT),
+            Tool(name="bad", input_schema={"type": "banana"}),
+            Tool(name="good", input_schema=OBJECT),
+        ]
+    )
     names = [spec.name for spec in servers.specs()]
     assert names == ["mcp__h__a_b", "mcp__h__good"]
     assert servers.find("mcp__h__a_b") == (servers.servers[0], "a/b")  # the one offered

@@ -19,8 +19,9 @@ from tests.helpers.fake_openai import Reply
 @pytest.mark.parametrize("stream", [True, False])
 def test_concurrent_steps_on_one_provider_each_get_their_own_count(fake_openai, stream) -> None:
     fake_openai.script = [Reply("first", prompt_tokens=111), Reply("second", prompt_tokens=222)]
-    settings = Settings(provider="openai", openai_base_url=fake_openai.base_url, model="m",
-                        stream=stream)  # fmt: skip
+    settings = Settings(
+        provider="openai", openai_base_url=fake_openai.base_url, model="m", stream=stream
+    )
 
     async def body() -> list[tuple[str, int | None]]:
         provider = OpenAIProvider(settings)  # one provider, as the runtime shares it

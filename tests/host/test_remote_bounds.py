@@ -26,9 +26,12 @@ def linked(core: HostCore) -> tuple[link.RemoteHost, str]:
 
 
 def snapshot(revision: int, items: int = 1, text: str = "Step") -> m.TodoSnapshot:
-    return m.TodoSnapshot(session_id="r1", revision=revision, updated_at=NOW,
-                          items=tuple(m.TodoItem(content=f"{text} {i}", status="pending")
-                                      for i in range(items)))  # fmt: skip
+    return m.TodoSnapshot(
+        session_id="r1",
+        revision=revision,
+        updated_at=NOW,
+        items=tuple(m.TodoItem(content=f"{text} {i}", status="pending") for i in range(items)),
+    )
 
 
 @pytest.mark.parametrize(
@@ -51,17 +54,30 @@ def test_a_forged_checklist_is_not_forwarded(core: HostCore, notes, pushed) -> N
 def test_a_session_with_an_oversized_field_is_not_used(core: HostCore, notes) -> None:
     async def scenario() -> None:
         host, _local = linked(core)
-        forged = m.Session(id="r1", title="t", mode="agent", origin="local", remote=None,
-                           parent_id=None, created_at=NOW, updated_at="9" * (8 << 20),
-                           todo_revision=1, todo_updated_at=None, running_turn_id=None)  # fmt: skip
+        forged = m.Session(
+            id="r1",
+            title="t",
+            mode="agent",
+            origin="local",
+            remote=None,
+            parent_id=None,
+            created_at=NOW,
+            updated_at="9" * (8 << 20),
+            todo_revision=1,
+            todo_updated_at=None,
+            running_turn_id=None,
+        )
         host._handle(rpc.SESSIONS_CHANGED.name, forged)
         listed = core.sessions.list()
         assert max(len(s.model_dump_json()) for s in listed) < 10_000
         host.close()
 
     asyncio.run(scenario())
-    assert not [p for name, p in notes if name == rpc.SESSIONS_CHANGED.name and
-                len(p.model_dump_json()) > 10_000]  # fmt: skip
+    assert not [
+        p
+        for name, p in notes
+        if name == rpc.SESSIONS_CHANGED.name and len(p.model_dump_json()) > 10_000
+    ]
 
 
 def test_a_remote_may_keep_a_bounded_number_of_approvals_waiting(core: HostCore, notes) -> None:
@@ -128,8 +144,15 @@ class Link:
 
 
 def appended(seq: int, characters: int) -> m.MessageAppended:
-    message = m.Message(id=f"m{seq}", session_id="r1", turn_id=None, seq=seq, role="assistant",
-                        content="x" * characters, created_at=NOW)  # fmt: skip
+    message = m.Message(
+        id=f"m{seq}",
+        session_id="r1",
+        turn_id=None,
+        seq=seq,
+        role="assistant",
+        content="x" * characters,
+        created_at=NOW,
+    )
     return m.MessageAppended(session_id="r1", message=message)
 
 

@@ -22,15 +22,27 @@ def test_search_over_100k_messages(tmp_path: Path) -> None:
     sessions = SessionService(db, Publisher())
     todos = TodoService(db, Publisher())
     library = Library(db, Publisher(), sessions, todos.snapshot, todos.history)
-    sids = [sessions.create(m.CreateSessionParams(title=f"Session {n}")).id
-            for n in range(SESSIONS)]  # fmt: skip
-    rows = [(f"m{n}", sids[n % SESSIONS], n // SESSIONS + 1, "user" if n % 2 else "assistant",
-             f"message {n} about the parser and topic {n % 977}", "2026-01-01T00:00:00.000Z")
-            for n in range(MESSAGES)]  # fmt: skip
+    sids = [
+        sessions.create(m.CreateSessionParams(title=f"Session {n}")).id for n in range(SESSIONS)
+    ]
+    rows = [
+        (
+            f"m{n}",
+            sids[n % SESSIONS],
+            n // SESSIONS + 1,
+            "user" if n % 2 else "assistant",
+            f"message {n} about the parser and topic {n % 977}",
+            "2026-01-01T00:00:00.000Z",
+        )
+        for n in range(MESSAGES)
+    ]
     rows[31_337] = (*rows[31_337][:4], "the flaky websocket reconnect", rows[31_337][5])
     with immediate(db):
-        db.executemany("INSERT INTO messages (id, session_id, seq, role, content, created_at)"
-                       " VALUES (?, ?, ?, ?, ?, ?)", rows)  # fmt: skip
+        db.executemany(
+            "INSERT INTO messages (id, session_id, seq, role, content, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
     found = library.search(m.SearchParams(query="websocket reconn")).hits
     assert [(h.message_id, h.session_id) for h in found] == [("m31337", sids[31_337 % SESSIONS])]
     assert found[0].snippet == "the flaky websocket reconnect"

@@ -18,8 +18,12 @@ from host.protocol.framing import FrameDecoder, encode_message
 from host.server import Limits, RpcServer
 
 TOKEN = "tok"
-HELLO = {"jsonrpc": "2.0", "id": 1, "method": "host.hello",
-         "params": {"token": TOKEN, "protocolVersion": 1, "client": "t"}}  # fmt: skip
+HELLO = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "host.hello",
+    "params": {"token": TOKEN, "protocolVersion": 1, "client": "t"},
+}
 
 
 def serve(
@@ -111,9 +115,12 @@ def test_a_client_that_never_reads_is_disconnected(tmp_path) -> None:
         _reader, writer = await asyncio.open_unix_connection(path, limit=1024)
         writer.write(encode_message(HELLO))
         await until(lambda: server.connection_count == 1 and server.unauthenticated_count == 0)
-        snapshot = m.TodoSnapshot(session_id="s", revision=1, updated_at=None,
-                                  items=tuple(m.TodoItem(content="x" * 400, status="pending")
-                                              for _ in range(200)))  # fmt: skip
+        snapshot = m.TodoSnapshot(
+            session_id="s",
+            revision=1,
+            updated_at=None,
+            items=tuple(m.TodoItem(content="x" * 400, status="pending") for _ in range(200)),
+        )
         for _ in range(200):  # ~16 MB of notifications the client never reads
             server.broadcast("todos.changed", snapshot)
             await asyncio.sleep(0)
@@ -161,8 +168,11 @@ def test_a_notification_over_the_frame_limit_goes_as_host_stale(tmp_path) -> Non
     server.broadcast("sessions.deleted", huge)
     server.broadcast("sessions.deleted", m.SessionDeleted(session_id="small"))
     bodies = [json.loads(b) for frame in sent for b in FrameDecoder().feed(frame)]
-    assert bodies[0] == {"jsonrpc": "2.0", "method": "host.stale",
-                         "params": {"notification": "sessions.deleted"}}  # fmt: skip
+    assert bodies[0] == {
+        "jsonrpc": "2.0",
+        "method": "host.stale",
+        "params": {"notification": "sessions.deleted"},
+    }
     assert bodies[1]["params"] == {"sessionId": "small"}
     core.close()
 
@@ -181,8 +191,9 @@ def test_a_closed_connection_lets_go_of_its_partial_frame(tmp_path) -> None:
     sent: list[bytes] = []
     connection = ServerConnection("token", dispatcher(core), sent.append, lambda: None)
     hello = {"token": "token", "protocolVersion": 1, "client": "test"}
-    connection.feed(encode_message({"jsonrpc": "2.0", "id": 1, "method": "host.hello",
-                                    "params": hello}))  # fmt: skip
+    connection.feed(
+        encode_message({"jsonrpc": "2.0", "id": 1, "method": "host.hello", "params": hello})
+    )
     assert connection.authenticated and "result" in json.loads(sent[0].split(b"\r\n\r\n")[1])
     connection.feed(b"Content-Length: 8388608\r\n\r\n" + b"x" * (8 * 1024 * 1024 - 1))
     assert len(connection._decoder._buffer) > 8_000_000

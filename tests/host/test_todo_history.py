@@ -196,18 +196,34 @@ def test_unknown_and_remote_sessions(core) -> None:
 @pytest.mark.parametrize(
     ("before", "after", "expected"),
     [
-        ([], [("A", "pending"), ("B", "pending")],
-         "Checklist saved as revision 2: 0 of 2 completed."),
-        ([("A", "pending")], [("A", "in_progress", "Doing A"), ("B", "pending")],
-         "Checklist saved as revision 2: 0 of 2 completed; in progress: A."),
-        ([("A", "pending"), ("B", "pending"), ("C", "completed")], [("C", "completed")],
-         'Checklist saved as revision 2: 1 of 1 completed. Removed without completing: "A", "B".'),
-        ([("A", "completed"), ("B", "cancelled")], [("A", "completed"), ("B", "cancelled")],
-         "Checklist saved as revision 2: 1 of 1 completed."),
-        ([("A", "pending")], [], 'Checklist saved as revision 2: it is empty. '
-         'Removed without completing: "A".'),
+        (
+            [],
+            [("A", "pending"), ("B", "pending")],
+            "Checklist saved as revision 2: 0 of 2 completed.",
+        ),
+        (
+            [("A", "pending")],
+            [("A", "in_progress", "Doing A"), ("B", "pending")],
+            "Checklist saved as revision 2: 0 of 2 completed; in progress: A.",
+        ),
+        (
+            [("A", "pending"), ("B", "pending"), ("C", "completed")],
+            [("C", "completed")],
+            "Checklist saved as revision 2: 1 of 1 completed. "
+            'Removed without completing: "A", "B".',
+        ),
+        (
+            [("A", "completed"), ("B", "cancelled")],
+            [("A", "completed"), ("B", "cancelled")],
+            "Checklist saved as revision 2: 1 of 1 completed.",
+        ),
+        (
+            [("A", "pending")],
+            [],
+            'Checklist saved as revision 2: it is empty. Removed without completing: "A".',
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_tool_result_is_short_text(core, before, after, expected) -> None:
     def todos(pairs: list[tuple[str, ...]]) -> list[dict[str, str]]:
         return [
@@ -227,8 +243,14 @@ def test_a_page_of_history_stays_under_the_frame_limit(core) -> None:
     session, ctx = agent(core)
     for n in range(12):
         text = "\U0001f600" * 497
-        write(core, ctx, [{"content": f"{i:03d}{text}", "status": "pending" if i > n else
-                           "completed"} for i in range(200)])  # fmt: skip
+        write(
+            core,
+            ctx,
+            [
+                {"content": f"{i:03d}{text}", "status": "pending" if i > n else "completed"}
+                for i in range(200)
+            ],
+        )
     page = history(core, session.id, limit=12)
     encoded = len(page.model_dump_json(by_alias=True).encode())
     assert 1 <= len(page.revisions) < 12 and page.has_more

@@ -32,8 +32,12 @@ def run_turn(core: HostCore, text: str) -> m.Turn:
 
 @pytest.fixture
 def counted(monkeypatch, fake_openai) -> list[Settings]:
-    for name, value in {"NIB_PROVIDER": "openai", "NIB_OPENAI_BASE_URL": fake_openai.base_url,
-                        "NIB_OPENAI_API_KEY": KEY, "NIB_MODEL": "m"}.items():  # fmt: skip
+    for name, value in {
+        "NIB_PROVIDER": "openai",
+        "NIB_OPENAI_BASE_URL": fake_openai.base_url,
+        "NIB_OPENAI_API_KEY": KEY,
+        "NIB_MODEL": "m",
+    }.items():
         monkeypatch.setenv(name, value)
     loads: list[Settings] = []
 

@@ -67,9 +67,15 @@ def test_every_interactive_item_and_row_has_a_name_and_role(gui) -> None:
         session = await gui.actions.sessions.create_session("agent")
         await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.dock.property("running"))
-        gui.push(session.id, 50, [Item("Add the column", "completed"),
-                                  Item("Write the tests", "in_progress", "Writing the tests"),
-                                  Item("Ship", "cancelled")])  # fmt: skip
+        gui.push(
+            session.id,
+            50,
+            [
+                Item("Add the column", "completed"),
+                Item("Write the tests", "in_progress", "Writing the tests"),
+                Item("Ship", "cancelled"),
+            ],
+        )
         await gui.frame()
         assert problems(gui) == []  # collapsed
         gui.expand(True)
@@ -98,10 +104,16 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         session = await gui.actions.sessions.create_session("agent")
         await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.dock.property("running"))
-        gui.push(session.id, 50, [Item("Add the column", "in_progress"),
-                                  Item("Write the tests", "pending")])  # fmt: skip
-        gui.push(session.id, 51, [Item("Add the column", "completed"),
-                                  Item("Write the tests", "in_progress")])  # fmt: skip
+        gui.push(
+            session.id,
+            50,
+            [Item("Add the column", "in_progress"), Item("Write the tests", "pending")],
+        )
+        gui.push(
+            session.id,
+            51,
+            [Item("Add the column", "completed"), Item("Write the tests", "in_progress")],
+        )
         await until(lambda: heard == ["Completed step 1 of 2: Add the column"])
         await until(lambda: gui.sessions.property("currentRunning"), what="the turn shown")
         gui.composer.stop()
@@ -109,8 +121,11 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         assert heard[-1] == "Stopped at 1 / 2 · Write the tests"
         # another session's progress is not announced over the one shown
         other = await gui.actions.sessions.create_session("agent")
-        gui.push(session.id, 52, [Item("Add the column", "completed"),
-                                  Item("Write the tests", "completed")])  # fmt: skip
+        gui.push(
+            session.id,
+            52,
+            [Item("Add the column", "completed"), Item("Write the tests", "completed")],
+        )
         await gui.frame()
         assert len(heard) == 2 and other.id == gui.sessions.property("currentId")
 

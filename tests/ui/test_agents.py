@@ -55,9 +55,13 @@ def palette(gui: Gui) -> object:
     return gui.window.findChild(object, "commandPalette")
 
 
-async def choose(gui: Gui, typed: str, key: Qt.Key = Qt.Key.Key_K,
-                 modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.ControlModifier,
-                 prefilled: str = "") -> None:  # fmt: skip
+async def choose(
+    gui: Gui,
+    typed: str,
+    key: Qt.Key = Qt.Key.Key_K,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.ControlModifier,
+    prefilled: str = "",
+) -> None:
     """The palette opened by `key`, `typed` into it and run; with `prefilled`, what its
     field must hold and every row shown begin with."""
     from tests.ui.test_keyboard import type_text
@@ -248,8 +252,7 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         await send(gui, "markdown")
         await turn_end(gui)
         await gui.frame()
-        [shown] = [t for t in gui.items("transcriptText")
-                   if "Bold" in t.property("text")]  # fmt: skip
+        [shown] = [t for t in gui.items("transcriptText") if "Bold" in t.property("text")]
         made = shown.property("text")
         assert "font-weight" in made and "&lt;script&gt;alert(1)&lt;/script&gt;" in made
         assert "<script" not in made and "**Bold**" not in made
@@ -274,10 +277,14 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         assert clipboard.text() == "print(1)\n"
         # S: the keyboard into the last line's text; Shift+keys select, Ctrl+C copies
         await gui.key(Qt.Key.Key_S)
-        await until(lambda: gui.window.activeFocusItem().objectName() == "transcriptText",
-                    5, "the keyboard in the line")  # fmt: skip
-        await gui.key(Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier
-                      | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+        await until(
+            lambda: gui.window.activeFocusItem().objectName() == "transcriptText",
+            5,
+            "the keyboard in the line",
+        )
+        await gui.key(
+            Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
         await gui.key(Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
         assert "Bold words" in clipboard.text() and "See the docs" in clipboard.text()
         await gui.key(Qt.Key.Key_Escape)
@@ -378,8 +385,11 @@ def test_an_agent_that_needs_a_sign_in_offers_its_methods_in_the_palette(gui: Gu
         await turn_end(gui)
         assert "from the palette" in gui.state.turn(gui.state.current).error
         sid = gui.state.current or ""
-        await until(lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
-                    10, "the sign-in methods")  # fmt: skip
+        await until(
+            lambda: gui.state.steering.get(sid) and gui.state.steering[sid].sign_ins,
+            10,
+            "the sign-in methods",
+        )
         # the session says so, with the agent's methods as buttons and keys
         await until(lambda: gui.visible_items("agentAsksRow"), 5, "the sign-in row")
         assert gui.item("agentAsksTitle").property("text") == f"{NAME} asks you to sign in:"
@@ -412,8 +422,13 @@ def test_at_completes_a_file_of_the_folder_and_it_goes_with_the_message(gui: Gui
 
     async def typed(text: str) -> None:
         for char in text:
-            await gui.key(Qt.Key.Key_At if char == "@" else Qt.Key.Key_Space if char == " "
-                          else Qt.Key(ord(char.upper())))  # fmt: skip
+            await gui.key(
+                Qt.Key.Key_At
+                if char == "@"
+                else Qt.Key.Key_Space
+                if char == " "
+                else Qt.Key(ord(char.upper()))
+            )
 
     async def body() -> None:
         await agent_session(gui)
@@ -665,8 +680,11 @@ def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> 
         await turn_end(gui)
         await until(lambda: gui.visible_items("agentAsksRow"), 5, "the plan's asks")
         assert gui.item("agentAsksTitle").property("text") == f"{NAME}'s plan waits for you:"
-        names = [b.property("text") for b in gui.visible_items("agentAsk_plan:default")
-                 + gui.visible_items("agentAsk_plan:")]  # fmt: skip
+        names = [
+            b.property("text")
+            for b in gui.visible_items("agentAsk_plan:default")
+            + gui.visible_items("agentAsk_plan:")
+        ]
         assert names == ["Approve, go on in Default (Alt+1)", "Ask for changes… (Alt+2)"]
         input_ = gui.item("composerInput")
         await gui.key(Qt.Key.Key_2, ALT)
@@ -700,8 +718,14 @@ def test_a_sign_in_that_runs_in_a_terminal_opens_one_with_the_agents_command(
         await agent_session(gui)
         await send(gui, "hello")
         await turn_end(gui)
-        await until(lambda: len(gui.visible_items("agentAsksRow")) == 1
-                    and gui.visible_items("agentAsk_signin:term"), 10, "the methods")  # fmt: skip
+        await until(
+            lambda: (
+                len(gui.visible_items("agentAsksRow")) == 1
+                and gui.visible_items("agentAsk_signin:term")
+            ),
+            10,
+            "the methods",
+        )
         await gui.key(Qt.Key.Key_2, ALT)
         await until(ran.exists, 10, "the terminal started")
         assert (
@@ -723,8 +747,11 @@ def test_the_hosts_own_agent_says_how_full_its_context_is(
         await gui.start()
         await gui.actions.sessions.create_session("agent")
         await send(gui, "1. one 2. two")
-        await until(lambda: "% of context" in gui.item("steeringText").property("text"), 20,
-                    "the usage in the footer")  # fmt: skip
+        await until(
+            lambda: "% of context" in gui.item("steeringText").property("text"),
+            20,
+            "the usage in the footer",
+        )
 
     gui.run(body(), timeout=60)
 
@@ -736,8 +763,9 @@ def test_each_session_says_only_its_own_troubles(gui: Gui) -> None:
     gui.data_dir.mkdir(parents=True, exist_ok=True)
     missing = {"command": str(gui.data_dir / "no-such-program")}
     exits = {"command": "false"}  # found, and exits at once
-    (gui.data_dir / "settings.json").write_text(json.dumps(
-        {"agents": {NAME: exits}, "mcpServers": {"gone": missing}}))  # fmt: skip
+    (gui.data_dir / "settings.json").write_text(
+        json.dumps({"agents": {NAME: exits}, "mcpServers": {"gone": missing}})
+    )
 
     async def body() -> None:
         await agent_session(gui)
@@ -756,8 +784,10 @@ def test_an_agent_that_cannot_start_says_so_in_the_new_menu_before_it_is_picked(
     gui: Gui,
 ) -> None:
     gui.data_dir.mkdir(parents=True, exist_ok=True)
-    agents = {NAME: {"command": sys.executable, "args": [str(AGENT)]},
-              "Missing": {"command": "no-such-agent-acp"}}  # fmt: skip
+    agents = {
+        NAME: {"command": sys.executable, "args": [str(AGENT)]},
+        "Missing": {"command": "no-such-agent-acp"},
+    }
     (gui.data_dir / "settings.json").write_text(json.dumps({"agents": agents}))
 
     async def body() -> None:
@@ -784,5 +814,8 @@ def walk_texts(gui: Gui) -> list[Any]:
     from tests.helpers.gui import walk
 
     dialog = gui.window.findChild(object, "toolsDialog")
-    return [i for i in walk(dialog.property("contentItem")) if i.property("text") is not None
-            and isinstance(i.property("text"), str) and i.isVisible()]  # fmt: skip
+    return [
+        i
+        for i in walk(dialog.property("contentItem"))
+        if i.property("text") is not None and isinstance(i.property("text"), str) and i.isVisible()
+    ]

@@ -22,8 +22,11 @@ ALT = Qt.KeyboardModifier.AltModifier
 
 def configure(gui: Gui) -> None:
     gui.data_dir.mkdir(parents=True, exist_ok=True)
-    server = {"command": sys.executable, "args": ["-m", "tests.helpers.mcp_test_server"],
-              "env": {"PYTHONPATH": str(ROOT)}}  # fmt: skip
+    server = {
+        "command": sys.executable,
+        "args": ["-m", "tests.helpers.mcp_test_server"],
+        "env": {"PYTHONPATH": str(ROOT)},
+    }
     (gui.data_dir / "settings.json").write_text(json.dumps({"mcpServers": {"test": server}}))
 
 
@@ -108,10 +111,11 @@ def test_the_tools_view_lists_the_server_and_its_tools(gui: Gui) -> None:
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         await gui.act(
             lambda: QTest.keyClick(
-                gui.window, Qt.Key.Key_T,
+                gui.window,
+                Qt.Key.Key_T,
                 Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
             )
-        )  # fmt: skip
+        )
         await until(lambda: gui.items("toolSource"), what="the Tools view")
         [source] = gui.items("toolSource")
         name = source.property("accessibleName")
@@ -130,8 +134,9 @@ def test_a_failed_server_is_told_in_the_composer(gui: Gui) -> None:
 
     async def body() -> None:
         await gui.start()
-        await until(lambda: gui.tools.property("failed") == "A tool server failed", 30,
-                    "the failure")  # fmt: skip
+        await until(
+            lambda: gui.tools.property("failed") == "A tool server failed", 30, "the failure"
+        )
         await gui.frame()
         label = gui.item("toolsFailed")
         assert label.isVisible() and label.property("text").startswith("A tool server failed")
@@ -159,8 +164,11 @@ def test_the_tools_view_mends_settings_without_a_restart(gui: Gui) -> None:
         await until(lambda: tools_ready(gui), 30, "the MCP server")
         good = (gui.data_dir / "settings.json").read_text()
         (gui.data_dir / "settings.json").write_text('{"mcpServers": {\n  "test": {,\n}}')
-        await until(lambda: sources()[:1] == [("settings.json", "settings file", "failed")],
-                    30, "the settings row")  # fmt: skip
+        await until(
+            lambda: sources()[:1] == [("settings.json", "settings file", "failed")],
+            30,
+            "the settings row",
+        )
         [row] = gui.tools.model.rows()
         assert "settings.json is not valid JSON" in row.error and "(line 2, column" in row.error
         assert row.accessible_name.startswith("settings file settings.json, failed: ")
@@ -180,8 +188,10 @@ def test_the_tools_view_mends_settings_without_a_restart(gui: Gui) -> None:
         await until(lambda: button("disableServerButton").property("text") == "Enable")
         await gui.click(button("disableServerButton"))
         await until(lambda: sources() == [("test", "MCP server", "ready")], 30, "enabled again")
-        assert "disabled" not in json.loads((gui.data_dir / "settings.json").read_text())[
-            "mcpServers"]["test"]  # fmt: skip
+        assert (
+            "disabled"
+            not in json.loads((gui.data_dir / "settings.json").read_text())["mcpServers"]["test"]
+        )
 
     gui.run(body(), timeout=90)
 
@@ -199,8 +209,11 @@ def test_allow_for_the_session_asks_no_more_in_that_session(gui: Gui) -> None:
         await until(lambda: not gui.sessions.property("currentRunning"), 20, "the turn's end")
         gui.item("composerInput").setProperty("text", "Echo it again")
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: any(x.endswith("· echo: Echo it again") for x in transcript(gui)), 20,
-                    "the second call")  # fmt: skip
+        await until(
+            lambda: any(x.endswith("· echo: Echo it again") for x in transcript(gui)),
+            20,
+            "the second call",
+        )
         assert len(asked) == 1  # the second call was never asked about
 
     gui.run(body(), timeout=60)

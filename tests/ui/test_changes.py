@@ -38,8 +38,11 @@ async def three_steps(gui: Gui, taken: list[str]) -> None:
     await send(gui, "steps")
     answered = ""
     for step in range(3):
-        await until(lambda answered=answered: gui.approvals.property("approvalId")
-                    not in ("", answered), 10, "the approval")  # fmt: skip
+        await until(
+            lambda answered=answered: gui.approvals.property("approvalId") not in ("", answered),
+            10,
+            "the approval",
+        )
         answered = gui.approvals.property("approvalId")
         await until(lambda step=step: len(taken) >= step + 2, 10, "the step's checkpoint")
         await gui.key(Qt.Key.Key_Y, ALT)
@@ -63,10 +66,18 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
             return [row.title for row in scopes.rows()]
 
         await until(lambda: len(titles()) == 5, 10, "the changes loaded")
-        assert titles() == ["Step: Step 1", "Step: Step 2", "Step: Step 3", "The last turn",
-                            "The whole session"]  # fmt: skip
+        assert titles() == [
+            "Step: Step 1",
+            "Step: Step 2",
+            "Step: Step 3",
+            "The last turn",
+            "The whole session",
+        ]
         assert [row.summary for row in scopes.rows()][:3] == [
-            "1 file +1 −1", "1 file +1 −0", "1 file +1 −1"]  # fmt: skip
+            "1 file +1 −1",
+            "1 file +1 −0",
+            "1 file +1 −1",
+        ]
         await until(lambda: gui.item("changeScopes").hasActiveFocus(), what="the scopes list")
         assert [row.summary for row in changes.file_model.rows()] == ["modified · +1 −1"]
         diff = gui.item("changeDiff").property("text")
@@ -86,7 +97,8 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         # every file the restore changes, not only the step's own (issue 47, point 3)
         assert changes.property("question") == (
             "Restore the folder to before “Step: Step 1”? It writes back 2 files: app.py,"
-            " data.txt; it removes 1 file: new.txt. It can be undone.")  # fmt: skip
+            " data.txt; it removes 1 file: new.txt. It can be undone."
+        )
         await gui.key(Qt.Key.Key_Return)
         # done when the host answered (it writes the files one by one until then)
         await until(lambda: changes.property("undoWords") != "", 10, "the restore answered")
@@ -102,24 +114,36 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
         await gui.frame()  # laid out where it is shown
         await gui.click(undo)
         # the folder as the turn left it, every file (the host writes them one by one)
-        await until(lambda: (work / "new.txt").exists()
-                    and (work / "app.py").read_text() == "print(2)\n"
-                    and (work / "data.txt").read_text() == "changed\n", 10, "the undo")  # fmt: skip
+        await until(
+            lambda: (
+                (work / "new.txt").exists()
+                and (work / "app.py").read_text() == "print(2)\n"
+                and (work / "data.txt").read_text() == "changed\n"
+            ),
+            10,
+            "the undo",
+        )
 
         # the dock's rows say what each step changed, and open that step's changes
         await gui.key(Qt.Key.Key_Escape)
         await until(lambda: not changes.property("isOpen"), 5, "the view closed")
         dock_rows = gui.views.dock_view.model.rows
-        await until(lambda: [r.filesText for r in dock_rows()] == ["1 file"] * 3, 10,
-                    "each step's files in the dock")  # fmt: skip
+        await until(
+            lambda: [r.filesText for r in dock_rows()] == ["1 file"] * 3,
+            10,
+            "each step's files in the dock",
+        )
         assert dock_rows()[1].accessibleName.endswith(", 1 file changed")
         await gui.key(Qt.Key.Key_T, CTRL)
         await until(lambda: len(gui.visible_items("stepFiles")) == 3, 5, "the rows shown")
         await gui.frame()
         await gui.click(gui.visible_items("stepFiles")[1])
         await until(lambda: changes.property("isOpen") and len(titles()) == 5, 10, "reopened")
-        await until(lambda: [row.title for row in changes.file_model.rows()] == ["new.txt"], 10,
-                    "step 2's files")  # fmt: skip
+        await until(
+            lambda: [row.title for row in changes.file_model.rows()] == ["new.txt"],
+            10,
+            "step 2's files",
+        )
 
     gui.run(body(), timeout=90)
 
@@ -129,8 +153,14 @@ def test_a_session_without_a_folder_says_it_keeps_none(gui: Gui) -> None:
         await gui.start()
         await gui.actions.sessions.create_session("agent")
         await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
-        await until(lambda: gui.views.changes_view.property("note") != "Loading the changes…"
-                    and gui.views.changes_view.property("note") != "", 10, "the note")  # fmt: skip
+        await until(
+            lambda: (
+                gui.views.changes_view.property("note") != "Loading the changes…"
+                and gui.views.changes_view.property("note") != ""
+            ),
+            10,
+            "the note",
+        )
         assert gui.item("changesNote").property("text") == (
             "This session has no folder, so it keeps no checkpoints of one."
         )
@@ -155,18 +185,27 @@ def test_each_revision_in_the_history_says_its_files_and_opens_them(gui: Gui) ->
         def files() -> dict[int, str]:
             return {row.revision: row.files for row in rows()}
 
-        await until(lambda: files() == {4: "1 file", 3: "1 file", 2: "1 file", 1: ""}, 10,
-                    "each revision's files")  # fmt: skip
+        await until(
+            lambda: files() == {4: "1 file", 3: "1 file", 2: "1 file", 1: ""},
+            10,
+            "each revision's files",
+        )
         assert rows()[0].accessibleName.endswith(", 1 file changed")
         await until(lambda: gui.item("historyList").hasActiveFocus(), 5, "the history list")
         await gui.key(Qt.Key.Key_Down)  # revision 3: the new file
         await gui.key(Qt.Key.Key_F)
         changes = gui.views.changes_view
         scopes = changes.scope_model.rows
-        await until(lambda: changes.property("isOpen") and scopes()
-                    and scopes()[0].title == "Revision 3", 10, "opened")  # fmt: skip
-        await until(lambda: [r.title for r in changes.file_model.rows()] == ["new.txt"], 10,
-                    "revision 3's file chosen")  # fmt: skip
+        await until(
+            lambda: changes.property("isOpen") and scopes() and scopes()[0].title == "Revision 3",
+            10,
+            "opened",
+        )
+        await until(
+            lambda: [r.title for r in changes.file_model.rows()] == ["new.txt"],
+            10,
+            "revision 3's file chosen",
+        )
 
     gui.run(body(), timeout=90)
 
@@ -190,8 +229,9 @@ def test_one_part_of_a_files_change_is_reverted_by_key_and_undone(gui: Gui) -> N
             await gui.key(Qt.Key.Key_Tab)
         assert diff.hasActiveFocus()
         await gui.key(Qt.Key.Key_R)  # the part the cursor is in: Step 1's one edit
-        await until(lambda: changes.property("undoWords") == "Reverted part 1 of app.py", 10,
-                    "reverted")  # fmt: skip
+        await until(
+            lambda: changes.property("undoWords") == "Reverted part 1 of app.py", 10, "reverted"
+        )
         assert (work / "app.py").read_text() == "print(1)\n"
         assert (work / "new.txt").exists()  # nothing else touched
         undo = gui.item("undoRestoreButton")

@@ -24,18 +24,33 @@ def test_sweep_renders_on_opengl(xvfb) -> None:
         LIBGL_ALWAYS_SOFTWARE="1",
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "tests/ui/test_dock.py", "-k", "sweep_moves or reduced_motion"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=170,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/ui/test_dock.py",
+            "-k",
+            "sweep_moves or reduced_motion",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "2 passed" in proc.stdout
 
 
 # the keyboard tests whose keys go through the platform: typing at launch, the window's
 # shortcuts, Tab and F6, the palette, the input's own keys (the rest drive the same QML)
-X11_KEYS = ("typing_right_after or every_session_action or focus_moves or tab_reaches"
-            " or command_palette or escape_stops or slash_offers or drafts_belong")  # fmt: skip
+X11_KEYS = (
+    "typing_right_after or every_session_action or focus_moves or tab_reaches"
+    " or command_palette or escape_stops or slash_offers or drafts_belong"
+)
 
 
 @pytest.mark.timeout(150)
@@ -47,10 +62,27 @@ def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
     env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", QSG_RENDER_LOOP="basic")
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "40",
-             "--timeout-method", "thread", "tests/ui/test_keyboard.py", "-k", X11_KEYS],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=140,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--timeout",
+                "40",
+                "--timeout-method",
+                "thread",
+                "tests/ui/test_keyboard.py",
+                "-k",
+                X11_KEYS,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=140,
+        )
     except subprocess.TimeoutExpired as exc:
         raise AssertionError(f"the X11 keyboard tests hung: {exc.stdout!r}") from None
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
@@ -61,12 +93,20 @@ def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
 
 @pytest.mark.timeout(180)
 def test_the_dock_on_a_hidpi_screen() -> None:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": "2",
-           "NIBTEST_DEVICE_PIXEL_RATIO": "2"}  # fmt: skip
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QT_SCALE_FACTOR": "2",
+        "NIBTEST_DEVICE_PIXEL_RATIO": "2",
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/ui/test_dock.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=170,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
 
@@ -84,16 +124,25 @@ CHOICE = (
 def test_a_software_rasterizer_gets_the_software_scene_graph(xvfb) -> None:
     """Mesa's llvmpipe redraws the whole window each frame; the app then draws with Qt's
     software scene graph, which repaints only what changed."""
-    base = {k: v for k, v in os.environ.items()
-            if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")}  # fmt: skip
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")
+    }
     base.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", LIBGL_ALWAYS_SOFTWARE="1")
-    for extra, expected in (({}, "software software"),
-                            ({"NIB_SCENE_GRAPH": "opengl"}, "opengl default"),
-                            ({"QT_QUICK_BACKEND": "software"}, "qt")):  # fmt: skip
+    for extra, expected in (
+        ({}, "software software"),
+        ({"NIB_SCENE_GRAPH": "opengl"}, "opengl default"),
+        ({"QT_QUICK_BACKEND": "software"}, "qt"),
+    ):
         proc = subprocess.run(
-            [sys.executable, "-c", CHOICE], cwd=ROOT, env={**base, **extra},
-            capture_output=True, text=True, timeout=50,
-        )  # fmt: skip
+            [sys.executable, "-c", CHOICE],
+            cwd=ROOT,
+            env={**base, **extra},
+            capture_output=True,
+            text=True,
+            timeout=50,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert proc.stdout.strip().startswith(expected), (extra, proc.stdout)
 
@@ -126,14 +175,27 @@ def test_the_choice_is_remembered_for_the_same_display(xvfb, tmp_path) -> None:
     """The renderer is asked once per display (about 60 ms of GL start under Xvfb): a
     choice remembered for the same display, drivers and environment is taken as it is,
     even one the renderer would not give; one made for anything else is asked again."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")}  # fmt: skip
-    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", LIBGL_ALWAYS_SOFTWARE="1",
-               XDG_CONFIG_HOME=str(tmp_path))  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("QT_QPA_PLATFORM", "NIB_SCENE_GRAPH", "QT_QUICK_BACKEND")
+    }
+    env.update(
+        DISPLAY=xvfb,
+        QT_QPA_PLATFORM="xcb",
+        LIBGL_ALWAYS_SOFTWARE="1",
+        XDG_CONFIG_HOME=str(tmp_path),
+    )
 
     def choice(remembered: str) -> str:
-        proc = subprocess.run([sys.executable, "-c", REMEMBERED, remembered], cwd=ROOT,
-                              env=env, capture_output=True, text=True, timeout=50)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", REMEMBERED, remembered],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=50,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         return proc.stdout.strip()
 

@@ -168,10 +168,16 @@ def test_dock_never_takes_focus(gui) -> None:
             from PySide6.QtCore import QCoreApplication
             from PySide6.QtGui import QWheelEvent
 
-            event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0),
-                                QPoint(0, -120),
-                                Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
-                                Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+            event = QWheelEvent(
+                centre,
+                gui.window.mapToGlobal(centre),
+                QPoint(0, 0),
+                QPoint(0, -120),
+                Qt.MouseButton.NoButton,
+                Qt.KeyboardModifier.NoModifier,
+                Qt.ScrollPhase.NoScrollPhase,
+                False,
+            )
             await gui.act(lambda event=event: QCoreApplication.sendEvent(gui.window, event))
         await gui.frame()
         assert listview.property("contentY") > 0  # the wheel scrolled the list
@@ -198,9 +204,15 @@ def test_sweep_moves_only_inside_the_running_rows_text(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         long = "Write the tests " + "for every rule of the checklist, " * 8
-        gui.push(sid, 10, [Item("Done first", "completed"),
-                           Item(long, "in_progress", "Writing the tests"),
-                           Item("Later", "pending")])  # fmt: skip
+        gui.push(
+            sid,
+            10,
+            [
+                Item("Done first", "completed"),
+                Item(long, "in_progress", "Writing the tests"),
+                Item("Later", "pending"),
+            ],
+        )
         gui.expand(True)
         gui.item("composerInput").setFocus(False)  # no blinking cursor in the grabs
         await gui.laid_out_dock_list()
@@ -273,8 +285,15 @@ def test_nothing_moves_and_the_step_reads_stopped_after_a_stop(gui) -> None:
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)
-        gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
-                           Item("Later", "pending")])  # fmt: skip
+        gui.push(
+            sid,
+            10,
+            [
+                Item("Done", "completed"),
+                Item("Write", "in_progress", "Writing"),
+                Item("Later", "pending"),
+            ],
+        )
         gui.expand(True)
         await gui.frame()
         assert len(gui.visible_items("sweepText")) == 1
@@ -309,8 +328,16 @@ def test_plain_text_glyphs_and_accessible_names(gui) -> None:
         await gui.start()
         sid = await running_session(gui)
         markup = '<b>x</b> <a href="https://example.com">link</a> &amp;'
-        gui.push(sid, 10, [Item(markup, "pending"), Item("Run", "in_progress", "Running"),
-                           Item("Done", "completed"), Item("Dropped", "cancelled")])  # fmt: skip
+        gui.push(
+            sid,
+            10,
+            [
+                Item(markup, "pending"),
+                Item("Run", "in_progress", "Running"),
+                Item("Done", "completed"),
+                Item("Dropped", "cancelled"),
+            ],
+        )
         gui.expand(True)
         await gui.frame()
         text = [t for t in gui.items("rowText") if t.property("text") == markup]
@@ -475,10 +502,12 @@ def test_transcript_has_one_live_line_per_step(gui, monkeypatch) -> None:
 def test_the_expanded_list_follows_the_running_step_until_scrolled(gui) -> None:
     def steps(running: int) -> list[Item]:
         return [
-            Item(f"Step {i}", "completed" if i < running else
-                 "in_progress" if i == running else "pending")
+            Item(
+                f"Step {i}",
+                "completed" if i < running else "in_progress" if i == running else "pending",
+            )
             for i in range(44)
-        ]  # fmt: skip
+        ]
 
     def in_view(index: int) -> bool:
         listview = gui.item("dockList")
@@ -526,10 +555,16 @@ def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
         assert listview.property("contentHeight") > listview.height()
         assert not listview.property("userScrolled")
         centre = gui.centre(listview)
-        event = QWheelEvent(centre, gui.window.mapToGlobal(centre), QPoint(0, 0),
-                            QPoint(0, -120), Qt.MouseButton.NoButton,
-                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                            False)  # fmt: skip
+        event = QWheelEvent(
+            centre,
+            gui.window.mapToGlobal(centre),
+            QPoint(0, 0),
+            QPoint(0, -120),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
         await gui.act(lambda: QCoreApplication.sendEvent(gui.window, event))
         await until(lambda: listview.property("userScrolled"), what="the wheel noticed")
 
@@ -540,8 +575,15 @@ def test_the_progress_track_keeps_clear_of_the_rounded_corners_and_glyphs_match(
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)
-        gui.push(sid, 10, [Item("Done", "completed"), Item("Write", "in_progress", "Writing"),
-                           Item("Later", "pending")])  # fmt: skip
+        gui.push(
+            sid,
+            10,
+            [
+                Item("Done", "completed"),
+                Item("Write", "in_progress", "Writing"),
+                Item("Later", "pending"),
+            ],
+        )
         gui.expand(True)
         await gui.frame()
         composer = gui.item("composer")

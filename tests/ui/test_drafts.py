@@ -30,8 +30,9 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
         await first.start()
         session = await first.actions.sessions.create_session("agent")
         first.item("composerInput").setProperty("text", "half a thought")
-        await until(lambda: kept.exists() and "half a thought" in kept.read_text(), 10,
-                    "the draft written")  # fmt: skip
+        await until(
+            lambda: kept.exists() and "half a thought" in kept.read_text(), 10, "the draft written"
+        )
         return session.id
 
     try:
@@ -44,8 +45,11 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
     async def see_it_again() -> None:
         await second.start()
         await until(lambda: second.state.current == sid, 10, "the session shown")
-        await until(lambda: second.item("composerInput").property("text") == "half a thought",
-                    5, "the draft in the input")  # fmt: skip
+        await until(
+            lambda: second.item("composerInput").property("text") == "half a thought",
+            5,
+            "the draft in the input",
+        )
 
     try:
         second.run(see_it_again())

@@ -47,8 +47,11 @@ def test_an_earlier_session_is_listed_and_opened(gui: Gui, tmp_path: Path) -> No
         assert listed.hasActiveFocus()
         await gui.key(Qt.Key.Key_Down)  # the second: Earlier task 2
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.sessions.property("currentTitle") == "Fix the parser", 15,
-                    "the imported session shown")  # fmt: skip
+        await until(
+            lambda: gui.sessions.property("currentTitle") == "Fix the parser",
+            15,
+            "the imported session shown",
+        )
         await until(lambda: "Done." in transcript(gui), 10, "its history")
         assert "Looking at it." in transcript(gui)
         first = gui.state.current

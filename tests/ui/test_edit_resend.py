@@ -63,8 +63,11 @@ def test_an_earlier_message_is_edited_and_resent_in_a_fork(
         assert (folder / "app.py").read_text() == "print('between')\n"
         assert not gui.item("editingWords").property("visible")
         await gui.actions.sessions.select_session(parent)
-        await until(lambda: [r.text for r in gui.transcript.model.rows()] == before, 10,
-                    "the parent as it was")  # fmt: skip
+        await until(
+            lambda: [r.text for r in gui.transcript.model.rows()] == before,
+            10,
+            "the parent as it was",
+        )
 
     gui.run(body(), timeout=90)
 

@@ -77,11 +77,17 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
         await until(lambda: gui.item("sendQueuedButton").isVisible(), what="Send now")
         await gui.frame()  # laid out where the click lands
         await gui.click(gui.item("sendQueuedButton"))
-        await until(lambda: (s := gui.state.snapshot(sid)) is not None
-                    and s.revision > before.revision, what="the agent's new list")  # fmt: skip
-        await until(lambda: [r.property("content") for r in gui.items("todoRow") if r.isVisible()]
-                    == ["Add the column", "Update the docs", "tag the release", "Write the tests"],
-                    what="the new list in the dock")  # fmt: skip
+        await until(
+            lambda: (s := gui.state.snapshot(sid)) is not None and s.revision > before.revision,
+            what="the agent's new list",
+        )
+        await until(
+            lambda: (
+                [r.property("content") for r in gui.items("todoRow") if r.isVisible()]
+                == ["Add the column", "Update the docs", "tag the release", "Write the tests"]
+            ),
+            what="the new list in the dock",
+        )
         after = gui.state.snapshot(sid)
         assert after is not None and after.items[3].status == "cancelled"
         await gui.actions.sessions.cancel_turn()

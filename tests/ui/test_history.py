@@ -161,11 +161,15 @@ def test_history_keys_reach_both_ends_and_move_by_pages(gui, monkeypatch) -> Non
         listview = gui.item("historyList")
         assert listview.hasActiveFocus() and listview.property("currentIndex") == 0
         await gui.key(Qt.Key.Key_End)
-        await until(lambda: history(gui)[listview.property("currentIndex")].revision == 1,
-                    what="the oldest revision current")  # fmt: skip
+        await until(
+            lambda: history(gui)[listview.property("currentIndex")].revision == 1,
+            what="the oldest revision current",
+        )
         assert len(history(gui)) == newest
-        await until(lambda: history(gui)[-1].turnLabel.endswith(" · revisions 1–81 · “1. Step 1”"),
-                    what="the whole turn's header")  # fmt: skip
+        await until(
+            lambda: history(gui)[-1].turnLabel.endswith(" · revisions 1–81 · “1. Step 1”"),
+            what="the whole turn's header",
+        )
         await gui.key(Qt.Key.Key_Home)
         assert listview.property("currentIndex") == 0
         await gui.key(Qt.Key.Key_PageDown)

@@ -371,8 +371,10 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         await type_text(gui, "/compact")
         await gui.key(Qt.Key.Key_Return)
         last = "Context compacted: "
-        await until(lambda: gui.transcript.model.rows()[-1].text.startswith(last),
-                    what="the compaction line")  # fmt: skip
+        await until(
+            lambda: gui.transcript.model.rows()[-1].text.startswith(last),
+            what="the compaction line",
+        )
         assert input_.property("text") == ""
         assert gui.notice.property("text") == ""
         # one count: the messages stored before the summary, live and read again alike
@@ -385,13 +387,18 @@ def test_slash_compact_summarises_the_session(gui, monkeypatch) -> None:
         await until(lambda: gui.transcript.model.rows()[-1].text == stored, what="read again")
         # folded to its count; a click shows the summary the agent goes on from
         await gui.frame()
-        line = next(t for t in gui.visible_items("transcriptText")
-                    if t.property("text").startswith(live_head))  # fmt: skip
+        line = next(
+            t
+            for t in gui.visible_items("transcriptText")
+            if t.property("text").startswith(live_head)
+        )
         assert line.property("text").endswith("the summary ▸")
         assert "The demo agent summarised" not in line.property("text")
         await gui.click(line)
-        await until(lambda: "The demo agent summarised the conversation so far"
-                    in line.property("text"), what="the summary unfolded")  # fmt: skip
+        await until(
+            lambda: "The demo agent summarised the conversation so far" in line.property("text"),
+            what="the summary unfolded",
+        )
         assert live_head.endswith("earlier messages summarised")
         await gui.click(line)  # folded again
         await until(lambda: line.property("text").endswith("the summary ▸"), what="folded")
@@ -554,8 +561,12 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
         assert gui.calls["turns.start"] == 1
         # sent when the turn completes, as the next turn's request
         await until(lambda: gui.calls["turns.start"] == 2, 30, "the queued message sent")
-        await until(lambda: any(r.kind == "user" and r.text == "Then tidy up, please"
-                                for r in gui.transcript.model.rows()))  # fmt: skip
+        await until(
+            lambda: any(
+                r.kind == "user" and r.text == "Then tidy up, please"
+                for r in gui.transcript.model.rows()
+            )
+        )
         assert not gui.item("queuedRow").isVisible()
         # queued, then the turn stopped: it waits for Send now
         await until(lambda: gui.sessions.property("currentRunning"))
@@ -616,8 +627,10 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         settings["desktop"] = {"appearance": "light", "reducedMotion": False}
         (gui.data_dir / "settings.json").write_text(json.dumps(settings))
         theme = gui.window.findChild(object, "theme")
-        await until(lambda: gui.views.settings_view.property("appearance") == "light",
-                    what="the edited appearance")  # fmt: skip
+        await until(
+            lambda: gui.views.settings_view.property("appearance") == "light",
+            what="the edited appearance",
+        )
         assert not theme.property("dark") and not gui.dock.property("reducedMotion")
 
     gui.run(body())
@@ -709,8 +722,16 @@ def test_tab_reaches_every_button_and_shows_where_the_focus_is(gui) -> None:
                 assert ring(item) is not None and ring(item).isVisible(), item.objectName()
         else:
             raise AssertionError(f"Tab never came back to the input: {reached}")
-        for name in ("newButton", "toolsButton", "sessionRow", "forkButton",
-                     "settingsButton", "deleteButton", "transcriptList", "sendButton"):  # fmt: skip
+        for name in (
+            "newButton",
+            "toolsButton",
+            "sessionRow",
+            "forkButton",
+            "settingsButton",
+            "deleteButton",
+            "transcriptList",
+            "sendButton",
+        ):
             assert name in reached, (name, reached)
         assert not ring(gui.item("newButton")).isVisible()  # the focus has moved on
         assert input_.property("text") == "a task"  # no Tab typed into it

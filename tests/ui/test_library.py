@@ -45,11 +45,15 @@ def test_the_sidebar_says_progress_what_ended_unseen_and_the_whole_title(
         await gui.start()
         first = await gui.actions.sessions.create_session("agent")
         await gui.actions.sessions.start_turn("1. One\n2. Two\n3. Three")
-        await until(lambda: row_of(gui, first.id).property("progress") in ("1/3", "2/3"), 15,
-                    "the row's progress")  # fmt: skip
+        await until(
+            lambda: row_of(gui, first.id).property("progress") in ("1/3", "2/3"),
+            15,
+            "the row's progress",
+        )
         await gui.frame()
-        mark = [m for m in gui.visible_items("sessionProgress")
-                if m.property("text") in ("1/3", "2/3")]  # fmt: skip
+        mark = [
+            m for m in gui.visible_items("sessionProgress") if m.property("text") in ("1/3", "2/3")
+        ]
         assert mark, "the progress is drawn in the row"
         await gui.actions.sessions.create_session("plan")  # the user moves on; the turn ends unseen
         await until(lambda: gui.state.turn(first.id).state == "completed", 15, "the end")
@@ -138,8 +142,11 @@ def test_ctrl_shift_f_finds_what_was_said_and_opens_the_session_at_it(
         await gui.key(Qt.Key.Key_F, CTRL | SHIFT)
         await dialog(gui, "searchDialog")
         await type_text(gui, "zzyzx")
-        await until(lambda: gui.item("searchNote").property("text") == "No session says “zzyzx”",
-                    10, "the note")  # fmt: skip
+        await until(
+            lambda: gui.item("searchNote").property("text") == "No session says “zzyzx”",
+            10,
+            "the note",
+        )
         # the results gone with it (counted: a removed row's item is deleted a moment later)
         await until(lambda: gui.item("searchHits").property("count") == 0, 10, "no results")
 

@@ -36,8 +36,7 @@ def test_a_10_mb_transcript_opens_and_pages_in(gui: Gui, tmp_path) -> None:
             listview.setProperty("following", False)
             await gui.frame()
             listview.setProperty("contentY", listview.property("originY"))
-            await until(lambda c=count: len(gui.transcript.model.rows()) > c,
-                        what="an older page")  # fmt: skip
+            await until(lambda c=count: len(gui.transcript.model.rows()) > c, what="an older page")
         rows = gui.transcript.model.rows()
         assert [r.text.split(" ")[1] for r in rows] == [str(i) for i in range(500)]
         assert gui.supervisor.pid == pid and gui.connection.property("state") == "ready"
@@ -50,8 +49,9 @@ def words(item: object) -> str:
     from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject
 
     length = item.property("length")  # type: ignore[attr-defined]
-    drawn = QMetaObject.invokeMethod(item, "getText", Q_RETURN_ARG(str), Q_ARG(int, 0),
-                                     Q_ARG(int, length))  # fmt: skip
+    drawn = QMetaObject.invokeMethod(
+        item, "getText", Q_RETURN_ARG(str), Q_ARG(int, 0), Q_ARG(int, length)
+    )
     return " ".join(str(drawn).split())
 
 
@@ -91,8 +91,11 @@ def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> 
         assert long.mapToScene(QPointF(0, 0)).y() == top
         assert gui.item("jumpToLatest").isVisible()
         at = long.mapToScene(QPointF(long.width() / 2, 10)).toPoint()
-        await gui.act(lambda: QTest.mouseClick(gui.window, Qt.MouseButton.LeftButton,
-                                               Qt.KeyboardModifier.NoModifier, at))  # fmt: skip
+        await gui.act(
+            lambda: QTest.mouseClick(
+                gui.window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at
+            )
+        )
         await until(lambda: words(long) == shown, what="folded again")
 
     gui.run(body())

@@ -21,10 +21,14 @@ pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpe
 def test_session_and_transcript_models(qtmodeltester) -> None:
     sessions = SessionListModel()
     state = AppState()
-    state.apply(ev.SessionsListed((
-        Session("a", "A", "agent", running_turn="t1"),
-        Session("b", "B", "plan", parent_id="a", remote=True, remote_state="connected"),
-    )))  # fmt: skip
+    state.apply(
+        ev.SessionsListed(
+            (
+                Session("a", "A", "agent", running_turn="t1"),
+                Session("b", "B", "plan", parent_id="a", remote=True, remote_state="connected"),
+            )
+        )
+    )
     sessions.set_rows(sidebar.rows(state))
     qtmodeltester.check(sessions)
     transcript = TranscriptModel()
@@ -56,16 +60,22 @@ def test_todo_model_through_the_dock(qtmodeltester, qtbot) -> None:
     qtmodeltester.check(items)
     # a change in length inserts (or removes) rows: never a reset
     with qtbot.assertNotEmitted(items.modelReset), qtbot.waitSignal(items.rowsInserted):
-        state.apply(ev.SnapshotArrived(
-            Snapshot("a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two")))
-        ))  # fmt: skip
+        state.apply(
+            ev.SnapshotArrived(
+                Snapshot(
+                    "a", 1, (Item("One", "completed"), Item("Two", "in_progress", "Doing two"))
+                )
+            )
+        )
     qtmodeltester.check(items)
     assert [r.sweeping for r in items.rows()] == [False, True]
     # same length: only the changed rows are signalled, no reset
     with qtbot.assertNotEmitted(items.modelReset), qtbot.waitSignal(items.dataChanged) as changed:
-        state.apply(ev.SnapshotArrived(
-            Snapshot("a", 2, (Item("One", "completed"), Item("Two", "completed")))
-        ))  # fmt: skip
+        state.apply(
+            ev.SnapshotArrived(
+                Snapshot("a", 2, (Item("One", "completed"), Item("Two", "completed")))
+            )
+        )
     assert changed.args[0].row() == 1 and changed.args[1].row() == 1
     assert dock.property("completed") == 2 and dock.property("currentStep") == "All steps completed"
 

@@ -97,8 +97,11 @@ def forge(bus: str, notification: int, key: str) -> None:
     from tests.helpers.session_bus import NAME, PATH
 
     with open_dbus_connection(bus) as forger:
-        forger.send(new_signal(DBusAddress(PATH, interface=NAME), "ActionInvoked", "us",
-                               (notification, key)))  # fmt: skip
+        forger.send(
+            new_signal(
+                DBusAddress(PATH, interface=NAME), "ActionInvoked", "us", (notification, key)
+            )
+        )
         forger.send_and_get_reply(new_method_call(message_bus, "GetId"), timeout=5)
 
 
@@ -131,8 +134,9 @@ def test_an_approvals_allow_once_action_answers_it(gui: Gui, bus: str, elsewhere
         server.invoke(note.id, "allow_once")
         await until(lambda: not gui.sessions.property("currentRunning"), 30, "the turn's end")
         lines = [row.text for row in gui.transcript.model.rows()]
-        assert any(line.startswith("✓ echo (test) ") and "· echo: Please echo" in line
-                   for line in lines), lines  # fmt: skip
+        assert any(
+            line.startswith("✓ echo (test) ") and "· echo: Please echo" in line for line in lines
+        ), lines
         await until(lambda: server.notified[-1].body.startswith("Finished"), 15, "the end")
         assert server.notified[-1].id == note.id  # the same notification, updated
         server.invoke(note.id, "default")  # the window comes forward on that session
@@ -191,8 +195,11 @@ def test_the_title_tells_progress_and_a_waiting_approval(gui: Gui) -> None:
         assert gui.window.title() == "New session — Nib"
         await gui.actions.sessions.start_turn("1. Plan\n2. Write\n3. Test")  # paced at 60 s a step
         await until(lambda: gui.window.title() == "(0/3) Plan — Nib", 10, "the progress")
-        gui.push(gui.state.current or "", 99, [("Plan", "completed"), ("Write", "in_progress"),
-                                               ("Test", "pending")])  # fmt: skip
+        gui.push(
+            gui.state.current or "",
+            99,
+            [("Plan", "completed"), ("Write", "in_progress"), ("Test", "pending")],
+        )
         await until(lambda: gui.window.title() == "(1/3) Plan — Nib", 10, "the next step")
         await gui.actions.sessions.cancel_turn()
         await until(lambda: gui.window.title() == "Plan — Nib", 10, "the plain title")

@@ -89,11 +89,20 @@ def test_codexs_model_chosen_by_keyboard_reaches_its_next_request(gui: Gui, tmp_
             sid = gui.state.current or ""
             gui.item("composerInput").setProperty("text", "Hello")
             await gui.key(Qt.Key.Key_Return)
-            await until(lambda: not gui.sessions.property("currentRunning")
-                        and gui.state.steering.get(sid) is not None
-                        and gui.state.steering[sid].models, 120, "its models")  # fmt: skip
-            await until(lambda: "/review" in [row["name"] for row in gui.composer.completions("/")],
-                        30, "its own commands offered")  # fmt: skip
+            await until(
+                lambda: (
+                    not gui.sessions.property("currentRunning")
+                    and gui.state.steering.get(sid) is not None
+                    and gui.state.steering[sid].models
+                ),
+                120,
+                "its models",
+            )
+            await until(
+                lambda: "/review" in [row["name"] for row in gui.composer.completions("/")],
+                30,
+                "its own commands offered",
+            )
             told = gui.state.steering[sid]
             value, name = next((v, n) for v, n in told.models if n != told.model)
             await choose(gui, name, Qt.Key.Key_O, CTRL_SHIFT, prefilled="Model: ")
@@ -101,8 +110,11 @@ def test_codexs_model_chosen_by_keyboard_reaches_its_next_request(gui: Gui, tmp_
             asked = len(models.requests)
             gui.item("composerInput").setProperty("text", "Again")
             await gui.key(Qt.Key.Key_Return)
-            await until(lambda: "Second." in [r.text for r in gui.transcript.model.rows()], 120,
-                        "the next answer")  # fmt: skip
+            await until(
+                lambda: "Second." in [r.text for r in gui.transcript.model.rows()],
+                120,
+                "the next answer",
+            )
             sent = [r.get("model") for r in models.requests[asked:] if r.get("input")]
             assert sent and all(str(model) == value.split("/")[0] for model in sent), (sent, value)
 

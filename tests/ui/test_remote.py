@@ -97,8 +97,9 @@ def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostP
             await until(lambda: gui.sessions.property("currentReachable"), 40, "linked again")
             await until(
                 lambda: "⚠ Turn interrupted: the host restarted" in transcript(gui),
-                20, "the turn's end",
-            )  # fmt: skip
+                20,
+                "the turn's end",
+            )
             lines = transcript(gui)
             assert lines[0] == RUNNING_TEXT and "I'll work through this in 3 steps." in lines
             await until(

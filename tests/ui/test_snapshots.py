@@ -52,21 +52,37 @@ def test_accessible_name() -> None:
 def test_the_headline_tells_how_the_turn_ended() -> None:
     from ui.snapshots import TurnView, headline
 
-    snap = Snapshot("s", 3, (Item("A", "completed"), Item("B", "in_progress", "Doing B"),
-                             Item("C", "pending"), Item("D", "cancelled")))  # fmt: skip
+    snap = Snapshot(
+        "s",
+        3,
+        (
+            Item("A", "completed"),
+            Item("B", "in_progress", "Doing B"),
+            Item("C", "pending"),
+            Item("D", "cancelled"),
+        ),
+    )
     cases = {
         TurnView("s", "running"): ("Doing B", "running", False),
         TurnView("s", "cancelled"): ("Stopped at 1 / 3 · B", "ended", True),
         TurnView("s", "failed", "host restarted"): (
-            "Interrupted at 1 / 3 · B · the host restarted", "ended", True),
+            "Interrupted at 1 / 3 · B · the host restarted",
+            "ended",
+            True,
+        ),
         TurnView("s", "failed", "model endpoint unreachable: refused"): (
-            "Failed at 1 / 3 · B · model endpoint unreachable: refused", "ended", True),
+            "Failed at 1 / 3 · B · model endpoint unreachable: refused",
+            "ended",
+            True,
+        ),
         TurnView("s", "completed"): ("Turn ended at 1 / 3 · B", "ended", True),
         TurnView("s", "unreachable", "Connection refused"): (
             "Unreachable at 1 / 3 · B · the turn may still be running on the remote host",
-            "ended", True),
+            "ended",
+            True,
+        ),
         TurnView("s"): ("Doing B", "idle", False),
-    }  # fmt: skip
+    }
     for turn, (text, tone, counted) in cases.items():
         line = headline(snap, turn)
         assert (line.text, line.tone, line.counted) == (text, tone, counted), turn
@@ -88,8 +104,17 @@ def test_rows_of_a_live_list_and_of_a_past_revision() -> None:
     running = todo_rows(snap, TurnView("s", "running"), live=True)
     assert [(r.sweeping, r.interrupted) for r in running] == [(False, False), (True, False)]
     stopped = todo_rows(snap, TurnView("s", "cancelled"), live=True)[1]
-    assert stopped == TodoRow("B", "in_progress", "◐", "Doing B", 2,
-                              "Step 2 of 2, stopped: Doing B", True, "stopped", False)  # fmt: skip
+    assert stopped == TodoRow(
+        "B",
+        "in_progress",
+        "◐",
+        "Doing B",
+        2,
+        "Step 2 of 2, stopped: Doing B",
+        True,
+        "stopped",
+        False,
+    )
     past = todo_rows(snap, TurnView("s", "running"), live=False)[1]  # read-only: nothing moves
     assert not past.sweeping and not past.interrupted and past.endedWord == ""
 

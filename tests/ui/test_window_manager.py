@@ -29,8 +29,12 @@ def managed(xvfb: str) -> Iterator[str]:
 
     def start() -> subprocess.Popen[bytes]:
         # --replace: a screen whose last manager is still being let go is taken over
-        return subprocess.Popen(["openbox", "--sm-disable", "--replace"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=said)  # fmt: skip
+        return subprocess.Popen(
+            ["openbox", "--sm-disable", "--replace"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=said,
+        )
 
     proc, starts = start(), 1
     try:
@@ -57,10 +61,25 @@ def test_dialogs_own_the_keyboard_under_a_window_manager(managed: str) -> None:
     env.update(DISPLAY=managed, QT_QPA_PLATFORM="xcb", QSG_RENDER_LOOP="basic", NIBTEST_WM="1")
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "60",
-             "--timeout-method", "thread", "tests/ui/under_wm.py"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=190,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--timeout",
+                "60",
+                "--timeout-method",
+                "thread",
+                "tests/ui/under_wm.py",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=190,
+        )
     except subprocess.TimeoutExpired as exc:
         raise AssertionError(f"the window-manager tests hung: {exc.stdout!r}") from None
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -97,8 +97,9 @@ def test_a_session_in_a_new_worktree_by_keys(
         assert "uncommitted changes" in summary.property("text")
         assert gui.item("mergeMessage").property("text") == shown.title  # editable
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 10,
-                    "merged")  # fmt: skip
+        await until(
+            lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 10, "merged"
+        )
         assert (repo / "tidy.txt").read_text() == "tidied\n"  # the checkout brought along
         assert git(repo, "log", "-1", "--format=%s") == shown.title  # the default message
 
@@ -125,8 +126,11 @@ def test_nibs_own_agent_in_a_new_worktree(gui: Gui, tmp_path: Path) -> None:
         await gui.frame()
         gui.item("folderField").forceActiveFocus()
         await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.state.shown is not None and gui.state.shown.branch != "", 10,
-                    "the session in its worktree")  # fmt: skip
+        await until(
+            lambda: gui.state.shown is not None and gui.state.shown.branch != "",
+            10,
+            "the session in its worktree",
+        )
         shown = gui.state.shown
         assert shown is not None and shown.agent == "" and shown.branch.startswith("nib/")
 

@@ -197,8 +197,7 @@ def test_an_agents_work_read_found_copied_and_a_step_restored_by_keys(gui: Gui) 
     configure(gui)
     work = repository(gui.data_dir.parent / "work")
     taken: list[str] = []
-    gui.state.subscribe(lambda _e, change: taken.append("") if store.CHECKPOINT in change
-                        else None)  # fmt: skip
+    gui.state.subscribe(lambda _e, change: taken.append("") if store.CHECKPOINT in change else None)
 
     async def say(text: str) -> None:
         before = gui.state.turn(gui.state.current).turn_id
@@ -236,8 +235,13 @@ def test_an_agents_work_read_found_copied_and_a_step_restored_by_keys(gui: Gui) 
         await say("steps")
         answered = ""
         for step in range(3):  # each change allowed once its step's checkpoint is stored
-            await until(lambda answered=answered: gui.approvals.property("approvalId")
-                        not in ("", answered), 10, "the approval")  # fmt: skip
+            await until(
+                lambda answered=answered: (
+                    gui.approvals.property("approvalId") not in ("", answered)
+                ),
+                10,
+                "the approval",
+            )
             answered = gui.approvals.property("approvalId")
             await until(lambda step=step: len(taken) >= before + step + 2, 10, "a checkpoint")
             await keys("alt+y")
@@ -250,16 +254,24 @@ def test_an_agents_work_read_found_copied_and_a_step_restored_by_keys(gui: Gui) 
         assert "print(2)" in gui.item("changeDiff").property("text")  # Step 1's diff, read
         await tab_to(gui, "restoreScopeButton")
         await keys("Return")
-        await until(lambda: gui.window.findChild(object, "restoreConfirm").property("opened"),
-                    what="the question")  # fmt: skip
+        await until(
+            lambda: gui.window.findChild(object, "restoreConfirm").property("opened"),
+            what="the question",
+        )
         await keys("Return")
         await until(lambda: changes.property("undoWords") != "", 10, "restored")
         assert (work / "app.py").read_text() == "print(1)\n" and not (work / "new.txt").exists()
         await tab_to(gui, "undoRestoreButton")
         await keys("Return")
-        await until(lambda: (work / "new.txt").exists()
-                    and (work / "app.py").read_text() == "print(2)\n"
-                    and (work / "data.txt").read_text() == "changed\n", 10, "the undo")  # fmt: skip
+        await until(
+            lambda: (
+                (work / "new.txt").exists()
+                and (work / "app.py").read_text() == "print(2)\n"
+                and (work / "data.txt").read_text() == "changed\n"
+            ),
+            10,
+            "the undo",
+        )
         await keys("Escape")
         await closed(gui, dialog)
 
@@ -293,8 +305,11 @@ def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
         await until(lambda: input_.hasActiveFocus(), what="the input")
         await type_text("hello")
         await keys("Return")
-        await until(lambda: (s := gui.state.steering.get(sid)) is not None and s.mode, 15,
-                    "the agent's modes")  # fmt: skip
+        await until(
+            lambda: (s := gui.state.steering.get(sid)) is not None and s.mode,
+            15,
+            "the agent's modes",
+        )
         await keys("ctrl+shift+m")
         await until(lambda: gui.window.findChild(object, "commandPalette").property("opened"))
         await type_text("Plan")
@@ -306,8 +321,11 @@ def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
         await keys("Tab")
         await until(lambda: input_.property("text") == "attached see @src/app.py ", what="Tab")
         await keys("Return")
-        await until(lambda: any(t.startswith("got: ") and "app.py" in t for t in lines()), 15,
-                    "the file reached the agent")  # fmt: skip
+        await until(
+            lambda: any(t.startswith("got: ") and "app.py" in t for t in lines()),
+            15,
+            "the file reached the agent",
+        )
         await keys("ctrl+n")  # a session of the host's own agent
         await until(lambda: gui.state.current != sid, what="Ctrl+N")
         own = gui.state.current or ""
@@ -318,8 +336,9 @@ def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
             snapshot = gui.state.snapshot(own)
             return snapshot is not None and len(snapshot.items) == 3
 
-        await until(lambda: listed() and not gui.sessions.property("currentRunning"), 20,
-                    "the demo's list")  # fmt: skip
+        await until(
+            lambda: listed() and not gui.sessions.property("currentRunning"), 20, "the demo's list"
+        )
         revision = gui.state.snapshot(own).revision  # type: ignore[union-attr]
         await keys("ctrl+t")
         dock = gui.item("dockList")
@@ -339,8 +358,11 @@ def test_steering_by_keys_a_mode_a_file_and_feedback_the_agent_writes(
 
         def rewritten() -> bool:
             snapshot = gui.state.snapshot(own)
-            return snapshot is not None and snapshot.revision > revision and [
-                i.content for i in snapshot.items][-1:] == ["four"]  # fmt: skip
+            return (
+                snapshot is not None
+                and snapshot.revision > revision
+                and [i.content for i in snapshot.items][-1:] == ["four"]
+            )
 
         await until(rewritten, 20, "the agent's new list")
 
@@ -356,8 +378,11 @@ def test_the_library_dialogs_own_the_keyboard(gui: Gui, monkeypatch: pytest.Monk
         await launched(gui)
         await type_text("1. Teach the tokenizer about heredocs")
         await keys("Return")
-        await until(lambda: gui.state.current and gui.state.turn(gui.state.current).ended,
-                    15, "the turn's end")  # fmt: skip
+        await until(
+            lambda: gui.state.current and gui.state.turn(gui.state.current).ended,
+            15,
+            "the turn's end",
+        )
         sid = gui.state.current
         await keys("F2")
         dialog = await opened(gui, "renameDialog")
@@ -370,8 +395,11 @@ def test_the_library_dialogs_own_the_keyboard(gui: Gui, monkeypatch: pytest.Monk
         await keys("ctrl+shift+f")
         dialog = await opened(gui, "searchDialog")
         await type_text("heredocs")
-        await until(lambda: gui.state.search.query == "heredocs" and gui.visible_items("searchHit"),
-                    10, "the results")  # fmt: skip
+        await until(
+            lambda: gui.state.search.query == "heredocs" and gui.visible_items("searchHit"),
+            10,
+            "the results",
+        )
         await keys("Return")
         await until(lambda: gui.state.current == sid, what="the session opened at its match")
         await until(lambda: not dialog.property("visible"), what="the search closed")
