@@ -5,6 +5,8 @@ of code."""
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,12 +53,12 @@ TABLES = (ast.Dict, ast.List, ast.Tuple, ast.Set)
 
 
 def formatter_skips(root: Path = ROOT) -> tuple[list[str], list[str]]:
-    """The `# fmt: skip` markers of host/, nib_desktop/ and ui/: (those on a data table,
-    a module's or class's assignment of a literal container over several lines; the
-    others)."""
+    """The `# fmt: skip` comments of the project's Python (the app, its tests and
+    benchmarks): (those on a data table, a module's or class's assignment of a literal
+    container over several lines; the others)."""
     tables: list[str] = []
     others: list[str] = []
-    for package in ("host", "nib_desktop", "ui"):
+    for package in ("host", "nib_desktop", "ui", "tests", "bench", "packaging"):
         for path in sorted((root / package).rglob("*.py")):
             text = path.read_text(encoding="utf-8")
             if "# fmt: skip" not in text:
@@ -71,11 +73,19 @@ def formatter_skips(root: Path = ROOT) -> tuple[list[str], list[str]]:
                         and isinstance(node.value, TABLES)
                         and (node.end_lineno or 0) > node.lineno
                     }
-            for number, line in enumerate(text.split("\n"), 1):
-                if "# fmt: skip" in line:
-                    where = f"{path.relative_to(root)}:{number}"
-                    (tables if number in ends else others).append(where)
+            for number in skip_comments(text):
+                where = f"{path.relative_to(root)}:{number}"
+                (tables if number in ends else others).append(where)
     return tables, others
+
+
+def skip_comments(text: str) -> list[int]:
+    """The lines holding a `# fmt: skip` comment (not the words inside a string)."""
+    return [
+        token.start[0]
+        for token in tokenize.generate_tokens(io.StringIO(text).readline)
+        if token.type == tokenize.COMMENT and token.string.strip() == "# fmt: skip"
+    ]
 
 
 def test_sizes_are_as_the_formatter_writes_them() -> None:
@@ -93,4 +103,8 @@ def test_the_skip_check_finds_a_hand_formatted_call(tmp_path: Path) -> None:
         "TABLE = {\n    'a': 1,\n}  # fmt: skip\n\n\ndef f() -> None:\n"
         "    print(1,\n          2)  # fmt: skip\n"
     )
-    assert formatter_skips(tmp_path) == (["host/bad.py:3"], ["host/bad.py:8"])
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.py").write_text(
+        'WORDS = "# fmt: skip"\n\n\ndef test() -> None:\n    f(1,\n      2)  # fmt: skip\n'
+    )
+    assert formatter_skips(tmp_path) == (["host/bad.py:3"], ["host/bad.py:8", "tests/t.py:6"])
