@@ -74,8 +74,9 @@ TERMINALS = (("x-terminal-emulator", "-e"), ("gnome-terminal", "--"), ("konsole"
 
 def open_terminal(command: tuple[str, ...], env: dict[str, str]) -> str:
     """`command` run in the user's terminal (`$TERMINAL`, else the first of TERMINALS
-    installed), with `env` added to the window's environment; "" once it started, else
-    why not, in words."""
+    installed), with `env` added to the command's environment only (`env(1)` inside the
+    terminal; the terminal itself runs in the window's); "" once it started, else why
+    not, in words."""
     import shutil
     import subprocess
     import threading
@@ -88,10 +89,12 @@ def open_terminal(command: tuple[str, ...], env: dict[str, str]) -> str:
             f"yourself: {shlex.join(command)}"
         )
     terminal, flag = found[0]
+    if any("=" in name or not name for name in env) or (command and "=" in command[0]):
+        return f"The sign-in's command cannot be run as given: {shlex.join(command)}"
+    inside = ["env", "--", *(f"{name}={value}" for name, value in env.items())] if env else []
     try:
         started = subprocess.Popen(
-            [*shlex.split(terminal), flag, *command],
-            env={**os.environ, **env},
+            [*shlex.split(terminal), flag, *inside, *command],
             start_new_session=True,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -707,7 +707,7 @@ def test_a_sign_in_that_runs_in_a_terminal_opens_one_with_the_agents_command(
     agent's own command with the method's arguments and environment."""
     ran = gui.data_dir.parent / "terminal.txt"
     terminal = gui.data_dir.parent / "terminal.sh"
-    terminal.write_text(f'#!/bin/sh\necho "$@ $SCRIPTED_LOGIN" > {ran}\n')
+    terminal.write_text(f'#!/bin/sh\necho "$@" > {ran}\necho "own:$SCRIPTED_LOGIN" >> {ran}\n')
     terminal.chmod(0o755)
     monkeypatch.setenv("TERMINAL", str(terminal))
     gui.data_dir.mkdir(parents=True, exist_ok=True)
@@ -727,11 +727,12 @@ def test_a_sign_in_that_runs_in_a_terminal_opens_one_with_the_agents_command(
             "the methods",
         )
         await gui.key(Qt.Key.Key_2, ALT)
-        await until(ran.exists, 10, "the terminal started")
-        assert (
-            ran.read_text().strip()
-            == f"-e {sys.executable} {AGENT} --auth --auth-terminal --login 1"
-        )
+        await until(lambda: ran.exists() and "own:" in ran.read_text(), 10, "the terminal ran")
+        # the method's environment is the agent command's (through env), not the terminal's
+        assert ran.read_text().splitlines() == [
+            f"-e env -- SCRIPTED_LOGIN=1 {sys.executable} {AGENT} --auth --auth-terminal --login",
+            "own:",
+        ]
         assert "runs in a terminal" in gui.state.notice
 
     gui.run(body(), timeout=60)
