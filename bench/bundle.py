@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.helpers.bundle import build_bundle
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,30 +43,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="nib-bundle-") as folder:
         dist, work = Path(folder) / "dist", Path(folder) / "work"
         start = time.perf_counter()
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "PyInstaller",
-                "--noconfirm",
-                "--clean",
-                "--log-level",
-                "ERROR",
-                "--distpath",
-                str(dist),
-                "--workpath",
-                str(work),
-                str(ROOT / "packaging" / "nib-desktop.spec"),
-            ],
-            cwd=ROOT,
-            check=True,
-        )
+        exe = str(build_bundle(dist, work))
         build = time.perf_counter() - start
         bundle = dist / "nib-desktop"
         archive = Path(folder) / "nib-desktop.tar.gz"
         with tarfile.open(archive, "w:gz") as tar:
             tar.add(bundle, arcname="nib-desktop")
-        exe = str(bundle / "nib-desktop")
         smoke([exe, "--smoke-test"])  # warm the file cache
         frozen = statistics.median(smoke([exe, "--smoke-test"]) for _ in range(args.runs))
         source = statistics.median(

@@ -6,41 +6,15 @@ from __future__ import annotations
 import os
 import resource
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.bundle import build_bundle
 from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.frozen]
-
-
-def build_bundle(dist: Path, work: Path) -> Path:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "PyInstaller",
-            "--noconfirm",
-            "--clean",
-            "--log-level",
-            "ERROR",
-            "--distpath",
-            str(dist),
-            "--workpath",
-            str(work),
-            str(ROOT / "packaging" / "nib-desktop.spec"),
-        ],
-        cwd=ROOT,
-        check=True,
-        timeout=600,
-    )
-    exe = dist / "nib-desktop" / "nib-desktop"
-    assert exe.exists()
-    return exe
 
 
 @pytest.fixture(scope="module")
