@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QImage, QWheelEvent
 from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
@@ -152,6 +152,22 @@ class Gui:
                 self.window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point
             )
         )
+
+    async def wheel(self, item: QQuickItem, steps: int = 1) -> None:
+        """The mouse wheel turned down `steps` notches over `item`'s centre."""
+        centre = self.centre(item)
+        for _ in range(steps):
+            event = QWheelEvent(
+                centre,
+                self.window.mapToGlobal(centre),
+                QPoint(0, 0),
+                QPoint(0, -120),
+                Qt.MouseButton.NoButton,
+                Qt.KeyboardModifier.NoModifier,
+                Qt.ScrollPhase.NoScrollPhase,
+                False,
+            )
+            await self.act(lambda event=event: QCoreApplication.sendEvent(self.window, event))
 
     async def key(
         self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier

@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Q_ARG, QMetaObject, QPoint, QPointF, Qt
+from PySide6.QtCore import Q_ARG, QMetaObject, QPointF, Qt
 from PySide6.QtGui import QImage
 
 from nib_desktop.state import events as ev
@@ -163,22 +163,7 @@ def test_dock_never_takes_focus(gui) -> None:
             if not gui.dock.property("expanded"):  # the header toggles; open it again
                 gui.expand(True)
         await gui.laid_out_dock_list()
-        centre = gui.centre(listview)
-        for _ in range(3):
-            from PySide6.QtCore import QCoreApplication
-            from PySide6.QtGui import QWheelEvent
-
-            event = QWheelEvent(
-                centre,
-                gui.window.mapToGlobal(centre),
-                QPoint(0, 0),
-                QPoint(0, -120),
-                Qt.MouseButton.NoButton,
-                Qt.KeyboardModifier.NoModifier,
-                Qt.ScrollPhase.NoScrollPhase,
-                False,
-            )
-            await gui.act(lambda event=event: QCoreApplication.sendEvent(gui.window, event))
+        await gui.wheel(listview, 3)
         await gui.frame()
         assert listview.property("contentY") > 0  # the wheel scrolled the list
         await gui.key(Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
@@ -543,9 +528,6 @@ def test_the_expanded_list_follows_the_running_step_until_scrolled(gui) -> None:
 
 
 def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtGui import QWheelEvent
-
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)
@@ -554,18 +536,7 @@ def test_a_wheel_on_the_list_counts_as_the_user_scrolling(gui) -> None:
         listview = await gui.laid_out_dock_list()
         assert listview.property("contentHeight") > listview.height()
         assert not listview.property("userScrolled")
-        centre = gui.centre(listview)
-        event = QWheelEvent(
-            centre,
-            gui.window.mapToGlobal(centre),
-            QPoint(0, 0),
-            QPoint(0, -120),
-            Qt.MouseButton.NoButton,
-            Qt.KeyboardModifier.NoModifier,
-            Qt.ScrollPhase.NoScrollPhase,
-            False,
-        )
-        await gui.act(lambda: QCoreApplication.sendEvent(gui.window, event))
+        await gui.wheel(listview)
         await until(lambda: listview.property("userScrolled"), what="the wheel noticed")
 
     gui.run(body())
