@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from tests.helpers.on_x import pytest_on_x
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -57,34 +59,7 @@ X11_KEYS = (
 def test_typing_at_launch_on_a_real_x_server(xvfb) -> None:
     """The keyboard tests on X11 (no window manager): keys after the first frame land in
     the input without a click, and every shortcut works in a real X window."""
-    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    # as the app runs (nib_desktop.shell.boot): the basic render loop paints on the GUI thread
-    env.update(DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", QSG_RENDER_LOOP="basic")
-    try:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "--timeout",
-                "40",
-                "--timeout-method",
-                "thread",
-                "tests/ui/test_keyboard.py",
-                "-k",
-                X11_KEYS,
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=140,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise AssertionError(f"the X11 keyboard tests hung: {exc.stdout!r}") from None
+    proc = pytest_on_x(xvfb, ["tests/ui/test_keyboard.py", "-k", X11_KEYS], each=40, whole=140)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
     # no binding of the window ever read a view that was gone (teardown order included)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 
 import pytest
+
+from tests.helpers.on_x import pytest_on_x
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -57,30 +58,6 @@ def managed(xvfb: str) -> Iterator[str]:
 
 @pytest.mark.timeout(200)
 def test_dialogs_own_the_keyboard_under_a_window_manager(managed: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    env.update(DISPLAY=managed, QT_QPA_PLATFORM="xcb", QSG_RENDER_LOOP="basic", NIBTEST_WM="1")
-    try:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "--timeout",
-                "60",
-                "--timeout-method",
-                "thread",
-                "tests/ui/under_wm.py",
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=190,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise AssertionError(f"the window-manager tests hung: {exc.stdout!r}") from None
+    proc = pytest_on_x(managed, ["tests/ui/under_wm.py"], each=60, whole=190, NIBTEST_WM="1")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout and "skipped" not in proc.stdout
