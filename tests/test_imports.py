@@ -64,6 +64,7 @@ HOST_RANKS = {
     "host.protocol": 0,
     "host.clock": 1,
     "host.execution_path": 1,
+    "host.git_child": 1,
     "host.config": 1,
     "host.events": 1,
     "host.store": 2,

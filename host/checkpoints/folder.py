@@ -15,7 +15,6 @@ awaits them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 import stat
@@ -28,6 +27,7 @@ from pathlib import Path
 from host.checkpoints.diffs import file_changes
 from host.checkpoints.errors import FolderError, FolderGone
 from host.checkpoints.writer import Write, write_back
+from host.git_child import GIT_TIMEOUT_S, run_git
 from host.protocol.models import FileChange
 
 MAX_FILES = 20_000
@@ -38,7 +38,6 @@ YIELD_EVERY = 200  # files a worker thread reads between two turns of the event 
 PACK_EVERY = 16  # records between two packings of the store's loose objects
 MAX_DIFF_CHARS = 256 * 1024  # one file's diff
 MAX_CHANGES_CHARS = 6 * 1024 * 1024  # all diffs of one answer, well under the 8 MiB frame
-GIT_TIMEOUT_S = 120.0
 NICENESS = 10  # git's priority below the host's, the agents' and the window's
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _CONFIG = (
@@ -110,30 +109,16 @@ class FolderStore:
         if exclude is not None and exclude.is_file():
             excludes = str(exclude)
         config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-        process = await asyncio.create_subprocess_exec(
-            "git",
-            *config,
-            "-c",
-            f"core.excludesFile={excludes}",
-            *args,
+        code, out, err = await run_git(
+            [*config, "-c", f"core.excludesFile={excludes}", *args],
             cwd=str(cwd if cwd is not None else self.root.parent),
             env=self._env(cwd, index),
-            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            stdin=stdin,
+            niceness=NICENESS,
         )
-        with contextlib.suppress(OSError):  # a checkpoint yields the processor to the rest
-            os.setpriority(os.PRIO_PROCESS, process.pid, NICENESS)
-        try:
-            out, err = await asyncio.wait_for(process.communicate(stdin), GIT_TIMEOUT_S)
-        except BaseException:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
-            raise
-        if check and process.returncode != 0:
+        if check and code != 0:
             words = err.decode("utf-8", "replace").strip().splitlines()
-            raise FolderError(f"git {args[0]} failed: {words[-1] if words else process.returncode}")
+            raise FolderError(f"git {args[0]} failed: {words[-1] if words else code}")
         return out
 
     def exclude_of(self, cwd: Path) -> Path:

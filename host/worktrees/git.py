@@ -10,7 +10,6 @@ directory and index whose alternate is the repository's own objects.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import shutil
@@ -19,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-GIT_TIMEOUT_S = 120.0
+from host.git_child import run_git
+
 # what would point git elsewhere than the repository it is run in
 _OWN = frozenset(
     [
@@ -84,25 +84,9 @@ async def run(
 ) -> Done:
     """`git -C cwd ARGS`; GitFailed when it exits other than 0 and `check`."""
     config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-    process = await asyncio.create_subprocess_exec(
-        "git",
-        *config,
-        "-C",
-        str(cwd),
-        *args,
-        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=_env(env),
+    code, out, err = await run_git(
+        [*config, "-C", str(cwd), *args], cwd=None, env=_env(env), stdin=stdin
     )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(stdin), GIT_TIMEOUT_S)
-    except BaseException:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-        raise
-    code = process.returncode or 0
     words = err.decode("utf-8", "replace").strip()
     if check and code != 0:
         lines = [line for line in words.splitlines() if line.strip()]
