@@ -133,6 +133,7 @@ from host.protocol.transcript_models import (
     ToolStatus as ToolStatus,
 )
 from host.protocol.turn_models import (
+    HOST_RESTARTED as HOST_RESTARTED,
     MAX_IMAGE_BYTES as MAX_IMAGE_BYTES,
     Attachment as Attachment,
     FileAttachment as FileAttachment,

@@ -11,6 +11,10 @@ from host.protocol.wire import Wire
 
 TurnState = Literal["running", "completed", "failed", "cancelled"]
 
+# the error of a turn a host found running when it started: the one error of the
+# contract that names a cause (section 8), told by `Turn.interrupted` to both sides
+HOST_RESTARTED = "host restarted"
+
 
 class Turn(Wire):
     id: str
@@ -19,6 +23,11 @@ class Turn(Wire):
     error: str | None
     started_at: str
     finished_at: str | None
+
+    @property
+    def interrupted(self) -> bool:
+        """Ended because its host stopped under it (section 8), not by its own failure."""
+        return self.state == "failed" and self.error == HOST_RESTARTED
 
 
 MAX_IMAGE_BYTES = 6 * 1024 * 1024  # an image attachment, decoded (section 17)

@@ -140,9 +140,9 @@ class Turns:
         before any client connects, so there is nobody to notify."""
         with immediate(self._db):
             self._db.execute(
-                "UPDATE turns SET state = 'failed', error = 'host restarted', finished_at = ?"
+                "UPDATE turns SET state = 'failed', error = ?, finished_at = ?"
                 " WHERE state = 'running'",
-                (now_iso(),),
+                (m.HOST_RESTARTED, now_iso()),
             )
             return int(self._db.changes())
 

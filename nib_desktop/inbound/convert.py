@@ -15,7 +15,15 @@ from nib_desktop.inbound.checklist_lines import todo_line
 from nib_desktop.inbound.lines import tool_name
 from nib_desktop.state import intents as it
 from nib_desktop.state.tool_types import AgentOption, Approval
-from nib_desktop.state.types import AgentChoice, Item, Revision, Session, Snapshot, TurnView
+from nib_desktop.state.types import (
+    AgentChoice,
+    Item,
+    Revision,
+    Session,
+    Snapshot,
+    TurnState,
+    TurnView,
+)
 from nib_desktop.state.worktrees import WorktreeView
 
 
@@ -29,7 +37,8 @@ def _item(i: m.TodoItem) -> Item:
 
 
 def turn(t: m.Turn) -> TurnView:
-    return TurnView(t.session_id, t.state, shown_text(t.error or ""), t.id, t.started_at)
+    state: TurnState = "interrupted" if t.interrupted else t.state
+    return TurnView(t.session_id, state, shown_text(t.error or ""), t.id, t.started_at)
 
 
 def session(s: m.Session) -> Session:

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.link.rpc_client import RpcClient, describe
@@ -48,7 +48,6 @@ class HostConnection(QObject):
     """States: "starting", "ready", "reconnecting", "failed" (with the reason)."""
 
     stateChanged = Signal(str, str)  # state, error text
-    notification = Signal(str, object)  # method name, typed params
 
     def __init__(
         self,
@@ -63,7 +62,6 @@ class HostConnection(QObject):
         self.max_reconnects = max_reconnects
         self.call_timeout = CALL_TIMEOUT
         self._client = RpcClient(self)
-        self._client.notification.connect(self.notification)
         self._client.disconnected.connect(self._lost)
         supervisor.exited.connect(lambda _code: self._lost())
         self._state = "starting"
@@ -73,6 +71,11 @@ class HostConnection(QObject):
     @property
     def state(self) -> str:
         return self._state
+
+    @property
+    def notification(self) -> SignalInstance:
+        """The client's own signal (method name, typed params): told on, not re-emitted."""
+        return self._client.notification
 
     async def call(self, method: rpc.Method[P, R], params: P, timeout: float | None = None) -> R:
         """`method`'s result; HostTimeout after `timeout` (the connection's own by default)."""

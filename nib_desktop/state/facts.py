@@ -8,10 +8,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
-HOST_RESTARTED = "host restarted"  # the error the host gives turns it found running at start
 ALL_DONE = "All steps completed"
 UNFINISHED = ("pending", "in_progress")
-ENDED_STATES = ("completed", "failed", "cancelled")  # the turn ended at its host
+ENDED_STATES = ("completed", "failed", "cancelled", "interrupted")  # the turn ended at its host
 STATUS_GLYPHS = {
     "pending": "○",  # U+25CB
     "in_progress": "◐",  # U+25D0
@@ -100,15 +99,17 @@ class End(StrEnum):
     UNREACHABLE = "unreachable"  # a remote turn whose host went out of reach
 
 
-def end_of(state: str, error: str) -> End:
-    """A turn's state (and error) as its end."""
+def end_of(state: str) -> End:
+    """A turn's state as its end."""
     match state:
         case "completed":
             return End.COMPLETED
         case "cancelled":
             return End.STOPPED
         case "failed":
-            return End.INTERRUPTED if error == HOST_RESTARTED else End.FAILED
+            return End.FAILED
+        case "interrupted":
+            return End.INTERRUPTED
         case "unreachable":
             return End.UNREACHABLE
     return End.NONE

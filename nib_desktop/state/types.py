@@ -12,7 +12,10 @@ from nib_desktop.state import facts
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach
-TurnState = Literal["idle", "running", "completed", "failed", "cancelled", "unreachable"]
+# "interrupted": failed because its host stopped under it (`Turn.interrupted`)
+TurnState = Literal[
+    "idle", "running", "completed", "failed", "cancelled", "interrupted", "unreachable"
+]
 ConnectionState = Literal["starting", "ready", "reconnecting", "failed"]
 
 
@@ -47,7 +50,7 @@ class TurnView(NamedTuple):
 
     @property
     def end(self) -> facts.End:
-        return facts.end_of(self.state, self.error)
+        return facts.end_of(self.state)
 
     def older_than(self, held: TurnView) -> bool:
         """Whether this news of a turn is staler than `held` (an answer asked for before

@@ -113,7 +113,7 @@ def test_unseen_ends_and_approvals_are_what_waits() -> None:
         (TurnView("s", "completed"), "All 3 steps completed"),
         (TurnView("s", "cancelled"), "Stopped (3 of 3 steps completed)"),
         (
-            TurnView("s", "failed", "host restarted"),
+            TurnView("s", "interrupted", "host restarted"),
             "Interrupted: the host restarted (3 of 3 steps completed)",
         ),
         (TurnView("s", "failed", "the model is down"), "Failed: the model is down"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from host.protocol import models as m
+from nib_desktop.inbound.convert import turn
 from nib_desktop.state.facts import ALL_DONE, End, current_step, end_of, progress
 from ui.snapshots import Item, Snapshot, accessible_name, visible
 
@@ -18,13 +20,21 @@ def test_progress_ignores_cancelled_and_stays_in_bounds() -> None:
     assert progress(snap(1, "completed", "completed").items).fraction == 1.0
 
 
-def test_a_turns_end_is_one_kind_whatever_its_words() -> None:
-    assert end_of("failed", "host restarted") is End.INTERRUPTED
-    assert end_of("failed", "the host restarted twice") is End.FAILED  # words are not matched
-    assert end_of("cancelled", "") is End.STOPPED
-    assert end_of("unreachable", "") is End.UNREACHABLE
-    assert end_of("completed", "") is End.COMPLETED
-    assert end_of("running", "") is End.NONE and end_of("idle", "") is End.NONE
+def wire_turn(state: m.TurnState, error: str | None) -> m.Turn:
+    return m.Turn(
+        id="t", session_id="s", state=state, error=error, started_at="", finished_at=None
+    )
+
+
+def test_a_turns_end_is_typed_once_where_it_arrives() -> None:
+    assert turn(wire_turn("failed", m.HOST_RESTARTED)).end is End.INTERRUPTED
+    assert turn(wire_turn("failed", "the host restarted twice")).end is End.FAILED
+    assert turn(wire_turn("cancelled", None)).end is End.STOPPED
+    assert turn(wire_turn("completed", None)).end is End.COMPLETED
+    assert end_of("unreachable") is End.UNREACHABLE
+    assert end_of("running") is End.NONE and end_of("idle") is End.NONE
+    # past the wire, the end is the state: the error's words are never read again
+    assert end_of("failed") is End.FAILED and end_of("interrupted") is End.INTERRUPTED
 
 
 def test_current_step() -> None:
@@ -65,7 +75,7 @@ def test_the_headline_tells_how_the_turn_ended() -> None:
     cases = {
         TurnView("s", "running"): ("Doing B", "running", False),
         TurnView("s", "cancelled"): ("Stopped at 1 / 3 · B", "ended", True),
-        TurnView("s", "failed", "host restarted"): (
+        TurnView("s", "interrupted", "host restarted"): (
             "Interrupted at 1 / 3 · B · the host restarted",
             "ended",
             True,

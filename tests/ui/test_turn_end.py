@@ -65,7 +65,7 @@ def test_an_interrupted_turn_says_the_host_restarted(gui) -> None:
         sid = await started(gui)
         os.kill(gui.supervisor.pid, signal.SIGKILL)
         await until(lambda: gui.connection.property("state") == "ready", 15.0)
-        await until(lambda: gui.state.turn(sid).state == "failed", 15.0)
+        await until(lambda: gui.state.turn(sid).state == "interrupted", 15.0)
         expected = "⚠ Turn interrupted: the host restarted"
         await until(lambda: transcript_texts(gui) and transcript_texts(gui)[-1] == expected)
         await gui.frame()
