@@ -6,11 +6,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from PySide6.QtCore import Signal
+
 from host.protocol import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# what the walks of a `todos.changed` and of a streamed piece name, with their counts
+WALKS_NAME = ("`RpcClient.notification`", "`Router.todos_changed`", "`Router.messages_delta`")
+WALKS_NAME += ("`Pieces.since`", "`liveAppended`", "Six steps", "Five steps", "eleven")
 
 
 def test_the_schema_version_is_the_hosts() -> None:
@@ -37,3 +42,24 @@ def test_every_view_is_named_in_the_docs() -> None:
 def test_every_benchmark_is_named_in_the_readme() -> None:
     benches = {p.stem for p in (ROOT / "bench").glob("*.py")} - {"__init__", "stats"}
     assert sorted(b for b in benches if f"`{b}`" not in README) == []
+
+
+def test_the_walks_name_the_code_that_takes_their_steps() -> None:
+    """The two walks of docs/architecture.md (a `todos.changed` and a streamed piece) name
+    each hop; each named hop exists, and the hops the walks say are gone stay gone."""
+    from nib_desktop.inbound.router import HistoryFeed, Router
+    from nib_desktop.link.connection import HostConnection
+    from nib_desktop.link.rpc_client import RpcClient
+    from nib_desktop.state.pieces import Pieces
+    from ui.views.transcript import TranscriptView
+
+    walks = ARCHITECTURE.replace("\n  ", " ")
+    for named in WALKS_NAME:
+        assert named in walks, named
+    assert hasattr(RpcClient, "notification") and hasattr(TranscriptView, "liveAppended")
+    assert callable(Router.todos_changed) and callable(Router.messages_delta)
+    assert callable(Pieces.since) and callable(HistoryFeed.commit_told)
+    # no re-emitting hop, and the window diffs no checklist the host diffed already
+    assert not isinstance(HostConnection.__dict__.get("notification"), Signal)
+    window = [*(ROOT / "nib_desktop").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]
+    assert [p.name for p in window if "todo_diff" in p.read_text(encoding="utf-8")] == []

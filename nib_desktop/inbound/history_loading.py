@@ -40,11 +40,20 @@ class HistoryLoader:
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         state = self._state
-        if (isinstance(event, ev.HistoryOpened) and store.HISTORY in change) or (
-            isinstance(event, ev.SnapshotArrived)
-            and state.history.session_id is not None
-            and event.snapshot.session_id == state.history.session_id
-            and not _holds(state.history, event.snapshot.revision)
+        if (
+            (isinstance(event, ev.HistoryOpened) and store.HISTORY in change)
+            or (
+                isinstance(event, ev.SnapshotArrived)
+                and state.history.session_id is not None
+                and event.snapshot.session_id == state.history.session_id
+                and not _holds(state.history, event.snapshot.revision)
+                and not self._told.awaits(event.snapshot.session_id, event.snapshot.revision)
+            )
+            or (
+                isinstance(event, ev.TurnChanged)
+                and not event.turn.running
+                and self._told.given_up(event.turn.session_id)
+            )
         ):
             self._newest()
         if isinstance(event, ev.RevisionWritten) and store.HISTORY in change:

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from host.protocol import models as m
 from host.protocol.peers import routes
 from host.protocol.text import shown_text
-from host.protocol.todo_diff import diff_items
 from nib_desktop.inbound import convert, lines, tools_and_controls, transcript_page
 from nib_desktop.inbound.settings_shown import show_settings
 from nib_desktop.state import events as ev
@@ -35,14 +34,17 @@ class LineFeed:
 
 class HistoryFeed:
     """How far the open History view is complete, as the host told it: its session, the
-    newest revision held (None: the session has none stored) and that revision's items,
-    so the next write is appended with the host's own diff and no `todos.history` call.
-    Set by the loader from a page, moved on by the router with each write."""
+    newest revision held (None: the session has none stored) and that revision's items.
+    A write that follows what is held is appended in two halves the host sends anyway:
+    its `todos.changed` (the items, the time) and its transcript entry's commit
+    (`Message.todo`: the revision's own diff), so no `todos.history` call and no second
+    diff. Set by the loader from a page, moved on by the router with each write."""
 
     def __init__(self) -> None:
         self.session_id = ""
         self.revision: int | None = None
         self.items: tuple[m.TodoItem, ...] = ()
+        self.awaited: m.TodoSnapshot | None = None  # a write whose commit entry is to come
 
     def told(self, session_id: str, newest: m.TodoRevision | None) -> None:
         held = self.revision if session_id == self.session_id else None
@@ -51,23 +53,43 @@ class HistoryFeed:
         self.session_id = session_id
         self.revision = newest.revision if newest is not None else None
         self.items = newest.items if newest is not None else ()
+        self.awaited = None
 
-    def next_revision(self, snapshot: m.TodoSnapshot, turn_id: str) -> m.TodoRevision | None:
-        """The History entry of `snapshot` if it follows what is held (else None: load)."""
-        if snapshot.session_id != self.session_id or not turn_id or snapshot.updated_at is None:
+    def snapshot_told(self, snapshot: m.TodoSnapshot) -> bool:
+        """Whether `snapshot` follows what is held: its commit entry is then awaited."""
+        follows = self.revision is None or self.revision == snapshot.revision - 1
+        if snapshot.session_id != self.session_id or snapshot.updated_at is None or not follows:
+            return False
+        self.awaited = snapshot
+        return True
+
+    def awaits(self, session_id: str, revision: int) -> bool:
+        held = self.awaited
+        return held is not None and (held.session_id, held.revision) == (session_id, revision)
+
+    def commit_told(self, message: m.Message) -> m.TodoRevision | None:
+        """The History entry the awaited write makes with `message`'s commit, if it is its."""
+        held, commit = self.awaited, message.todo
+        if held is None or commit is None or not self.awaits(message.session_id, commit.revision):
             return None
-        if self.revision is not None and self.revision != snapshot.revision - 1:
-            return None
-        revision = m.TodoRevision(
-            session_id=snapshot.session_id,
-            revision=snapshot.revision,
-            turn_id=turn_id,
-            created_at=snapshot.updated_at,
-            items=snapshot.items,
-            diff=diff_items(self.items, snapshot.items),  # as the host diffs a write
+        self.awaited = None
+        self.revision, self.items = held.revision, held.items
+        return m.TodoRevision(
+            session_id=held.session_id,
+            revision=held.revision,
+            turn_id=message.turn_id,
+            created_at=held.updated_at or message.created_at,
+            items=held.items,
+            diff=commit.diff,
         )
-        self.revision, self.items = snapshot.revision, snapshot.items
-        return revision
+
+    def given_up(self, session_id: str) -> bool:
+        """Whether a write of `session_id` was awaited (its turn ended without its commit
+        entry, e.g. an import's first plan): it is then loaded instead."""
+        if self.awaited is None or self.awaited.session_id != session_id:
+            return False
+        self.awaited = None
+        return True
 
 
 class Router:
@@ -96,16 +118,15 @@ class Router:
         """Not shown yet: the window has no attempt's view (issue 50)."""
 
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
-        """The checklist's new revision; the open History view gains it in place when it
-        follows what it holds (a local session's running turn wrote it)."""
+        """The checklist's new revision; the open History view gains it in place, with
+        its commit entry, when it follows what it holds (a local session's running turn
+        wrote it)."""
         state = self._state
         session_id = snapshot.session_id
         if state.history.session_id == session_id:
             shown = state.session(session_id)
-            writer = shown.running_turn if shown is not None and not shown.remote else ""
-            entry = self._history.next_revision(snapshot, writer)
-            if entry is not None:
-                state.apply(ev.RevisionWritten(session_id, convert.revision(entry)))
+            if shown is not None and shown.running_turn and not shown.remote:
+                self._history.snapshot_told(snapshot)
         state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 
     def turns_changed(self, turn: m.Turn) -> None:
@@ -137,6 +158,10 @@ class Router:
         self._state.apply(ev.SessionDeleted(params.session_id))
 
     def messages_appended(self, params: m.MessageAppended) -> None:
+        entry = self._history.commit_told(params.message)
+        if entry is not None:
+            revision = convert.revision(entry)
+            self._state.apply(ev.RevisionWritten(params.session_id, revision))
         if params.session_id != self._state.transcript.session_id:
             return
         lines = self._feed.maker.lines(params.message)

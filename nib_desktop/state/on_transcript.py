@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
+from nib_desktop.state.pieces import NO_PIECES
 from nib_desktop.state.transcript_lines import merge_lines
 
 A = Aspect
@@ -23,7 +24,7 @@ def turn_changed(s: Held, e: ev.TurnChanged) -> Change:
         aspects |= {A.SESSIONS, A.CURRENT} if row.session_id == s.current else {A.SESSIONS}
     told = s.transcript
     if not turn.running and told.session_id == turn.session_id and told.live:
-        s.transcript = told._replace(live="")  # no stored message followed
+        s.transcript = told._replace(live=NO_PIECES)  # no stored message followed
         aspects.add(A.LIVE)
     looked = turn.session_id == s.current and s.window_active
     if held is not None and held.running and not turn.running and not looked:
@@ -43,7 +44,7 @@ def transcript_page(s: Held, e: ev.TranscriptPage) -> Change:
         # appended while the page was on its way: what came after it stays
         lines = lines + tuple(x for x in held.lines if x.seq > e.newest_seq)
     same = held.session_id == e.session_id  # the text arriving goes on
-    live = (held.live, held.live_thought) if same else ("", False)
+    live = (held.live, held.live_thought) if same else (NO_PIECES, False)
     s.transcript = Transcript(
         e.session_id, lines, e.has_more, e.oldest_seq, e.oldest_turn, True, *live
     )
@@ -55,7 +56,7 @@ def lines_appended(s: Held, e: ev.LinesAppended) -> Change:
     if e.session_id != held.session_id or not e.lines:
         return NOTHING
     # a stored message holds the text that was arriving
-    s.transcript = held._replace(lines=merge_lines(held.lines, e.lines), live="")
+    s.transcript = held._replace(lines=merge_lines(held.lines, e.lines), live=NO_PIECES)
     return change(A.TRANSCRIPT, A.LIVE) if held.live else change(A.TRANSCRIPT)
 
 
@@ -63,8 +64,8 @@ def text_streamed(s: Held, e: ev.TextStreamed) -> Change:
     told = s.transcript
     if e.session_id != told.session_id or not e.text:
         return NOTHING
-    before = told.live if told.live_thought == e.thought else ""
-    s.transcript = told._replace(live=before + e.text, live_thought=e.thought)
+    before = told.live if told.live_thought == e.thought else NO_PIECES
+    s.transcript = told._replace(live=before.plus(e.text), live_thought=e.thought)
     return change(A.LIVE)
 
 

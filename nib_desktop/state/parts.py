@@ -11,6 +11,7 @@ from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import Earlier
 from nib_desktop.state.editing import Editing
 from nib_desktop.state.library import Search
+from nib_desktop.state.pieces import NO_PIECES, Pieces
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.transcript_lines import Line
@@ -100,7 +101,7 @@ class Transcript(NamedTuple):
     oldest_turn: str = ""  # and its turn
     loaded: bool = False  # its newest page arrived
     # the text of the message still arriving (messages.delta), until it is stored
-    live: str = ""
+    live: Pieces = NO_PIECES
     live_thought: bool = False
 
 

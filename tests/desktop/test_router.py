@@ -1,10 +1,14 @@
-"""The router's answer to `host.stale`: everything is loaded again."""
+"""The router: its answer to `host.stale` (everything is loaded again), and the open
+History view's writes joined from what the host sends anyway."""
 
 from __future__ import annotations
 
 from host.protocol import models as m
+from nib_desktop.inbound import convert
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
+from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
+from nib_desktop.state.types import Session
 
 
 def test_host_stale_asks_for_a_reload() -> None:
@@ -13,3 +17,66 @@ def test_host_stale_asks_for_a_reload() -> None:
     router.on_stale = lambda: asked.append(True)
     router.route("host.stale", m.Stale(notification="tools.changed"))
     assert asked == [True]
+
+
+def test_a_write_joins_the_open_history_with_the_hosts_own_diff() -> None:
+    """The History entry of a write is its todos.changed (items, time) and its commit
+    entry's diff as the host sent it: the window diffs nothing again."""
+    state = AppState()
+    history = HistoryFeed()
+    router = Router(state, LineFeed(), history)
+    state.apply(ev.SessionsListed((Session("s", "a session", "agent", running_turn="t1"),)))
+    state.apply(ev.HistoryOpened("s"))
+    history.told("s", None)
+    items = (m.TodoItem(content="Write it", status="in_progress", active_form=None),)
+    snapshot = m.TodoSnapshot(
+        session_id="s", revision=1, updated_at="2026-12-05T10:00:00.000Z", items=items
+    )
+    router.route("todos.changed", snapshot)
+    assert history.awaits("s", 1) and state.history.revisions == ()
+    # a diff no client would compute from these items: only the host's can be shown
+    told = m.TodoDiff(
+        added=[],
+        completed_removed=["Plan it"],
+        dropped_unfinished=[],
+        status_changed=[],
+        reordered=True,
+    )
+    commit = m.TodoCommit(revision=1, items=1, diff=told)
+    message = m.Message(
+        id="m1",
+        session_id="s",
+        turn_id="t1",
+        seq=3,
+        role="tool",
+        content="Checklist saved",
+        created_at="2026-12-05T10:00:00.001Z",
+        todo=commit,
+    )
+    router.route("messages.appended", m.MessageAppended(session_id="s", message=message))
+    (entry,) = state.history.revisions
+    assert entry.revision == 1 and entry.turn_id == "t1"
+    assert (
+        entry.summary
+        == convert.revision(
+            m.TodoRevision(
+                session_id="s",
+                revision=1,
+                turn_id="t1",
+                created_at=snapshot.updated_at or "",
+                items=items,
+                diff=told,
+            )
+        ).summary
+    )
+    assert not history.awaits("s", 1) and history.revision == 1
+
+
+def test_a_write_whose_commit_never_comes_is_loaded_when_its_turn_ends() -> None:
+    history = HistoryFeed()
+    history.told("s", None)
+    snapshot = m.TodoSnapshot(
+        session_id="s", revision=1, updated_at="2026-12-05T10:00:00.000Z", items=()
+    )
+    assert history.snapshot_told(snapshot)
+    assert history.given_up("s") and not history.given_up("s") and not history.awaits("s", 1)

@@ -207,19 +207,19 @@ def test_text_still_arriving_is_held_until_its_message_is_stored() -> None:
     state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1", newest_seq=1))
     assert store.LIVE in state.apply(ev.TextStreamed("a", False, "Hel"))
     state.apply(ev.TextStreamed("a", False, "lo\nwor"))
-    assert (state.transcript.live, state.transcript.live_thought) == ("Hello\nwor", False)
+    assert (state.transcript.live.text, state.transcript.live_thought) == ("Hello\nwor", False)
     assert not state.apply(ev.TextStreamed("b", False, "elsewhere")).aspects
     # a page loaded meanwhile keeps what is arriving
     state.apply(ev.TranscriptPage("a", (Line("user", "go", seq=1),), False, 1, "t1", newest_seq=1))
-    assert state.transcript.live == "Hello\nwor"
+    assert state.transcript.live.text == "Hello\nwor"
     change = state.apply(ev.LinesAppended("a", (Line("assistant", "Hello\nworld", seq=2),)))
-    assert {store.TRANSCRIPT, store.LIVE} <= change.aspects and state.transcript.live == ""
+    assert {store.TRANSCRIPT, store.LIVE} <= change.aspects and not state.transcript.live
     state.apply(ev.TextStreamed("a", False, "Then"))
     state.apply(ev.TextStreamed("a", True, "Hmm"))
-    assert (state.transcript.live, state.transcript.live_thought) == ("Hmm", True)
+    assert (state.transcript.live.text, state.transcript.live_thought) == ("Hmm", True)
     state.apply(ev.TurnChanged(TurnView("a", "running", "", "t1")))
     ended = state.apply(ev.TurnChanged(TurnView("a", "failed", "gone", "t1")))
-    assert store.LIVE in ended.aspects and state.transcript.live == ""
+    assert store.LIVE in ended.aspects and not state.transcript.live
 
 
 def test_every_event_has_its_reducer_and_anything_else_is_refused() -> None:

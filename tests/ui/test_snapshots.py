@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from host.protocol import models as m
-from nib_desktop.inbound.convert import turn
+from nib_desktop.inbound import convert
 from nib_desktop.state.facts import ALL_DONE, End, current_step, end_of, progress
 from ui.snapshots import Item, Snapshot, accessible_name, visible
 
@@ -21,16 +21,14 @@ def test_progress_ignores_cancelled_and_stays_in_bounds() -> None:
 
 
 def wire_turn(state: m.TurnState, error: str | None) -> m.Turn:
-    return m.Turn(
-        id="t", session_id="s", state=state, error=error, started_at="", finished_at=None
-    )
+    return m.Turn(id="t", session_id="s", state=state, error=error, started_at="", finished_at=None)
 
 
 def test_a_turns_end_is_typed_once_where_it_arrives() -> None:
-    assert turn(wire_turn("failed", m.HOST_RESTARTED)).end is End.INTERRUPTED
-    assert turn(wire_turn("failed", "the host restarted twice")).end is End.FAILED
-    assert turn(wire_turn("cancelled", None)).end is End.STOPPED
-    assert turn(wire_turn("completed", None)).end is End.COMPLETED
+    assert convert.turn(wire_turn("failed", m.HOST_RESTARTED)).end is End.INTERRUPTED
+    assert convert.turn(wire_turn("failed", "the host restarted twice")).end is End.FAILED
+    assert convert.turn(wire_turn("cancelled", None)).end is End.STOPPED
+    assert convert.turn(wire_turn("completed", None)).end is End.COMPLETED
     assert end_of("unreachable") is End.UNREACHABLE
     assert end_of("running") is End.NONE and end_of("idle") is End.NONE
     # past the wire, the end is the state: the error's words are never read again

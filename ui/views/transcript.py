@@ -13,6 +13,7 @@ from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.transcript_lines import Line
 from ui.views import find_highlight  # noqa: F401 (registers FindHighlight for QML)
+from ui.views.live_text import LiveTold
 from ui.views.rows import TranscriptModel, qml_uncreatable
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class TranscriptView(QObject):
         state.subscribe(self._changed)
         self.model = TranscriptModel(self)
         self._more = False
-        self._told_live = ""  # the text arriving, as the QML holds it
+        self._told_live = LiveTold()  # the text arriving, as the QML holds it
         # Ctrl+F: the query, the row of each occurrence, and the one shown (an index)
         self._query = ""
         self._found: tuple[int, ...] = ()
@@ -79,14 +80,14 @@ class TranscriptView(QObject):
         return -1
 
     def _live_changed(self) -> None:
-        """The text arriving, told to the QML: what was added where it only grew (the
-        item appends it and lays out only its end), else the whole anew."""
-        new, old = self._live(), self._told_live
-        self._told_live = new
-        if old and new.startswith(old) and len(new) > len(old):
-            self.liveAppended.emit(new[len(old) :])
-        elif new != old:
+        """The text arriving, told to the QML: the pieces added where a message only grew
+        (the item appends them and lays out only its end), else the whole anew."""
+        held = self._state.transcript
+        added = self._told_live.told(held.live, held.live_thought)
+        if added is None:
             self.liveChanged.emit()
+        elif added:
+            self.liveAppended.emit(added)
 
     def _rows(self) -> TranscriptModel:
         return self.model
@@ -98,9 +99,8 @@ class TranscriptView(QObject):
         """As shown: a message whole; a thought (folded once stored) its newest line."""
         held = self._state.transcript
         if not held.live_thought or not held.live:
-            return held.live.strip("\n")
-        newest = held.live.rstrip("\n").rsplit("\n", 1)[-1]
-        return f"Thinking… {newest[-300:]}"
+            return held.live.text.strip("\n")
+        return f"Thinking… {held.live.newest_line(300)}"
 
     def _live_thought(self) -> bool:
         return self._state.transcript.live_thought
