@@ -101,7 +101,9 @@ class HostCore:
     def checkpoints(self) -> Checkpoints:
         from host.checkpoints.service import Checkpoints
 
-        return Checkpoints(self.data_dir, self.db, self.publisher, self.sessions.get)
+        return Checkpoints(
+            self.data_dir, self.db, self.publisher, self.sessions.get, self.todos.revisions
+        )
 
     @cached_property
     def worktrees(self) -> Worktrees:

@@ -108,3 +108,17 @@ def test_the_skip_check_finds_a_hand_formatted_call(tmp_path: Path) -> None:
         'WORDS = "# fmt: skip"\n\n\ndef test() -> None:\n    f(1,\n      2)  # fmt: skip\n'
     )
     assert formatter_skips(tmp_path) == (["host/bad.py:3"], ["host/bad.py:8", "tests/t.py:6"])
+
+
+def test_the_checklist_tables_are_read_only_by_their_own_room() -> None:
+    """The ADR's `session_todo` and the history's `todo_revisions` are the todo room's: any
+    other room asks its service (checkpoints once read them by SQL, around the import
+    rule); only the store's schema and migrations name them besides."""
+    own = ("host/todos/", "host/store/")
+    readers = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "host").rglob("*.py"))
+        if not str(p.relative_to(ROOT)).startswith(own)
+        and any(t in p.read_text(encoding="utf-8") for t in ("session_todo", "todo_revisions"))
+    ]
+    assert readers == []

@@ -11,10 +11,9 @@ turn-start checkpoint before the agent is prompted (`before_prompt`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import shutil
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +29,8 @@ from host.store.errors import StorageFailure
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# a session's kept checklist revisions with their items, oldest first (the todo service's)
+Revisions = Callable[[str], Sequence[tuple[int, Sequence[m.TodoItem]]]]
 
 STORE_FOLDER = "checkpoints"
 TURN_START_WAIT_S = 5.0
@@ -74,8 +75,10 @@ class Checkpoints:
         db: Database,
         publisher: Publisher,
         session: Callable[[str], m.Session],
+        revisions: Revisions,
     ) -> None:
         self.data_dir = data_dir
+        self._revisions = revisions  # the todo service's kept revisions of a session
         self._root = data_dir / STORE_FOLDER
         self._db = db
         self._publisher = publisher
@@ -202,13 +205,12 @@ class Checkpoints:
                 " ORDER BY seq DESC LIMIT 1",
                 (session_id,),
             ).fetchone()
-            current = self._db.execute(
-                "SELECT todo_revision FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
-            if current is None:
+            try:
+                current = self.session(session_id).todo_revision
+            except errors.SessionNotFound:
                 return None
             if revision is None:
-                revision = int(current[0])
+                revision = current
             seq = int(last[0]) + 1 if last else 1
             created = max(now_iso(), str(last[1])) if last else now_iso()
             cid = new_id()
@@ -382,12 +384,9 @@ class Checkpoints:
     async def step(self, params: m.ChangesStepParams) -> m.Changes:
         cwd = self.folder(params.session_id)
         await self.settled(params.session_id)
-        rows = self._db.execute(
-            "SELECT revision, items FROM todo_revisions WHERE session_id = ? ORDER BY revision",
-            (params.session_id,),
-        ).fetchall()
-        running = [_in_progress(str(items), params.content) for _revision, items in rows]
-        revisions = [int(revision) for revision, _items in rows]
+        kept = self._revisions(params.session_id)
+        running = [_in_progress(items, params.content) for _revision, items in kept]
+        revisions = [revision for revision, _items in kept]
         last = max((i for i, on in enumerate(running) if on), default=None)
         if last is None:
             raise errors.InvalidParams(
@@ -435,8 +434,5 @@ class Checkpoints:
         return await self._between(params.session_id, cwd, start, end)
 
 
-def _in_progress(items_json: str, content: str) -> bool:
-    return any(
-        item.get("content") == content and item.get("status") == "in_progress"
-        for item in json.loads(items_json)
-    )
+def _in_progress(items: Sequence[m.TodoItem], content: str) -> bool:
+    return any(item.content == content and item.status == "in_progress" for item in items)

@@ -147,6 +147,15 @@ class TodoService:
             revisions.append(entry)
         return m.TodoHistory(revisions=tuple(revisions), has_more=len(rows) > params.limit)
 
+    def revisions(self, session_id: str) -> list[tuple[int, tuple[m.TodoItem, ...]]]:
+        """Every kept revision of the session's checklist with its items, oldest first
+        (what the checkpoints match a step against; the history's own rows)."""
+        rows = self._db.execute(
+            "SELECT revision, items FROM todo_revisions WHERE session_id = ? ORDER BY revision",
+            (session_id,),
+        ).fetchall()
+        return [(int(revision), _ITEMS.validate_json(str(items))) for revision, items in rows]
+
     def _latest_items(self, session_id: str, revision: int) -> tuple[m.TodoItem, ...]:
         """The items of the session's newest history row (held from the last write when
         it was that revision; read otherwise, e.g. a fork has none)."""
