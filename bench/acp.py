@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile, rss_mb
-from tests.helpers import real_agents
-from tests.helpers.fake_models import ScriptedModels
-from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
-from tests.helpers.host_process import RpcClient, host_env, model_env, running_host
+from harness import real_agents
+from harness.fake_models import ScriptedModels
+from harness.fake_openai import Call, FakeOpenAI, Reply
+from harness.host_process import RpcClient, host_env, model_env, running_host
 
 AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
 
@@ -128,7 +128,7 @@ def real_start(folder: Path) -> None:
         data = folder / "real"
         data.mkdir(parents=True)
         (data / "settings.json").write_text(json.dumps({"agents": entries}))
-        from tests.e2e.test_real_agents import plan_call
+        from harness.agent_calls import plan_call
 
         with running_host(data, str(folder / "r.sock"), host_env()) as host:
             client = host.connect()

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
-from tests.helpers.host_process import host_env, running_host
+from harness.fake_openai import Call, FakeOpenAI, Reply
+from harness.host_process import host_env, running_host
 
 
 def cpu_seconds(pid: int) -> float:

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile
-from tests.e2e.test_real_agents import AGENTS, plan_call, risky_call
-from tests.helpers import real_agents
-from tests.helpers.fake_models import Reply, ScriptedModels
-from tests.helpers.host_process import RpcClient, host_env, running_host
+from harness import real_agents
+from harness.agent_calls import AGENTS, plan_call, risky_call
+from harness.fake_models import Reply, ScriptedModels
+from harness.host_process import RpcClient, host_env, running_host
 
 DEADLINE_S = 120.0
 AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"

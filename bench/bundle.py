@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.helpers.bundle import build_bundle
+from harness.bundle import build_bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 

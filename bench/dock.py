@@ -32,13 +32,13 @@ from PySide6.QtCore import QEventLoop, QTimer, QUrl
 from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
+from harness.gui import walk
 from nib_desktop.shell.boot import create_app
 from nib_desktop.shell.graphics import choose_scene_graph
 from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
-from tests.helpers.gui import walk
 from ui.snapshots import Item, Snapshot, TurnView
 
 SESSION = "bench"

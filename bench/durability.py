@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.host_process import host_env, running_host
+from harness.host_process import host_env, running_host
 
 
 def trial(folder: Path, rng: random.Random, index: int) -> tuple[int, int, bool]:

@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
+from harness.host_process import running_host
 from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import models as m
 from host.tools.todo_write import result_text
-from tests.helpers.host_process import running_host
 
 N = 50
 WITHOUT_HISTORY = """
@@ -122,9 +122,9 @@ def open_history_requests(folder: Path, steps: int) -> tuple[int, int]:
     `steps` steps, after its first load."""
     import os
 
+    from harness.paired import paired
+    from harness.waiting import until
     from nib_desktop.state import intents as it
-    from tests.helpers.paired import paired
-    from tests.helpers.waiting import until
 
     os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from bpe_openai import get_encoding
 
-from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
-from tests.helpers.host_process import host_env, running_host
+from harness.fake_openai import Call, FakeOpenAI, Reply
+from harness.host_process import host_env, running_host
 
 ENCODING = get_encoding("o200k_base")
 

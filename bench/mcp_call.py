@@ -95,7 +95,7 @@ async def large_result(folder: Path, megabytes: int) -> tuple[float, float, floa
     this process: RSS before, and after the next call (MB: the SDK's reader holds its last
     line and message until the next arrives), the text the model gets (characters), and
     the event loop's longest stall during the call (seconds)."""
-    from tests.helpers.flood import Ticker
+    from harness.flood import Ticker
 
     tools = tools_for(folder, {"test": {**SERVER, "approval": "allow"}})
     tools.start()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bench.reliability import with_health
 from bench.stats import rss_mb
-from tests.helpers.host_process import RpcClient, host_env, running_host
+from harness.host_process import RpcClient, host_env, running_host
 
 AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
 

@@ -34,11 +34,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 
 from bench.stats import percentile, rss_mb
-from host.core import HostCore
-from host.protocol import models as m
-from host.protocol.framing import encode_frame, encode_message
-from host.store.db import connect
-from tests.helpers.host_process import (
+from harness.host_process import (
     TOKEN,
     HostProcess,
     RpcClient,
@@ -46,6 +42,10 @@ from tests.helpers.host_process import (
     read_ready,
     running_host,
 )
+from host.core import HostCore
+from host.protocol import models as m
+from host.protocol.framing import encode_frame, encode_message
+from host.store.db import connect
 
 GARBAGE = [
     b"not json at all",
@@ -284,8 +284,8 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
+    from harness.gui import Gui
     from nib_desktop.shell.event_loop import qt_event_loop
-    from tests.helpers.gui import Gui
 
     QQuickStyle.setStyle("Fusion")
     app = QGuiApplication.instance() or QGuiApplication([])
@@ -309,7 +309,7 @@ def app_first_page(data: Path, session_id: str) -> tuple[float, int, float]:
 
 
 def app_flood(folder: Path) -> list[tuple[str, float]]:
-    """The real window under floods from the host (`tests.helpers.flood`): the event
+    """The real window under floods from the host (`harness.flood`): the event
     loop's longest stall for each, and for an idle second first (the floor)."""
     import asyncio
 
@@ -318,9 +318,9 @@ def app_flood(folder: Path) -> list[tuple[str, float]]:
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtQuickControls2 import QQuickStyle
 
+    from harness.flood import Ticker, flood_window
+    from harness.gui import Gui
     from nib_desktop.shell.event_loop import qt_event_loop
-    from tests.helpers.flood import Ticker, flood_window
-    from tests.helpers.gui import Gui
 
     app = QGuiApplication.instance()
     if app is None:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile
-from tests.helpers.host_process import HostProcess, RpcClient, host_env, running_host
+from harness.host_process import HostProcess, RpcClient, host_env, running_host
 
 TOKEN = "bench-remote-token"
 
@@ -158,7 +158,7 @@ def main() -> None:
         try:
             import pytest
 
-            from tests.helpers.sshd import remote_command, running_sshd
+            from harness.sshd import remote_command, running_sshd
 
             with running_sshd(folder / "sshd") as server:
                 far = folder / "far"

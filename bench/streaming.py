@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
-from tests.helpers.host_process import host_env, running_host
+from harness.host_process import host_env, running_host
 
 AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
 STAMP = re.compile(r"\[(\d+\.\d+)\]")

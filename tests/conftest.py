@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.helpers.fake_openai import FakeOpenAI
-from tests.helpers.host_process import HostProcess, model_env, running_host
+from harness.fake_openai import FakeOpenAI
+from harness.host_process import HostProcess, model_env, running_host
 
 settings.register_profile("ci", max_examples=10_000, deadline=None)
 settings.register_profile("dev", max_examples=500, deadline=None)
@@ -77,7 +77,7 @@ def gui(aio_loop, tmp_path, monkeypatch, request) -> Iterator[Any]:
     """The app's window with a real host on a fresh data folder: its process, or with the
     `in_memory` mark its core in this process. Demo turns pace their steps at 60 s, so a
     started turn stays running until the test ends it."""
-    from tests.helpers.gui import Gui
+    from harness.gui import Gui
 
     for key in [k for k in os.environ if k.startswith("NIB_")]:
         monkeypatch.delenv(key)

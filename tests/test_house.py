@@ -53,12 +53,12 @@ TABLES = (ast.Dict, ast.List, ast.Tuple, ast.Set)
 
 
 def formatter_skips(root: Path = ROOT) -> tuple[list[str], list[str]]:
-    """The `# fmt: skip` comments of the project's Python (the app, its tests and
+    """The `# fmt: skip` comments of the project's Python (the app, its tests, harness and
     benchmarks): (those on a data table, a module's or class's assignment of a literal
     container over several lines; the others)."""
     tables: list[str] = []
     others: list[str] = []
-    for package in ("host", "nib_desktop", "ui", "tests", "bench", "packaging"):
+    for package in ("host", "nib_desktop", "ui", "tests", "harness", "bench", "packaging"):
         for path in sorted((root / package).rglob("*.py")):
             text = path.read_text(encoding="utf-8")
             if "# fmt: skip" not in text:
@@ -122,3 +122,21 @@ def test_the_checklist_tables_are_read_only_by_their_own_room() -> None:
         and any(t in p.read_text(encoding="utf-8") for t in ("session_todo", "todo_revisions"))
     ]
     assert readers == []
+
+
+def test_the_benchmarks_do_not_depend_on_the_test_tree() -> None:
+    """The real parts both run live in harness/; a benchmark never imports tests/, and the
+    harness imports neither tests/ nor bench/."""
+    importing = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for folder in ("bench", "harness")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        and any(
+            name.split(".")[0] in ("tests", "bench" if folder == "harness" else "tests")
+            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            + ([a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        )
+    ]
+    assert importing == []

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.waiting import until
 from nib_desktop.link.supervisor import HostSupervisor, host_command
 from nib_desktop.state import events as ev
 from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
-from tests.helpers.waiting import until
 
 
 def alive(pid: int) -> bool:
@@ -127,7 +127,7 @@ def test_host_that_exits_early_is_reported_with_its_reason(gui, tmp_path) -> Non
 
 
 def test_quitting_leaves_no_host(aio_loop, tmp_path) -> None:
-    from tests.helpers.gui import Gui
+    from harness.gui import Gui
 
     app = Gui(aio_loop, tmp_path)
     app.run(app.start())

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from harness.paired import paired
+from harness.waiting import until
 from host.protocol import feedback as words, methods as rpc
 from nib_desktop.state import feedback as fb, intents as it
-from tests.helpers.paired import paired
-from tests.helpers.waiting import until
 
 STEPS = "1. Add the column\n2. Write the tests\n3. Update the docs"
 

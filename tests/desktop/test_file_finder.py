@@ -90,11 +90,11 @@ def test_only_files_under_the_folder_are_mentioned(tmp_path) -> None:
 
 
 def test_letters_typed_while_the_folder_is_listed_wait_for_that_listing(tmp_path) -> None:
+    from harness.waiting import until
     from nib_desktop.link.runner import Runner
     from nib_desktop.state import events as ev
     from nib_desktop.state.store import AppState
     from nib_desktop.state.types import Session
-    from tests.helpers.waiting import until
 
     folder = folder_with_files(tmp_path)
     state = AppState()

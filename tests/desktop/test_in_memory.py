@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from harness.paired import paired
+from harness.waiting import until
 from host.protocol import methods as rpc
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
-from tests.helpers.paired import paired
-from tests.helpers.waiting import until
 
 
 def run(coro: Any) -> Any:

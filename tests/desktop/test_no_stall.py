@@ -9,8 +9,8 @@ import signal
 
 import pytest
 
-from tests.helpers.flood import FRAME_S, Ticker, flood_window_gaps
-from tests.helpers.waiting import until
+from harness.flood import FRAME_S, Ticker, flood_window_gaps
+from harness.waiting import until
 
 ALLOWED_S = 2 * FRAME_S  # one frame of work, and one of scheduling noise on a busy machine
 # A virtual machine's own pause (its host's scheduler) can stop the whole process once for

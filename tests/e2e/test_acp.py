@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.host_process import (
+from harness.host_process import (
     HostProcess,
     RpcClient,
     RpcErrorReply,

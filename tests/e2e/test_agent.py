@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from harness.fake_openai import Call, Hang, HttpError, Reply
+from harness.host_process import RpcErrorReply, host_env, model_env, running_host
 from host.todos.schema import todo_write_schema
-from tests.helpers.fake_openai import Call, Hang, HttpError, Reply
-from tests.helpers.host_process import RpcErrorReply, host_env, model_env, running_host
 
 THREE = [
     {"content": "Read the code", "status": "completed"},

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from harness.host_process import RpcClient, RpcErrorReply
 from tests.e2e.test_acp import agent_host
 from tests.e2e.test_worktrees import git, repository
-from tests.helpers.host_process import RpcClient, RpcErrorReply
 
 CHECK = [
     sys.executable,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from harness.host_process import RpcClient, RpcErrorReply
 from tests.e2e.test_acp import agent_host, new_session
-from tests.helpers.host_process import RpcClient, RpcErrorReply
 
 
 def until_note(client: RpcClient, predicate: Any, timeout: float = 30.0) -> dict[str, Any]:
@@ -280,7 +280,7 @@ def test_a_fork_has_none_a_delete_reclaims_and_a_gone_folder_keeps_its_records(
 
 
 def test_the_hosts_own_agent_keeps_checkpoints_when_given_a_folder(tmp_path: Path) -> None:
-    from tests.helpers.host_process import host_env, running_host
+    from harness.host_process import host_env, running_host
 
     folder = repository(tmp_path / "repo")
     with running_host(tmp_path / "data", str(tmp_path / "h.sock"), host_env()) as host:
@@ -310,7 +310,7 @@ def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path:
     the file as it is now, the first kept; a hunk whose lines changed since is refused in
     words, and so is a hunk the diff does not have; the revert is a restore checkpoint
     and is undone like one."""
-    from tests.helpers.host_process import host_env, running_host
+    from harness.host_process import host_env, running_host
 
     folder = repository(tmp_path / "repo")
     original = "".join(f"line {i}\n" for i in range(1, 31))

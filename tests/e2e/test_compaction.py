@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers.fake_openai import Call, Reply
-from tests.helpers.host_process import RpcErrorReply, host_env, model_env, running_host
+from harness.fake_openai import Call, Reply
+from harness.host_process import RpcErrorReply, host_env, model_env, running_host
 
 STEPS = "\n".join(f"{i}. Step number {i} of the long task" for i in range(1, 21))
 
@@ -156,7 +156,7 @@ def test_a_restarted_host_continues_from_the_summary(tmp_path, socket_path, fake
 
 
 def test_sessions_compact_refusals(tmp_path, socket_path, fake_openai) -> None:
-    from tests.helpers.fake_openai import Hang
+    from harness.fake_openai import Hang
 
     hang = Hang()
     fake_openai.script += [hang]
@@ -209,7 +209,7 @@ def test_the_newest_request_is_never_summarised(tmp_path, socket_path, fake_open
 
 
 def test_one_compaction_at_a_time_and_no_turn_meanwhile(tmp_path, socket_path, fake_openai) -> None:
-    from tests.helpers.fake_openai import Hang
+    from harness.fake_openai import Hang
 
     fake_openai.script += [Reply("Hi."), Reply("After.")]
     with running_host(tmp_path, socket_path, compaction_env(fake_openai)) as host:

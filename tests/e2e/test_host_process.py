@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from host.protocol import SCHEMA_VERSION
-from host.store.db import DB_FILENAME, open_database
-from tests.helpers.db_copy import database_copy
-from tests.helpers.host_process import (
+from harness.host_process import (
     host_env,
     read_ready,
     running_host,
     spawn,
 )
+from host.protocol import SCHEMA_VERSION
+from host.store.db import DB_FILENAME, open_database
+from tests.helpers.db_copy import database_copy
 
 
 def test_ready_line_names_socket_pid_and_versions(host) -> None:
@@ -331,7 +331,7 @@ def test_the_listener_survives_running_out_of_descriptors(tmp_path, socket_path)
         env=host_env(),
         preexec_fn=low_limit,
     )
-    from tests.helpers.host_process import HostProcess, RpcClient
+    from harness.host_process import HostProcess, RpcClient
 
     host = HostProcess(proc, socket_path, tmp_path, {})
     try:

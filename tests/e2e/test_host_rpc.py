@@ -8,8 +8,8 @@ from uuid import UUID
 
 import pytest
 
+from harness.host_process import RpcErrorReply
 from tests.helpers.db_copy import database_copy
-from tests.helpers.host_process import RpcErrorReply
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
@@ -309,9 +309,9 @@ def test_a_malformed_remote_endpoint_is_refused_and_nothing_stored(host) -> None
 def test_a_transcript_over_the_frame_limit_is_served_in_pages(tmp_path, socket_path) -> None:
     """10 MB of transcript: `messages.list` answers a page with `hasMore`, the connection
     stays up, and the pages together are the whole transcript."""
+    from harness.host_process import running_host
     from host.core import HostCore
     from host.protocol import models as m
-    from tests.helpers.host_process import running_host
 
     core = HostCore(tmp_path / "data")
     session = core.sessions.create(m.CreateSessionParams(title="long"))

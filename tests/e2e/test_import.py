@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from harness.host_process import RpcErrorReply
 from tests.e2e.test_acp import agent_host, messages, turn
-from tests.helpers.host_process import RpcErrorReply
 
 
 def test_earlier_sessions_are_listed_paged_and_imported_once(tmp_path: Path) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import apsw
 import pytest
 
+from harness.host_process import HostProcess, RpcClient, RpcErrorReply, running_host
 from host.store import db as store
 from host.store.migrations import MIGRATIONS, migrate
-from tests.helpers.host_process import HostProcess, RpcClient, RpcErrorReply, running_host
 
 
 def demo_turn(client: RpcClient, text: str, title: str | None = None) -> str:
@@ -129,7 +129,7 @@ def test_export_writes_the_session_as_markdown(host: HostProcess, tmp_path: Path
 
 def test_a_nul_in_a_search_is_a_space_not_an_error(tmp_path: Path) -> None:
     """Issue 46, point 12: a NUL in `sessions.search` was -32603 "SQLError"."""
-    from tests.helpers.host_process import host_env, running_host
+    from harness.host_process import host_env, running_host
 
     with running_host(tmp_path / "data", str(tmp_path / "h.sock"), host_env()) as host:
         client = host.connect()
@@ -146,7 +146,7 @@ def test_an_export_onto_a_link_keeps_the_link_and_the_mode(tmp_path: Path) -> No
     replaced file's mode was dropped."""
     import os
 
-    from tests.helpers.host_process import host_env, running_host
+    from harness.host_process import host_env, running_host
 
     real = tmp_path / "notes" / "real.md"
     real.parent.mkdir()

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from host.protocol.framing import encode_message
-from tests.helpers.db_copy import database_copy
-from tests.helpers.host_process import (
+from harness.host_process import (
     HostProcess,
     RpcClient,
     RpcErrorReply,
     host_env,
     running_host,
 )
+from host.protocol.framing import encode_message
+from tests.helpers.db_copy import database_copy
 from tests.helpers.relay import Relay
 
 REMOTE_TOKEN = "remote-token-5678"
@@ -336,7 +336,7 @@ def test_a_remote_that_misbehaves_is_reported_and_local_sessions_go_on(
 def test_a_remote_turn_over_ssh_end_to_end(short: Path) -> None:
     """Through a real sshd on 127.0.0.1: the system's ssh client runs `nib-host --stdio`
     on the "remote" side, which trusts ssh's authentication alone."""
-    from tests.helpers.sshd import remote_command, running_sshd
+    from harness.sshd import remote_command, running_sshd
 
     with running_sshd(short / "ssh") as server:
         env = host_env(
@@ -361,7 +361,7 @@ def test_a_remote_turn_over_ssh_end_to_end(short: Path) -> None:
 
 
 def test_an_ssh_remote_that_refuses_the_key_says_so(short: Path) -> None:
-    from tests.helpers.sshd import _keygen, remote_command, running_sshd
+    from harness.sshd import _keygen, remote_command, running_sshd
 
     with running_sshd(short / "ssh") as server:
         stranger = short / "ssh" / "stranger_key"
@@ -383,7 +383,7 @@ def test_an_ssh_link_that_drops_mid_turn_lets_the_turn_finish_there(short: Path)
     """The ssh client dies mid-turn: `nib-host --stdio` over there finishes the turn
     before it exits; the link comes back (a second `nib-host --stdio` waits for the
     first to let go of its folder) and the turn's end and checklist catch up."""
-    from tests.helpers.sshd import remote_command, running_sshd
+    from harness.sshd import remote_command, running_sshd
 
     with running_sshd(short / "ssh") as server:
         env = host_env(

@@ -6,60 +6,25 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.helpers import real_agents
-from tests.helpers.fake_models import Call, Hold, Reply, ScriptedModels
-from tests.helpers.host_process import HostProcess, RpcClient, host_env, running_host
+from harness import real_agents
+from harness.agent_calls import AGENTS, plan_call, risky_call
+from harness.fake_models import Call, Hold, Reply, ScriptedModels
+from harness.host_process import HostProcess, RpcClient, host_env, running_host
 
 # a real agent's start and each model round trip are slow on a loaded machine
 # serial: alone, after the parallel part of the suite (two real agents at once, here and
 # in the window's tests, interfered with each other's sessions)
 pytestmark = [pytest.mark.timeout(180), pytest.mark.serial]
 
-Entry = Callable[[Path, Path, str], dict[str, Any]]
-AGENTS: dict[str, Entry] = {
-    "codex": real_agents.codex,
-    "claude": real_agents.claude,
-    "gemini": real_agents.gemini,
-}
-
 
 @pytest.fixture(scope="module")
 def bin_dir() -> Path:
     return real_agents.installed()
-
-
-def plan_call(agent: str, *statuses: str) -> Call:
-    """The agent's own checklist tool, as its model would call it."""
-    if agent == "codex":
-        steps = [{"step": f"Step {i + 1}", "status": s} for i, s in enumerate(statuses)]
-        return Call("update_plan", {"plan": steps})
-    todos = [
-        {"content": f"Step {i + 1}", "status": s, "activeForm": f"Doing step {i + 1}"}
-        for i, s in enumerate(statuses)
-    ]
-    return Call("TodoWrite", {"todos": todos})
-
-
-def risky_call(agent: str, work: Path) -> Call:
-    """A call the agent asks permission for."""
-    if agent == "gemini":
-        return Call("write_file", {"file_path": str(work / "made.txt"), "content": "made\n"})
-    if agent == "codex":
-        return Call(
-            "exec_command",
-            {
-                "cmd": "touch made.txt",
-                "justification": "make a file",
-                "sandbox_permissions": "require_escalated",
-            },
-        )
-    return Call("Write", {"file_path": str(work / "made.txt"), "content": "made\n"})
 
 
 @contextlib.contextmanager

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from harness.host_process import RpcClient, host_env, running_host
 from tests.e2e.test_checkpoints import checkpoint_told, repository
-from tests.helpers.host_process import RpcClient, host_env, running_host
 
 ODD = os.fsdecode(b"caf\xe9 \xff.txt")  # a name from an old zip archive
 ODD_SHOWN = "caf\\xe9 \\xff.txt"

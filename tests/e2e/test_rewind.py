@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from harness.host_process import RpcClient, RpcErrorReply, host_env, running_host
 from tests.e2e.test_checkpoints import repository
-from tests.helpers.host_process import RpcClient, RpcErrorReply, host_env, running_host
 
 
 def turn(client: RpcClient, sid: str, text: str) -> dict[str, Any]:

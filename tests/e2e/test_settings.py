@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.host_process import HostProcess, RpcErrorReply
+from harness.host_process import HostProcess, RpcErrorReply
 
 
 def settings_file(tmp_path: Path) -> Path:

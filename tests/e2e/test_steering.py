@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.host_process import RpcErrorReply
 from tests.e2e.test_acp import agent_host, messages, new_session, turn
-from tests.helpers.host_process import RpcErrorReply
 
 
 def controls_note(client, session_id: str, predicate=lambda c: True) -> dict:  # type: ignore[no-untyped-def]

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.fake_openai import Call, FakeOpenAI, Reply
-from tests.helpers.host_process import (
+from harness.fake_openai import Call, FakeOpenAI, Reply
+from harness.host_process import (
     HostProcess,
     RpcClient,
     RpcErrorReply,

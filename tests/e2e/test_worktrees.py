@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.host_process import RpcClient, RpcErrorReply, host_env, running_host
+from harness.host_process import RpcClient, RpcErrorReply, host_env, running_host
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "Ada",

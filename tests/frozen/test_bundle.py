@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.bundle import build_bundle
+from harness.bundle import build_bundle
 from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
 
 pytestmark = [pytest.mark.frozen]

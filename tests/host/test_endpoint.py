@@ -158,9 +158,9 @@ def test_a_read_the_client_stops_waiting_for_is_cancelled_at_the_host() -> None:
     dropped there; a call that changes something goes on and answers (nobody listens)."""
     import asyncio
 
+    from harness.waiting import until
     from host.protocol import PROTOCOL_VERSION, methods as rpc, models as m
     from host.protocol.serving import Dispatcher, ServerConnection
-    from tests.helpers.waiting import until
 
     ran: dict[str, str] = {}
 

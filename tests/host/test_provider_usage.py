@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
+from harness.fake_openai import Reply
 from host.agent.providers.base import ModelRequest, ToolCallRequest, UserMessage
 from host.agent.providers.openai_provider import OpenAIProvider
 from host.agent.runtime import AgentRuntime
 from host.config import Settings
 from host.execution_path import ExecutionPath
-from tests.helpers.fake_openai import Reply
 
 
 @pytest.mark.parametrize("stream", [True, False])

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.host_process import running_host
 from host.acp.config import load_agents
 from host.config import SettingsError, load_settings, read_settings_file
 from host.tools.mcp_config import load_servers
-from tests.helpers.host_process import running_host
 
 
 @pytest.mark.parametrize(

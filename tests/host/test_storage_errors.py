@@ -8,11 +8,11 @@ import logging
 import apsw
 import pytest
 
+from harness.waiting import until
 from host.core import HostCore
 from host.protocol import errors, methods as rpc, models as m
 from host.rpc import as_rpc_error
 from host.store.errors import StorageFailure, environment_problem
-from tests.helpers.waiting import until
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from harness.fake_openai import Call, HttpError, Reply
 from host import config
 from host.agent import runtime as runtime_module
 from host.config import Secrets, Settings
 from host.core import HostCore
 from host.protocol import models as m
-from tests.helpers.fake_openai import Call, HttpError, Reply
 
 KEY = "sk-turn-settings-key"
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible
 from PySide6.QtQuick import QQuickItem
 
-from tests.helpers.gui import Gui, walk
-from tests.helpers.waiting import until
+from harness.gui import Gui, walk
+from harness.waiting import until
 from ui.snapshots import Item
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)

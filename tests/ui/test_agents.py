@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.state import events as ev
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
@@ -812,7 +812,7 @@ def test_an_agent_that_cannot_start_says_so_in_the_new_menu_before_it_is_picked(
 
 
 def walk_texts(gui: Gui) -> list[Any]:
-    from tests.helpers.gui import walk
+    from harness.gui import walk
 
     dialog = gui.window.findChild(object, "toolsDialog")
     return [

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 

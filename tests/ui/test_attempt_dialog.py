@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from tests.e2e.test_worktrees import repository
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from tests.ui.test_agents import NAME, configure
 from tests.ui.test_earlier_sessions import palette
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.state import store
 from nib_desktop.state.store import Change
 from tests.e2e.test_checkpoints import repository
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from tests.ui.test_agents import ALT, CTRL_SHIFT, agent_session, configure, send, turn_end
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)

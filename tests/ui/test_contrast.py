@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor
 
-from tests.helpers.gui import Gui
+from harness.gui import Gui
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import Q_ARG, QMetaObject, QPointF, Qt
 from PySide6.QtGui import QImage
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.state import events as ev
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from ui.snapshots import Item
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.shell import drafts
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.in_memory
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 from tests.ui.test_agents import NAME, configure, transcript
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from tests.e2e.test_checkpoints import repository
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from tests.ui.test_agents import send, turn_end
 
 ALT = Qt.KeyboardModifier.AltModifier

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from host.protocol import methods as rpc, models as m
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from tests.ui.test_dock import running_session
 from tests.ui.test_keyboard import type_text
 

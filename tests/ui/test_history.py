@@ -7,9 +7,9 @@ import re
 
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.state.types import Item, Revision
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from ui.views.history import history_rows
 
 CTRL = Qt.KeyboardModifier.ControlModifier

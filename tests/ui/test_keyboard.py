@@ -10,10 +10,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtTest import QTest
 
+from harness.gui import Gui
+from harness.waiting import until
 from nib_desktop.state import events as ev
 from nib_desktop.state.transcript_lines import Line
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -834,7 +834,7 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
     tooltip and in its accessible name."""
     from PySide6.QtGui import QAccessible
 
-    from tests.helpers.gui import walk
+    from harness.gui import walk
 
     async def body() -> None:
         await gui.start()

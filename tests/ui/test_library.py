@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 from tests.ui.test_keyboard import CTRL, SHIFT, type_text
 from ui.views.library_view import HitRow
 from ui.views.rows import SearchHitModel

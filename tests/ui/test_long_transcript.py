@@ -6,10 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
+from harness.gui import Gui
+from harness.waiting import until
 from host.core import HostCore
 from host.protocol import models as m
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 
 
 def test_a_10_mb_transcript_opens_and_pages_in(gui: Gui, tmp_path) -> None:

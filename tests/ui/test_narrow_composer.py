@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 from tests.ui.test_agents import agent_session, configure, send, turn_end
 
 WIDTHS = (640, 800, 1100, 1600, 1920)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QWindow
 
-from tests.helpers.gui import Gui
+from harness.gui import Gui
+from harness.waiting import until
 from tests.helpers.session_bus import NotificationServer, session_bus
-from tests.helpers.waiting import until
 from tests.ui.test_approvals import configure as configure_mcp, tools_ready
 
 FIVE = "1. Plan\n2. Write\n3. Test\n4. Review\n5. Ship"

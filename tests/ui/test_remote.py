@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.host_process import HostProcess, host_env, running_host
+from harness.waiting import until
 from tests.helpers.db_copy import database_copy
-from tests.helpers.gui import Gui
-from tests.helpers.host_process import HostProcess, host_env, running_host
-from tests.helpers.waiting import until
 
 REMOTE_TOKEN = "remote-token-9"
 RUNNING_TEXT = "1. Add the column\n2. Write the tests\n3. Update the docs"
@@ -121,7 +121,7 @@ def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
     gui: Gui, remote: HostProcess
 ) -> None:
     """Sessions there… lists what the remote host has; Down and Enter pick one; Attach."""
-    from tests.helpers.host_process import RpcClient
+    from harness.host_process import RpcClient
 
     direct = RpcClient(remote.socket_path)
     direct.hello(REMOTE_TOKEN)

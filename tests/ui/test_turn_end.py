@@ -8,8 +8,8 @@ import signal
 
 from PySide6.QtCore import Qt
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 
 TASK = "1. Add the column\n2. Write the tests\n3. Update the docs"
 

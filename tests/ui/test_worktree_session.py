@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from harness.gui import Gui
+from harness.waiting import until
 from tests.e2e.test_worktrees import IDENTITY, git, repository
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
 from tests.ui.test_agents import CTRL_SHIFT, NAME, configure
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.gui import Gui
-from tests.helpers.waiting import until
+from harness.gui import Gui
+from harness.waiting import until
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("NIBTEST_WM") != "1", reason="run by test_window_manager.py under openbox"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "acp-agents"
 PACKAGES = {
     "@zed-industries/codex-acp": "0.16.0",

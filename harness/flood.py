@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.waiting import until
 from host.protocol import methods as rpc, models as m
 from host.protocol.endpoint import encode_notification, response_message
 from host.protocol.framing import FrameDecoder, encode_message
 from nib_desktop.link.rpc_client import RpcClient
-from tests.helpers.waiting import until
 
 FRAME_S = 1 / 60
 

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
 from typing import Any
 
-from tests.helpers.fake_openai import Call, Reply
+from harness.fake_openai import Call, Reply
 
 __all__ = ["Call", "Hold", "Reply", "ScriptedModels"]
 

@@ -18,6 +18,8 @@ from PySide6.QtQml import QQmlApplicationEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
+from harness.paired import MemoryLink
+from harness.waiting import until
 from host.core import HostCore
 from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.main_role import MainRole
@@ -25,8 +27,6 @@ from nib_desktop.shell.scripted import next_frame
 from nib_desktop.shell.window import Asker, load_window, make_views, restore_from_data_dir
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
-from tests.helpers.paired import MemoryLink
-from tests.helpers.waiting import until
 from ui.snapshots import Item, Snapshot
 
 
