@@ -19,7 +19,7 @@ from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
 from harness.paired import MemoryLink
-from harness.waiting import until
+from harness.waiting import until, watch
 from host.core import HostCore
 from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.main_role import MainRole
@@ -46,6 +46,7 @@ class Gui:
         self.loop = loop
         self.data_dir = data_dir
         self.state = AppState()
+        watch(self.state)  # its changes wake the waits on conditions
         restore_from_data_dir(self.state, data_dir)  # as the app does: prefs, the last list
         asker = Asker()
         self.views = make_views(self.state, asker)

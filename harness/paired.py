@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TypeVar
 
+from harness.waiting import watch
 from host.core import HostCore
 from host.handlers import dispatcher
 from host.protocol import PROTOCOL_VERSION, methods as rpc, models as m
@@ -68,7 +69,9 @@ async def paired(folder: Path) -> AsyncIterator[MainRole]:
     host process), its link through memory."""
     core = HostCore(folder)
     try:
-        async with MainRole(AppState(), lambda hooks: MemoryLink(core, hooks), None) as main:
+        state = AppState()
+        watch(state)  # its changes wake the waits on conditions
+        async with MainRole(state, lambda hooks: MemoryLink(core, hooks), None) as main:
             yield main
     finally:
         core.close()
