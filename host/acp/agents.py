@@ -213,7 +213,7 @@ class Agents:
         try:
             controls = updated(self._controls.of(session_id), update)
         except (Unusable, ValueError) as exc:
-            self._dropped(session_id, _WHAT.get(str(update.get("sessionUpdate")), "update"), exc)
+            self.dropped(session_id, _WHAT.get(str(update.get("sessionUpdate")), "update"), exc)
             return
         self._controls.set(self._full(controls, process))
 
@@ -226,17 +226,17 @@ class Agents:
                 "options": options_of(raw.get("configOptions")),
             }
         except (Unusable, ValueError) as exc:
-            self._dropped(session_id, "modes and options", exc)
+            self.dropped(session_id, "modes and options", exc)
             change = {}
         held = self._controls.of(session_id).model_copy(update=change)
         try:
             held = bounded(held)
         except Unusable as exc:
-            self._dropped(session_id, "modes and options", exc)
+            self.dropped(session_id, "modes and options", exc)
             held = self._controls.of(session_id)
         self._controls.set(self._full(held, process))
 
-    def _dropped(self, session_id: str, what: object, exc: Exception) -> None:
+    def dropped(self, session_id: str, what: object, exc: Exception) -> None:
         """An update the agent sent that could not be used: logged, and said once per
         turn in the transcript (once between two turns), as a note, not an error of the
         user's work."""
@@ -318,7 +318,7 @@ class Agents:
         try:
             options = options_of(raw.get("configOptions"))
         except (Unusable, ValueError) as exc:
-            self._dropped(session_id, "options", exc)
+            self.dropped(session_id, "options", exc)
             return
         held = self._controls.of(session_id).model_copy(update={"options": options})
         self._controls.set(self._full(held, process))

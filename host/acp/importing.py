@@ -16,6 +16,7 @@ from acp import RequestError
 
 from host.acp.process import AgentFailure, AgentProcess
 from host.acp.recorder import MAIN_PLAN, Recorder
+from host.acp.updates import PlanSent, TextBlock, TextChunk, Update
 from host.clock import new_id
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors, models as m
@@ -55,31 +56,28 @@ class Replay(Recorder):
         super().__init__(*args, **kwargs)
         self.replaying = True
         self._user: list[str] = []
-        self._user_id: Any = None
-        self._plan: Any = None
+        self._user_id: str | None = None
+        self._plan: list[Any] | None = None
         self.first_user = ""
         self.stored = 0
 
-    def update(self, update: dict[str, Any]) -> None:
+    def update(self, told: Update) -> None:
         if self.stored >= MAX_REPLAY_MESSAGES:
             return
-        kind = update.get("sessionUpdate")
-        if kind == "user_message_chunk":
-            content = update.get("content")
-            text = content.get("text") if isinstance(content, dict) else None
-            if update.get("messageId") != self._user_id:
+        if isinstance(told, TextChunk) and told.session_update == "user_message_chunk":
+            if told.message_id != self._user_id:
                 self._user_done()
-                self._user_id = update.get("messageId")
-            if isinstance(text, str):
+                self._user_id = told.message_id
+            if isinstance(told.content, TextBlock):
                 self.flush()
-                self._user.append(text)
+                self._user.append(told.content.text)
             return
         self._user_done()
-        if kind == "plan":
-            self._plan = update.get("entries")
+        if isinstance(told, PlanSent):
+            self._plan = told.entries
             return
         self.stored += 1
-        super().update(update)
+        super().update(told)
 
     def _user_done(self) -> None:
         text = "".join(self._user)
@@ -92,7 +90,7 @@ class Replay(Recorder):
     def close(self) -> None:
         self._user_done()
         super().close()
-        if isinstance(self._plan, list) and self._plan:
+        if self._plan:
             self.plan(MAIN_PLAN, self._plan)
 
 

@@ -16,8 +16,10 @@ from acp.schema import (
     RequestPermissionResponse,
     ToolCallUpdate,
 )
+from pydantic import ValidationError
 
 from host.acp.recorder import as_text
+from host.acp.updates import ToolFields, read_tool_call
 from host.protocol import models as m
 from host.protocol.text import shorten, valid_text
 
@@ -61,7 +63,11 @@ async def answer_permission(
     title = shorten(tool_call.title or tool_call.kind or "a tool", MAX_NAME)
     raw = "" if tool_call.raw_input is None else as_text(tool_call.raw_input)
     offered = offered_options(options)
-    asked = recorder.asked(tool_call.model_dump(by_alias=True, exclude_none=True))
+    try:
+        fields = read_tool_call(tool_call.model_dump(by_alias=True, exclude_none=True))
+    except ValidationError:  # asked all the same: by its title and input only
+        fields = ToolFields(tool_call_id=tool_call.tool_call_id)
+    asked = recorder.asked(fields)
     ask = asyncio.ensure_future(
         process.agents.approvals().ask_agent(recorder.ctx, title, raw, offered, asked)
     )

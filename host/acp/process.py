@@ -25,6 +25,7 @@ from acp.schema import (
     Implementation,
     PlanCapabilities,
 )
+from pydantic import ValidationError
 
 from host.acp.config import AgentConfig, not_installed
 from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
@@ -32,6 +33,7 @@ from host.acp.permissions import MAX_NAME, SdkClient
 from host.acp.recorder import Recorder, late_plan
 from host.acp.trace import Trace
 from host.acp.transport import MAX_AGENT_LINE, AgentBroken, LineTransport
+from host.acp.updates import read_update
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
 from host.protocol.text import shorten
@@ -59,6 +61,7 @@ class Owner(Protocol):
     def changed(self) -> None: ...
     def running(self, session_id: str) -> Recorder | None: ...
     def told(self, process: AgentProcess, session_id: str, update: dict[str, Any]) -> None: ...
+    def dropped(self, session_id: str, what: object, exc: Exception) -> None: ...
     def approvals(self) -> Approvals: ...
 
 
@@ -359,12 +362,16 @@ class AgentProcess:
         try:
             if recorder is not None:
                 self._late_told.discard(session_id)
-                recorder.update(update)
+                told = read_update(update)
+                if told is not None:
+                    recorder.update(told)
             elif update.get("sessionUpdate") in ("plan", "plan_update") and (
                 session_id not in self._late_told  # told once until its next turn, not a
             ):  # line for each of thousands
                 self._late_told.add(session_id)
                 late_plan(self.agents.sessions, session_id)
+        except ValidationError as exc:  # a kind the transcript keeps, sent malformed
+            self.agents.dropped(session_id, "updates", exc)
         except StorageFailure:
             log.exception("an update of agent %s could not be stored", self.name)
 

@@ -37,6 +37,26 @@ from host.tools.registry import describe_validation
 from host.tools.todo_write import result_text
 
 from .transport import AgentBroken
+from .updates import (
+    ContentPart,
+    DiffPart,
+    ImageBlock,
+    NamedBlock,
+    OtherPlan,
+    Part,
+    Place,
+    PlanFile,
+    PlanItems,
+    PlanMarkdown,
+    PlanRemoved,
+    PlanSent,
+    PlanUpdate,
+    TextBlock,
+    TextChunk,
+    ToolFields,
+    ToolUpdate,
+    Update,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,18 +76,18 @@ class _Call:
     told: bool = False
     finished: bool = False
     kind: str | None = None
-    content: list[Any] = field(default_factory=list)  # as last sent: an update replaces it
-    locations: list[Any] = field(default_factory=list)
+    content: list[Part] = field(default_factory=list)  # as last sent: an update replaces it
+    locations: list[Place] = field(default_factory=list)
 
-    def take(self, update: dict[str, Any], parts: int) -> None:
+    def take(self, update: ToolFields, parts: int) -> None:
         """What an update (or a permission request's call) says of the call: its kind, its
         content and its locations, each replacing what was held, at most `parts` parts."""
-        if isinstance(update.get("kind"), str):
-            self.kind = shorten(update["kind"], 40)
-        if isinstance(update.get("content"), list):
-            self.content = update["content"][:parts]
-        if isinstance(update.get("locations"), list):
-            self.locations = update["locations"][:parts]
+        if update.kind is not None:
+            self.kind = shorten(update.kind, 40)
+        if update.content is not None:
+            self.content = update.content[:parts]
+        if update.locations is not None:
+            self.locations = update.locations[:parts]
 
 
 class Recorder:
@@ -89,38 +109,36 @@ class Recorder:
 
     # --- the agent's updates -----------------------------------------------------------
 
-    def update(self, update: dict[str, Any]) -> None:
+    def update(self, told: Update) -> None:
         if self.loading:
             return
-        kind = update.get("sessionUpdate")
-        if kind in ("agent_message_chunk", "agent_thought_chunk"):
-            if update.get("messageId") != self._message_id:  # another message begins
+        match told:
+            case TextChunk(session_update="user_message_chunk"):
+                pass  # the user's own message, stored when it was sent
+            case TextChunk():
+                if told.message_id != self._message_id:  # another message begins
+                    self.flush()
+                    self._message_id = told.message_id
+                self._chunk("thought" if told.thought else None, told.content)
+            case ToolUpdate():
+                self._tool(told)
+            case PlanSent():
+                self.plan(MAIN_PLAN, told.entries)
+            case PlanUpdate(plan=PlanItems() as items):
+                self.plan(items.plan_id, items.entries)
+            case PlanUpdate(plan=PlanMarkdown() | PlanFile() | OtherPlan() as other):
+                self._other_plan(other)
+            case PlanRemoved():
                 self.flush()
-                self._message_id = update.get("messageId")
-            self._chunk("thought" if kind == "agent_thought_chunk" else None, update.get("content"))
-        elif kind in ("tool_call", "tool_call_update"):
-            self._tool(update)
-        elif kind == "plan":
-            self.plan(MAIN_PLAN, update.get("entries"))
-        elif kind == "plan_update":
-            plan = update.get("plan")
-            if isinstance(plan, dict) and plan.get("type") == "items":
-                self.plan(str(plan.get("planId", "")), plan.get("entries"))
-            elif isinstance(plan, dict):
-                self._other_plan(plan)
-        elif kind == "plan_removed":
-            self.flush()
-            name = shorten(str(update.get("planId", "")), 40)
-            kept = ": the checklist stays as it was" if name == MAIN_PLAN else ""
-            self._note(f"The agent removed its plan {name!r}{kept}")
-        # other updates (commands, modes, usage, the user's own message) are not stored
+                name = shorten(told.plan_id, 40)
+                kept = ": the checklist stays as it was" if name == MAIN_PLAN else ""
+                self._note(f"The agent removed its plan {name!r}{kept}")
+        # other updates (commands, modes, usage) are the controls', not stored
 
-    def _chunk(self, kind: m.MessageKind | None, content: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != "text":
+    def _chunk(self, kind: m.MessageKind | None, content: object) -> None:
+        if not isinstance(content, TextBlock) or not content.text:
             return
-        text = content.get("text")
-        if not isinstance(text, str) or not text:
-            return
+        text = content.text
         if kind != self._text_kind or self._stream is None:
             self.flush()
             self._text_kind = kind
@@ -147,22 +165,22 @@ class Recorder:
             for at in range(0, len(text), MAX_STORED_CHARS):
                 self._append("assistant", text[at : at + MAX_STORED_CHARS], kind=kind)
 
-    def _tool(self, update: dict[str, Any]) -> None:
+    def _tool(self, update: ToolFields) -> None:
         """A tool call is told once it says what it does (its input) or starts running,
         whichever comes first (agents often announce a call before its input), and its
         result once it completes or fails."""
-        call_id = str(update.get("toolCallId") or "")
+        call_id = update.tool_call_id
         if not call_id:
             return
         call = self._calls.setdefault(call_id, _Call())
-        if update.get("title"):
-            call.title = shorten(str(update["title"]), 200)
-        elif update.get("kind") and not call.title:
-            call.title = str(update["kind"])
-        if update.get("rawInput") not in (None, {}, ""):
-            call.arguments = shorten(as_text(update["rawInput"]), 4000)
+        if update.title:
+            call.title = shorten(update.title, 200)
+        elif update.kind and not call.title:
+            call.title = update.kind
+        if update.raw_input not in (None, {}, ""):
+            call.arguments = shorten(as_text(update.raw_input), 4000)
         call.take(update, MAX_PARTS)
-        status = update.get("status")
+        status = update.status
         if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
             self._tell(call_id, call)
         if status in ("completed", "failed") and not call.finished:
@@ -180,17 +198,16 @@ class Recorder:
                 activity=did,
             )
 
-    def asked(self, tool_call: dict[str, Any]) -> m.ToolActivity | None:
+    def asked(self, tool_call: ToolFields) -> m.ToolActivity | None:
         """What a permission request asks to do, as its approval shows it: the request's
         tool call content (a diff, a command's text) and locations, else those its call
         announced before; None when neither says more than the title and input."""
-        call_id = str(tool_call.get("toolCallId") or "")
-        held = self._calls.get(call_id, _Call())
+        held = self._calls.get(tool_call.tool_call_id, _Call())
         asking = _Call(kind=held.kind, content=held.content, locations=held.locations)
         asking.take(tool_call, MAX_ASKED_PARTS)
         if not asking.content and not asking.locations:
             return None
-        did = activity(asking, "pending", {})
+        did = activity(asking, "pending", None)
         return did.model_copy(update={"status": "pending"})
 
     def denied(self, call_id: str, title: str) -> None:
@@ -219,23 +236,23 @@ class Recorder:
         told = m.ToolCall(id=call_id, name=call.title or "tool", arguments=call.arguments)
         self._append("assistant", "", tool_calls=(told,))
 
-    def _other_plan(self, plan: dict[str, Any]) -> None:
+    def _other_plan(self, plan: PlanMarkdown | PlanFile | OtherPlan) -> None:
         """A plan in Markdown or in a file (ACP's plan_update): told in the transcript as
         that plan, never written to the checklist (only a list of steps can be it)."""
         self.flush()
-        name = shorten(str(plan.get("planId", "")), 40)
-        content, uri = plan.get("content"), plan.get("uri")
-        if plan.get("type") == "markdown" and isinstance(content, str):
+        name = shorten(plan.plan_id, 40)
+        if isinstance(plan, PlanMarkdown):
             self._append(
                 "assistant",
-                f"**Plan “{name}”** (not the session's checklist)\n\n" + content[:MAX_STORED_CHARS],
+                f"**Plan “{name}”** (not the session's checklist)\n\n"
+                + plan.content[:MAX_STORED_CHARS],
             )
-        elif plan.get("type") == "file" and isinstance(uri, str):
+        elif isinstance(plan, PlanFile):
             self._note(
-                f"Plan {name!r} is kept in {shorten(uri, 1000)} (not the session's checklist)"
+                f"Plan {name!r} is kept in {shorten(plan.uri, 1000)} (not the session's checklist)"
             )
         else:
-            form = shorten(str(plan.get("type", "an unknown form")), 40)
+            form = shorten(plan.type or "an unknown form", 40)
             self._note(
                 f"A plan as {form} arrived; only a list of steps can be the checklist",
                 is_error=True,
@@ -339,43 +356,36 @@ def as_text(value: Any) -> str:
         return str(value)
 
 
-def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity:
+def activity(call: _Call, status: str, update: ToolFields | None) -> m.ToolActivity:
     """What a finished call did, as the transcript keeps it (section 16): its diffs, its
     text (or command) output and its locations, each bounded by MAX_TOOL_TEXT."""
     diffs: list[m.ToolDiff] = []
     texts: list[str] = []
     images: list[m.ToolImage] = []
     for part in call.content:
-        if not isinstance(part, dict):
-            continue
-        if part.get("type") == "diff" and isinstance(part.get("newText"), str):
-            old, new = part.get("oldText"), part["newText"]
-            old = old if isinstance(old, str) else None
-            cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
-            diffs.append(
-                m.ToolDiff(
-                    path=shorten(str(part.get("path", "")), 1000),
-                    old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
-                    new_text=new[: m.MAX_TOOL_TEXT],
-                    truncated=cut,
+        match part:
+            case DiffPart(old_text=old, new_text=new):
+                cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
+                diffs.append(
+                    m.ToolDiff(
+                        path=shorten(part.path, 1000),
+                        old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
+                        new_text=new[: m.MAX_TOOL_TEXT],
+                        truncated=cut,
+                    )
                 )
-            )
-        elif part.get("type") == "content" and isinstance(part.get("content"), dict):
-            inner = part["content"]
-            if inner.get("type") == "text" and isinstance(inner.get("text"), str):
-                texts.append(inner["text"])
-            elif inner.get("type") in ("image", "audio", "resource", "resource_link"):
-                texts.append(f"({inner['type']} {shorten(str(inner.get('uri', '')), 200)})")
-                shown = tool_image(inner) if len(images) < m.MAX_TOOL_IMAGES else None
+            case ContentPart(content=TextBlock(text=text)):
+                texts.append(text)
+            case ContentPart(content=ImageBlock() | NamedBlock() as block):
+                texts.append(f"({block.type} {shorten(block.uri or '', 200)})")
+                shown = tool_image(block) if len(images) < m.MAX_TOOL_IMAGES else None
                 images += [shown] if shown is not None else []
     if not texts:
-        raw = _output({"rawOutput": update.get("rawOutput")}) if not diffs else ""
+        raw = _raw_output(update.raw_output) if update is not None and not diffs else ""
         texts = [raw] if raw else []
     output = "\n".join(texts)
     locations = [
-        m.ToolLocation(path=shorten(str(place["path"]), 1000), line=_line(place.get("line")))
-        for place in call.locations
-        if isinstance(place, dict) and isinstance(place.get("path"), str)
+        m.ToolLocation(path=shorten(place.path, 1000), line=place.line) for place in call.locations
     ]
     return m.ToolActivity(
         kind=call.kind,
@@ -388,44 +398,35 @@ def activity(call: _Call, status: str, update: dict[str, Any]) -> m.ToolActivity
     )
 
 
-def tool_image(block: dict[str, Any]) -> m.ToolImage | None:
+def tool_image(block: ImageBlock | NamedBlock) -> m.ToolImage | None:
     """An image content block kept to be drawn: a known image type, valid base64, at
     most MAX_TOOL_IMAGE bytes; None otherwise (it stays named in the output)."""
-    data, kind = block.get("data"), block.get("mimeType")
-    if block.get("type") != "image" or not isinstance(data, str) or not isinstance(kind, str):
-        return None
-    if len(data) > m.MAX_TOOL_IMAGE * 4 // 3 + 4:
+    if not isinstance(block, ImageBlock) or len(block.data) > m.MAX_TOOL_IMAGE * 4 // 3 + 4:
         return None
     try:
-        base64.b64decode(data, validate=True)
-        return m.ToolImage.model_validate({"mimeType": kind, "data": data})
+        base64.b64decode(block.data, validate=True)
+        return m.ToolImage.model_validate({"mimeType": block.mime_type, "data": block.data})
     except (ValueError, binascii.Error):
         return None
 
 
-def _line(value: Any) -> int | None:
-    return value if type(value) is int and 0 <= value < 2**31 else None
-
-
-def _output(update: dict[str, Any]) -> str:
+def _output(update: ToolFields) -> str:
     """A tool call's output as text: its text content, else its raw output."""
     parts: list[str] = []
-    for item in update.get("content") or ():
-        if not isinstance(item, dict):
-            continue
-        inner = item.get("content")
-        if (
-            item.get("type") == "content"
-            and isinstance(inner, dict)
-            and inner.get("type") == "text"
-        ):
-            parts.append(str(inner.get("text", "")))
-        elif item.get("type") == "diff":
-            parts.append(f"edited {item.get('path', 'a file')}")
+    for part in update.content or ():
+        match part:
+            case ContentPart(content=TextBlock(text=text)):
+                parts.append(text)
+            case DiffPart(path=path):
+                parts.append(f"edited {path or 'a file'}")
     if parts:
         return "\n".join(parts)
-    raw = update.get("rawOutput")
-    if isinstance(raw, dict):  # a command's output under the names agents use, else none
+    return _raw_output(update.raw_output)
+
+
+def _raw_output(raw: Any) -> str:
+    """A tool's raw output as text: a command's output under the names agents use."""
+    if isinstance(raw, dict):
         for key in ("formatted_output", "aggregated_output", "output", "stdout"):
             if isinstance(raw.get(key), str) and raw[key].strip():
                 return str(raw[key])

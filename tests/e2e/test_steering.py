@@ -232,3 +232,26 @@ def test_a_sign_in_the_agent_refuses_is_its_words(tmp_path: Path) -> None:
         assert client.call("agents.authenticate", {"agent": "scripted", "methodId": "login"}) == {
             "ok": True
         }
+
+
+def test_updates_are_read_as_types_once_and_a_malformed_one_is_said_once(tmp_path: Path) -> None:
+    """Issue 48, point 4: each update the transcript keeps is validated once into its type.
+    Three malformed ones (a tool call's unknown status, a text that is a number, a plan
+    that is not a list) are one note; a plan whose entries have no priority is the
+    checklist (the SDK's own union would read it as no entries); a part of an unknown
+    kind and a place without a path are left out of a call, not the call itself."""
+    with agent_host(tmp_path) as (_host, client):
+        sid = new_session(client)["id"]
+        assert turn(client, sid, "malformed")["state"] == "completed"
+        said = messages(client, sid)
+        notes = [x["content"] for x in said if "not used" in x["content"]]
+        assert notes == ["The agent's updates were not used: a field is not of its form"]
+        todo = client.call("todos.get", {"sessionId": sid})
+        assert [(i["content"], i["status"]) for i in todo["items"]] == [
+            ("Read it", "completed"),
+            ("Fix it", "in_progress"),
+        ]
+        (result,) = [x for x in said if x.get("toolCallId") == "odd"]
+        assert result["content"] == "looked" and result["activity"]["output"] == "looked"
+        assert result["activity"]["locations"] == [{"path": "a.txt", "line": None}]
+        assert said[-1]["content"] == "Still here."

@@ -96,6 +96,30 @@ def _options(model: str) -> list[Any]:
     ]
 
 
+# a finished call with a part of an unknown kind, a place without a path and one whose
+# line is not a number: read, the part and the bad place left out
+ODD_CALL = {
+    "sessionUpdate": "tool_call",
+    "toolCallId": "odd",
+    "title": "Look around",
+    "status": "completed",
+    "content": [
+        {"type": "hologram", "data": "?"},
+        {"type": "content", "content": {"type": "text", "text": "looked"}},
+    ],
+    "locations": [{"line": 3}, {"path": "a.txt", "line": "three"}],
+}
+
+
+BARE_PLAN = {  # ACP's plan entries without their `priority`, as some agents send them
+    "sessionUpdate": "plan",
+    "entries": [
+        {"content": "Read it", "status": "completed"},
+        {"content": "Fix it", "status": "in_progress"},
+    ],
+}
+
+
 async def _raw(data: bytes) -> None:
     """Bytes straight to standard output, past the SDK (which made it non-blocking)."""
     view = memoryview(data)
@@ -645,6 +669,21 @@ class Scripted:
                 sid,
                 ConfigOptionUpdate(session_update="config_option_update", config_options=options),
             )
+        elif command == "malformed":  # updates of kinds the transcript keeps, malformed
+            for bad in (
+                {"sessionUpdate": "tool_call", "toolCallId": "m1", "status": "exploded"},
+                {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": 5}},
+                {"sessionUpdate": "plan", "entries": "not a list"},
+            ):
+                note = {"jsonrpc": "2.0", "method": "session/update"}
+                note["params"] = {"sessionId": sid, "update": bad}
+                await _raw(json.dumps(note).encode() + b"\n")
+            # then a plan without priorities, and a call with a part no one knows
+            for update in (BARE_PLAN, ODD_CALL):
+                odd = {"jsonrpc": "2.0", "method": "session/update"}
+                odd["params"] = {"sessionId": sid, "update": update}
+                await _raw(json.dumps(odd).encode() + b"\n")
+            await self.conn.session_update(sid, acp.update_agent_message_text("Still here."))
         elif command == "late-bad-commands":  # 3,000 unusable updates after the turn
             task = asyncio.ensure_future(self._late_bad_commands(sid))
             self._late.add(task)
