@@ -3,7 +3,7 @@ real agents start, and what the host adds to their memory.
 
     python -m bench.acp [--steps 20] [--runs 3]
 
-- Plan latency: the scripted agent (tests/helpers/acp_agent.py) sends `--steps` plan
+- Plan latency: the scripted agent (harness/acp_agent.py) sends `--steps` plan
   updates; each one's time on the agent's side just before it goes to its stdout, to the
   `todos.changed` of that revision at a client of the host. The floor, in the same run:
   the built-in runtime writing the same list with TodoWrite, from the scripted model
@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile, rss_mb
-from harness import real_agents
+from harness import ACP_AGENT, real_agents
 from harness.fake_models import ScriptedModels
 from harness.fake_openai import Call, FakeOpenAI, Reply
 from harness.host_process import RpcClient, host_env, model_env, running_host
 
-AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 
 
 def arrivals(client: RpcClient, turn_id: str) -> dict[int, float]:

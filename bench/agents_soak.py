@@ -11,7 +11,7 @@ within DEADLINE_S is a hang: the ACP traffic of both sides (`NIB_ACP_TRACE`) and
 model's requests are written to `soak-<agent>-hang-<n>.txt` in the current folder.
 
 Prints per agent: turns, hangs, turn time p50 / p99 / max, and the floor: the same turn's
-time on the scripted ACP agent in the same run (`tests/helpers/acp_agent.py`, no model).
+time on the scripted ACP agent in the same run (`harness/acp_agent.py`, no model).
 Target: 0 hangs.
 """
 
@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile
-from harness import real_agents
+from harness import ACP_AGENT, real_agents
 from harness.agent_calls import AGENTS, plan_call, risky_call
 from harness.fake_models import Reply, ScriptedModels
 from harness.host_process import RpcClient, host_env, running_host
 
 DEADLINE_S = 120.0
-AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 
 
 def burn() -> None:

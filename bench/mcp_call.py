@@ -31,7 +31,7 @@ from host.tools.registry import ToolRegistry
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = {
     "command": sys.executable,
-    "args": ["-m", "tests.helpers.mcp_test_server"],
+    "args": ["-m", "harness.mcp_test_server"],
     "env": {"PYTHONPATH": str(ROOT)},
 }
 TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}

@@ -1,5 +1,5 @@
 """What a hostile ACP agent costs the host (issue 36), each figure beside the one the issue
-measured before the fixes. The scripted agent (`tests/helpers/acp_agent.py`) plays the
+measured before the fixes. The scripted agent (`harness/acp_agent.py`) plays the
 agent; a second client asks `sessions.list` every 20 ms throughout (its longest wait is
 the stall other clients see); the host's RSS is read before and after.
 
@@ -27,9 +27,10 @@ from pathlib import Path
 
 from bench.reliability import with_health
 from bench.stats import rss_mb
+from harness import ACP_AGENT
 from harness.host_process import RpcClient, host_env, running_host
 
-AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 
 
 def turn(client: RpcClient, sid: str, text: str, timeout: float = 120.0) -> dict[str, object]:
@@ -65,6 +66,7 @@ def scenario(
     time.sleep(1.0)
     after = rss_mb(process.proc.pid)
     scenario.hosts.append(host)  # type: ignore[attr-defined]
+    scenario.peak = rss_mb(process.proc.pid, "VmHWM")  # type: ignore[attr-defined]
     return before, after, max(waits or [0.0]), client, sid
 
 
@@ -88,6 +90,14 @@ def main() -> None:
             print(
                 f"16 x 1 MiB early updates: host RSS {before:.0f} -> {after:.0f} MB "
                 "(issue: 40 -> 439 MB)"
+            )
+            before, after, _s, _c, _i = scenario(
+                folder, "dense", ["--early-dense"], "hello", warm=False
+            )
+            peak = scenario.peak  # type: ignore[attr-defined]
+            print(
+                f"3.6 MB of dense JSON held before session/new is answered: host peak RSS "
+                f"{peak - before:+.0f} MB over its start (bound +150 MB; issue: +165-184 MB)"
             )
             before, after, _s, _c, _i = scenario(folder, "unknowns", [], "unknowns")
             print(

@@ -3,7 +3,7 @@ reaches a client of the host.
 
     python -m bench.streaming [--chunks 400] [--runs 3]
 
-The scripted ACP agent (tests/helpers/acp_agent.py) sends `--chunks` message chunks at
+The scripted ACP agent (harness/acp_agent.py) sends `--chunks` message chunks at
 200 a second, each holding the wall-clock time just before it goes to its stdout; a
 client of the host reads each `messages.delta` and takes, for every time it holds (the
 host joins pieces arriving within 16 ms), its arrival minus that time. The floor in the
@@ -23,9 +23,10 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
+from harness import ACP_AGENT
 from harness.host_process import host_env, running_host
 
-AGENT = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 STAMP = re.compile(r"\[(\d+\.\d+)\]")
 
 

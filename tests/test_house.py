@@ -140,3 +140,10 @@ def test_the_benchmarks_do_not_depend_on_the_test_tree() -> None:
         )
     ]
     assert importing == []
+    # nor runs a file of it by its path
+    paths = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "bench").rglob("*.py"))
+        if '"tests"' in (text := path.read_text(encoding="utf-8")) or "tests.helpers" in text
+    ]
+    assert paths == []

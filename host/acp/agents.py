@@ -149,7 +149,9 @@ class Agents:
     def check_attachments(self, session: m.Session, attachments: Attachments) -> None:
         process = self._processes.get(session.agent)
         started = process is not None and process.conn is not None
-        attached.check(session, attachments, process.prompt_kinds if started and process else None)
+        attached.check(
+            session, attachments, process.offers.prompt_kinds if started and process else None
+        )
 
     async def ready_for(self, session_id: str) -> None:
         """The session's agent started (its `initialize` answer says what a prompt may
@@ -205,7 +207,7 @@ class Agents:
         if process is None:
             return controls
         return controls.model_copy(
-            update={"prompt": process.prompt_kinds, "auth_methods": process.auth}
+            update={"prompt": process.offers.prompt_kinds, "auth_methods": process.offers.auth}
         )
 
     def told(self, process: AgentProcess, session_id: str, update: dict[str, Any]) -> None:
@@ -269,7 +271,7 @@ class Agents:
     def _opened_session(self, session_id: str) -> tuple[AgentProcess, str]:
         process, session = self._agent_session(session_id)
         agent_session = self.sessions.agent_session(session.id)
-        if process is None or process.conn is None or agent_session not in process.owned:
+        if process is None or process.conn is None or agent_session not in process.routing.owned:
             raise errors.InvalidParams(
                 "the agent has not opened this session yet: send it a message first"
             )
@@ -332,7 +334,7 @@ class Agents:
             conn = await process.ensure_started()
         except AgentFailure as exc:
             raise errors.AgentRefused(f"{process.name}: {exc}") from None
-        if params.method_id not in {a.id for a in process.auth}:
+        if params.method_id not in {a.id for a in process.offers.auth}:
             raise errors.InvalidParams(f"{process.name} offers no sign-in {params.method_id!r}")
         try:
             await conn.authenticate(method_id=params.method_id)

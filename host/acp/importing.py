@@ -104,7 +104,7 @@ def bound_to(agents: Agents, agent: str, agent_session: str) -> m.Session | None
 
 async def listing(agents: Agents, params: m.AgentSessionsParams) -> m.AgentSessions:
     process = await _started(agents, params.agent)
-    if not process.list_sessions:
+    if not process.offers.list_sessions:
         raise errors.InvalidParams(
             f"{params.agent} does not list its sessions (it offers no session/list)"
         )
@@ -139,7 +139,7 @@ async def import_session(agents: Agents, params: m.ImportParams) -> m.Session:
     if known is not None:
         return known
     process = await _started(agents, params.agent)
-    if not process.load_session and not process.resume_session:
+    if not process.offers.load_session and not process.offers.resume_session:
         raise errors.InvalidParams(
             f"{params.agent} offers neither session/load nor session/resume: its sessions "
             "cannot be opened here"
@@ -164,7 +164,7 @@ async def import_session(agents: Agents, params: m.ImportParams) -> m.Session:
             sessions.retitle(sid, title)
         told = True
     except BaseException:
-        process.owned.pop(params.agent_session_id, None)
+        process.routing.owned.pop(params.agent_session_id, None)
         sessions.delete(sid)
         raise
     finally:
@@ -178,11 +178,11 @@ async def _load(
 ) -> None:
     conn = await process.ensure_started()
     sid = replay.ctx.session_id
-    process.owned[params.agent_session_id] = sid
+    process.routing.owned[params.agent_session_id] = sid
     agents.replaying(sid, replay)
     try:
         answer: Any
-        if process.load_session:
+        if process.offers.load_session:
             answer = await asyncio.wait_for(
                 conn.load_session(
                     cwd=params.cwd, session_id=params.agent_session_id, mcp_servers=[]

@@ -33,10 +33,14 @@ class Agents(Protocol):
     def approvals(self) -> Approvals: ...
 
 
+class Owned(Protocol):
+    owned: dict[str, str]  # agent-side session id: Nib's
+
+
 class AgentProcess(Protocol):
     """What answering a permission request needs of the agent's process."""
 
-    owned: dict[str, str]  # agent-side session id: Nib's
+    routing: Owned
     agents: Agents
 
     def break_off(self, why: str) -> None: ...
@@ -52,7 +56,7 @@ async def answer_permission(
     options: list[PermissionOption],
 ) -> RequestPermissionResponse:
     cancelled = RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-    nib_session = process.owned.get(session_id)
+    nib_session = process.routing.owned.get(session_id)
     if nib_session is None:
         process.break_off("it asked permission for a session it does not own")
         return cancelled

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
 import time
 from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -25,20 +23,18 @@ from acp.schema import (
     Implementation,
     PlanCapabilities,
 )
-from pydantic import ValidationError
 
 from host.acp.config import AgentConfig, not_installed
-from host.acp.controls import CONTROL_UPDATES, MAX_ENTRIES, MAX_TEXT
-from host.acp.permissions import MAX_NAME, SdkClient
-from host.acp.recorder import Recorder, late_plan
+from host.acp.offers import Offers, offers_of
+from host.acp.permissions import SdkClient
+from host.acp.recorder import Recorder
+from host.acp.routing import Routing
 from host.acp.trace import Trace
-from host.acp.transport import MAX_AGENT_LINE, AgentBroken, LineTransport
-from host.acp.updates import read_update
+from host.acp.transport import MAX_AGENT_LINE, LineTransport
 from host.protocol import models as m
 from host.protocol.appinfo import app_version
 from host.protocol.text import shorten
 from host.sessions.service import SessionService
-from host.store.errors import StorageFailure
 
 if TYPE_CHECKING:
     from host.tools.approvals import Approvals
@@ -75,10 +71,6 @@ def agent_env(configured: dict[str, str]) -> dict[str, str]:
     return env
 
 
-EARLY_UPDATES = 200  # held while a session/new is unanswered; more is a broken agent
-EARLY_BYTES = 4 * 1024 * 1024  # ...and at most this much of them (their JSON)
-
-
 class AgentProcess:
     """One configured agent's process and its connection."""
 
@@ -87,23 +79,10 @@ class AgentProcess:
         self.agents = agents
         self.state: m.AgentState = "idle"
         self.error: str | None = None
-        self.info: m.AgentInfo | None = None
-        self.load_session = False
-        self.list_sessions = False  # section 20: session/list
-        self.resume_session = False
-        self.fork_session = False  # it offers session/fork (ACP, unstable)
-        self.auth_methods: list[str] = []  # their names
-        self.auth: tuple[m.AuthInfo, ...] = ()  # as section 17 tells them
-        self._late_told: set[str] = set()  # sessions told of a plan after their turn
-        self.prompt_kinds = m.PromptKinds()  # what a prompt may hold beside text
+        self.offers = Offers()  # what its initialize answer offered
         self.conn: ClientSideConnection | None = None
-        self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
-        # updates for a session id not known yet, while a session/new is unanswered:
-        # an agent may send them before its answer (or the answer's waiter runs after
-        # them); they are replayed once the session is known
-        self._opening = 0
-        self._early: list[Any] = []
-        self._early_bytes = 0
+        # its updates to the transcript, the checklist and the controls, by session
+        self.routing = Routing(self)
         self._process: asyncio.subprocess.Process | None = None
         self._stderr: deque[str] = deque(maxlen=20)
         self._trace: Trace | None = None  # its traffic, where NIB_ACP_TRACE asks for it
@@ -134,7 +113,7 @@ class AgentProcess:
             command=self.config.command,
             state=self.state,
             error=self.error,
-            agent_info=self.info,
+            agent_info=self.offers.info,
         )
 
     def _set(self, state: m.AgentState, error: str | None = None) -> None:
@@ -179,7 +158,7 @@ class AgentProcess:
             self._process = process
             self._trace = Trace.open(self.name, process.pid)
             transport = LineTransport(
-                process.stdout, process.stdin, self._update, self.break_off, self._trace
+                process.stdout, process.stdin, self.routing.update, self.break_off, self._trace
             )
             conn = ClientSideConnection(SdkClient(self), transport)  # type: ignore[arg-type]
             self._watch(self._read_stderr(process))
@@ -210,37 +189,7 @@ class AgentProcess:
                 await asyncio.shield(self._kill(process))
                 self._set("idle")
                 raise
-            info = answer.agent_info
-            # its words bounded: a name of megabytes is not drawn in every view that names it
-            self.info = (
-                None
-                if info is None
-                else m.AgentInfo(
-                    name=shorten(info.name, MAX_NAME), version=shorten(info.version, MAX_NAME)
-                )
-            )
-            caps = answer.agent_capabilities
-            self.load_session = bool(caps is not None and caps.load_session)
-            sessions = caps.session_capabilities if caps is not None else None
-            self.fork_session = bool(sessions is not None and sessions.fork is not None)
-            self.list_sessions = bool(sessions is not None and sessions.list is not None)
-            self.resume_session = bool(sessions is not None and sessions.resume is not None)
-            self.auth_methods = [method.name for method in answer.auth_methods or ()]
-            self.auth = tuple(
-                m.AuthInfo(
-                    id=shorten(str(getattr(a, "id", "")), MAX_TEXT),
-                    name=shorten(str(getattr(a, "name", "")), MAX_TEXT),
-                    description=shorten(str(getattr(a, "description", "") or ""), MAX_TEXT),
-                    terminal=self._in_terminal(a, entry),
-                )
-                for a in (answer.auth_methods or ())[:MAX_ENTRIES]
-            )
-            kinds = caps.prompt_capabilities if caps is not None else None
-            self.prompt_kinds = m.PromptKinds(
-                image=bool(kinds and kinds.image),
-                audio=bool(kinds and kinds.audio),
-                embedded_context=bool(kinds and kinds.embedded_context),
-            )
+            self.offers = offers_of(answer, entry)
             self.conn = conn
             self._set("ready")
             return conn
@@ -275,7 +224,7 @@ class AgentProcess:
         code = await process.wait()
         if process is not self._process:
             return
-        self.owned.clear()
+        self.routing.owned.clear()
         conn, self.conn = self.conn, None
         if conn is not None:
             await conn.close()
@@ -302,6 +251,10 @@ class AgentProcess:
             return f"it closed its connection{f': {last}' if last else ''}"
         status = f"exit status {code}" if code >= 0 else f"signal {-code}"
         return f"it exited ({status}){f': {last}' if last else ''}"
+
+    def controls_told(self, session_id: str, update: dict[str, Any]) -> None:
+        """One of its updates of a session's modes, options, commands or usage."""
+        self.agents.told(self, session_id, update)
 
     def break_off(self, why: str) -> None:
         """The agent sent what the host will not read: say so and disconnect it."""
@@ -339,88 +292,6 @@ class AgentProcess:
             task.cancel()
         if self._tasks:
             await asyncio.wait(list(self._tasks))
-
-    # --- from the agent ----------------------------------------------------------------
-
-    def _update(self, params: Any) -> None:
-        if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
-            raise AgentBroken("it sent a session/update without an update")
-        session_id = self.owned.get(str(params.get("sessionId")))
-        if session_id is None and self._opening and len(self._early) < EARLY_UPDATES:
-            self._early_bytes += len(json.dumps(params))
-            if self._early_bytes > EARLY_BYTES:
-                raise AgentBroken("it sent over 4 MiB of updates for a session not opened yet")
-            self._early.append(params)
-            return
-        if session_id is None:
-            raise AgentBroken("it sent updates for a session it does not own")
-        update = params["update"]
-        if update.get("sessionUpdate") in CONTROL_UPDATES:  # section 17: kept, not stored
-            self.agents.told(self, session_id, update)
-            return
-        recorder = self.agents.running(session_id)
-        try:
-            if recorder is not None:
-                self._late_told.discard(session_id)
-                told = read_update(update)
-                if told is not None:
-                    recorder.update(told)
-            elif update.get("sessionUpdate") in ("plan", "plan_update") and (
-                session_id not in self._late_told  # told once until its next turn, not a
-            ):  # line for each of thousands
-                self._late_told.add(session_id)
-                late_plan(self.agents.sessions, session_id)
-        except ValidationError as exc:  # a kind the transcript keeps, sent malformed
-            self.agents.dropped(session_id, "updates", exc)
-        except StorageFailure:
-            log.exception("an update of agent %s could not be stored", self.name)
-
-    def adopt(self, agent_session: str, nib_session: str) -> None:
-        """The agent's session is this Nib session's: the updates it sent for it before
-        the answer are taken now, in their order."""
-        self.owned[agent_session] = nib_session
-        early, self._early = self._early, []
-        self._early_bytes = 0  # what stays held is counted again below
-        for params in early:
-            if params.get("sessionId") != agent_session:
-                self._early.append(params)
-                self._early_bytes += len(json.dumps(params))
-                continue
-            try:
-                self._update(params)
-            except AgentBroken as exc:
-                self.break_off(str(exc))
-                return
-
-    @contextlib.contextmanager
-    def opening(self) -> Iterator[None]:
-        """While a session/new is unanswered: updates for a session id not known yet are
-        held (see `adopt`). Once none is left unanswered, an update still held was for a
-        session nobody opened: a broken agent."""
-        self._opening += 1
-        try:
-            yield
-        finally:
-            self._opening -= 1
-            if not self._opening and self._early:
-                self._early.clear()
-                self._early_bytes = 0
-                self.break_off("it sent updates for a session it does not own")
-
-    @staticmethod
-    def _in_terminal(method: Any, entry: Any) -> m.TerminalSignIn | None:
-        """A `terminal` sign-in method as the window runs it: the agent's configured
-        command and arguments, then the method's, with its environment and the method's
-        (bounded, valid text)."""
-        if getattr(method, "type", None) != "terminal":
-            return None
-        extra = [shorten(str(x), MAX_TEXT) for x in (getattr(method, "args", None) or ())][:50]
-        given = getattr(method, "env", None) or {}
-        added = {
-            **entry.env,
-            **{shorten(str(k), 200): shorten(str(v), MAX_TEXT) for k, v in given.items()},
-        }
-        return m.TerminalSignIn(command=(entry.command, *entry.args, *extra), env=added)
 
 
 async def end_group(pgid: int) -> None:

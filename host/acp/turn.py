@@ -73,7 +73,7 @@ class AgentTurn:
                     text = f"{unfinished}\n\n{text}"
                 if session.parent_id is not None:  # a fork the agent did not fork itself
                     text = self._carried(session, recorder) + text
-            content = [text_block(text), *blocks(session, attachments, process.prompt_kinds)]
+            content = [text_block(text), *blocks(session, attachments, process.offers.prompt_kinds)]
             prompt = asyncio.ensure_future(conn.prompt(session_id=agent_session, prompt=content))
             try:
                 await asyncio.wait({prompt})
@@ -115,12 +115,12 @@ class AgentTurn:
         the agent forked itself knows what its parent did."""
         process = self._process
         stored = self._sessions.agent_session(session.id)
-        if stored is not None and stored in process.owned:
+        if stored is not None and stored in process.routing.owned:
             return stored, False
         cwd = session.cwd or str(Path.home())
         servers = self._mcp_servers()
-        if stored is not None and process.load_session:
-            process.owned[stored] = session.id
+        if stored is not None and process.offers.load_session:
+            process.routing.owned[stored] = session.id
             recorder.loading = True  # its replay of the history is not stored again
             try:
                 loaded = await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
@@ -128,17 +128,17 @@ class AgentTurn:
                 return stored, False
             except RequestError as exc:
                 log.info("agent %s could not load session %s: %s", process.name, stored, exc)
-                process.owned.pop(stored, None)
+                process.routing.owned.pop(stored, None)
             finally:
                 recorder.loading = False
         parent = self._sessions.agent_session(session.parent_id) if session.parent_id else None
         forked = False  # by the agent itself: it knows all the parent's session did
         try:
-            with process.opening():
+            with process.routing.opening():
                 answer: Any = None
                 if (
                     parent is not None
-                    and process.fork_session
+                    and process.offers.fork_session
                     and not self._sessions.rewound(session.id)
                 ):
                     answer = await self._fork(conn, parent, cwd, servers)
@@ -152,7 +152,7 @@ class AgentTurn:
                         f"Forked: {process.name} goes on from a copy of its own "
                         "session (session/fork), with all it knew."
                     )
-                process.adopt(answer.session_id, session.id)
+                process.routing.adopt(answer.session_id, session.id)
         except TimeoutError:
             raise AgentFailure(
                 f"it did not answer session/new within {SESSION_NEW_S:.0f} s"
@@ -209,7 +209,7 @@ class AgentTurn:
 
 
 def auth_words(process: AgentProcess) -> str:
-    methods = ", ".join(f"“{name}”" for name in process.auth_methods)
+    methods = ", ".join(f"“{name}”" for name in process.offers.auth_methods)
     if not methods:
         return "authentication required: sign in to the agent, then send again"
     return (

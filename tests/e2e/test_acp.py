@@ -1,5 +1,5 @@
 """Sessions on an external ACP agent (contract section 15) through the real host process
-and socket, the agent a real process on the official SDK (tests/helpers/acp_agent.py),
+and socket, the agent a real process on the official SDK (harness/acp_agent.py),
 scripted by each prompt's first word."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from harness import ACP_AGENT
 from harness.host_process import (
     HostProcess,
     RpcClient,
@@ -25,7 +26,7 @@ from harness.host_process import (
     running_host,
 )
 
-AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 
 
 def settings(
@@ -820,6 +821,20 @@ def test_an_agent_removed_or_changed_in_settings_mid_session_says_so(tmp_path: P
         ended = client.wait_turn_end(started["id"])
         assert ended["state"] == "failed"
         assert ended["error"] == "scripted: it was removed from settings.json", ended
+
+
+def test_dense_updates_held_before_the_answer_are_taken_whole_in_order(tmp_path: Path) -> None:
+    """Issue 46, point 9: updates held while session/new is unanswered are kept as their
+    JSON text (what is counted is what is held); six of 600 kB of small objects each
+    (3.6 MB, under the 4 MiB bound) are taken whole once the session is known. The
+    memory they cost is the peers benchmark's figure."""
+    with agent_host(tmp_path, "--early-dense") as (_host, client):
+        sid = new_session(client)["id"]
+        ended = turn(client, sid, "echo after the dense ones")
+        assert (ended["state"], ended["error"]) == ("completed", None)
+        texts = [m["content"] for m in messages(client, sid)]
+        assert texts == ["echo after the dense ones", "......echo: echo after the dense ones"]
+        assert agent_state(client)["state"] == "ready"
 
 
 def test_updates_flooding_a_session_not_opened_yet_are_bounded_in_bytes(tmp_path: Path) -> None:

@@ -425,7 +425,7 @@ def test_a_remote_turns_approval_is_asked_and_answered_here(short: Path) -> None
     root = Path(__file__).resolve().parents[2]
     server = {
         "command": sys.executable,
-        "args": ["-m", "tests.helpers.mcp_test_server"],
+        "args": ["-m", "harness.mcp_test_server"],
         "env": {"PYTHONPATH": str(root)},
     }
     (short / "remote-data").mkdir(parents=True)

@@ -33,7 +33,7 @@ from harness.host_process import (
 ROOT = Path(__file__).resolve().parents[2]
 TEST_SERVER = {
     "command": sys.executable,
-    "args": ["-m", "tests.helpers.mcp_test_server"],
+    "args": ["-m", "harness.mcp_test_server"],
     "env": {"PYTHONPATH": str(ROOT)},
 }
 TIME_SERVER = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
@@ -384,7 +384,7 @@ def free_port() -> int:
 def http_server() -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.helpers.mcp_test_server", "--http", str(port)],
+        [sys.executable, "-m", "harness.mcp_test_server", "--http", str(port)],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
@@ -607,7 +607,7 @@ def test_tools_retry_starts_a_failed_server_now(tmp_path: Path, socket_path: str
                 "import os, runpy, sys; "
                 f"os.path.exists({str(marker)!r}) or sys.exit(3); "
                 "sys.argv = ['x']; "
-                "runpy.run_module('tests.helpers.mcp_test_server', run_name='__main__')"
+                "runpy.run_module('harness.mcp_test_server', run_name='__main__')"
             ),
         ],
         "env": {"PYTHONPATH": str(ROOT)},

@@ -1,5 +1,5 @@
 """Sessions on external ACP agents in the real window (contract section 15): the scripted
-agent on the SDK (tests/helpers/acp_agent.py) behind the real host; every step a real
+agent on the SDK (harness/acp_agent.py) behind the real host; every step a real
 key event."""
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from harness import ACP_AGENT
 from harness.gui import Gui
 from harness.waiting import until
 from nib_desktop.state import events as ev
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
 
-AGENT = Path(__file__).resolve().parents[1] / "helpers" / "acp_agent.py"
+AGENT = ACP_AGENT
 NAME = "Scripted Agent"
 ALT = Qt.KeyboardModifier.AltModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier

@@ -24,7 +24,7 @@ def configure(gui: Gui) -> None:
     gui.data_dir.mkdir(parents=True, exist_ok=True)
     server = {
         "command": sys.executable,
-        "args": ["-m", "tests.helpers.mcp_test_server"],
+        "args": ["-m", "harness.mcp_test_server"],
         "env": {"PYTHONPATH": str(ROOT)},
     }
     (gui.data_dir / "settings.json").write_text(json.dumps({"mcpServers": {"test": server}}))

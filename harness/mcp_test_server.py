@@ -1,7 +1,7 @@
 """An MCP server for the tests, on the official SDK's MCPServer:
 
-    python -m tests.helpers.mcp_test_server            (stdio)
-    python -m tests.helpers.mcp_test_server --http PORT (streamable HTTP on 127.0.0.1)
+    python -m harness.mcp_test_server            (stdio)
+    python -m harness.mcp_test_server --http PORT (streamable HTTP on 127.0.0.1)
 
 Its tools echo, sleep (for cancel and timeout), fail, crash the process, show the
 environment it was given, return an image, and ask the client's model (sampling).

@@ -5,7 +5,8 @@ what it does (see `Scripted.prompt`). Run as `python acp_agent.py [--no-load]
 
 --early-updates: a new session's first updates (its commands, a plan of one step) are
 sent before the answer to session/new, as real agents may; --stray-update: one update
-for a session nobody opened is sent then as well."""
+for a session nobody opened is sent then as well; --early-dense: 3.6 MB of dense JSON in
+six updates before the answer (held by the host until it is answered)."""
 
 from __future__ import annotations
 
@@ -207,6 +208,14 @@ class Scripted:
             await self._plan(sid, 1, 0)
         if "--stray-update" in ARGS:
             await self._say("nobody-opened-this", "stray")
+        if "--early-dense" in ARGS:  # 3.6 MB of dense JSON (small objects), then answered
+            dense = [{"a": 0}] * 60_000
+            for _ in range(6):
+                update = {"sessionUpdate": "agent_message_chunk", "_meta": {"d": dense}}
+                update["content"] = {"type": "text", "text": "."}
+                note = {"jsonrpc": "2.0", "method": "session/update"}
+                note["params"] = {"sessionId": sid, "update": update}
+                await _raw(json.dumps(note).encode() + b"\n")
         if "--early-flood" in ARGS:  # 16 MiB for the session before it exists, never answered
             for _ in range(16):
                 await self._say(sid, "x" * (1 << 20))
