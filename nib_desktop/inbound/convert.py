@@ -13,7 +13,9 @@ from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
 from nib_desktop.inbound.lines import tool_name
+from nib_desktop.inbound.tools_and_controls import usage_words
 from nib_desktop.state import intents as it
+from nib_desktop.state.attempts import Attempt, Run
 from nib_desktop.state.tool_types import AgentOption, Approval
 from nib_desktop.state.types import (
     AgentChoice,
@@ -60,7 +62,34 @@ def session(s: m.Session) -> Session:
         branch=shown_text(s.worktree.branch)
         if s.worktree is not None and s.worktree.state != "removed"
         else "",
+        attempt=s.attempt_id or "",
     )
+
+
+CHECK_TAIL = 600  # characters of a check's output its run's column shows
+
+
+def attempt(a: m.Attempt) -> Attempt:
+    """An attempt's runs as its view shows them, every text the agents wrote made safe."""
+    runs = tuple(
+        Run(
+            session_id=r.session_id,
+            agent=shown_text(r.agent),
+            state=r.turn.state if r.turn is not None else "",
+            error=shown_text(r.turn.error or "") if r.turn is not None else "",
+            completed=r.todos.completed,
+            total=r.todos.total,
+            files=r.files,
+            additions=r.additions,
+            deletions=r.deletions,
+            usage=usage_words(r.usage),
+            duration_ms=r.duration_ms,
+            check_state=r.check.state if r.check is not None else "",
+            check_tail=shown_text(r.check.output[-CHECK_TAIL:]) if r.check is not None else "",
+        )
+        for r in a.sessions
+    )
+    return Attempt(a.attempt_id, shown_text(a.text), shown_text(a.base), runs)
 
 
 def _place(s: m.Session) -> str:

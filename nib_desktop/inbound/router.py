@@ -115,7 +115,7 @@ class Router:
         self._state.apply(ev.WorktreeTold(convert.worktree(told)))
 
     def attempts_changed(self, told: m.Attempt) -> None:
-        """Not shown yet: the window has no attempt's view (issue 50)."""
+        self._state.apply(ev.AttemptTold(convert.attempt(told)))
 
     def todos_changed(self, snapshot: m.TodoSnapshot) -> None:
         """The checklist's new revision; the open History view gains it in place, with

@@ -37,6 +37,8 @@ class Changes(NamedTuple):
     undo_id: str = ""  # the checkpoint the last restore took first: "Undo" goes back to it
     undo_words: str = ""  # what that restore did
     question: RestoreQuestion | None = None  # a restore asked about, waiting for a yes
+    # shown first and kept when the view loads again: two runs of an attempt compared
+    pinned: tuple[Scope, ...] = ()
 
 
 def counts(files: tuple[FileDiff, ...]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from nib_desktop.state.attempts import AttemptTold as AttemptTold
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import EarlierListed as EarlierListed
 from nib_desktop.state.editing import EditingSet as EditingSet
@@ -244,5 +245,6 @@ Event = (
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
     | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
     | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet | EarlierListed
+    | AttemptTold
 )
 # fmt: on

@@ -24,7 +24,9 @@ from nib_desktop.state.folder_intents import (
 )
 from nib_desktop.state.library import ExportSession, LibraryIntent, RenameSession, SearchSessions
 from nib_desktop.state.worktree_intents import (
+    CompareRuns,
     MergeWorktree,
+    ReadAttempt,
     ReadWorktree,
     RemoveWorktree,
     StartAttempt,
@@ -33,11 +35,11 @@ from nib_desktop.state.worktree_intents import (
 
 # the dock's feedback on the plan, what goes with a message besides its text, what is
 # asked of the session's folder and of the library of sessions
-__all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "DropAsk", "DropImage",
+__all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "CompareRuns", "DropAsk", "DropImage",
            "DropRestoreQuestion", "ExportSession", "FindFiles", "HoldImage", "MergeWorktree",
-           "OpenChanges", "OpenPlace", "ReadWorktree", "RemoveWorktree", "RenameSession",
-           "Resend", "Restore", "RevertHunk", "SearchSessions", "SendFeedback",
-           "StartAttempt"]  # fmt: skip
+           "OpenChanges", "OpenPlace", "ReadAttempt", "ReadWorktree", "RemoveWorktree",
+           "RenameSession", "Resend", "Restore", "RevertHunk", "SearchSessions",
+           "SendFeedback", "StartAttempt"]  # fmt: skip
 
 
 @dataclass(frozen=True)

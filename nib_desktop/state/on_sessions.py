@@ -212,3 +212,11 @@ def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:
         return NOTHING
     s.worktrees[told.session_id] = told
     return Change(frozenset({A.SESSIONS}), told.session_id)
+
+
+def attempt_told(s: Held, e: ev.AttemptTold) -> Change:
+    told = e.attempt
+    if s.attempts.get(told.attempt_id) == told:
+        return NOTHING
+    s.attempts[told.attempt_id] = told
+    return change(A.ATTEMPTS)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from nib_desktop.state.attempts import Attempt
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import Earlier
 from nib_desktop.state.editing import Editing
@@ -61,6 +62,7 @@ class Aspect(StrEnum):
     SEARCH = "search"  # the search across sessions answered (`Held.search`)
     EDITING = "editing"  # an earlier message edited in the composer (`Held.editing`)
     EARLIER = "earlier"  # an agent's earlier sessions listed (`Held.earlier`)
+    ATTEMPTS = "attempts"  # an attempt's runs as last told (`Held.attempts`)
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,7 @@ class Held:
     agents: tuple[AgentChoice, ...] = ()
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
+    attempts: dict[str, Attempt] = field(default_factory=dict)  # by attempt id
     editing: Editing | None = None  # an earlier message edited in the composer
     earlier: Earlier = field(default_factory=Earlier)  # an agent's earlier sessions
     notice: str = ""

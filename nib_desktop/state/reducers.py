@@ -51,6 +51,7 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.ChangesShown: checklist.changes_shown,
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.WorktreeTold: sessions.worktree_told,
+    ev.AttemptTold: sessions.attempt_told,
     ev.EditingSet: sessions.editing_set,
     ev.EarlierListed: sessions.earlier_listed,
     ev.StepFilesCounted: checklist.step_files_counted,

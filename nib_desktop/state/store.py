@@ -42,6 +42,7 @@ FILES = Aspect.FILES
 IMAGES = Aspect.IMAGES
 EDITING = Aspect.EDITING
 EARLIER = Aspect.EARLIER
+ATTEMPTS = Aspect.ATTEMPTS
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

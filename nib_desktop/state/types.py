@@ -89,6 +89,7 @@ class Session(NamedTuple):
     folder: str = ""  # its working folder as shown ("~/src/app"), "" when it has none
     cwd: str = ""  # and as the host has it (an absolute path on the host's machine)
     branch: str = ""  # its own worktree's branch, while it has one (section 18)
+    attempt: str = ""  # the attempt it is a run of (section 18), "" none
 
     @property
     def running(self) -> bool:

@@ -34,4 +34,23 @@ class StartAttempt:
     check: str = ""
 
 
-WorktreeIntent = ReadWorktree | MergeWorktree | RemoveWorktree | StartAttempt
+@dataclass(frozen=True)
+class ReadAttempt:
+    """An attempt's runs read again (its view opens)."""
+
+    attempt_id: str
+
+
+@dataclass(frozen=True)
+class CompareRuns:
+    """What differs from run `a`'s worktree to run `b`'s, in the Changes view, above the
+    steps of `a`."""
+
+    attempt_id: str
+    a: str  # session ids
+    b: str
+
+
+WorktreeIntent = (
+    ReadWorktree | MergeWorktree | RemoveWorktree | StartAttempt | ReadAttempt | CompareRuns
+)

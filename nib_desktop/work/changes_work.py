@@ -30,7 +30,7 @@ def revision_interval(points: tuple[m.Checkpoint, ...], revision: int) -> tuple[
     return points[at + 1].id, points[at].id
 
 
-def _files(changes: m.Changes | m.WorktreeStatus) -> tuple[FileDiff, ...]:
+def files_of(changes: m.Changes | m.WorktreeStatus | m.Compared) -> tuple[FileDiff, ...]:
     return tuple(
         FileDiff(
             f.path,
@@ -52,7 +52,7 @@ async def between(
     """What differs from checkpoint `start` to `end` (or the folder now)."""
     params = m.ChangesGetParams(session_id=session_id, from_=start, to=end)
     changes: m.Changes = await host.call(rpc.CHANGES_GET, params)
-    return _files(changes)
+    return files_of(changes)
 
 
 class ChangesWork:
@@ -92,7 +92,11 @@ class ChangesWork:
         if self._state.changes.session_id == session_id:
             held = self._state.changes
             kept = loaded._replace(
-                undo_id=held.undo_id, undo_words=held.undo_words, question=held.question
+                scopes=(*held.pinned, *loaded.scopes),
+                undo_id=held.undo_id,
+                undo_words=held.undo_words,
+                question=held.question,
+                pinned=held.pinned,
             )
             self._state.apply(ev.ChangesShown(kept))
 
@@ -134,7 +138,7 @@ class ChangesWork:
                 Scope(
                     f"Step: {item.content}",
                     step.from_.id,
-                    _files(step),
+                    files_of(step),
                     step.to is None,
                     step.to.id if step.to else "",
                 )
@@ -162,7 +166,7 @@ class ChangesWork:
             status = await self._host.call(rpc.WORKTREES_STATUS, asked)
         except errors.InvalidParams:  # removed, or its folder gone
             return ()
-        return (Scope(f"The whole branch against {status.base}", "", _files(status), True),)
+        return (Scope(f"The whole branch against {status.base}", "", files_of(status), True),)
 
     async def _between(self, session_id: str, start: str, end: str | None) -> tuple[FileDiff, ...]:
         return await between(self._host, session_id, start, end)

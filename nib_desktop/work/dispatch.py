@@ -20,6 +20,7 @@ from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, intents as it, sidebar, slash
 from nib_desktop.state.store import AppState
+from nib_desktop.work.attempt_work import AttemptWork
 from nib_desktop.work.changes_work import ChangesWork
 from nib_desktop.work.commands_work import CommandsWork
 from nib_desktop.work.earlier_work import EarlierWork
@@ -70,6 +71,7 @@ class Intents:
         self.files = FilesWork(state, run)
         self.library = LibraryWork(host, state, run)
         self.worktree = WorktreeWork(host, state, run)
+        self.attempts = AttemptWork(host, state, run, self.changes.load)
         self.earlier = EarlierWork(host, state, run, self.sessions)
         self._handlers = self.handlers()
 
@@ -88,7 +90,7 @@ class Intents:
         """Each intent's type to its handler: the areas' own, then what runs here."""
         table: dict[type, Callable[[Any], None]] = {}
         works = (self.images, self.library, self.restores, self.feedback, self.worktree)
-        for work in (*works, self.earlier):
+        for work in (*works, self.earlier, self.attempts):
             table |= dict.fromkeys(work.HANDLES, work.ask)
         Job = Callable[[Any], tuple[Coroutine[Any, Any, object], str]]
         background: dict[type, Job] = {

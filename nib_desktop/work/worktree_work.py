@@ -4,27 +4,21 @@ each refusal with the files it names, said in words."""
 
 from __future__ import annotations
 
-import shlex
-
 from host.protocol import errors, methods as rpc, models as m
 from nib_desktop.inbound import convert
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
-from nib_desktop.state.worktree_intents import WorktreeIntent
 
 
 class WorktreeWork:
-    HANDLES = (it.ReadWorktree, it.MergeWorktree, it.RemoveWorktree, it.StartAttempt)
+    HANDLES = (it.ReadWorktree, it.MergeWorktree, it.RemoveWorktree)
 
     def __init__(self, host: HostLink, state: AppState, run: Runner) -> None:
         self._host, self._state, self._run = host, state, run
 
-    def ask(self, intent: WorktreeIntent) -> None:
-        if isinstance(intent, it.StartAttempt):
-            self._run(self.attempt(intent), "start the runs")
-            return
+    def ask(self, intent: it.ReadWorktree | it.MergeWorktree | it.RemoveWorktree) -> None:
         session_id = self._state.current
         if session_id is None:
             return
@@ -35,24 +29,6 @@ class WorktreeWork:
                 self._run(self.merge(session_id, how, message), "merge the worktree")
             case it.RemoveWorktree(force):
                 self._run(self.remove(session_id, force), "remove the worktree")
-
-    async def attempt(self, asked: it.StartAttempt) -> None:
-        """The runs started, each a session in its worktree; the first one shown."""
-        check = shlex.split(asked.check) if asked.check.strip() else None
-        params = m.AttemptStartParams(
-            cwd=convert.folder_path(asked.folder),
-            text=asked.text,
-            agents=asked.agents,
-            base=asked.base.strip() or None,
-            check=tuple(check) if check else None,
-        )
-        started = await self._host.call(rpc.ATTEMPTS_START, params)
-        for session in started.sessions:
-            self._state.apply(ev.SessionChanged(convert.session(session)))
-        if started.sessions:
-            self._state.apply(ev.SessionShown(started.sessions[0].id))
-        agents = ", ".join(s.agent for s in started.sessions)
-        self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}"))
 
     async def read(self, session_id: str) -> None:
         status = await self._host.call(rpc.WORKTREES_STATUS, m.SessionRef(session_id=session_id))

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from harness.gui import Gui
 from harness.waiting import until
+from nib_desktop.state import intents as it
 from tests.e2e.test_worktrees import repository
 from tests.ui.test_agents import NAME, configure
 from tests.ui.test_earlier_sessions import palette
@@ -46,3 +48,84 @@ def test_a_task_tried_by_two_agents(gui: Gui, tmp_path: Path) -> None:
         assert gui.state.current in {s.session_id for s in runs}
 
     gui.run(body(), timeout=60)
+
+
+def runs_shown(gui: Gui) -> list[str]:
+    """The agents of the runs' columns, as drawn."""
+    return sorted(i.objectName() for i in columns(gui))
+
+
+def columns(gui: Gui) -> list[object]:
+    from harness.gui import walk
+
+    return [
+        i
+        for i in walk(gui.window.contentItem())
+        if i.objectName().startswith("run_") and i.isVisible()
+    ]
+
+
+@pytest.mark.timeout(180)
+def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
+    gui: Gui, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50, points 2-4 in part: the runs' view (Ctrl+Shift+A) shows one column per
+    run with its turn, checklist, changes and check, live; C compares the run with the
+    next in the Changes view (pinned above its steps); K shows the run and opens its
+    worktree's merge."""
+    configure(gui)
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await gui.actions.attempts.attempt(
+            it.StartAttempt(str(repo), "demo: 2 steps", (NAME, "nib"), "", "true")
+        )
+        await until(lambda: len(gui.state.attempts) == 1, 15, "the attempt told")
+        (attempt,) = gui.state.attempts.values()
+
+        def ended() -> bool:
+            runs = gui.state.attempts[attempt.attempt_id].runs
+            return all(r.state == "completed" and r.check_state == "passed" for r in runs)
+
+        await until(ended, 60, "both runs done and checked")
+        await gui.key(
+            Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        await until(lambda: gui.window.findChild(object, "runsDialog"), what="the runs' view")
+        dialog = gui.window.findChild(object, "runsDialog")
+        await until(lambda: dialog.property("opened"), what="the runs' view open")
+        await until(lambda: len(columns(gui)) == 2, 10, "two columns")
+        assert runs_shown(gui) == sorted([f"run_{NAME}", "run_nib"])
+        turns = [i.property("text") for i in gui.visible_items("runTurn")]
+        assert len(turns) == 2 and all(t.startswith("done in ") for t in turns), turns
+        checks = [i.property("text") for i in gui.visible_items("runCheck")]
+        assert checks == ["check passed", "check passed"]
+        assert str(dialog.property("title")).startswith("2 runs of “demo: 2 steps” from ")
+
+        await gui.key(Qt.Key.Key_C)  # the shown run against the next
+        await until(lambda: gui.state.changes.pinned != (), 15, "the comparison")
+        scope = gui.state.changes.scopes[0]
+        assert scope.title.startswith("From ") and scope.title.endswith("'s")
+        assert gui.state.changes.session_id == gui.state.current
+        changes = gui.window.findChild(object, "changesDialog")
+        await until(lambda: changes.property("opened"), what="the Changes view open")
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: not changes.property("visible"), what="the Changes view closed")
+
+        await gui.key(
+            Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        await until(lambda: dialog.property("opened"), what="the runs' view again")
+        await gui.key(Qt.Key.Key_Right)
+        await gui.key(Qt.Key.Key_K)  # keep the other run
+        await until(lambda: gui.window.findChild(object, "mergeDialog"), what="the merge")
+        merge = gui.window.findChild(object, "mergeDialog")
+        await until(lambda: merge.property("opened"), what="the merge open")
+        kept = gui.state.shown
+        assert kept is not None and kept.attempt == attempt.attempt_id
+        assert merge.property("title") == f"Merge ⎇ {kept.branch} into its base"
+
+    gui.run(body(), timeout=120)

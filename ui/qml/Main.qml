@@ -75,12 +75,19 @@ ApplicationWindow {
     Loader { id: mergeDialogLoader }
     Loader { id: earlierDialogLoader }
     Loader { id: attemptDialogLoader }
+    Loader { id: runsDialogLoader }
+    Connections {
+        target: window.app.attempt
+        function onChangesAsked(): void { window.openDialog(changesDialogLoader, "ChangesDialog.qml") }
+        function onKeepAsked(): void { window.openDialog(mergeDialogLoader, "MergeDialog.qml") }
+    }
     function openLibrary(file: string): void {
         window.openDialog(file === "RenameDialog.qml" ? renameDialogLoader
                           : file === "SearchDialog.qml" ? searchDialogLoader
                           : file === "MergeDialog.qml" ? mergeDialogLoader
                           : file === "EarlierDialog.qml" ? earlierDialogLoader
-                          : file === "AttemptDialog.qml" ? attemptDialogLoader : exportDialogLoader, file)
+                          : file === "AttemptDialog.qml" ? attemptDialogLoader
+                          : file === "RunsDialog.qml" ? runsDialogLoader : exportDialogLoader, file)
     }
     Loader { id: agentDialogLoader }
     // the agent a new session is asked on (the agent dialog shows it)
@@ -167,6 +174,7 @@ ApplicationWindow {
         id: windowKeys
         sessions: window.app.sessions
         connection: window.app.connection
+        attempt: window.app.attempt
         onSidebarToggled: window.toggleSidebar()
         onQuitRequested: window.close()
         onNewMenuRequested: sidebar.openNewMenu()

@@ -9,6 +9,7 @@ Item {
 
     required property SessionsView sessions
     required property ConnectionView connection
+    required property AttemptView attempt
     signal sidebarToggled()
     signal quitRequested()
     signal newMenuRequested()
@@ -61,6 +62,13 @@ Item {
         sequence: "Ctrl+Shift+D"
         enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
         onActivated: keys.sessions.fork()
+    }
+    Shortcut {
+        id: runsShortcut
+        objectName: "runsShortcut"
+        sequence: "Ctrl+Shift+A"  // the attempt's runs, side by side
+        enabled: keys.attempt.present
+        onActivated: keys.libraryRequested("RunsDialog.qml")
     }
     Shortcut {
         id: deleteShortcut

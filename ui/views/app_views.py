@@ -12,6 +12,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state.store import AppState
 from ui.views.agent_asks import AgentAsksView
 from ui.views.approvals import ApprovalsView
+from ui.views.attempt_view import AttemptView
 from ui.views.changes_view import ChangesView
 from ui.views.composer import ComposerView
 from ui.views.connection_view import ConnectionView
@@ -68,6 +69,7 @@ class AppViews(QObject):
         self.editing_view = EditingView(state, ask, self.transcript_view.model, self)
         self.worktree_view = WorktreeView(state, ask, self)
         self.earlier_view = EarlierView(state, ask, self)
+        self.attempt_view = AttemptView(state, ask, self)
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -123,6 +125,9 @@ class AppViews(QObject):
     def _get_earlier(self) -> EarlierView:
         return self.earlier_view
 
+    def _get_attempt(self) -> AttemptView:
+        return self.attempt_view
+
     def _get_library(self) -> LibraryView:
         return self.library_view
 
@@ -132,6 +137,7 @@ class AppViews(QObject):
     editing = Property(EditingView, _get_editing, constant=True)
     worktree = Property(WorktreeView, _get_worktree, constant=True)
     earlier = Property(EarlierView, _get_earlier, constant=True)
+    attempt = Property(AttemptView, _get_attempt, constant=True)
     transcript = Property(TranscriptView, _get_transcript, constant=True)
     dock = Property(DockView, _get_dock, constant=True)
     feedback = Property(FeedbackView, _get_feedback, constant=True)

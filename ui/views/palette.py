@@ -73,6 +73,8 @@ class PaletteView(QObject):
         elif shown is not None and shown.branch:  # its own worktree (section 18)
             out.append(_command("merge", f"Merge ⎇ {shown.branch} into its base…"))
             out.append(_command("removeWorktree", f"Remove the worktree of ⎇ {shown.branch}"))
+        if shown is not None and shown.attempt:  # a run of an attempt (section 18)
+            out.append(_command("runs", "Show the attempt's runs side by side", "Ctrl+Shift+A"))
         if dock.property("canContinue"):
             name = "Continue from the first unfinished step"
             out.append(_command("continue", name, "Ctrl+Enter"))

@@ -1,0 +1,86 @@
+"""One task tried by several agents (contract section 18's attempts), from the window: the
+runs started, an attempt read again when its view opens, and two runs compared in the
+Changes view, above the first run's own steps."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Awaitable, Callable
+
+from host.protocol import methods as rpc, models as m
+from nib_desktop.inbound import convert
+from nib_desktop.link.connection import HostLink
+from nib_desktop.link.runner import Runner
+from nib_desktop.state import events as ev, intents as it
+from nib_desktop.state.attempts import Run
+from nib_desktop.state.changes import Changes, Scope
+from nib_desktop.state.store import AppState
+from nib_desktop.work.changes_work import files_of
+
+
+class AttemptWork:
+    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns)
+
+    def __init__(
+        self,
+        host: HostLink,
+        state: AppState,
+        run: Runner,
+        load_changes: Callable[[str], Awaitable[Changes]],
+    ) -> None:
+        self._host, self._state, self._run = host, state, run
+        self._load_changes = load_changes
+
+    def ask(self, intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns) -> None:
+        match intent:
+            case it.StartAttempt():
+                self._run(self.attempt(intent), "start the runs")
+            case it.ReadAttempt(attempt_id):
+                self._run(self.read(attempt_id), "read the attempt")
+            case it.CompareRuns(attempt_id, a, b):
+                # the view opens at once, saying it loads
+                self._state.apply(ev.ChangesShown(Changes(a, loading=True)))
+                self._run(self.compare(attempt_id, a, b), "compare the runs")
+
+    async def attempt(self, asked: it.StartAttempt) -> None:
+        """The runs started, each a session in its worktree; the first one shown."""
+        check = shlex.split(asked.check) if asked.check.strip() else None
+        params = m.AttemptStartParams(
+            cwd=convert.folder_path(asked.folder),
+            text=asked.text,
+            agents=asked.agents,
+            base=asked.base.strip() or None,
+            check=tuple(check) if check else None,
+        )
+        started = await self._host.call(rpc.ATTEMPTS_START, params)
+        for session in started.sessions:
+            self._state.apply(ev.SessionChanged(convert.session(session)))
+        if started.sessions:
+            self._state.apply(ev.SessionShown(started.sessions[0].id))
+        agents = ", ".join(s.agent for s in started.sessions)
+        self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}"))
+
+    async def read(self, attempt_id: str) -> None:
+        told = await self._host.call(rpc.ATTEMPTS_GET, m.AttemptRef(attempt_id=attempt_id))
+        self._state.apply(ev.AttemptTold(convert.attempt(told)))
+
+    async def compare(self, attempt_id: str, a: str, b: str) -> None:
+        """From run `a`'s files to run `b`'s (uncommitted work included), pinned above
+        `a`'s own steps while the Changes view stays open."""
+        try:
+            params = m.CompareParams(attempt_id=attempt_id, a=a, b=b)
+            compared = await self._host.call(rpc.ATTEMPTS_COMPARE, params)
+        except BaseException:
+            self._state.apply(ev.ChangesShown(Changes()))
+            raise
+        named = {r.session_id: r.agent for r in self._runs(attempt_id)}
+        title = f"From {named.get(a, 'one run')}'s run to {named.get(b, 'the other')}'s"
+        pinned = (Scope(title, "", files_of(compared), False),)
+        own = await self._load_changes(a)
+        if self._state.changes.session_id == a:
+            shown = own._replace(scopes=(*pinned, *own.scopes), pinned=pinned, note="")
+            self._state.apply(ev.ChangesShown(shown))
+
+    def _runs(self, attempt_id: str) -> tuple[Run, ...]:
+        held = self._state.attempts.get(attempt_id)
+        return held.runs if held is not None else ()

@@ -1,0 +1,116 @@
+pragma ComponentBehavior: Bound
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Nib
+import ".."
+
+// The attempt's runs side by side (contract section 18's attempts), live: one column per
+// run (rows where the window is narrow) with its agent, turn, checklist, changes, usage
+// and check. Left and Right move between runs, Return opens the run's session, C
+// compares it with the next run in the Changes view, K keeps it (its worktree's merge).
+Dialog {
+    id: runsDialog
+
+    required property AppViews app
+    required property Theme theme
+    readonly property AttemptView attempt: app.attempt
+    property var runs: []  // the view's runList(), read again as it changes
+    property int current: 0
+    readonly property int columns: Math.max(1, Math.min(runs.length, Math.floor((width - 24) / 230)))
+
+    objectName: "runsDialog"
+    title: runsDialog.attempt.title
+    width: Math.max(300, Math.min(1100, parent.width - 40))
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    modal: true
+    focus: true
+    Connections {
+        target: runsDialog.attempt
+        function onChanged(): void { runsDialog.runs = runsDialog.attempt.runList() }
+    }
+    onOpened: {
+        runsDialog.runs = runsDialog.attempt.runList()
+        runsDialog.attempt.read()
+        const shown = runsDialog.runs.findIndex(run => run.shown)
+        runsDialog.current = Math.max(0, shown)
+        grid.forceActiveFocus()
+    }
+
+    function runAt(index: int): var {
+        return runsDialog.runs.length > 0 ? runsDialog.runs[(index + runsDialog.runs.length) % runsDialog.runs.length] : null
+    }
+    function open_(index: int): void {
+        const run = runsDialog.runAt(index)
+        if (run === null)
+            return
+        runsDialog.attempt.showRun(run.sessionId)
+        runsDialog.close()
+    }
+    function compareNext(index: int): void {
+        const a = runsDialog.runAt(index), b = runsDialog.runAt(index + 1)
+        if (a === null || b === null || a.sessionId === b.sessionId)
+            return
+        runsDialog.close()
+        runsDialog.attempt.compare(a.sessionId, b.sessionId)
+    }
+    function keep(index: int): void {
+        const run = runsDialog.runAt(index)
+        if (run === null)
+            return
+        runsDialog.close()
+        runsDialog.attempt.keep(run.sessionId)
+    }
+
+    ScrollView {
+        anchors.fill: parent
+        implicitHeight: Math.min(grid.implicitHeight, 560)
+        contentWidth: availableWidth
+        GridLayout {
+            id: grid
+            objectName: "runsGrid"
+            width: parent.width
+            columns: runsDialog.columns
+            columnSpacing: 12
+            rowSpacing: 12
+            focus: true
+            Keys.onLeftPressed: runsDialog.current = (runsDialog.current + runsDialog.runs.length - 1) % Math.max(1, runsDialog.runs.length)
+            Keys.onRightPressed: runsDialog.current = (runsDialog.current + 1) % Math.max(1, runsDialog.runs.length)
+            Keys.onReturnPressed: runsDialog.open_(runsDialog.current)
+            Keys.onPressed: (event) => {
+                if (event.key === Qt.Key_C && !(event.modifiers & Qt.ControlModifier)) {
+                    runsDialog.compareNext(runsDialog.current)
+                    event.accepted = true
+                } else if (event.key === Qt.Key_K) {
+                    runsDialog.keep(runsDialog.current)
+                    event.accepted = true
+                }
+            }
+            Repeater {
+                model: runsDialog.runs
+                delegate: RunColumn {
+                    required property var modelData
+                    required property int index
+                    Layout.fillWidth: true
+                    Layout.alignment: Qt.AlignTop
+                    run: modelData
+                    theme: runsDialog.theme
+                    selected: index === runsDialog.current
+                    comparable: runsDialog.runs.length > 1
+                    onOpenAsked: runsDialog.open_(index)
+                    onCompareAsked: runsDialog.compareNext(index)
+                    onKeepAsked: runsDialog.keep(index)
+                }
+            }
+        }
+    }
+
+    footer: DialogButtonBox {
+        NibButton {
+            text: qsTr("Close")
+            Accessible.name: text
+            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+        }
+    }
+}

@@ -1,0 +1,118 @@
+"""The runs of the attempt the shown session belongs to (contract section 18's attempts):
+each run's agent, turn, checklist, changes, usage and check, live as the host tells them;
+moving into a run's session, comparing two runs, keeping one. Read-only over the state;
+every action is an intent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtQml import QmlElement
+
+from nib_desktop.state import store
+from nib_desktop.state.attempts import (
+    Attempt,
+    change_words,
+    check_words,
+    progress_words,
+    turn_words,
+)
+from nib_desktop.state.lazy import events as ev, intents as it
+from nib_desktop.state.store import AppState, Change
+from ui.views.rows import qml_uncreatable
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Ask
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
+
+TITLE_CHARS = 80  # of the task's first line in the view's title
+
+
+@QmlElement
+@qml_uncreatable("made by the views")
+class AttemptView(QObject):
+    changed = Signal()
+    changesAsked = Signal()  # the window opens the Changes view (a comparison loads)
+    keepAsked = Signal()  # the window opens the shown run's merge
+
+    def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._state, self._ask = state, ask
+        state.subscribe(self._changed)
+
+    def _changed(self, _event: ev.Event, change: Change) -> None:
+        if {store.ATTEMPTS, store.SESSIONS, store.CURRENT} & change.aspects:
+            self.changed.emit()
+
+    def _attempt_id(self) -> str:
+        shown = self._state.shown
+        return shown.attempt if shown is not None else ""
+
+    def _held(self) -> Attempt | None:
+        return self._state.attempts.get(self._attempt_id())
+
+    def _title(self) -> str:
+        held = self._held()
+        if held is None:
+            return "Reading the runs…" if self._attempt_id() else ""
+        line = next((ln for ln in held.text.splitlines() if ln.strip()), "")
+        cut = line[: TITLE_CHARS - 1] + "…" if len(line) > TITLE_CHARS else line
+        return f"{len(held.runs)} runs of “{cut}” from {held.base}"
+
+    @Slot(result="QVariantList")
+    def runList(self) -> list[dict[str, Any]]:
+        """One entry per run, in the order they were asked, for the view's columns (read
+        again at each `changed`)."""
+        held = self._held()
+        if held is None:
+            return []
+        current = self._state.current or ""
+        return [
+            {
+                "sessionId": run.session_id,
+                "agent": run.agent or "nib",
+                "turn": turn_words(run),
+                "running": run.state == "running",
+                "failed": run.state == "failed",
+                "progress": progress_words(run),
+                "fraction": run.completed / run.total if run.total else 0.0,
+                "changes": change_words(run),
+                "usage": run.usage,
+                "check": check_words(run),
+                "checkFailed": run.check_state in ("failed", "error"),
+                "checkTail": run.check_tail,
+                "shown": run.session_id == current,
+            }
+            for run in held.runs
+        ]
+
+    @Slot()
+    def read(self) -> None:
+        if self._attempt_id():
+            self._ask(it.ReadAttempt(self._attempt_id()))
+
+    @Slot(str)
+    def showRun(self, session_id: str) -> None:
+        self._ask(ev.SessionShown(session_id))
+
+    @Slot(str, str)
+    def compare(self, a: str, b: str) -> None:
+        if self._attempt_id() and a and b and a != b:
+            self._ask(it.CompareRuns(self._attempt_id(), a, b))
+            self.changesAsked.emit()
+
+    @Slot(str)
+    def keep(self, session_id: str) -> None:
+        """Keep this run: its session shown, and its worktree's merge asked of the window
+        (the merge dialog names what it merges and what would conflict)."""
+        self._ask(ev.SessionShown(session_id))
+        self.keepAsked.emit()
+
+    def _present(self) -> bool:
+        return self._attempt_id() != ""
+
+    present = Property(bool, _present, notify=changed)
+    title = Property(str, _title, notify=changed)
