@@ -28,6 +28,7 @@ from nib_desktop.state.worktree_intents import (
     MergeWorktree,
     ReadAttempt,
     ReadWorktree,
+    RemoveRuns,
     RemoveWorktree,
     StartAttempt,
     WorktreeIntent,
@@ -37,9 +38,9 @@ from nib_desktop.state.worktree_intents import (
 # asked of the session's folder and of the library of sessions
 __all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "CompareRuns", "DropAsk", "DropImage",
            "DropRestoreQuestion", "ExportSession", "FindFiles", "HoldImage", "MergeWorktree",
-           "OpenChanges", "OpenPlace", "ReadAttempt", "ReadWorktree", "RemoveWorktree",
-           "RenameSession", "Resend", "Restore", "RevertHunk", "SearchSessions",
-           "SendFeedback", "StartAttempt"]  # fmt: skip
+           "OpenChanges", "OpenPlace", "ReadAttempt", "ReadWorktree", "RemoveRuns",
+           "RemoveWorktree", "RenameSession", "Resend", "Restore", "RevertHunk",
+           "SearchSessions", "SendFeedback", "StartAttempt"]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,21 @@ class CompareRuns:
     b: str
 
 
+@dataclass(frozen=True)
+class RemoveRuns:
+    """Every run of the attempt but `keep` removed: their worktrees and branches, with
+    whatever they did not merge (the user was told what that is)."""
+
+    attempt_id: str
+    keep: str  # a session id
+
+
 WorktreeIntent = (
-    ReadWorktree | MergeWorktree | RemoveWorktree | StartAttempt | ReadAttempt | CompareRuns
+    ReadWorktree
+    | MergeWorktree
+    | RemoveWorktree
+    | StartAttempt
+    | ReadAttempt
+    | CompareRuns
+    | RemoveRuns
 )

@@ -19,7 +19,7 @@ from nib_desktop.work.changes_work import files_of
 
 
 class AttemptWork:
-    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns)
+    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns, it.RemoveRuns)
 
     def __init__(
         self,
@@ -31,7 +31,9 @@ class AttemptWork:
         self._host, self._state, self._run = host, state, run
         self._load_changes = load_changes
 
-    def ask(self, intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns) -> None:
+    def ask(
+        self, intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns | it.RemoveRuns
+    ) -> None:
         match intent:
             case it.StartAttempt():
                 self._run(self.attempt(intent), "start the runs")
@@ -41,6 +43,8 @@ class AttemptWork:
                 # the view opens at once, saying it loads
                 self._state.apply(ev.ChangesShown(Changes(a, loading=True)))
                 self._run(self.compare(attempt_id, a, b), "compare the runs")
+            case it.RemoveRuns(attempt_id, keep):
+                self._run(self.remove_others(attempt_id, keep), "remove the other runs")
 
     async def attempt(self, asked: it.StartAttempt) -> None:
         """The runs started, each a session in its worktree; the first one shown."""
@@ -80,6 +84,20 @@ class AttemptWork:
         if self._state.changes.session_id == a:
             shown = own._replace(scopes=(*pinned, *own.scopes), pinned=pinned, note="")
             self._state.apply(ev.ChangesShown(shown))
+
+    async def remove_others(self, attempt_id: str, keep: str) -> None:
+        """Each other run's worktree and branch removed (`worktrees.remove`, forced: the
+        user was told what they had not merged); the one kept stays."""
+        removed: list[str] = []
+        for run in self._runs(attempt_id):
+            if run.session_id == keep:
+                continue
+            params = m.RemoveWorktreeParams(session_id=run.session_id, force=True)
+            await self._host.call(rpc.WORKTREES_REMOVE, params)
+            removed.append(f"{run.agent or 'nib'}'s")
+        if removed:
+            words = ", ".join(removed)
+            self._state.apply(ev.NoticeShown(f"Removed the worktrees of {words} runs"))
 
     def _runs(self, attempt_id: str) -> tuple[Run, ...]:
         held = self._state.attempts.get(attempt_id)

@@ -50,6 +50,9 @@ def test_a_task_tried_by_two_agents(gui: Gui, tmp_path: Path) -> None:
     gui.run(body(), timeout=60)
 
 
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
 def runs_shown(gui: Gui) -> list[str]:
     """The agents of the runs' columns, as drawn."""
     return sorted(i.objectName() for i in columns(gui))
@@ -91,9 +94,7 @@ def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
             return all(r.state == "completed" and r.check_state == "passed" for r in runs)
 
         await until(ended, 60, "both runs done and checked")
-        await gui.key(
-            Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-        )
+        await gui.key(Qt.Key.Key_A, CTRL_SHIFT)
         await until(lambda: gui.window.findChild(object, "runsDialog"), what="the runs' view")
         dialog = gui.window.findChild(object, "runsDialog")
         await until(lambda: dialog.property("opened"), what="the runs' view open")
@@ -115,9 +116,7 @@ def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
         await gui.key(Qt.Key.Key_Escape)
         await until(lambda: not changes.property("visible"), what="the Changes view closed")
 
-        await gui.key(
-            Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-        )
+        await gui.key(Qt.Key.Key_A, CTRL_SHIFT)
         await until(lambda: dialog.property("opened"), what="the runs' view again")
         await gui.key(Qt.Key.Key_Right)
         await gui.key(Qt.Key.Key_K)  # keep the other run
@@ -127,5 +126,24 @@ def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
         kept = gui.state.shown
         assert kept is not None and kept.attempt == attempt.attempt_id
         assert merge.property("title") == f"Merge ⎇ {kept.branch} into its base"
+        await gui.key(Qt.Key.Key_Return)  # squash: merged into the checkout
+        await until(lambda: gui.state.notice.startswith("Merged ⎇"), 20, "the merge said")
+
+        # the others removed: asked first, naming what each would lose
+        await gui.key(Qt.Key.Key_A, CTRL_SHIFT)
+        await until(lambda: dialog.property("opened"), what="the runs' view, a third time")
+        selected = [c for c in columns(gui) if c.property("selected")]
+        assert len(selected) == 1 and selected[0].property("run")["shown"]  # the kept one
+        await gui.key(Qt.Key.Key_Delete)
+        question = gui.item("runsQuestion")
+        await until(lambda: question.property("text") != "", what="the question")
+        other = next(s for s in gui.state.sessions if s.session_id != kept.session_id)
+        assert question.property("text").startswith("Remove the worktrees and branches of ")
+        assert "no changes" in question.property("text") and "lost" in question.property("text")
+        assert Path(other.cwd).is_dir()  # nothing removed before the second press
+        await gui.key(Qt.Key.Key_Delete)
+        await until(lambda: not Path(other.cwd).exists(), 20, "the other worktree removed")
+        await until(lambda: gui.state.notice.startswith("Removed the worktrees of "), 10, "said")
+        assert Path(kept.cwd).is_dir()
 
     gui.run(body(), timeout=120)

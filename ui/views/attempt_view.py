@@ -111,6 +111,21 @@ class AttemptView(QObject):
         self._ask(ev.SessionShown(session_id))
         self.keepAsked.emit()
 
+    @Slot(str, result=str)
+    def othersQuestion(self, keep: str) -> str:
+        """What removing every run but `keep` loses, each run named with what it changed."""
+        held = self._held()
+        if held is None:
+            return ""
+        others = [r for r in held.runs if r.session_id != keep]
+        named = "; ".join(f"{r.agent or 'nib'}'s ({change_words(r)})" for r in others)
+        return f"Remove the worktrees and branches of {named}? What they changed is lost."
+
+    @Slot(str)
+    def removeOthers(self, keep: str) -> None:
+        if self._attempt_id() and keep:
+            self._ask(it.RemoveRuns(self._attempt_id(), keep))
+
     def _present(self) -> bool:
         return self._attempt_id() != ""
 

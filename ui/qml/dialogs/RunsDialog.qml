@@ -8,7 +8,8 @@ import ".."
 // The attempt's runs side by side (contract section 18's attempts), live: one column per
 // run (rows where the window is narrow) with its agent, turn, checklist, changes, usage
 // and check. Left and Right move between runs, Return opens the run's session, C
-// compares it with the next run in the Changes view, K keeps it (its worktree's merge).
+// compares it with the next run in the Changes view, K keeps it (its worktree's merge),
+// Delete asks to remove every other run (naming what each would lose), Delete again does.
 Dialog {
     id: runsDialog
 
@@ -17,6 +18,8 @@ Dialog {
     readonly property AttemptView attempt: app.attempt
     property var runs: []  // the view's runList(), read again as it changes
     property int current: 0
+    // "Remove the other runs": asked first, naming what each would lose
+    property string question: ""
     readonly property int columns: Math.max(1, Math.min(runs.length, Math.floor((width - 24) / 230)))
 
     objectName: "runsDialog"
@@ -31,6 +34,7 @@ Dialog {
         function onChanged(): void { runsDialog.runs = runsDialog.attempt.runList() }
     }
     onOpened: {
+        runsDialog.question = ""
         runsDialog.runs = runsDialog.attempt.runList()
         runsDialog.attempt.read()
         const shown = runsDialog.runs.findIndex(run => run.shown)
@@ -79,7 +83,13 @@ Dialog {
             Keys.onRightPressed: runsDialog.current = (runsDialog.current + 1) % Math.max(1, runsDialog.runs.length)
             Keys.onReturnPressed: runsDialog.open_(runsDialog.current)
             Keys.onPressed: (event) => {
-                if (event.key === Qt.Key_C && !(event.modifiers & Qt.ControlModifier)) {
+                if (event.key === Qt.Key_Delete) {  // the others removed, asked first
+                    if (runsDialog.question === "")
+                        runsDialog.askRemoveOthers()
+                    else
+                        runsDialog.removeOthers()
+                    event.accepted = true
+                } else if (event.key === Qt.Key_C && !(event.modifiers & Qt.ControlModifier)) {
                     runsDialog.compareNext(runsDialog.current)
                     event.accepted = true
                 } else if (event.key === Qt.Key_K) {
@@ -106,11 +116,48 @@ Dialog {
         }
     }
 
-    footer: DialogButtonBox {
-        NibButton {
-            text: qsTr("Close")
+    function askRemoveOthers(): void {
+        const kept = runsDialog.runAt(runsDialog.current)
+        if (kept !== null)
+            runsDialog.question = runsDialog.attempt.othersQuestion(kept.sessionId)
+    }
+    function removeOthers(): void {
+        const kept = runsDialog.runAt(runsDialog.current)
+        runsDialog.question = ""
+        if (kept !== null)
+            runsDialog.attempt.removeOthers(kept.sessionId)
+    }
+
+    footer: ColumnLayout {
+        spacing: 4
+        Text {
+            objectName: "runsQuestion"
+            Layout.fillWidth: true
+            Layout.leftMargin: 12
+            Layout.rightMargin: 12
+            visible: text !== ""
+            text: runsDialog.question
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: runsDialog.theme.danger
+            Accessible.role: Accessible.AlertMessage
             Accessible.name: text
-            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+        }
+        DialogButtonBox {
+            Layout.fillWidth: true
+            NibButton {
+                objectName: "removeOtherRuns"
+                visible: runsDialog.runs.length > 1
+                text: runsDialog.question === "" ? qsTr("Remove the other runs…") : qsTr("Remove them")
+                Accessible.name: runsDialog.question === ""
+                                 ? qsTr("Remove every run but the selected one") : qsTr("Remove them")
+                onClicked: runsDialog.question === "" ? runsDialog.askRemoveOthers() : runsDialog.removeOthers()
+            }
+            NibButton {
+                text: runsDialog.question === "" ? qsTr("Close") : qsTr("Keep them")
+                Accessible.name: text
+                onClicked: runsDialog.question === "" ? runsDialog.close() : runsDialog.question = ""
+            }
         }
     }
 }
