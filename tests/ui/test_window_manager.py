@@ -56,8 +56,8 @@ def managed(xvfb: str) -> Iterator[str]:
         said.close()
 
 
-@pytest.mark.timeout(200)
+@pytest.mark.timeout(280)
 def test_dialogs_own_the_keyboard_under_a_window_manager(managed: str) -> None:
-    proc = pytest_on_x(managed, ["tests/ui/under_wm.py"], each=60, whole=190, NIBTEST_WM="1")
+    proc = pytest_on_x(managed, ["tests/ui/under_wm.py"], each=60, whole=260, NIBTEST_WM="1")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout and "skipped" not in proc.stdout

@@ -410,3 +410,65 @@ def test_the_library_dialogs_own_the_keyboard(gui: Gui, monkeypatch: pytest.Monk
         await closed(gui, dialog)
 
     gui.run(body())
+
+
+def test_an_attempt_started_followed_compared_and_one_kept_by_keys(
+    gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50 under a window manager, by keys only: the palette's "Try a task with
+    several agents…", the repository, the task and two agents, started; the runs' view
+    (Ctrl+Shift+A) followed to the end; C compares two runs in the Changes view; K keeps
+    one through its merge dialog, which Return carries out."""
+    from tests.e2e.test_worktrees import IDENTITY, repository
+    from tests.ui.test_agents import NAME, configure
+
+    configure(gui)
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    for name, value in IDENTITY.items():  # the host commits the merge as the user
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await launched(gui)
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await keys("ctrl+k")
+        await type_text("Try a task")
+        await keys("Return")
+        dialog = await opened(gui, "attemptDialog")
+        assert gui.item("attemptFolder").hasActiveFocus()
+        await type_text(str(repo))
+        await keys("Tab")
+        assert gui.item("attemptTask").hasActiveFocus()
+        await type_text("demo: 2 steps")
+        await keys("Tab")  # the task's field lets Tab go on to the agents
+        await until(lambda: focus(gui).objectName() == f"attemptAgent_{NAME}", what="agent 1")
+        await keys("space", "Tab")
+        await until(lambda: focus(gui).objectName() == "attemptAgent_nib", what="agent 2")
+        await keys("space", "Return")
+        await until(lambda: len(gui.state.sessions) == 2, 20, "the two runs")
+        await closed(gui, dialog)
+
+        def ended() -> bool:
+            told = list(gui.state.attempts.values())
+            return bool(told) and all(r.state == "completed" for r in told[0].runs)
+
+        await until(ended, 60, "both runs done")
+        await keys("ctrl+shift+a")
+        runs = await opened(gui, "runsDialog")
+        await until(lambda: len(runs.property("runs")) == 2, 10, "both runs shown")
+        await keys("c")
+        changes = await opened(gui, "changesDialog")
+        await until(lambda: gui.state.changes.pinned != (), 15, "the comparison")
+        assert gui.state.changes.scopes[0].title.startswith("From ")
+        await keys("Escape")
+        await closed(gui, changes)
+        await keys("ctrl+shift+a")
+        await opened(gui, "runsDialog")
+        await keys("k")
+        merge = await opened(gui, "mergeDialog")
+        await keys("Return")  # squash, the default
+        await until(lambda: gui.state.notice.startswith("Merged ⎇"), 20, "the merge")
+        await closed(gui, merge)
+
+    gui.run(body(), timeout=100)

@@ -8,7 +8,8 @@ import ".."
 // One task tried by several agents at once (contract section 18's attempts): the folder
 // (a git repository), the task, two to six agents (Nib's own among them), the base
 // branch and a check command run in each run's worktree after its turn. Each run is a
-// session in a worktree of its own; the first is shown. Escape keeps nothing.
+// session in a worktree of its own; the first is shown. Return starts them (Ctrl+Return
+// in the task), Escape keeps nothing.
 Dialog {
     id: attemptDialog
 
@@ -54,9 +55,28 @@ Dialog {
             Layout.fillWidth: true
             placeholderText: qsTr("The repository: ~/src/project")
             Accessible.name: qsTr("Folder of the repository")
+            Keys.onReturnPressed: if (attemptDialog.ready) attemptDialog.accept()
         }
         TextArea {
             id: task
+            // Tab and Shift+Tab move on, as in every field of a dialog (a tab character is
+            // rarely what is meant here)
+            Keys.onTabPressed: (event) => {
+                task.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
+                event.accepted = true
+            }
+            Keys.onBacktabPressed: (event) => {
+                task.nextItemInFocusChain(false).forceActiveFocus(Qt.BacktabFocusReason)
+                event.accepted = true
+            }
+            // Return adds a line; Ctrl+Return starts the runs
+            Keys.onPressed: (event) => {
+                if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                        && (event.modifiers & Qt.ControlModifier) && attemptDialog.ready) {
+                    attemptDialog.accept()
+                    event.accepted = true
+                }
+            }
             objectName: "attemptTask"
             Layout.fillWidth: true
             Layout.preferredHeight: 72
@@ -75,6 +95,7 @@ Dialog {
                 objectName: "attemptAgent_" + modelData
                 text: modelData === "nib" ? qsTr("Nib's own agent") : modelData
                 Accessible.name: text
+                Keys.onReturnPressed: if (attemptDialog.ready) attemptDialog.accept()
                 onCheckedChanged: {
                     const next = Object.assign({}, attemptDialog.chosen)
                     next[modelData] = checked

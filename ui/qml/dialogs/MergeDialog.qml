@@ -84,6 +84,16 @@ Dialog {
             Layout.preferredHeight: 96
             TextArea {
                 id: message
+                // Tab and Shift+Tab move on, as in every field of a dialog (a tab character is
+                // rarely what is meant here)
+                Keys.onTabPressed: (event) => {
+                    message.nextItemInFocusChain(true).forceActiveFocus(Qt.TabFocusReason)
+                    event.accepted = true
+                }
+                Keys.onBacktabPressed: (event) => {
+                    message.nextItemInFocusChain(false).forceActiveFocus(Qt.BacktabFocusReason)
+                    event.accepted = true
+                }
                 objectName: "mergeMessage"
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText
