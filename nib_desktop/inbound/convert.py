@@ -71,10 +71,15 @@ CHECK_TAIL = 600  # characters of a check's output its run's column shows
 
 def attempt(a: m.Attempt) -> Attempt:
     """An attempt's runs as its view shows them, every text the agents wrote made safe."""
+    seen: dict[str, int] = {}
+    names = []
+    for r in a.sessions:  # one agent tried twice: "nib", then "nib #2"
+        seen[r.agent] = seen.get(r.agent, 0) + 1
+        names.append(r.agent + (f" #{seen[r.agent]}" if seen[r.agent] > 1 else ""))
     runs = tuple(
         Run(
             session_id=r.session_id,
-            agent=shown_text(r.agent),
+            agent=shown_text(name),
             state=r.turn.state if r.turn is not None else "",
             error=shown_text(r.turn.error or "") if r.turn is not None else "",
             completed=r.todos.completed,
@@ -86,8 +91,9 @@ def attempt(a: m.Attempt) -> Attempt:
             duration_ms=r.duration_ms,
             check_state=r.check.state if r.check is not None else "",
             check_tail=shown_text(r.check.output[-CHECK_TAIL:]) if r.check is not None else "",
+            check_exit=r.check.exit_code if r.check is not None else None,
         )
-        for r in a.sessions
+        for r, name in zip(a.sessions, names, strict=True)
     )
     return Attempt(a.attempt_id, shown_text(a.text), shown_text(a.base), runs)
 

@@ -31,6 +31,7 @@ class Run(NamedTuple):
     duration_ms: int | None
     check_state: str  # "" none asked; "pending", "running", "passed", "failed", "error"
     check_tail: str  # the end of its output
+    check_exit: int | None = None  # its exit status, once it ended
 
 
 class Attempt(NamedTuple):
@@ -81,4 +82,6 @@ def change_words(run: Run) -> str:
 
 def check_words(run: Run) -> str:
     """The check's state in words ("" when none was asked)."""
-    return CHECK_WORDS.get(run.check_state, "")
+    words = CHECK_WORDS.get(run.check_state, "")
+    failed = run.check_state == "failed" and run.check_exit is not None
+    return f"{words} (exit status {run.check_exit})" if failed else words

@@ -25,3 +25,36 @@ def test_each_run_in_words() -> None:
     assert change_words(run()) == "no changes"
     assert change_words(run(files=1, additions=12, deletions=3)) == "1 file +12 −3"
     assert check_words(run()) == "" and check_words(run(check_state="failed")) == "check failed"
+    assert check_words(run(check_state="failed", check_exit=1)) == "check failed (exit status 1)"
+
+
+def test_an_agent_tried_twice_is_told_apart() -> None:
+    from host.protocol import models as m
+    from nib_desktop.inbound.convert import attempt
+
+    def told(agent: str, sid: str) -> dict[str, object]:
+        return {
+            "sessionId": sid,
+            "agent": agent,
+            "turn": None,
+            "todos": {"completed": 0, "total": 0},
+            "files": 0,
+            "additions": 0,
+            "deletions": 0,
+            "usage": None,
+            "durationMs": None,
+            "check": None,
+        }
+
+    wire = m.Attempt.model_validate(
+        {
+            "attemptId": "a",
+            "cwd": "/r",
+            "text": "t",
+            "base": "main",
+            "baseCommit": "c",
+            "createdAt": "2026-12-05T00:00:00.000Z",
+            "sessions": [told("nib", "1"), told("codex", "2"), told("nib", "3")],
+        }
+    )
+    assert [r.agent for r in attempt(wire).runs] == ["nib", "codex", "nib #2"]
