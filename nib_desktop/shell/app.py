@@ -55,8 +55,10 @@ def check_display(headless: bool) -> str | None:
 
 
 def check_data_dir(path: Path) -> str | None:
+    """Why the data folder cannot be used (None: it can). A folder made here is the
+    user's alone (0700), as the host makes it."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as exc:
         return f"cannot create the data folder {path}: {exc.strerror}"
     if not os.access(path, os.W_OK | os.X_OK):

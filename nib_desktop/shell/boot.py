@@ -25,7 +25,9 @@ def create_app() -> QGuiApplication:
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
     # the style by its environment variable: the QtQuickControls2 module is not imported
     os.environ["QT_QUICK_CONTROLS_STYLE"] = "Fusion"
-    return QGuiApplication([])
+    # its first argument names the window's WM_CLASS instance on X11: the desktop entry's
+    # StartupWMClass, so a dock matches the window to its launcher
+    return QGuiApplication([DESKTOP_ID])
 
 
 def set_window_icon(app: QGuiApplication) -> None:
