@@ -71,6 +71,7 @@ Item {
     }
     Connections {
         target: transcript.app.transcript
+        function onFindEnded(): void { findBar.visible = false }
         function onFindChanged(): void {
             const row = transcript.app.transcript.findRow
             if (row >= 0) {

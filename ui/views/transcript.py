@@ -8,11 +8,12 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QmlElement
 
-from nib_desktop.state import find, store
+from nib_desktop.state import store
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.transcript_lines import Line
 from ui.views import find_highlight  # noqa: F401 (registers FindHighlight for QML)
+from ui.views.finder import Finder
 from ui.views.live_text import LiveTold
 from ui.views.rows import TranscriptModel, qml_uncreatable
 
@@ -31,6 +32,7 @@ class TranscriptView(QObject):
     liveAppended = Signal(str)  # ...or it grew by this
     copied = Signal(str)  # what went to the clipboard, in words, for a passing note
     findChanged = Signal()  # the query, its matches or the current one changed
+    findEnded = Signal()  # another session shown: its find bar closes, its query gone
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,17 +42,16 @@ class TranscriptView(QObject):
         self._more = False
         self._told_live = LiveTold()  # the text arriving, as the QML holds it
         # Ctrl+F: the query, the row of each occurrence, and the one shown (an index)
-        self._query = ""
-        self._found: tuple[int, ...] = ()
-        self._at = -1
-        # the session and message whose occurrence `findAt` shows first, once loaded
-        self._seq: tuple[str, int] = ("", 0)
+        self._finder = Finder()  # Ctrl+F
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.LIVE in change:
             self._live_changed()
         if store.TRANSCRIPT not in change:
             return
+        if self._finder.ended_elsewhere(self._state.transcript.session_id or ""):
+            self.findEnded.emit()
+            self.findChanged.emit()
         lines = self._state.transcript.lines
         if isinstance(event, ev.LinesAppended):
             held = self.model.rowCount()
@@ -63,7 +64,7 @@ class TranscriptView(QObject):
             self.model.replace_keeping_tail(list(lines))
         else:
             self.model.set_rows(list(lines))
-        if self._query:
+        if self._finder.query:
             self._refind(keep=True)
         if self._state.transcript.has_more != self._more:
             self._more = self._state.transcript.has_more
@@ -108,56 +109,39 @@ class TranscriptView(QObject):
     # --- finding text (Ctrl+F) ---------------------------------------------------------
 
     def _refind(self, keep: bool) -> None:
-        """The occurrences anew; the one shown stays on its row where it can (`keep`),
-        else the first in the message `findAt` asked for once it is loaded (older pages
-        read until it is), else the newest."""
-        row = self._found[self._at] if keep and 0 <= self._at < len(self._found) else -1
-        lines = self._state.transcript.lines
-        self._found = find.occurrences(lines, self._query)
-        sid, seq = self._seq
-        here = seq and self._state.transcript.session_id == sid
-        at_seq = [r for r in self._found if here and lines[r].seq == seq]
-        held = self._state.transcript
-        if at_seq:
-            self._at, self._seq = self._found.index(at_seq[0]), ("", 0)
-        elif here and held.loaded and held.has_more and held.oldest_seq > seq:
+        if self._finder.refind(self._state.transcript, keep):
             self._ask(it.LoadOlderMessages())  # the match is in an older page: read it
-        elif row >= 0 and row in self._found:
-            self._at = self._found.index(row)
-        else:
-            self._at = len(self._found) - 1
         self.findChanged.emit()
 
     @Slot(str)
     def find(self, query: str) -> None:
         """Look for `query` in every loaded line, its folded parts, output and input
         included; the newest occurrence is shown first."""
-        self._query, self._seq = query, ("", 0)
+        self._finder.look(query)
         self._refind(keep=False)
 
     @Slot(str, str, int)
     def findAt(self, query: str, session_id: str, seq: int) -> None:
         """Look for `query`, showing first its occurrence in the message `seq` of the
         session `session_id` (a search hit opened), as soon as that is loaded."""
-        self._query, self._seq = query, (session_id, seq)
+        self._finder.look(query, session_id, seq)
         self._refind(keep=False)
 
     @Slot(int)
     def findStep(self, step: int) -> None:
         """The next (1) or previous (-1) occurrence, wrapping around."""
-        if self._found:
-            self._at = (self._at + step) % len(self._found)
+        if self._finder.step(step):
             self.findChanged.emit()
 
     def _find_query(self) -> str:
-        return self._query
+        return self._finder.query
 
     def _find_row(self) -> int:
         """The row of the occurrence shown (-1: none): scrolled to, and unfolded."""
-        return self._found[self._at] if 0 <= self._at < len(self._found) else -1
+        return self._finder.row()
 
     def _find_count(self) -> str:
-        return find.count_text(len(self._found), self._at) if self._query.strip() else ""
+        return self._finder.count()
 
     findQuery = Property(str, _find_query, notify=findChanged)
     findRow = Property(int, _find_row, notify=findChanged)
