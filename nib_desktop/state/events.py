@@ -125,9 +125,9 @@ class SteeringTold(NamedTuple):
 
 class NoticeShown(NamedTuple):
     text: str  # "" takes the notice away
-    # what takes it away by itself, once its cause is gone: "ready" (the host answers
-    # again), "linked:ID" (that remote session's host is linked again), "session" (a
-    # session appeared: the one a timed-out create made); "" only the user
+    # what takes it away by itself: "ready" (the host answers again), "linked:ID" (that
+    # remote host linked again), "session" (a timed-out create's session came), "done" (a
+    # success: plain colour, gone after a moment or as another session shows); "" the user
     until: str = ""
 
 

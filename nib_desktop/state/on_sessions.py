@@ -87,11 +87,13 @@ def session_shown(s: Held, e: ev.SessionShown) -> Change:
 
 
 def show(s: Held, session_id: str | None) -> Change:
+    said = s.take_notice("done")  # a success said of the session left stays with it
     s.current = session_id
     # lines appended while its first page loads are kept; the page then replaces them
     s.transcript = Transcript(session_id)
     history = close_history(s)
     aspects = {A.CURRENT, A.TRANSCRIPT, A.CHECKLIST, A.APPROVALS, A.ATTENTION} | history.aspects
+    aspects |= {A.NOTICE} if said else set()
     if s.window_active:
         s.unseen -= {session_id or ""}
     return Change(frozenset(aspects), session_id)

@@ -62,7 +62,7 @@ class AttemptWork:
         if started.sessions:
             self._state.apply(ev.SessionShown(started.sessions[0].id))
         agents = ", ".join(s.agent for s in started.sessions)
-        self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}"))
+        self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}", "done"))
 
     async def read(self, attempt_id: str) -> None:
         told = await self._host.call(rpc.ATTEMPTS_GET, m.AttemptRef(attempt_id=attempt_id))
@@ -97,7 +97,7 @@ class AttemptWork:
             removed.append(f"{run.agent or 'nib'}'s")
         if removed:
             words = ", ".join(removed)
-            self._state.apply(ev.NoticeShown(f"Removed the worktrees of {words} runs"))
+            self._state.apply(ev.NoticeShown(f"Removed the worktrees of {words} runs", "done"))
 
     def _runs(self, attempt_id: str) -> tuple[Run, ...]:
         held = self._state.attempts.get(attempt_id)

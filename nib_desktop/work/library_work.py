@@ -84,4 +84,4 @@ class LibraryWork:
         session = self._state.session(intent.session_id)
         title = session.title if session is not None else "The session"
         size = f"{done.bytes / 1024:,.0f} KB" if done.bytes >= 1024 else f"{done.bytes} bytes"
-        self._state.apply(ev.NoticeShown(f"“{title}” exported to {done.path} ({size})."))
+        self._state.apply(ev.NoticeShown(f"“{title}” exported to {done.path} ({size}).", "done"))

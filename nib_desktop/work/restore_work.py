@@ -75,7 +75,9 @@ class RestoreWork:
         since = await between(self._host, session_id, checkpoint_id, None)
         words = restore_question(title, since, paths)
         if not words:
-            self._state.apply(ev.NoticeShown("Nothing to restore: the folder is as it was then."))
+            self._state.apply(
+                ev.NoticeShown("Nothing to restore: the folder is as it was then.", "done")
+            )
             return
         if self._state.changes.session_id == session_id:
             self._asked(RestoreQuestion(checkpoint_id, paths, words))
@@ -128,5 +130,5 @@ class RestoreWork:
         held = self._state.changes
         if held.session_id == session_id:
             self._state.apply(ev.ChangesShown(held._replace(undo_id=undo_id, undo_words=words)))
-        self._state.apply(ev.NoticeShown(words))
+        self._state.apply(ev.NoticeShown(words, "done"))
         self._reload()

@@ -80,4 +80,4 @@ class SteeringWork:
             return
         params = m.AuthenticateParams(agent=agent, method_id=method_id)
         await self._host.call(rpc.AGENTS_AUTHENTICATE, params)
-        self._state.apply(ev.NoticeShown(f"Signed in to {agent}: send your message again."))
+        self._state.apply(ev.NoticeShown(f"Signed in to {agent}: send your message again.", "done"))

@@ -46,7 +46,7 @@ class WorktreeWork:
         status = done.status
         self._state.apply(ev.WorktreeTold(convert.worktree(status)))
         words = f"Merged ⎇ {status.branch} into {status.base} ({how}): {done.commit[:10]}"
-        self._state.apply(ev.NoticeShown(words))
+        self._state.apply(ev.NoticeShown(words, "done"))
 
     async def remove(self, session_id: str, force: bool) -> None:
         params = m.RemoveWorktreeParams(session_id=session_id, force=force)
@@ -55,7 +55,7 @@ class WorktreeWork:
         except errors.InvalidParams as exc:
             self._state.apply(ev.NoticeShown(_with_files(exc)))
             return
-        self._state.apply(ev.NoticeShown(f"Removed the worktree {done.removed}"))
+        self._state.apply(ev.NoticeShown(f"Removed the worktree {done.removed}", "done"))
 
 
 def _with_files(exc: errors.RpcError) -> str:

@@ -3,7 +3,9 @@ import QtQuick
 import QtQuick.Layouts
 import Nib
 
-// The last failed action, in words, until dismissed or replaced. It never takes focus.
+// The last failed action, in words, until dismissed or replaced; a success (`done`) in
+// the plain colour, gone after DONE_MS or when another session is shown. It never takes
+// focus.
 Rectangle {
     id: bar
 
@@ -13,9 +15,21 @@ Rectangle {
     objectName: "noticeBar"
     visible: app.notice.text !== ""
     implicitHeight: visible ? layout.implicitHeight + 12 : 0
-    color: theme.noticeBackground
-    Accessible.role: Accessible.AlertMessage
+    color: app.notice.done ? theme.surface : theme.noticeBackground
+    Accessible.role: app.notice.done ? Accessible.StaticText : Accessible.AlertMessage
     Accessible.name: app.notice.text
+
+    readonly property int doneMs: 6000
+    Timer {  // restarted by each new success said
+        id: doneTimer
+        interval: bar.doneMs
+        running: bar.app.notice.done && bar.app.notice.text !== ""
+        onTriggered: bar.app.notice.dismiss()
+    }
+    Connections {
+        target: bar.app.notice
+        function onChanged(): void { if (bar.app.notice.done) doneTimer.restart() }
+    }
 
     RowLayout {
         id: layout

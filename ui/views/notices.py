@@ -1,4 +1,5 @@
-"""The notice: the last thing the user asked for that could not be done, in words."""
+"""The notice: the last thing the user asked for that could not be done, in words; or,
+for a moment, what was just done ("Restored 3 files")."""
 
 from __future__ import annotations
 
@@ -36,7 +37,12 @@ class NoticeView(QObject):
     def _text(self) -> str:
         return self._state.notice
 
+    def _done(self) -> bool:
+        """A success said (in the plain colour, gone by itself), not a failure."""
+        return self._state.notice_until == "done"
+
     text = Property(str, _text, notify=changed)
+    done = Property(bool, _done, notify=changed)
 
     @Slot()
     def dismiss(self) -> None:
