@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from host.checkpoints import seeding
 from host.checkpoints.diffs import file_changes
 from host.checkpoints.errors import FolderError, FolderGone
 from host.checkpoints.writer import Write, write_back
@@ -70,6 +71,7 @@ class FolderStore:
         self._indexed: frozenset[str] | None = None  # what the store's index holds, once known
         self._since_pack = 0
         self._exclude: Path | None = None  # a worktree's exclude file, once asked
+        self._borrowing = False  # a first record seeded from a checkout's own index
 
     # --- git ----------------------------------------------------------------------------
 
@@ -173,6 +175,8 @@ class FolderStore:
         if skip is not None and skip.is_relative_to(cwd) and skip != cwd:
             prefix = skip.relative_to(cwd).as_posix() + "/"
         index = self.root / "nib-index"
+        if not index.exists():
+            await self._seed(cwd, index)
         if self._indexed is None:
             before = await self._git("ls-files", "-z", cwd=cwd, index=index)
             self._indexed = frozenset(_names(before))
@@ -205,10 +209,40 @@ class FolderStore:
         self._since_pack += 1 if indexed else PACK_EVERY  # a first record: packed at once
         return Record(tree, len(kept.names), kept.partial_reason)
 
+    async def _seed(self, cwd: Path, index: Path) -> None:
+        """A first record of a git checkout's top starts from git's own index (see
+        `seeding`): its blobs borrowed from the repository until `tidy` owns them."""
+        found = await seeding.checkout_index(cwd)
+        if found is None:
+            return
+        theirs, objects = found
+        info = self.root / "objects" / "info"
+        info.mkdir(parents=True, exist_ok=True)
+        await seeding.copy_index(theirs, index)
+        alternates = info / "alternates"
+        before = alternates.read_text() if alternates.is_file() else ""  # a parent's, borrowed
+        alternates.write_text(f"{before}{objects}\n")
+        try:  # an index git reads as the store's own (no shared index of a split one…)
+            await self._git("ls-files", "-z", cwd=cwd, index=index)
+        except FolderError:
+            index.unlink(missing_ok=True)
+            if before:
+                alternates.write_text(before)
+            else:
+                alternates.unlink(missing_ok=True)
+            return
+        self._borrowing = True
+
     async def tidy(self) -> None:
         """Pack the loose objects of the last PACK_EVERY records (or of a first one),
         trees as deltas of one another: 100 records of a large folder cost about the
-        changed files, not a copy of every folder tree they touch."""
+        changed files, not a copy of every folder tree they touch. A store that borrows
+        a repository's objects (`_seed`) copies what its records use and stops."""
+        if self._borrowing:
+            self._borrowing = False
+            self._since_pack = 0
+            await self.own()
+            return
         if self._since_pack >= PACK_EVERY:
             self._since_pack = 0
             await self._git("repack", "-d", "-q")
@@ -321,7 +355,9 @@ class FolderStore:
         """Read `other`'s records as this store's own (git's alternates), until `own`."""
         await self._ensure()
         (self.root / "objects" / "info").mkdir(parents=True, exist_ok=True)
-        (self.root / "objects" / "info" / "alternates").write_text(f"{other.root / 'objects'}\n")
+        alternates = self.root / "objects" / "info" / "alternates"
+        before = alternates.read_text() if alternates.is_file() else ""  # a checkout's
+        alternates.write_text(f"{before}{other.root / 'objects'}\n")
 
     async def own(self) -> None:
         """What this store's records use, copied from the store it borrowed from (a packing

@@ -151,8 +151,19 @@ class Checkpoints:
     ) -> asyncio.Future[None]:
         before = self._tails.get(session_id)
         job = asyncio.ensure_future(self._take_after(before, session_id, reason, turn_id, revision))
-        self._tails[session_id] = job
+        # the store tidied next in the session's chain: a turn waits for its record only
+        self._tails[session_id] = asyncio.ensure_future(self._tidy_after(job, session_id))
         return job
+
+    async def _tidy_after(self, job: asyncio.Future[None], session_id: str) -> None:
+        await asyncio.wait({job})
+        store = self._stores.get(session_id)
+        if store is None:  # deleted meanwhile
+            return
+        try:
+            await store.tidy()
+        except (FolderError, OSError) as exc:
+            log.warning("the checkpoints of session %s could not be packed: %s", session_id, exc)
 
     async def _take_after(
         self,
@@ -185,9 +196,7 @@ class Checkpoints:
         record = await store.record(place.cwd, self.data_dir)
         if session_id not in self._places:  # deleted meanwhile
             return None
-        kept = self.keep(session_id, reason, turn_id, revision, record)
-        await store.tidy()
-        return kept
+        return self.keep(session_id, reason, turn_id, revision, record)
 
     def keep(
         self,

@@ -1,0 +1,79 @@
+"""A store's first record of a git checkout's top starts from git's own index (issue 49):
+the same tree as a record that reads every file, its blobs borrowed from the repository
+only until the store is tidied, after which the store needs nothing of the repository."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from host.checkpoints.folder import FolderStore
+
+ENV = {
+    **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.org",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.org",
+}
+
+
+def git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], env=ENV, check=True, capture_output=True, text=True
+    )
+    return done.stdout
+
+
+def checkout(root: Path) -> Path:
+    repo = root / "repo"
+    (repo / "src").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    for i in range(30):
+        (repo / "src" / f"m{i}.py").write_text(f"X = {i}\n")
+    (repo / ".gitignore").write_text("*.log\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    git(repo, "worktree", "add", "-q", "-b", "nib/t", str(root / "wt"))
+    wt = root / "wt"
+    (wt / "src" / "m3.py").write_text("X = 'changed'\n")  # a tracked file changed since
+    (wt / "new.txt").write_text("untracked\n")
+    (wt / "run.log").write_text("ignored\n")
+    return wt
+
+
+def alternates(store: FolderStore) -> Path:
+    return store.root / "objects" / "info" / "alternates"
+
+
+def test_a_worktrees_first_record_is_seeded_and_then_owned(tmp_path: Path) -> None:
+    wt = checkout(tmp_path)
+    seeded, plain = FolderStore(tmp_path / "s1"), FolderStore(tmp_path / "s2")
+    tree = asyncio.run(seeded.record(wt)).tree
+    assert alternates(seeded).is_file()  # its blobs read from the repository meanwhile
+    # a record that reads every file (of a copy: not a checkout's top) gives the same tree
+    copy = tmp_path / "copy"
+    shutil.copytree(wt, copy, ignore=shutil.ignore_patterns(".git"))
+    (copy / ".gitignore").write_text("*.log\n")
+    assert asyncio.run(plain.record(copy)).tree == tree
+    assert not alternates(plain).exists()
+
+    asyncio.run(seeded.tidy())
+    assert not alternates(seeded).exists()
+    shutil.rmtree(tmp_path / "repo")  # the store needs nothing of the repository now
+    files = asyncio.run(seeded.entries(tree))
+    assert sorted(files)[:3] == [".gitignore", "new.txt", "src/m0.py"]
+    blobs = asyncio.run(seeded.blobs([files["src/m3.py"].sha, files["src/m7.py"].sha]))
+    assert sorted(blobs.values()) == [b"X = 'changed'\n", b"X = 7\n"]
+
+
+def test_a_subfolder_of_a_checkout_reads_every_file(tmp_path: Path) -> None:
+    wt = checkout(tmp_path)
+    store = FolderStore(tmp_path / "s1")
+    asyncio.run(store.record(wt / "src"))
+    assert not alternates(store).exists()
