@@ -34,8 +34,12 @@ class Steering(NamedTuple):
     left_for_plan: str = ""
 
     def words(self) -> str:
-        """The composer's line: "Plan · Large · 62 % of context · $0.41"."""
-        return " · ".join(part for part in (self.mode, self.model, self.usage) if part)
+        """The composer's line: "Plan mode · Large · 62 % of context · $0.41" (the mode
+        named as one, so "Default mode · Default (recommended)" says which is which)."""
+        mode = self.mode
+        if mode and "mode" not in mode.lower():
+            mode = f"{mode} mode"
+        return " · ".join(part for part in (mode, self.model, self.usage) if part)
 
 
 # words in a mode's id or name that say it asks less of the user (more permissive), and

@@ -457,3 +457,13 @@ def test_a_step_left_in_progress_by_a_turn_that_ended_is_labelled_by_its_real_en
     assert left_word(End.COMPLETED) == "unfinished"
     assert left_word(End.INTERRUPTED) == "interrupted"
     assert left_word(End.STOPPED) == "stopped" and left_word(End.FAILED) == "failed"
+
+
+def test_the_composers_line_says_which_is_the_mode() -> None:
+    """Issue 47, point 21: a mode and a model both called "Default" read apart."""
+    from nib_desktop.state.steering import Steering
+
+    both = Steering("s", mode="Default", model="Default (recommended)", usage="3 % of context")
+    assert both.words() == "Default mode · Default (recommended) · 3 % of context"
+    assert Steering("s", mode="Plan Mode", model="Large").words() == "Plan Mode · Large"
+    assert Steering("s", model="Large").words() == "Large"

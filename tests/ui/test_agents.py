@@ -330,15 +330,17 @@ def test_the_mode_and_model_are_shown_and_chosen_from_the_palette(gui: Gui) -> N
         await send(gui, "hello")
         await turn_end(gui)
         line = gui.item("steeringText")
-        await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
+        await until(
+            lambda: line.property("text") == "Default mode · Small", 10, "the mode and model"
+        )
         assert line.isVisible()
         await choose(gui, "model large")
-        await until(lambda: line.property("text") == "Default · Large", 10, "the model chosen")
+        await until(lambda: line.property("text") == "Default mode · Large", 10, "the model chosen")
         await choose(gui, "mode plan")
-        await until(lambda: line.property("text") == "Plan · Large", 10, "the mode chosen")
+        await until(lambda: line.property("text") == "Plan mode · Large", 10, "the mode chosen")
         await send(gui, "plan-mode")
         await turn_end(gui)
-        told = "Plan · Large · <1 % of context · $0.09"
+        told = "Plan mode · Large · <1 % of context · $0.09"
         await until(lambda: line.property("text") == told, 10, "the usage")
         await choose(gui, "model huge")  # the agent refuses: said, and nothing changes
         await until(lambda: "needs a subscription" in gui.state.notice, 10, "the refusal")
@@ -357,16 +359,20 @@ def test_the_mode_and_model_have_a_key_each_and_wait_for_a_running_turn(gui: Gui
         await send(gui, "hello")
         await turn_end(gui)
         line = gui.item("steeringText")
-        await until(lambda: line.property("text") == "Default · Small", 10, "the mode and model")
+        await until(
+            lambda: line.property("text") == "Default mode · Small", 10, "the mode and model"
+        )
         await send(gui, "wait")  # runs until stopped
         await until(lambda: gui.sessions.property("currentRunning"), what="the turn running")
         await choose(gui, "plan", Qt.Key.Key_M, CTRL_SHIFT, "Mode: ")
         await until(lambda: "Plan once this turn ends" in gui.state.notice, 10, "said")
-        assert line.property("text") == "Default · Small"
+        assert line.property("text") == "Default mode · Small"
         await gui.actions.sessions.cancel_turn()
-        await until(lambda: line.property("text") == "Plan · Small", 10, "the mode after the turn")
+        await until(
+            lambda: line.property("text") == "Plan mode · Small", 10, "the mode after the turn"
+        )
         await choose(gui, "large", Qt.Key.Key_O, CTRL_SHIFT, "Model: ")  # no turn runs: at once
-        await until(lambda: line.property("text") == "Plan · Large", 10, "the model chosen")
+        await until(lambda: line.property("text") == "Plan mode · Large", 10, "the model chosen")
 
     gui.run(body(), timeout=60)
 

@@ -30,8 +30,13 @@ Popup {
         Qt.callLater(command.run)
     }
 
-    function show(commands: var, typed: string): void {
+    // what an empty list means, for what it was opened with (`show`): "Codex offers no
+    // modes"; "" says no command matches what is typed
+    property string emptyText: ""
+
+    function show(commands: var, typed: string, empty: string): void {
         palette.commands = commands
+        palette.emptyText = empty
         field.text = typed
         list.currentIndex = 0
         palette.open()
@@ -84,7 +89,8 @@ Popup {
             Layout.fillWidth: true
             Layout.margins: 6
             visible: list.count === 0
-            text: qsTr("No command matches “%1”.").arg(field.text.trim())
+            text: palette.emptyText !== "" ? palette.emptyText
+                                           : qsTr("No command matches “%1”.").arg(field.text.trim())
             textFormat: Text.PlainText
             color: palette.theme.muted
             elide: Text.ElideRight

@@ -30,7 +30,7 @@ Item {
     function open(typed: string): void {
         paletteLoader.active = true
         const palette = paletteLoader.item as CommandPalette
-        palette.show(host.commands(), typed)
+        palette.show(host.commands(), typed, host.app.palette.nothingToChoose(typed))
     }
 
     function commands(): var {

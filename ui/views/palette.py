@@ -48,6 +48,21 @@ class PaletteView(QObject):
         elif command == "signin":
             self._ask(it.SignIn(first, second))
 
+    @Slot(str, result=str)
+    def nothingToChoose(self, typed: str) -> str:
+        """Why the palette opened on the modes ("Mode: ") or the models ("Model: ") lists
+        none, in words ("Codex offers no modes"); "" where it lists some."""
+        shown = self._state.shown
+        told = self._state.steering.get(shown.session_id) if shown is not None else None
+        if shown is None or not shown.agent or typed not in ("Mode: ", "Model: "):
+            return ""
+        who = shown.agent
+        if typed == "Mode: " and not (told and len(told.modes) > 1):
+            return f"{who} offers no other mode in this session"
+        if typed == "Model: " and not (told and len(told.models) > 1):
+            return f"{who} offers no other model in this session"
+        return ""
+
     @Slot("QVariantMap", bool, result="QVariantList")
     def commands(self, keys: dict[str, str], sidebar_collapsed: bool) -> list[dict[str, str]]:
         """`keys`: the window's and the composer's keys as this platform writes them."""

@@ -1,5 +1,6 @@
-"""A success said is not an error (issue 47, point 11): it carries `until="done"`, is
-drawn in the plain colour, goes by itself, and stays with the session it was said of."""
+"""What the window says in words (issue 47, points 11 and 21): a success is not an error
+(`until="done"`: the plain colour, gone by itself, staying with the session it was said
+of), and an empty list of an agent's modes says the agent offers none."""
 
 from __future__ import annotations
 
@@ -35,3 +36,23 @@ def test_the_view_tells_a_success_from_a_failure(qapp) -> None:
     assert view.property("done") and view.property("text").startswith("Merged")
     state.apply(ev.NoticeShown("Could not merge: a conflict"))
     assert not view.property("done")
+
+
+def test_the_palette_says_an_agent_offers_no_modes(qapp) -> None:
+    """Issue 47, point 21: Ctrl+Shift+M on an agent with no modes says so in words, not
+    "No command matches "Mode:"" (the palette's empty list shows this text)."""
+    from nib_desktop.state.steering import Steering
+    from ui.views.dock import DockView
+    from ui.views.palette import PaletteView
+
+    state = AppState()
+    state.apply(ev.SessionsListed((Session("a", "A", "agent", agent="Codex"),)))
+    state.apply(ev.SteeringTold(Steering("a", model="gpt-5", models=(("gpt-5", "gpt-5"),))))
+    ask = lambda _intent: None  # noqa: E731
+    view = PaletteView(state, DockView(state, ask), ask)
+    assert view.nothingToChoose("Mode: ") == "Codex offers no other mode in this session"
+    assert view.nothingToChoose("Model: ") == "Codex offers no other model in this session"
+    assert view.nothingToChoose("") == ""
+    two = (("default", "Default"), ("plan", "Plan"))
+    state.apply(ev.SteeringTold(Steering("a", mode="Default", modes=two)))
+    assert view.nothingToChoose("Mode: ") == ""
