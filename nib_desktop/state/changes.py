@@ -59,11 +59,14 @@ def file_line(change: FileDiff) -> str:
 
 
 class RestoreQuestion(NamedTuple):
-    """A restore asked about: where it goes back to, and what it will do, in words."""
+    """A restore asked about: where it goes back to, and what it will do, in words; or one
+    part of a file's change to revert (`hunk` from 0, the change ending at `to_id`)."""
 
     checkpoint_id: str
     paths: tuple[str, ...] | None
     words: str
+    hunk: int = -1
+    to_id: str = ""
 
 
 SHOWN_NAMES = 10  # names said of each kind; past them, how many more

@@ -101,8 +101,12 @@ class RestoreWork:
         session_id = self._working()
         if session_id is None:
             return
+        undoing = checkpoint_id == self._state.changes.undo_id  # the last restore undone
         params = m.RestoreParams(session_id=session_id, checkpoint_id=checkpoint_id, paths=paths)
         done = await self._host.call(rpc.CHANGES_RESTORE, params)
+        if undoing:  # nothing is left to undo from here: no "Undo the restore" now
+            self._restored(session_id, "", f"The restore is undone. {restored_words(done)}")
+            return
         undo_id = done.checkpoint.id if done.restored else ""
         self._restored(session_id, undo_id, restored_words(done))
 

@@ -123,6 +123,10 @@ def test_a_steps_changes_are_read_restored_and_the_restore_undone(gui: Gui) -> N
             10,
             "the undo",
         )
+        # undone: nothing is left to undo from here, and the notice says what was done
+        await until(lambda: changes.property("undoWords") == "", 10, "no undo offered")
+        assert not undo.property("visible")
+        assert gui.state.notice.startswith("The restore is undone. Restored 3 files")
 
         # the dock's rows say what each step changed, and open that step's changes
         await gui.key(Qt.Key.Key_Escape)
@@ -229,6 +233,13 @@ def test_one_part_of_a_files_change_is_reverted_by_key_and_undone(gui: Gui) -> N
             await gui.key(Qt.Key.Key_Tab)
         assert diff.hasActiveFocus()
         await gui.key(Qt.Key.Key_R)  # the part the cursor is in: Step 1's one edit
+        # asked first, as every restore is; nothing changed until the answer
+        confirm = gui.window.findChild(object, "restoreConfirm")
+        await until(lambda: confirm.property("opened"), 5, "the question")
+        assert changes.property("question").startswith("Revert part 1 of app.py? ")
+        assert confirm.property("title") == "Revert this part?"
+        assert (work / "app.py").read_text() == "print(2)\n"
+        await gui.key(Qt.Key.Key_Return)
         await until(
             lambda: changes.property("undoWords") == "Reverted part 1 of app.py", 10, "reverted"
         )

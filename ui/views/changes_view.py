@@ -11,7 +11,14 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
-from nib_desktop.state.changes import Changes, FileDiff, Scope, counts, file_line
+from nib_desktop.state.changes import (
+    Changes,
+    FileDiff,
+    RestoreQuestion,
+    Scope,
+    counts,
+    file_line,
+)
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.rich import detail_html
 from nib_desktop.state.store import AppState, Change
@@ -120,6 +127,11 @@ class ChangesView(QObject):
         question = self._changes.question
         return question.words if question is not None else ""
 
+    def _reverting(self) -> bool:
+        """The question is about one part of a file (else a restore)."""
+        question = self._changes.question
+        return question is not None and question.hunk >= 0
+
     def _undo_words(self) -> str:
         return self._changes.undo_words if self._changes.undo_id else ""
 
@@ -177,9 +189,11 @@ class ChangesView(QObject):
 
     @Slot()
     def confirmRestore(self) -> None:
-        question = self._changes.question
-        if question is not None:
-            self._ask(it.Restore(question.checkpoint_id, question.paths))
+        asked = self._changes.question
+        if asked is not None and asked.hunk >= 0 and asked.paths:
+            self._ask(it.RevertHunk(asked.checkpoint_id, asked.to_id, asked.paths[0], asked.hunk))
+        elif asked is not None:
+            self._ask(it.Restore(asked.checkpoint_id, asked.paths))
 
     @Slot()
     def dropQuestion(self) -> None:
@@ -188,10 +202,17 @@ class ChangesView(QObject):
 
     @Slot(int)
     def revertHunk(self, hunk: int) -> None:
-        """The `hunk`-th part (from 0) of the chosen file's change undone in the file."""
+        """Ask before undoing the `hunk`-th part (from 0) of the chosen file's change in
+        the file, as before any restore."""
         scope, chosen = self._chosen(), self._chosen_file()
-        if scope is not None and scope.from_id and chosen is not None and hunk >= 0:
-            self._ask(it.RevertHunk(scope.from_id, scope.to_id, chosen.path, hunk))
+        if scope is None or not scope.from_id or chosen is None or hunk < 0:
+            return
+        words = (
+            f"Revert part {hunk + 1} of {chosen.path}? Its lines go back to how they were"
+            f" before “{scope.title}”; the rest of the file stays as it is. You can undo it."
+        )
+        asked = RestoreQuestion(scope.from_id, (chosen.path,), words, hunk, scope.to_id)
+        self._ask(ev.ChangesShown(self._changes._replace(question=asked)))
 
     @Slot()
     def undo(self) -> None:
@@ -212,6 +233,7 @@ class ChangesView(QObject):
     fileIndex = Property(int, _file_index, notify=changed)
     diffHtml = Property(str, _diff_html, notify=changed)
     question = Property(str, _question, notify=changed)
+    reverting = Property(bool, _reverting, notify=changed)
     undoWords = Property(str, _undo_words, notify=changed)
     running = Property(bool, _running, notify=changed)
     restorable = Property(bool, _restorable, notify=changed)  # a branch's scope is merged

@@ -158,7 +158,7 @@ Dialog {
     Dialog {
         id: confirm
         objectName: "restoreConfirm"
-        title: qsTr("Restore files?")
+        title: changesDialog.changes.reverting ? qsTr("Revert this part?") : qsTr("Restore files?")
         width: Math.max(260, Math.min(480, changesDialog.width - 40))
         parent: Overlay.overlay
         anchors.centerIn: parent
@@ -178,7 +178,7 @@ Dialog {
         footer: DialogButtonBox {
             NibButton {
                 objectName: "confirmRestore"
-                text: qsTr("Restore")
+                text: changesDialog.changes.reverting ? qsTr("Revert") : qsTr("Restore")
                 primary: true
                 Accessible.name: text
                 DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole
