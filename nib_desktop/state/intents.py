@@ -31,6 +31,7 @@ from nib_desktop.state.worktree_intents import (
     RemoveRuns,
     RemoveWorktree,
     StartAttempt,
+    StopRuns,
     WorktreeIntent,
 )
 
@@ -40,7 +41,7 @@ __all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "CompareRuns", "DropAsk", 
            "DropRestoreQuestion", "ExportSession", "FindFiles", "HoldImage", "MergeWorktree",
            "OpenChanges", "OpenPlace", "ReadAttempt", "ReadWorktree", "RemoveRuns",
            "RemoveWorktree", "RenameSession", "Resend", "Restore", "RevertHunk",
-           "SearchSessions", "SendFeedback", "StartAttempt"]  # fmt: skip
+           "SearchSessions", "SendFeedback", "StartAttempt", "StopRuns"]  # fmt: skip
 
 
 @dataclass(frozen=True)

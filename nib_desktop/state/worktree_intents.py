@@ -60,6 +60,13 @@ class RemoveRuns:
     keep: str  # a session id
 
 
+@dataclass(frozen=True)
+class StopRuns:
+    """Every running run of the attempt stopped (each its own turn, as Stop does)."""
+
+    attempt_id: str
+
+
 WorktreeIntent = (
     ReadWorktree
     | MergeWorktree
@@ -68,4 +75,5 @@ WorktreeIntent = (
     | ReadAttempt
     | CompareRuns
     | RemoveRuns
+    | StopRuns
 )

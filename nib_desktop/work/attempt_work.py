@@ -4,6 +4,7 @@ Changes view, above the first run's own steps."""
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 from collections.abc import Awaitable, Callable
 
@@ -19,7 +20,7 @@ from nib_desktop.work.changes_work import files_of
 
 
 class AttemptWork:
-    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns, it.RemoveRuns)
+    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns, it.RemoveRuns, it.StopRuns)
 
     def __init__(
         self,
@@ -32,7 +33,8 @@ class AttemptWork:
         self._load_changes = load_changes
 
     def ask(
-        self, intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns | it.RemoveRuns
+        self,
+        intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns | it.RemoveRuns | it.StopRuns,
     ) -> None:
         match intent:
             case it.StartAttempt():
@@ -45,6 +47,8 @@ class AttemptWork:
                 self._run(self.compare(attempt_id, a, b), "compare the runs")
             case it.RemoveRuns(attempt_id, keep):
                 self._run(self.remove_others(attempt_id, keep), "remove the other runs")
+            case it.StopRuns(attempt_id):
+                self._run(self.stop_all(attempt_id), "stop the runs")
 
     async def attempt(self, asked: it.StartAttempt) -> None:
         """The runs started, each a session in its worktree; the first one shown."""
@@ -98,6 +102,27 @@ class AttemptWork:
         if removed:
             words = ", ".join(removed)
             self._state.apply(ev.NoticeShown(f"Removed the worktrees of {words} runs", "done"))
+
+    async def stop_all(self, attempt_id: str) -> None:
+        """Each run whose turn runs stopped, at once (one that will not stop holds none
+        of the others)."""
+        running = [
+            self._state.session(r.session_id)
+            for r in self._runs(attempt_id)
+            if r.state == "running"
+        ]
+        refs = [
+            m.TurnRef(session_id=s.session_id, turn_id=s.running_turn)
+            for s in running
+            if s is not None and s.running
+        ]
+        done = await asyncio.gather(
+            *(self._host.call(rpc.TURNS_CANCEL, ref) for ref in refs), return_exceptions=True
+        )
+        failed = [d for d in done if isinstance(d, BaseException)]
+        if failed:
+            raise failed[0]
+        self._state.apply(ev.NoticeShown(f"Stopped {len(refs)} runs", "done"))
 
     def _runs(self, attempt_id: str) -> tuple[Run, ...]:
         held = self._state.attempts.get(attempt_id)

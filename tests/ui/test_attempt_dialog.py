@@ -147,3 +147,45 @@ def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
         assert Path(kept.cwd).is_dir()
 
     gui.run(body(), timeout=120)
+
+
+@pytest.mark.timeout(120)
+def test_every_run_stopped_at_once(
+    gui: Gui, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50, point 5: "Stop every run" (the runs' view, or the palette) stops each
+    running run's turn; the runs say so."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "5000")
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.attempts.attempt(
+            it.StartAttempt(str(repo), "demo: 3 steps", ("nib", "nib"), "", "")
+        )
+
+        def runs() -> tuple[object, ...]:
+            told = list(gui.state.attempts.values())
+            return told[0].runs if told else ()
+
+        await until(lambda: len(runs()) == 2 and all(r.state == "running" for r in runs()), 20)
+        await gui.key(Qt.Key.Key_A, CTRL_SHIFT)
+        await until(lambda: gui.window.findChild(object, "runsDialog"), what="the runs' view")
+        dialog = gui.window.findChild(object, "runsDialog")
+        await until(lambda: dialog.property("opened"), what="the runs' view open")
+        stop = gui.item("stopAllRuns")
+        await until(lambda: stop.isVisible() and stop.width() > 0, 5, "the button")
+        await gui.frame()
+        await gui.click(stop)
+        await until(lambda: all(r.state == "cancelled" for r in runs()), 20, "both stopped")
+        await until(lambda: gui.state.notice == "Stopped 2 runs", 5, "said")
+        await until(
+            lambda: (
+                [str(i.property("text"))[:7] for i in gui.visible_items("runTurn")]
+                == ["stopped"] * 2
+            ),
+            5,
+            "the columns say so",
+        )
+
+    gui.run(body(), timeout=100)

@@ -63,6 +63,7 @@ Item {
         case "earlier": host.app.earlier.choose(arg); host.libraryRequested("EarlierDialog.qml"); break
         case "attempt": host.libraryRequested("AttemptDialog.qml"); break
         case "runs": host.libraryRequested("RunsDialog.qml"); break
+        case "stopRuns": host.app.attempt.stopAll(); break
         case "removeWorktree": host.app.worktree.remove(false); break
         case "tools": host.dialogRequested("ToolsDialog.qml"); break
         case "settings": host.dialogRequested("SettingsDialog.qml"); break

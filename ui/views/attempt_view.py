@@ -126,8 +126,18 @@ class AttemptView(QObject):
         if self._attempt_id() and keep:
             self._ask(it.RemoveRuns(self._attempt_id(), keep))
 
+    @Slot()
+    def stopAll(self) -> None:
+        if self._attempt_id():
+            self._ask(it.StopRuns(self._attempt_id()))
+
+    def _running(self) -> bool:
+        held = self._held()
+        return held is not None and any(r.state == "running" for r in held.runs)
+
     def _present(self) -> bool:
         return self._attempt_id() != ""
 
     present = Property(bool, _present, notify=changed)
+    running = Property(bool, _running, notify=changed)  # any of its runs
     title = Property(str, _title, notify=changed)

@@ -90,6 +90,9 @@ class PaletteView(QObject):
             out.append(_command("removeWorktree", f"Remove the worktree of ⎇ {shown.branch}"))
         if shown is not None and shown.attempt:  # a run of an attempt (section 18)
             out.append(_command("runs", "Show the attempt's runs side by side", "Ctrl+Shift+A"))
+            held = state.attempts.get(shown.attempt)
+            if held is not None and any(r.state == "running" for r in held.runs):
+                out.append(_command("stopRuns", "Stop every run of the attempt"))
         if dock.property("canContinue"):
             name = "Continue from the first unfinished step"
             out.append(_command("continue", name, "Ctrl+Enter"))

@@ -146,6 +146,13 @@ Dialog {
         DialogButtonBox {
             Layout.fillWidth: true
             NibButton {
+                objectName: "stopAllRuns"
+                visible: runsDialog.attempt.running && runsDialog.question === ""
+                text: qsTr("Stop every run")
+                Accessible.name: text
+                onClicked: runsDialog.attempt.stopAll()
+            }
+            NibButton {
                 objectName: "removeOtherRuns"
                 visible: runsDialog.runs.length > 1
                 text: runsDialog.question === "" ? qsTr("Remove the other runs…") : qsTr("Remove them")
