@@ -605,13 +605,13 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         assert gui.item("appearanceDark").hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)
         await until(lambda: theme.property("dark"), what="the dark palette")
-        await gui.key(Qt.Key.Key_Escape)  # opened again in the dark palette: shown at once
-        await gui.key(Qt.Key.Key_Comma, CTRL)
-        await until(lambda: gui.item("appearanceSystem").hasActiveFocus(), what="focus")
+        await gui.key(Qt.Key.Key_Escape)  # opened again in the dark palette: shown at once,
+        await gui.key(Qt.Key.Key_Comma, CTRL)  # on the appearance chosen (issue 47, 20)
+        dark = gui.item("appearanceDark")
+        await until(lambda: dark.hasActiveFocus(), what="focus on Dark, the one chosen")
         await gui.frame()
-        assert ring[0].isVisible()
-        await gui.key(Qt.Key.Key_Tab)
-        await gui.key(Qt.Key.Key_Tab)
+        ring = [r for r in gui.items("focusRing") if r.parentItem() is dark]
+        await until(lambda: ring[0].isVisible(), what="the focus shown")
         await gui.key(Qt.Key.Key_Tab)
         assert gui.item("reducedMotionBox").hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)

@@ -21,8 +21,13 @@ Dialog {
     modal: true
     focus: true
     standardButtons: Dialog.Close
-    // as a Tab would: the focus shown at once (in the dark palette too)
-    onOpened: systemBox.forceActiveFocus(Qt.TabFocusReason)
+    // as a Tab would: the focus shown at once (in the dark palette too), on the
+    // appearance chosen (a radio group's focus is where its choice is)
+    onOpened: {
+        const chosen = [systemBox, lightBox, darkBox].find(box => box.checked) ?? systemBox
+        chosen.forceActiveFocus(Qt.TabFocusReason)
+        chosen.focusReason = Qt.TabFocusReason  // (kept from the last opening otherwise)
+    }
 
     component Look: RadioButton {
         required property string key
@@ -63,8 +68,8 @@ Dialog {
         }
         RowLayout {
             Look { id: systemBox; objectName: "appearanceSystem"; key: "system"; text: qsTr("System") }
-            Look { objectName: "appearanceLight"; key: "light"; text: qsTr("Light") }
-            Look { objectName: "appearanceDark"; key: "dark"; text: qsTr("Dark") }
+            Look { id: lightBox; objectName: "appearanceLight"; key: "light"; text: qsTr("Light") }
+            Look { id: darkBox; objectName: "appearanceDark"; key: "dark"; text: qsTr("Dark") }
         }
         Choice {
             objectName: "reducedMotionBox"
