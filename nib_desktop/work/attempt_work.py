@@ -69,8 +69,14 @@ class AttemptWork:
         self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}", "done"))
 
     async def read(self, attempt_id: str) -> None:
+        """The attempt, and each run's checklist not held yet (its plan, side by side)."""
         told = await self._host.call(rpc.ATTEMPTS_GET, m.AttemptRef(attempt_id=attempt_id))
         self._state.apply(ev.AttemptTold(convert.attempt(told)))
+        for run in told.sessions:
+            if self._state.snapshot(run.session_id) is None:
+                ref = m.SessionRef(session_id=run.session_id)
+                snapshot = await self._host.call(rpc.TODOS_GET, ref)
+                self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
 
     async def compare(self, attempt_id: str, a: str, b: str) -> None:
         """From run `a`'s files to run `b`'s (uncommitted work included), pinned above

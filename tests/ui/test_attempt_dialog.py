@@ -104,6 +104,9 @@ def test_the_runs_side_by_side_compared_and_one_kept_by_keys(
         assert len(turns) == 2 and all(t.startswith("done in ") for t in turns), turns
         checks = [i.property("text") for i in gui.visible_items("runCheck")]
         assert checks == ["check passed", "check passed"]
+        # the plans side by side: Nib's five steps, each done; the agent kept none
+        steps = [i.property("text") for i in gui.visible_items("runStep")]
+        assert len(steps) == 5 and all(s.startswith("✓ ") for s in steps), steps
         assert str(dialog.property("title")).startswith("2 runs of “demo: 2 steps” from ")
 
         await gui.key(Qt.Key.Key_C)  # the shown run against the next

@@ -18,6 +18,7 @@ from nib_desktop.state.attempts import (
     progress_words,
     turn_words,
 )
+from nib_desktop.state.facts import STATUS_GLYPHS
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import qml_uncreatable
@@ -29,6 +30,7 @@ QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
 TITLE_CHARS = 80  # of the task's first line in the view's title
+STEPS_SHOWN = 12  # of a run's checklist in its column
 
 
 @QmlElement
@@ -44,7 +46,7 @@ class AttemptView(QObject):
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
-        if {store.ATTEMPTS, store.SESSIONS, store.CURRENT} & change.aspects:
+        if {store.ATTEMPTS, store.SESSIONS, store.CURRENT, store.CHECKLIST} & change.aspects:
             self.changed.emit()
 
     def _attempt_id(self) -> str:
@@ -70,6 +72,26 @@ class AttemptView(QObject):
         if held is None:
             return []
         current = self._state.current or ""
+        return [
+            {"steps": self._steps(run.session_id), **entry}
+            for run, entry in zip(held.runs, self._entries(held, current), strict=True)
+        ]
+
+    def _steps(self, session_id: str) -> list[dict[str, Any]]:
+        """The run's checklist as its dock shows it: each step's glyph, text and status
+        (at most STEPS_SHOWN, then how many more)."""
+        snapshot = self._state.snapshot(session_id)
+        items = snapshot.items if snapshot is not None else ()
+        steps: list[dict[str, Any]] = [
+            {"glyph": STATUS_GLYPHS.get(i.status, "○"), "text": i.content, "status": i.status}
+            for i in items[:STEPS_SHOWN]
+        ]
+        if len(items) > STEPS_SHOWN:
+            more = f"and {len(items) - STEPS_SHOWN} more"
+            steps.append({"glyph": "", "text": more, "status": "pending"})
+        return steps
+
+    def _entries(self, held: Attempt, current: str) -> list[dict[str, Any]]:
         return [
             {
                 "sessionId": run.session_id,

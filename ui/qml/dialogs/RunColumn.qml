@@ -5,7 +5,7 @@ import QtQuick.Layouts
 import ".."
 
 // One run of an attempt, as the runs' view shows it: its agent, its turn, its checklist's
-// progress, what it changed, its usage and its check (with the end of its output), and
+// progress and its steps (the plans side by side), what it changed, its usage and its check (with the end of its output), and
 // what can be done with it. Everything shown is plain text.
 Rectangle {
     id: column
@@ -61,6 +61,21 @@ Rectangle {
             text: column.run.progress
             textFormat: Text.PlainText
             color: column.theme.muted
+        }
+        Repeater {  // its plan, as its dock shows it
+            model: column.run.steps
+            delegate: Text {
+                required property var modelData
+                objectName: "runStep"
+                Layout.fillWidth: true
+                text: (modelData.glyph !== "" ? modelData.glyph + " " : "") + modelData.text
+                textFormat: Text.PlainText
+                elide: Text.ElideRight
+                font.pixelSize: 12
+                color: modelData.status === "in_progress" ? column.theme.accent
+                       : modelData.status === "completed" ? column.theme.green : column.theme.muted
+                font.strikeout: modelData.status === "cancelled"
+            }
         }
         Text {
             objectName: "runChanges"
