@@ -27,17 +27,11 @@ import time
 
 import shiboken6
 from PySide6.QtCore import Q_ARG, QMetaObject
-from PySide6.QtQml import QQmlApplicationEngine
 
 from bench.stats import percentile
-from bench.transcript import CHUNK, Frames, delta, figures, history, wait_frame
+from bench.transcript import Frames, Stream, figures, real_window, wait_frame
 from host.protocol import models as m
-from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
-from nib_desktop.shell.boot import create_app
-from nib_desktop.shell.graphics import choose_scene_graph
-from nib_desktop.shell.window import Asker, load_window, make_views
 from nib_desktop.state import events as ev
-from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
 
 RUNS = ("a", "b", "c")
@@ -105,20 +99,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--changes", type=int, default=200)
     args = parser.parse_args()
-    app = create_app()
-    scene_graph = choose_scene_graph(app)
-    state = AppState()
-    router = Router(state, LineFeed(), HistoryFeed())
-    views = make_views(state, Asker())
-    engine = QQmlApplicationEngine()
-    window = load_window(engine, views)
-    window.resize(1100, 760)
-    wait_frame(window)
-    state.apply(ev.ConnectionChanged("ready"))
     runs = tuple(Session(s, f"run {s}", "agent", attempt="x", running_turn=f"t{s}") for s in RUNS)
-    state.apply(ev.SessionsListed(runs))
-    shown = history()
-    state.apply(ev.TranscriptPage("a", shown, False, 1, newest_seq=len(shown)))
+    app, scene_graph, state, router, engine, window, _views = real_window(runs)
     for run in RUNS:
         router.route("todos.changed", snapshot(run, 1))
     for _ in range(5):
@@ -126,13 +108,7 @@ def main() -> int:
     api = window.rendererInterface().graphicsApi().name
     print(f"platform {app.platformName()}, scene graph {api} ({scene_graph}), window 1100x760")
     frames = Frames(window)
-    sent: list[str] = []
-
-    def stream(*sessions: str) -> None:
-        chunk = CHUNK + ("\n\n" if len(sent) % 8 == 7 else "")
-        for session in sessions:
-            router.route("messages.delta", delta(session, chunk))
-        sent.append(chunk)
+    stream = Stream(router)
 
     def cpu(each: object) -> tuple[float, list[float]]:
         cpu0, wall0 = time.process_time(), time.perf_counter()

@@ -27,6 +27,7 @@ import argparse
 import os
 import sys
 import time
+from typing import NamedTuple
 
 from bench.stats import percentile
 
@@ -34,6 +35,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QSG_RENDER_LOOP", "basic")  # one thread renders and is measured
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer, QUrl
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
@@ -152,11 +154,37 @@ def figures(intervals: list[float]) -> str:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--chunks", type=int, default=300)
-    args = parser.parse_args()
+class Stream:
+    """A Markdown message streamed into sessions through the router, a chunk per call: a
+    paragraph every 8 chunks (a Markdown message's blank lines), pieces between."""
+
+    def __init__(self, router: Router) -> None:
+        self.router = router
+        self.sent: list[str] = []
+
+    def __call__(self, *sessions: str) -> None:
+        chunk = CHUNK + ("\n\n" if len(self.sent) % 8 == 7 else "")
+        for session in sessions:
+            self.router.route("messages.delta", delta(session, chunk))
+        self.sent.append(chunk)
+
+
+class Window(NamedTuple):
+    """The app's real window on a state no host feeds: what a benchmark routes goes
+    through its router, as the host's notifications do."""
+
+    app: QGuiApplication
+    scene_graph: str
+    state: AppState
+    router: Router
+    engine: QQmlApplicationEngine
+    window: QQuickWindow
+    views: object  # the view models the QML binds to, kept alive as long as it
+
+
+def real_window(sessions: tuple[Session, ...]) -> Window:
+    """The window at 1100x760, connected, `sessions` listed, the first one shown with 40
+    lines of transcript."""
     app = create_app()
     scene_graph = choose_scene_graph(app)
     state = AppState()
@@ -167,9 +195,19 @@ def main() -> int:
     window.resize(1100, 760)
     wait_frame(window)
     state.apply(ev.ConnectionChanged("ready"))
-    state.apply(ev.SessionsListed(tuple(Session(s, f"session {s}", "agent") for s in SESSIONS)))
+    state.apply(ev.SessionsListed(sessions))
     shown = history()
-    state.apply(ev.TranscriptPage("a", shown, False, 1, newest_seq=len(shown)))
+    state.apply(ev.TranscriptPage(sessions[0].session_id, shown, False, 1, newest_seq=len(shown)))
+    return Window(app, scene_graph, state, router, engine, window, views)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--chunks", type=int, default=300)
+    args = parser.parse_args()
+    made = real_window(tuple(Session(s, f"session {s}", "agent") for s in SESSIONS))
+    app, scene_graph, state, router, engine, window, _views = made
     find(window, "composerInput").setFocus(False)  # no blinking cursor in the measures
     for _ in range(5):
         wait_frame(window, 200)
@@ -228,7 +266,7 @@ def main() -> int:
     unfolded = time.perf_counter() - t0
     scrolled = frames.record(int(args.seconds * 1000), scroll, 16)
     listview.setProperty("unfoldAll", False)
-    state.apply(ev.TranscriptPage("a", shown, False, 1, newest_seq=len(shown)))
+    state.apply(ev.TranscriptPage("a", history(), False, 1, newest_seq=len(history())))
     wait_frame(window)
     listview.setProperty("contentY", listview.property("originY"))
     plain_scroll = frames.record(int(args.seconds * 1000), scroll, 16)
@@ -240,14 +278,8 @@ def main() -> int:
 
     # a Markdown message streamed at 200 chunks a second, then stored whole
     idle = frames.record(1000)
-    sent: list[str] = []
-
-    def stream(*sessions: str) -> None:
-        # a paragraph every 8 chunks (a Markdown message's blank lines), pieces between
-        chunk = CHUNK + ("\n\n" if len(sent) % 8 == 7 else "")
-        for session in sessions:
-            router.route("messages.delta", delta(session, chunk))
-        sent.append(chunk)
+    stream = Stream(router)
+    sent = stream.sent
 
     streamed = frames.record(int(args.seconds * 1000), lambda: stream("a"))
     whole = "".join(sent)

@@ -23,19 +23,12 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
+from harness.git_env import git_env
 from host.checkpoints.folder import FolderStore
 from host.protocol import models as m
 from host.worktrees import making, reading
 
-ENV = {
-    **os.environ,
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.org",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.org",
-}
+ENV = git_env()
 
 
 def git(folder: Path, *args: str) -> str:

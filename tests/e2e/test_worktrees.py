@@ -15,18 +15,12 @@ from typing import Any
 
 import pytest
 
+from harness.git_env import IDENTITY, git_env
 from harness.host_process import RpcClient, RpcErrorReply, host_env, running_host
-
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "Ada",
-    "GIT_AUTHOR_EMAIL": "ada@example.org",
-    "GIT_COMMITTER_NAME": "Ada",
-    "GIT_COMMITTER_EMAIL": "ada@example.org",
-}
 
 
 def git(folder: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", **IDENTITY}
+    env = git_env()
     done = subprocess.run(
         ["git", "-C", str(folder), *args], env=env, check=True, capture_output=True, text=True
     )

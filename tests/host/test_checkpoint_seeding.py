@@ -5,22 +5,14 @@ only until the store is tidied, after which the store needs nothing of the repos
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
+from harness.git_env import git_env
 from host.checkpoints.folder import FolderStore
 
-ENV = {
-    **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.org",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.org",
-}
+ENV = git_env()
 
 
 def git(folder: Path, *args: str) -> str:
