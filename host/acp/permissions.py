@@ -18,7 +18,7 @@ from acp.schema import (
 )
 from pydantic import ValidationError
 
-from host.acp.recorder import as_text
+from host.acp.tool_activity import as_text
 from host.acp.updates import ToolFields, read_tool_call
 from host.protocol import models as m
 from host.protocol.text import shorten, valid_text

@@ -16,9 +16,6 @@
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
-import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,12 +33,9 @@ from host.todos.service import TodoRefused, TodoService
 from host.tools.registry import describe_validation
 from host.tools.todo_write import result_text
 
+from .tool_activity import activity, as_text, output_of
 from .transport import AgentBroken
 from .updates import (
-    ContentPart,
-    DiffPart,
-    ImageBlock,
-    NamedBlock,
     OtherPlan,
     Part,
     Place,
@@ -187,7 +181,7 @@ class Recorder:
             if not call.told:
                 self._tell(call_id, call)
             call.finished = True
-            output = _output(update) or status
+            output = output_of(update) or status
             did = activity(call, status, update)
             call.content, call.locations = [], []  # kept in `did`: not held for the turn
             self._append(
@@ -344,91 +338,3 @@ def late_plan(sessions: SessionService, session_id: str) -> None:
         is_error=True,
         kind="plan",
     )
-
-
-def as_text(value: Any) -> str:
-    """An agent's raw input or output as text: a string as it is, else its JSON."""
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def activity(call: _Call, status: str, update: ToolFields | None) -> m.ToolActivity:
-    """What a finished call did, as the transcript keeps it (section 16): its diffs, its
-    text (or command) output and its locations, each bounded by MAX_TOOL_TEXT."""
-    diffs: list[m.ToolDiff] = []
-    texts: list[str] = []
-    images: list[m.ToolImage] = []
-    for part in call.content:
-        match part:
-            case DiffPart(old_text=old, new_text=new):
-                cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
-                diffs.append(
-                    m.ToolDiff(
-                        path=shorten(part.path, 1000),
-                        old_text=None if old is None else old[: m.MAX_TOOL_TEXT],
-                        new_text=new[: m.MAX_TOOL_TEXT],
-                        truncated=cut,
-                    )
-                )
-            case ContentPart(content=TextBlock(text=text)):
-                texts.append(text)
-            case ContentPart(content=ImageBlock() | NamedBlock() as block):
-                texts.append(f"({block.type} {shorten(block.uri or '', 200)})")
-                shown = tool_image(block) if len(images) < m.MAX_TOOL_IMAGES else None
-                images += [shown] if shown is not None else []
-    if not texts:
-        raw = _raw_output(update.raw_output) if update is not None and not diffs else ""
-        texts = [raw] if raw else []
-    output = "\n".join(texts)
-    locations = [
-        m.ToolLocation(path=shorten(place.path, 1000), line=place.line) for place in call.locations
-    ]
-    return m.ToolActivity(
-        kind=call.kind,
-        status="failed" if status == "failed" else "completed",
-        diffs=tuple(diffs),
-        output=output[: m.MAX_TOOL_TEXT],
-        truncated=len(output) > m.MAX_TOOL_TEXT,
-        locations=tuple(locations),
-        images=tuple(images),
-    )
-
-
-def tool_image(block: ImageBlock | NamedBlock) -> m.ToolImage | None:
-    """An image content block kept to be drawn: a known image type, valid base64, at
-    most MAX_TOOL_IMAGE bytes; None otherwise (it stays named in the output)."""
-    if not isinstance(block, ImageBlock) or len(block.data) > m.MAX_TOOL_IMAGE * 4 // 3 + 4:
-        return None
-    try:
-        base64.b64decode(block.data, validate=True)
-        return m.ToolImage.model_validate({"mimeType": block.mime_type, "data": block.data})
-    except (ValueError, binascii.Error):
-        return None
-
-
-def _output(update: ToolFields) -> str:
-    """A tool call's output as text: its text content, else its raw output."""
-    parts: list[str] = []
-    for part in update.content or ():
-        match part:
-            case ContentPart(content=TextBlock(text=text)):
-                parts.append(text)
-            case DiffPart(path=path):
-                parts.append(f"edited {path or 'a file'}")
-    if parts:
-        return "\n".join(parts)
-    return _raw_output(update.raw_output)
-
-
-def _raw_output(raw: Any) -> str:
-    """A tool's raw output as text: a command's output under the names agents use."""
-    if isinstance(raw, dict):
-        for key in ("formatted_output", "aggregated_output", "output", "stdout"):
-            if isinstance(raw.get(key), str) and raw[key].strip():
-                return str(raw[key])
-        return ""
-    return as_text(raw) if raw is not None else ""

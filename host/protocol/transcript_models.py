@@ -32,12 +32,16 @@ ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
 
 class ToolDiff(Wire):
     """A file a tool call changed (ACP's `diff` content): its path, the text before (None
-    for a new file) and after; `truncated` when either was cut to MAX_TOOL_TEXT."""
+    for a new file) and after; `truncated` when either was cut to MAX_TOOL_TEXT. `line`
+    (the project's): where the new text starts in the file, 1-based, as the host found it
+    on disk when the call completed (an edit sends only the part it changed); None when
+    not known."""
 
     path: str
     old_text: str | None = None
     new_text: str
     truncated: bool = False
+    line: int | None = None
 
 
 class ToolLocation(Wire):

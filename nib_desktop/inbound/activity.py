@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import shlex
 
 from host.protocol import models as m
@@ -72,9 +73,25 @@ def detail(activity: m.ToolActivity, folder: str = "") -> tuple[str, str]:
     return "\n".join(x for x in (text, places) if x), "output"
 
 
+HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _at_line(header: str, offset: int) -> str:
+    """A hunk's "@@ -a,b +c,d @@" moved `offset` lines down the file."""
+    found = HUNK.match(header)
+    if found is None or not offset:
+        return header
+    old, new = int(found[1]) + offset, int(found[3]) + offset
+    moved = f"@@ -{old}{found[2] or ''} +{new}{found[4] or ''} @@"
+    return moved + header[found.end() :]
+
+
 def unified(diff: m.ToolDiff, folder: str = "") -> str:
-    old = (diff.old_text or "").splitlines(keepends=True)
-    new = diff.new_text.splitlines(keepends=True)
+    """The change as a unified diff (3 lines of context) at its place in the file where
+    the host found it (`line`), lines compared without their ends (as `counts` counts:
+    a last line that gained its newline is no change)."""
+    old = (diff.old_text or "").splitlines()
+    new = diff.new_text.splitlines()
     path = shown_path(diff.path, folder)
     head = (
         f"--- {path}\n+++ {path}\n"
@@ -83,9 +100,10 @@ def unified(diff: m.ToolDiff, folder: str = "") -> str:
     )
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
+    offset = diff.line - 1 if diff.line is not None and diff.old_text is not None else 0
     body = "".join(
-        line if line.endswith("\n") else line + "\n"
-        for line in list(difflib.unified_diff(old, new, n=3))[2:]
+        (_at_line(line, offset) if line.startswith("@@") else line) + "\n"
+        for line in list(difflib.unified_diff(old, new, n=3, lineterm=""))[2:]
     )
     cut = f"… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)\n" if diff.truncated else ""
     return (head + body + cut).rstrip("\n")
@@ -153,10 +171,11 @@ def _first_change(diff: m.ToolDiff) -> int | None:
     new = diff.new_text.splitlines()
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return None
+    at = (diff.line or 1) - 1 if diff.old_text is not None else 0  # where the part starts
     for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
         if a != b:
-            return number
-    return min(len(old), len(new)) + 1 if len(old) != len(new) else None
+            return number + at
+    return min(len(old), len(new)) + 1 + at if len(old) != len(new) else None
 
 
 def attached(activity: m.ToolActivity, folder: str = "") -> str:

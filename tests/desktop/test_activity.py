@@ -52,3 +52,31 @@ def test_the_rich_text_escapes_everything_the_agent_wrote() -> None:
     assert detail_preview_html("a\nb", "output") == ""  # short: shown whole
     folded = detail_preview_html("\n".join(str(i) for i in range(30)), "output")
     assert "… 18 more lines ▸" in folded and ">11\n" not in folded
+
+
+def test_an_edit_is_shown_at_its_place_and_a_newline_at_the_end_is_no_change() -> None:
+    """Issue 47, point 6: an edit's part at line 40 of its file reads "@@ -40,2 +40,2 @@"
+    as git says, and its link opens that line; a whole file written again with its last
+    newline added shows no phantom -/+ pair (as its counts say: one line added)."""
+    part = m.ToolDiff(path="a.py", old_text="x = 1\ny = 2\n", new_text="x = 1\ny = 3\n", line=40)
+    text = activity.unified(part)
+    assert text.splitlines()[2] == "@@ -40,2 +40,2 @@"
+    assert activity.places(m.ToolActivity(diffs=(part,))) == (("a.py", 41),)
+    rewritten = m.ToolDiff(path="b.txt", old_text="one\ntwo", new_text="one\ntwo\nthree\n")
+    assert activity.counts(rewritten) == (1, 0)
+    assert [ln for ln in activity.unified(rewritten).splitlines() if ln[:1] in "+-"] == [
+        "--- b.txt",
+        "+++ b.txt",
+        "+three",
+    ]
+
+
+def test_the_host_finds_where_an_edits_text_stands_in_its_file(tmp_path) -> None:
+    from host.acp.tool_activity import line_in_file
+
+    path = tmp_path / "app.py"
+    path.write_text("".join(f"line {i}\n" for i in range(1, 60)) + "x = 1\ny = 3\n")
+    assert line_in_file(str(path), "x = 1\ny = 3\n") == 60
+    assert line_in_file(str(path), "not there") is None
+    assert line_in_file("app.py", "x") is None  # a relative path names no file here
+    assert line_in_file(str(tmp_path / "gone.py"), "x") is None
