@@ -8,6 +8,7 @@ import base64
 import binascii
 import json
 import os
+import stat
 from typing import Any, Protocol
 
 from host.protocol import models as m
@@ -52,6 +53,8 @@ def activity(call: Told, status: str, update: ToolFields | None) -> m.ToolActivi
     for part in call.content:
         match part:
             case DiffPart(old_text=old, new_text=new):
+                if old is None and status == "pending":  # asked to write: what it replaces
+                    old = file_text(part.path)
                 cut = len(new) > m.MAX_TOOL_TEXT or (old is not None and len(old) > m.MAX_TOOL_TEXT)
                 diffs.append(
                     m.ToolDiff(
@@ -89,22 +92,37 @@ def activity(call: Told, status: str, update: ToolFields | None) -> m.ToolActivi
 MAX_LOOKED_AT = 1024 * 1024  # bytes of a file read to find where an edit's text starts
 
 
-def line_in_file(path: str, new: str) -> int | None:
-    """Where `new` (an edit's text after) starts in the file at `path` now, 1-based: the
-    first place it stands, in a file of at most MAX_LOOKED_AT bytes; None when the file is
-    not there, larger, not text, or does not hold it (changed again since)."""
-    if not new or not os.path.isabs(path):
+def file_text(path: str) -> str | None:
+    """The text of the file at `path` (absolute) now, if it is there, a regular file of at
+    most MAX_LOOKED_AT bytes and UTF-8; else None."""
+    if not os.path.isabs(path):
         return None
-    try:
-        with open(path, "rb") as handle:
-            held = handle.read(MAX_LOOKED_AT + 1)
+    try:  # never blocks on a FIFO the agent named: opened without waiting, then checked
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            held = handle.read(MAX_LOOKED_AT + 1)
+        except OSError:
+            return None
     if len(held) > MAX_LOOKED_AT:
         return None
-    text = held.decode("utf-8", "replace")
-    at = text.find(new)
-    return text.count("\n", 0, at) + 1 if at >= 0 else None
+    try:
+        return held.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def line_in_file(path: str, new: str) -> int | None:
+    """Where `new` (an edit's text after) starts in the file at `path` now, 1-based: the
+    first place it stands; None when the file cannot be read (`file_text`) or does not
+    hold it (changed again since)."""
+    text = file_text(path) if new else None
+    at = text.find(new) if text is not None else -1
+    return text.count("\n", 0, at) + 1 if text is not None and at >= 0 else None
 
 
 def tool_image(block: ImageBlock | NamedBlock) -> m.ToolImage | None:

@@ -80,3 +80,30 @@ def test_the_host_finds_where_an_edits_text_stands_in_its_file(tmp_path) -> None
     assert line_in_file(str(path), "not there") is None
     assert line_in_file("app.py", "x") is None  # a relative path names no file here
     assert line_in_file(str(tmp_path / "gone.py"), "x") is None
+
+
+def test_an_approval_to_write_an_existing_file_compares_with_it(tmp_path) -> None:
+    """Issue 47, point 7: a write the agent asks for, of a file that is there, shows what
+    it replaces (the agent sent no old text), not "--- /dev/null"; a FIFO it names is
+    never waited on, and a file not there is new."""
+    import os
+    from types import SimpleNamespace
+
+    from host.acp.tool_activity import activity as made
+    from host.acp.updates import DiffPart, ToolFields
+
+    there = tmp_path / "notes.txt"
+    there.write_text("one\ntwo\n")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    parts = [
+        DiffPart(type="diff", path=str(there), new_text="one\nthree\n"),
+        DiffPart(type="diff", path=str(fifo), new_text="x\n"),
+        DiffPart(type="diff", path=str(tmp_path / "new.txt"), new_text="new\n"),
+    ]
+    asked_call = SimpleNamespace(kind="edit", locations=[], content=parts)
+    asked = made(asked_call, "pending", ToolFields())
+    assert [d.old_text for d in asked.diffs] == ["one\ntwo\n", None, None]
+    assert "-two" in activity.unified(asked.diffs[0]).splitlines()
+    done = made(asked_call, "completed", ToolFields())
+    assert done.diffs[0].old_text is None  # once written, the file is the new text
