@@ -56,3 +56,21 @@ def test_the_palette_says_an_agent_offers_no_modes(qapp) -> None:
     two = (("default", "Default"), ("plan", "Plan"))
     state.apply(ev.SteeringTold(Steering("a", mode="Default", modes=two)))
     assert view.nothingToChoose("Mode: ") == ""
+
+
+def test_the_default_looking_answer_is_the_least_an_allow_gives(qapp) -> None:
+    """Issue 47, point 9: an agent that lists "Always Allow" first (as Claude Code does)
+    does not get it drawn as the default: "Allow once" is, whatever the order."""
+    from nib_desktop.state.tool_types import AgentOption, Approval
+    from ui.views.approvals import ApprovalsView
+
+    state = listed()
+    options = (
+        AgentOption("always", "Always Allow all Edit", "allow_always", "allow_session"),
+        AgentOption("yes", "Allow", "allow_once", "allow_once"),
+        AgentOption("no", "Reject", "reject_once", "deny"),
+    )
+    state.apply(ev.ApprovalRequested(Approval("p1", state.current or "a", "Edit", "{}", options)))
+    view = ApprovalsView(state, lambda _intent: None)
+    shown = {o["optionId"]: o["primary"] for o in view.options()}
+    assert shown == {"always": False, "yes": True, "no": False}

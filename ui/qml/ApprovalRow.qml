@@ -120,10 +120,9 @@ FocusScope {
                 model: row.agentOptions
                 delegate: NibButton {
                     required property var modelData
-                    required property int index
                     objectName: "agentOption_" + modelData.optionId
                     text: modelData.name
-                    primary: index === 0
+                    primary: modelData.primary  // once: never the lasting one
                     palette.buttonText: row.theme.text
                     activeFocusOnTab: true
                     ToolTip.visible: hovered || activeFocus

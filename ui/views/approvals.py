@@ -122,7 +122,7 @@ class ApprovalsView(QObject):
             self._ask(ev.SessionShown(others[0]))
 
     @Slot(result="QVariantList")
-    def options(self) -> list[dict[str, str]]:
+    def options(self) -> list[dict[str, str | bool]]:
         """The agent's own answers to the call shown, as it named them, each with the
         decision of the key that picks it ("" for none): none for an MCP or plugin tool,
         which is offered Nib's three decisions."""
@@ -134,12 +134,16 @@ class ApprovalsView(QObject):
             option = waiting.option(kinds)
             if option is not None:
                 keyed.setdefault(option.option_id, decision)
+        # the one drawn as the default: the least an allowing answer gives (this call
+        # once), never a lasting or sweeping one, whatever the agent listed first
+        once = next((o.option_id for o in waiting.options if o.kind == "allow_once"), "")
         return [
             {
                 "optionId": o.option_id,
                 "name": o.name,
                 "kind": o.kind,
                 "key": keyed.get(o.option_id, ""),
+                "primary": o.option_id == once,
             }
             for o in waiting.options
         ]
