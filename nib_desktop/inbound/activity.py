@@ -149,12 +149,35 @@ def command_of(arguments: str) -> str:
 
 def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
     """What an approval shows of the call it asks about, as plain text and its kind: the
-    diff of each file it would change, else the command it would run ("$ ls -la"), else
-    its text; ("", "") when its input says it all."""
-    if activity is not None and (activity.diffs or activity.output):
+    diff of each file it would change, else the command it would run ("$ ls -la") with
+    what the agent says it is for, else its text; ("", "") when its input says it all.
+    The input's JSON is never what is shown where it names a command."""
+    if activity is not None and activity.diffs:
         return detail(activity)
     command = command_of(arguments)
-    return (f"$ {command}", "output") if command else ("", "")
+    if command:
+        said = _said_for(arguments)
+        return (f"$ {command}" + (f"\n{said}" if said else ""), "output")
+    if activity is not None and activity.output and not _is_json(activity.output):
+        return detail(activity)
+    return "", ""
+
+
+def _said_for(arguments: str) -> str:
+    """What a command's input says it is for (Claude Code's `description`), or ""."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return ""
+    said = value.get("description") if isinstance(value, dict) else None
+    return shorten(said, 300) if isinstance(said, str) else ""
+
+
+def _is_json(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict | list)
+    except ValueError:
+        return False
 
 
 def places(activity: m.ToolActivity, folder: str = "") -> tuple[tuple[str, int | None], ...]:

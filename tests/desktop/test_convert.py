@@ -339,9 +339,12 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
     )
     assert asked(codex) == "$ rm -rf build"
     assert asked(json.dumps({"command": ["git", "commit", "-m", "a b"]})) == "$ git commit -m 'a b'"
-    assert asked(json.dumps({"command": "python3 app.py", "description": "Run"})) == (
-        "$ python3 app.py"
-    )
+    # Claude Code's Bash: the command, and what the agent says it is for, in words; the
+    # input's JSON told back as the request's text is never what is shown (issue 47, 8)
+    bash = json.dumps({"command": "python3 app.py", "description": "Run the app"})
+    echoed = m.ToolActivity(kind="execute", status="pending", output=bash)
+    assert asked(bash) == asked(bash, echoed) == "$ python3 app.py\nRun the app"
+    assert asked("{}", echoed) == ""
     change = m.ToolDiff(path="a.py", old_text="1\n", new_text="2\n")
     edit = m.ToolActivity(kind="edit", status="pending", diffs=(change,))
     assert asked("{}", edit) == "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-1\n+2"
