@@ -472,3 +472,81 @@ def test_an_attempt_started_followed_compared_and_one_kept_by_keys(
         await closed(gui, merge)
 
     gui.run(body(), timeout=100)
+
+
+async def tab_to_named(gui: Gui, name: str, presses: int = 8) -> None:
+    """Tab until the focus is on the item named `name` (at most `presses` times)."""
+    for _ in range(presses):
+        if focus(gui) is not None and focus(gui).objectName() == name:
+            return
+        before = focus(gui)
+        await keys("Tab")
+        await until(lambda b=before: focus(gui) is not b, what="Tab moving the focus")
+    assert focus(gui).objectName() == name, f"Tab never reached {name}"
+
+
+def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
+    gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 49 under a window manager, by keys only: the New menu's agent, "In a new
+    worktree" with a branch named, the branch's changes read in the Changes view, merged
+    with a message typed, then the worktree removed from the palette."""
+    from pathlib import Path
+
+    from tests.e2e.test_worktrees import IDENTITY, git, repository
+    from tests.ui.test_agents import NAME, configure
+
+    configure(gui)
+    for name, value in IDENTITY.items():  # the host commits the merge as the user
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await launched(gui)
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await keys("ctrl+shift+n", "Down", "Down", "Down", "Down", "Return")
+        dialog = await opened(gui, "agentDialog")
+        await tab_to_named(gui, "folderField")
+        await keys("ctrl+a")
+        await type_text(str(repo))
+        await until(lambda: gui.item("worktreeBox").isVisible(), what="the worktree offered")
+        await tab_to_named(gui, "worktreeBox")
+        await keys("space")
+        await tab_to_named(gui, "branchField")
+        await type_text("feat/tidy")
+        await keys("Return")
+        await until(lambda: gui.sessions.property("currentAgent") == NAME, 15, "the session")
+        await closed(gui, dialog)
+        shown = gui.state.shown
+        assert shown is not None and shown.branch == "feat/tidy"
+        Path(shown.cwd, "tidy.txt").write_text("tidied\n")  # the agent's work
+
+        await keys("ctrl+shift+g")
+        changes = await opened(gui, "changesDialog")
+        titles = lambda: [r.title for r in gui.views.changes_view.scope_model.rows()]  # noqa: E731
+        await until(lambda: "The whole branch against main" in titles(), 10, "the branch")
+        await keys("Escape")
+        await closed(gui, changes)
+
+        await keys("ctrl+k")
+        await type_text("Merge")
+        await keys("Return")
+        merge = await opened(gui, "mergeDialog")
+        await until(lambda: "1 file changed" in gui.item("mergeSummary").property("text"), 10)
+        await tab_to_named(gui, "mergeMessage")
+        await keys("ctrl+a")
+        await type_text("Tidy the parser")
+        await keys("ctrl+Return")
+        await until(lambda: gui.state.notice.startswith("Merged ⎇ feat/tidy into main"), 15)
+        await closed(gui, merge)
+        assert git(repo, "log", "-1", "--format=%s") == "Tidy the parser"
+        assert (repo / "tidy.txt").read_text() == "tidied\n"
+
+        await keys("ctrl+k")
+        await type_text("Remove the worktree")
+        await keys("Return")
+        await until(lambda: not Path(shown.cwd).exists(), 15, "the worktree removed")
+        assert gui.state.notice.startswith("Removed the worktree")
+
+    gui.run(body(), timeout=100)
