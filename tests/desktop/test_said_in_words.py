@@ -74,3 +74,29 @@ def test_the_default_looking_answer_is_the_least_an_allow_gives(qapp) -> None:
     view = ApprovalsView(state, lambda _intent: None)
     shown = {o["optionId"]: o["primary"] for o in view.options()}
     assert shown == {"always": False, "yes": True, "no": False}
+
+
+def test_a_turns_end_is_heard_once_and_never_each_piece(qapp) -> None:
+    """Issue 47, point 29: a screen reader hears the answer when the shown session's turn
+    ends (politely, once), or how it ended; never the streamed pieces, never another
+    session's turn."""
+    from nib_desktop.state.transcript_lines import Line
+    from nib_desktop.state.types import TurnView
+    from ui.views.announcer import Announcer
+
+    state = listed()
+    shown = state.current or "a"
+    heard: list[str] = []
+    Announcer(state, say=heard.append)
+    state.apply(ev.TranscriptPage(shown, (Line("user", "fix it", seq=1),), False, 1, "t1"))
+    state.apply(ev.TurnChanged(TurnView(shown, "running", "", "t1")))
+    for piece in ("The parser ", "is fixed."):
+        state.apply(ev.TextStreamed(shown, False, piece))
+    assert heard == []
+    state.apply(ev.LinesAppended(shown, (Line("assistant", "The parser is fixed.", seq=2),)))
+    state.apply(ev.TurnChanged(TurnView(shown, "completed", "", "t1")))
+    assert heard == ["The agent answered: The parser is fixed."]
+    other = "b" if shown == "a" else "a"
+    state.apply(ev.TurnChanged(TurnView(other, "failed", "boom", "t9")))
+    state.apply(ev.TurnChanged(TurnView(shown, "failed", "the model said no", "t2")))
+    assert heard[1:] == ["The turn failed: the model said no"]

@@ -11,6 +11,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state.store import AppState
 from ui.views.agent_asks import AgentAsksView
+from ui.views.announcer import Announcer
 from ui.views.approvals import ApprovalsView
 from ui.views.attempt_view import AttemptView
 from ui.views.changes_view import ChangesView
@@ -70,6 +71,7 @@ class AppViews(QObject):
         self.worktree_view = WorktreeView(state, ask, self)
         self.earlier_view = EarlierView(state, ask, self)
         self.attempt_view = AttemptView(state, ask, self)
+        self.announcer = Announcer(state, self)  # a turn's end, heard
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
