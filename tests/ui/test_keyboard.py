@@ -120,6 +120,11 @@ def test_focus_moves_between_regions_and_the_sidebar_by_arrows(gui) -> None:
         assert input_.hasActiveFocus()
         await gui.key(Qt.Key.Key_F6, SHIFT)
         assert transcript.hasActiveFocus()
+        # text typed there (past its one-key commands) goes to the input, not lost
+        await type_text(gui, "hi")
+        assert input_.hasActiveFocus() and input_.property("text") == "hi"
+        input_.setProperty("text", "")
+        transcript.forceActiveFocus()
 
         # Tab leaves the input instead of typing a tab; Shift+Tab comes back
         input_.forceActiveFocus()

@@ -30,6 +30,14 @@ Rectangle {
         input.forceActiveFocus()
     }
     function editQueued(): void { composer.putInInput(composer.app.composer.takeQueued()) }
+    // text typed where it means nothing (the transcript, past its one-key commands) goes here
+    function typeIn(text: string, modifiers: int): bool {
+        if (text < " " || (modifiers & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier)))
+            return false
+        input.forceActiveFocus()
+        input.insert(input.cursorPosition, text)
+        return true
+    }
     signal sent()  // a message went (or was queued): the transcript brings it into view
     function submit(): void {
         if (composer.app.composer.send(input.text)) {

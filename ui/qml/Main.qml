@@ -270,6 +270,8 @@ ApplicationWindow {
                 Layout.fillHeight: true
                 app: window.app
                 theme: theme
+                // text typed in the transcript (past its one-key commands) goes to the input
+                Keys.onPressed: (event) => { event.accepted = composer.typeIn(event.text, event.modifiers) }
             }
 
             Composer {
