@@ -18,7 +18,10 @@ def todo_line(diff: m.TodoDiff, items: int, new_task: bool = False) -> Line:
     told as a new list, never matched step by step with the old one; only the unfinished
     steps it dropped are said."""
     fresh = len(diff.added) == items and not diff.completed_removed
-    if items and new_task:
+    # every step new: a list in place of another (its finished steps are not "removed"
+    # work; its unfinished ones are said), never matched step by step with it
+    replaced = bool(items) and len(diff.added) == items
+    if items and (new_task or (replaced and not fresh)):
         dropped = ", ".join(f"“{shorten(c, 60)}”" for c in diff.dropped_unfinished)
         more = f" · dropped unfinished: {dropped}" if dropped else ""
         return Line("todo", f"New checklist: {_steps(items)}{more}", warning=bool(dropped))

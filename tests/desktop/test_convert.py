@@ -470,3 +470,19 @@ def test_the_composers_line_says_which_is_the_mode() -> None:
     assert both.words() == "Default mode · Default (recommended) · 3 % of context"
     assert Steering("s", mode="Plan Mode", model="Large").words() == "Plan Mode · Large"
     assert Steering("s", model="Large").words() == "Large"
+
+
+def test_a_list_in_place_of_another_is_told_as_a_new_list_in_history_too() -> None:
+    """Issue 47, point 18: a revision whose steps are all new (the History view's, a
+    fork's first) reads "New checklist: 4 steps", not "+4 steps · 3 steps finished and
+    removed"; its unfinished steps dropped are still said."""
+    from nib_desktop.inbound.checklist_lines import todo_line
+
+    replaced = m.TodoDiff(added=["A", "B", "C", "D"], completed_removed=["x", "y", "z"])
+    assert todo_line(replaced, 4).text == "New checklist: 4 steps"
+    dropping = m.TodoDiff(added=["A"], completed_removed=["x"], dropped_unfinished=["y"])
+    line = todo_line(dropping, 1)
+    assert line.text == "New checklist: 1 step · dropped unfinished: “y”" and line.warning
+    grown = m.TodoDiff(added=["C"], completed_removed=["x"])
+    assert todo_line(grown, 3).text == "+1 step · 1 step finished and removed"
+    assert todo_line(m.TodoDiff(added=["A", "B"]), 2).text == "Checklist: 2 steps"
