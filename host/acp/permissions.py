@@ -86,7 +86,10 @@ async def answer_permission(
     decision, picked = ask.result()
     kinds = {o.option_id: o.kind for o in options}
     if decision == "deny" or kinds.get(picked or "", "").startswith("reject"):
-        recorder.denied(str(tool_call.tool_call_id or ""), title)
+        # the user's own answer where they picked one of the agent's ("No, keep planning")
+        names = {o.option_id: o.name for o in offered}
+        said = names.get(picked or "", "")
+        recorder.denied(str(tool_call.tool_call_id or ""), title, said)
     option = picked or choose(options, decision)
     if option is None:
         return cancelled

@@ -204,7 +204,7 @@ class Recorder:
         did = activity(asking, "pending", None)
         return did.model_copy(update={"status": "pending"})
 
-    def denied(self, call_id: str, title: str) -> None:
+    def denied(self, call_id: str, title: str, answer: str = "") -> None:
         """The user refused this call: its result, saying so, is stored at once (an agent
         may simply end its turn, as Codex does), so every denial leaves a line naming what
         was denied; the agent's own result for the call, which could only repeat it, is
@@ -217,12 +217,12 @@ class Recorder:
         if not call.told:
             self._tell(call_id, call)
         call.finished = True
-        self._append(
-            "tool",
-            f"Denied: you did not allow {call.title or 'it'}",
-            tool_call_id=call_id,
-            is_error=True,
+        words = (
+            f"You answered “{answer}”"
+            if answer
+            else f"Denied: you did not allow {call.title or 'it'}"
         )
+        self._append("tool", words, tool_call_id=call_id, is_error=True)
 
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()

@@ -531,6 +531,10 @@ def test_an_agents_approval_offers_its_own_options_under_its_own_names(gui: Gui)
         await gui.frame()
         await gui.click(gui.visible_items("agentOption_no")[0])
         await until(lambda: "permission: no" in transcript(gui), 15, "the refusal")
+        # the refusal recorded as the user's own answer, under the agent's name for it
+        # (issue 47, 19: "No, keep planning", not "Denied: you did not allow …")
+        said = "".join(transcript(gui))
+        assert "You answered “Reject”" in said and "Denied: you did not allow" not in said
 
     gui.run(body(), timeout=60)
 
