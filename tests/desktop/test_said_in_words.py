@@ -100,3 +100,20 @@ def test_a_turns_end_is_heard_once_and_never_each_piece(qapp) -> None:
     state.apply(ev.TurnChanged(TurnView(other, "failed", "boom", "t9")))
     state.apply(ev.TurnChanged(TurnView(shown, "failed", "the model said no", "t2")))
     assert heard[1:] == ["The turn failed: the model said no"]
+
+
+def test_an_agent_starting_says_so_in_the_composer(qapp) -> None:
+    """Issue 47, point 15: while the session's agent starts (its first prompt, or after a
+    restart), the composer's line says "Starting Codex…" instead of nothing."""
+    from nib_desktop.state.steering import Steering
+    from nib_desktop.state.types import AgentChoice
+    from ui.views.composer import ComposerView
+
+    state = AppState()
+    state.apply(ev.SessionsListed((Session("a", "A", "agent", agent="Codex"),)))
+    view = ComposerView(state, lambda _intent: None)
+    state.apply(ev.AgentsListed((AgentChoice("Codex", "starting", "", ""),)))
+    assert view.property("steering") == "Starting Codex…"
+    state.apply(ev.AgentsListed((AgentChoice("Codex", "ready", "", "codex-acp 0.16.0"),)))
+    state.apply(ev.SteeringTold(Steering("a", model="gpt-5")))
+    assert view.property("steering") == "gpt-5"

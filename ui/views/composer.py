@@ -34,7 +34,8 @@ class ComposerView(QObject):
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
-        if {store.QUEUED, store.CURRENT, store.CHECKLIST, store.STEERING} & change.aspects:
+        shown = {store.QUEUED, store.CURRENT, store.CHECKLIST, store.STEERING, store.AGENTS}
+        if shown & change.aspects:
             self.changed.emit()
         if store.FILES in change:
             self.filesChanged.emit()
@@ -75,6 +76,12 @@ class ComposerView(QObject):
         return bool(self._queued()) and shown is not None and not shown.running
 
     def _steering(self) -> str:
+        """What the agent offers to steer the session, in words; while its process starts
+        (the first prompt, or after a restart), that it is starting."""
+        shown = self._state.shown
+        agent = next((a for a in self._state.agents if shown and a.name == shown.agent), None)
+        if shown is not None and not shown.remote and agent and agent.state == "starting":
+            return f"Starting {agent.name}…"
         told = self._state.steering.get(self._state.current or "")
         return told.words() if told else ""
 
