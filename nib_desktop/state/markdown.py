@@ -108,6 +108,17 @@ def blocks(text: str) -> list[str]:
 
 
 SHORT_CODE = 30  # lines of a code block shown whole in a folded message, once it begins
+# a message is folded only where this much or more would be hidden: never its last
+# sentence, a short code block or a table alone
+MIN_FOLDED = 600
+MIN_FOLDED_LINES = 12
+
+
+def hides_little(text: str, head: str) -> bool:
+    """Whether folding `text` to `head` would hide less than MIN_FOLDED characters and
+    fewer than MIN_FOLDED_LINES lines (then it is shown whole)."""
+    hidden_lines = text.count("\n") - head.count("\n")
+    return len(text) - len(head) < MIN_FOLDED and hidden_lines < MIN_FOLDED_LINES
 
 
 def folded(text: str, lines: int, chars: int) -> str:
@@ -137,6 +148,8 @@ def folded(text: str, lines: int, chars: int) -> str:
         return ""  # every block is shown
     head = "\n\n".join(kept)
     rest = max(1, len(text) - len(head))
+    if hides_little(text, head):
+        return ""  # too little is left to hide: the message whole
     return f"{head}\n\n… {rest:,} more characters ▸"
 
 

@@ -129,4 +129,6 @@ def folded(text: str) -> str:
     if cut >= 0:
         head = head[:cut]
     rest = len(text) - len(head)
+    if markdown.hides_little(text, head):
+        return ""  # too little is left to hide: the line whole
     return f"{head}\n… {rest:,} more characters ▸"

@@ -113,3 +113,20 @@ def test_a_long_message_folds_between_blocks_never_inside_a_sentence_or_short_co
     assert folded("short *message*", 10, 800) == ""
     long_code = folded("```\n" + "a\n" * 100 + "```", 10, 800)
     assert long_code.startswith("```\na\n") and "\n```\n\n…" in long_code  # fence closed
+
+
+def test_a_message_never_folds_away_only_its_end() -> None:
+    """Issue 47, point 10: a message just past the fold ("… 222 more characters ▸" hid
+    "Run it with:", a code block, a table and the last sentence) is shown whole; folding
+    is for what hides a page's worth (600 characters, or 12 lines)."""
+    from nib_desktop.state.markdown import folded
+
+    answer = (
+        "Done. " * 120  # 720 characters: past the fold's 800 with what follows
+        + "\n\nRun it with:\n\n```sh\npython app.py\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+        + "\n\nThat is all."
+    )
+    assert folded(answer, 10, 800) == ""
+    assert Line("assistant", answer).rich_short == Line("assistant", answer).rich
+    pages = answer + "\n\n" + "More words. " * 100
+    assert folded(pages, 10, 800).endswith("more characters ▸")
