@@ -35,4 +35,5 @@ async def copy_transcript(host: HostLink, state: AppState) -> None:
     )
     text = "\n\n".join(f"{x.text}\n{x.detail}" if x.detail else x.text for x in told)
     QGuiApplication.clipboard().setText(text)
-    state.apply(ev.NoticeShown(f"The whole transcript is copied: {len(told):,} lines", "done"))
+    said = f"{len(told):,} entries, {text.count(chr(10)) + 1:,} lines of text" if text else "empty"
+    state.apply(ev.NoticeShown(f"The whole transcript is copied: {said}", "done"))

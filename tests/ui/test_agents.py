@@ -654,6 +654,9 @@ def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
         copied = clipboard.text()
         assert copied.startswith("first question") and "last question" in copied
         assert "✓ Edited app.py +1 −2\n--- app.py" in copied  # a tool's diff under its line
+        # the notice counts what went: entries and lines of text (issue 47, 11)
+        lines = copied.count("\n") + 1
+        assert gui.state.notice.endswith(f" entries, {lines:,} lines of text")
 
     gui.run(body(), timeout=60)
 
