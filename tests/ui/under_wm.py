@@ -474,17 +474,6 @@ def test_an_attempt_started_followed_compared_and_one_kept_by_keys(
     gui.run(body(), timeout=100)
 
 
-async def tab_to_named(gui: Gui, name: str, presses: int = 8) -> None:
-    """Tab until the focus is on the item named `name` (at most `presses` times)."""
-    for _ in range(presses):
-        if focus(gui) is not None and focus(gui).objectName() == name:
-            return
-        before = focus(gui)
-        await keys("Tab")
-        await until(lambda b=before: focus(gui) is not b, what="Tab moving the focus")
-    assert focus(gui).objectName() == name, f"Tab never reached {name}"
-
-
 def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
     gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -507,13 +496,13 @@ def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
         await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
         await keys("ctrl+shift+n", "Down", "Down", "Down", "Down", "Return")
         dialog = await opened(gui, "agentDialog")
-        await tab_to_named(gui, "folderField")
+        await tab_to(gui, "folderField")
         await keys("ctrl+a")
         await type_text(str(repo))
         await until(lambda: gui.item("worktreeBox").isVisible(), what="the worktree offered")
-        await tab_to_named(gui, "worktreeBox")
+        await tab_to(gui, "worktreeBox")
         await keys("space")
-        await tab_to_named(gui, "branchField")
+        await tab_to(gui, "branchField")
         await type_text("feat/tidy")
         await keys("Return")
         await until(lambda: gui.sessions.property("currentAgent") == NAME, 15, "the session")
@@ -534,7 +523,7 @@ def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
         await keys("Return")
         merge = await opened(gui, "mergeDialog")
         await until(lambda: "1 file changed" in gui.item("mergeSummary").property("text"), 10)
-        await tab_to_named(gui, "mergeMessage")
+        await tab_to(gui, "mergeMessage")
         await keys("ctrl+a")
         await type_text("Tidy the parser")
         await keys("ctrl+Return")
