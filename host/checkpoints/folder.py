@@ -223,14 +223,20 @@ class FolderStore:
         before = alternates.read_text() if alternates.is_file() else ""  # a parent's, borrowed
         alternates.write_text(f"{before}{objects}\n")
         try:  # an index git reads as the store's own (no shared index of a split one…)
-            await self._git("ls-files", "-z", cwd=cwd, index=index)
+            tagged = _names(await self._git("ls-files", "-v", "-z", cwd=cwd, index=index))
         except FolderError:
+            tagged = ["?"]
+        # only entries git trusts to their stat data alone: one marked assume-unchanged
+        # (a lower-case tag) or skip-worktree ("S") would record the index's blob, not
+        # the file as it is, and a restore's undo would then lose the user's edit
+        if any(not entry.startswith("H ") for entry in tagged):
             index.unlink(missing_ok=True)
             if before:
                 alternates.write_text(before)
             else:
                 alternates.unlink(missing_ok=True)
             return
+        self._indexed = frozenset(entry[2:] for entry in tagged)  # read once, here
         self._borrowing = True
 
     async def tidy(self) -> None:

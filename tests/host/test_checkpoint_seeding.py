@@ -69,3 +69,18 @@ def test_a_subfolder_of_a_checkout_reads_every_file(tmp_path: Path) -> None:
     store = FolderStore(tmp_path / "s1")
     asyncio.run(store.record(wt / "src"))
     assert not alternates(store).exists()
+
+
+def test_an_index_that_trusts_what_it_does_not_read_is_not_seeded(tmp_path: Path) -> None:
+    """An entry marked assume-unchanged (or skip-worktree) in the checkout's index would
+    keep its blob however the file changed: the store reads every file instead, so the
+    record holds the file as it is, and a restore's undo never loses the user's edit."""
+    wt = checkout(tmp_path)
+    git(wt, "update-index", "--assume-unchanged", "src/m5.py")
+    (wt / "src" / "m5.py").write_text("X = 'edited, unseen by git'\n")
+    store = FolderStore(tmp_path / "s1")
+    tree = asyncio.run(store.record(wt)).tree
+    assert not alternates(store).exists()
+    files = asyncio.run(store.entries(tree))
+    blob = asyncio.run(store.blobs([files["src/m5.py"].sha]))
+    assert list(blob.values()) == [b"X = 'edited, unseen by git'\n"]
