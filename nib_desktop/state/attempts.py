@@ -47,6 +47,11 @@ class AttemptTold(NamedTuple):
     attempt: Attempt
 
 
+def any_running(attempt: Attempt) -> bool:
+    """Whether any of the attempt's runs has its turn running."""
+    return any(run.state == "running" for run in attempt.runs)
+
+
 def turn_words(run: Run) -> str:
     """ "running", "done in 1 min 12 s", "failed: …", "not started"."""
     if run.state == "running":

@@ -104,7 +104,7 @@ class AttemptWork:
                 continue
             params = m.RemoveWorktreeParams(session_id=run.session_id, force=True)
             await self._host.call(rpc.WORKTREES_REMOVE, params)
-            removed.append(f"{run.agent or 'nib'}'s")
+            removed.append(f"{run.agent}'s")
         if removed:
             words = ", ".join(removed)
             self._state.apply(ev.NoticeShown(f"Removed the worktrees of {words} runs", "done"))

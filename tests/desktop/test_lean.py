@@ -4,9 +4,9 @@ starts as the app does and imports everything the connected window runs."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.test_imports import python_says
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,15 +30,8 @@ print(json.dumps({
 
 
 def run(script: str) -> dict[str, object]:
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=60,
-    )
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    """What the script prints last, as JSON."""
+    return dict(json.loads(python_says(script).splitlines()[-1]))
 
 
 def test_the_window_process_loads_no_openssl_and_keeps_no_sources() -> None:

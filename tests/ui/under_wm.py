@@ -412,6 +412,20 @@ def test_the_library_dialogs_own_the_keyboard(gui: Gui, monkeypatch: pytest.Monk
     gui.run(body())
 
 
+def agent_and_repository(gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The scripted agent configured, Nib's demo without pauses, git committing as the
+    test's user with no global config, and a repository to work in (its path)."""
+    from tests.e2e.test_worktrees import IDENTITY, repository
+    from tests.ui.test_agents import configure
+
+    configure(gui)
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    for name, value in IDENTITY.items():  # the host commits a merge as the user
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    return repository(tmp_path / "repo")
+
+
 def test_an_attempt_started_followed_compared_and_one_kept_by_keys(
     gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -419,15 +433,9 @@ def test_an_attempt_started_followed_compared_and_one_kept_by_keys(
     several agents…", the repository, the task and two agents, started; the runs' view
     (Ctrl+Shift+A) followed to the end; C compares two runs in the Changes view; K keeps
     one through its merge dialog, which Return carries out."""
-    from tests.e2e.test_worktrees import IDENTITY, repository
-    from tests.ui.test_agents import NAME, configure
+    from tests.ui.test_agents import NAME
 
-    configure(gui)
-    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
-    for name, value in IDENTITY.items():  # the host commits the merge as the user
-        monkeypatch.setenv(name, value)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    repo = repository(tmp_path / "repo")
+    repo = agent_and_repository(gui, tmp_path, monkeypatch)
 
     async def body() -> None:
         await launched(gui)
@@ -482,14 +490,10 @@ def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
     with a message typed, then the worktree removed from the palette."""
     from pathlib import Path
 
-    from tests.e2e.test_worktrees import IDENTITY, git, repository
-    from tests.ui.test_agents import NAME, configure
+    from tests.e2e.test_worktrees import git
+    from tests.ui.test_agents import NAME
 
-    configure(gui)
-    for name, value in IDENTITY.items():  # the host commits the merge as the user
-        monkeypatch.setenv(name, value)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    repo = repository(tmp_path / "repo")
+    repo = agent_and_repository(gui, tmp_path, monkeypatch)
 
     async def body() -> None:
         await launched(gui)

@@ -13,6 +13,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import store
 from nib_desktop.state.attempts import (
     Attempt,
+    any_running,
     change_words,
     check_words,
     progress_words,
@@ -95,7 +96,7 @@ class AttemptView(QObject):
         return [
             {
                 "sessionId": run.session_id,
-                "agent": run.agent or "nib",
+                "agent": run.agent,
                 "turn": turn_words(run),
                 "running": run.state == "running",
                 "failed": run.state == "failed",
@@ -140,7 +141,7 @@ class AttemptView(QObject):
         if held is None:
             return ""
         others = [r for r in held.runs if r.session_id != keep]
-        named = "; ".join(f"{r.agent or 'nib'}'s ({change_words(r)})" for r in others)
+        named = "; ".join(f"{r.agent}'s ({change_words(r)})" for r in others)
         return f"Remove the worktrees and branches of {named}? What they changed is lost."
 
     @Slot(str)
@@ -155,7 +156,7 @@ class AttemptView(QObject):
 
     def _running(self) -> bool:
         held = self._held()
-        return held is not None and any(r.state == "running" for r in held.runs)
+        return held is not None and any_running(held)
 
     def _present(self) -> bool:
         return self._attempt_id() != ""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtQml import QmlElement
 
+from nib_desktop.state.attempts import any_running
 from nib_desktop.state.lazy import intents as it
 from nib_desktop.state.store import AppState
 from ui.views.dock import DockView
@@ -91,7 +92,7 @@ class PaletteView(QObject):
         if shown is not None and shown.attempt:  # a run of an attempt (section 18)
             out.append(_command("runs", "Show the attempt's runs side by side", "Ctrl+Shift+A"))
             held = state.attempts.get(shown.attempt)
-            if held is not None and any(r.state == "running" for r in held.runs):
+            if held is not None and any_running(held):
                 out.append(_command("stopRuns", "Stop every run of the attempt"))
         if dock.property("canContinue"):
             name = "Continue from the first unfinished step"
