@@ -4,11 +4,8 @@ starts as the app does and imports everything the connected window runs."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from tests.test_imports import python_says
-
-ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json, sys
