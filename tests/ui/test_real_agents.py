@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import Qt
 
 from harness import real_agents
+from harness.agent_calls import AGENTS, plan_call, risky_call
 from harness.fake_models import Reply, ScriptedModels
 from harness.gui import Gui
 from harness.waiting import until
-from tests.e2e.test_real_agents import AGENTS, plan_call, risky_call
 
 # alone, after the parallel part of the suite (see tests/e2e/test_real_agents.py)
 pytestmark = pytest.mark.serial
