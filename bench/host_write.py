@@ -24,8 +24,11 @@ from host.core import HostCore
 from host.execution_path import ExecutionContext, ExecutionPath
 from host.handlers import dispatcher
 from host.protocol import models as m
+from host.protocol.todo_diff import diff_items
 from host.server import RpcServer
 from host.store.db import open_database
+from host.todos.schema import TodoWriteArgs
+from host.todos.service import DIFF_JSON, ITEMS_JSON
 
 TOKEN = "bench"
 
@@ -53,20 +56,25 @@ def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], fl
         " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
     )
     latencies = []
-    diff = json.dumps(
-        {
-            "added": [],
-            "completedRemoved": [],
-            "droppedUnfinished": [],
-            "statusChanged": [],
-            "reordered": False,
-        }
-    )
+    # the history rows hold the very bytes the host writes: its items and its diff
+    # against the revision before (until round 5 the floor wrote an empty diff, a
+    # smaller row than the host's, which flattered the floor)
+    histories = []
+    previous: tuple[m.TodoItem, ...] = ()
+    for w in range(writes):
+        listed = TodoWriteArgs.model_validate_json(json.dumps({"todos": items(n, w)})).todos
+        histories.append(
+            (
+                ITEMS_JSON.dump_json(tuple(listed)).decode(),
+                DIFF_JSON.dump_json(diff_items(previous, tuple(listed)), by_alias=True).decode(),
+            )
+        )
+        previous = tuple(listed)
     start = time.perf_counter()
     for w in range(writes):
         listed = items(n, w)
         rows = [("x", i, d["content"], d["activeForm"], d["status"]) for i, d in enumerate(listed)]
-        history = ("x", w + 1, "t", "now", json.dumps(listed), diff)
+        history = ("x", w + 1, "t", "now", *histories[w])
         t0 = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         db.execute("DELETE FROM session_todo WHERE session_id = 'x'")
@@ -157,7 +165,7 @@ def main() -> int:
     core = HostCore(folder / "data")
     core.db.execute(f"PRAGMA synchronous = {args.synchronous}")
     server = RpcServer(TOKEN, dispatcher(core))
-    core.publisher.subscribe(server.broadcast)
+    core.publisher.subscribe(server.broadcast, clients=True)
     sock_path = str(folder / "s")
     loop.run_until_complete(server.listen(sock_path))
     client = Client(sock_path)

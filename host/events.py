@@ -14,17 +14,16 @@ Listener = Callable[[str, m.Wire], None]
 
 class Publisher:
     def __init__(self) -> None:
-        self._listeners: list[Listener] = []
         self._clients: list[Listener] = []  # those that tell clients
+        self._others: list[Listener] = []  # the host's own bookkeeping
         self._held: dict[str, list[tuple[str, m.Wire]]] = {}  # by session id
 
     def subscribe(self, listener: Listener, clients: bool = False) -> Callable[[], None]:
         """`listener` hears every notification; `clients`: it tells the clients (the
         server), and also hears what a held session's work told once it is released."""
-        self._listeners.append(listener)
-        if clients:
-            self._clients.append(listener)
-        return lambda: self._listeners.remove(listener)
+        listeners = self._clients if clients else self._others
+        listeners.append(listener)
+        return lambda: listeners.remove(listener)
 
     def publish(self, note: Notification[Any], params: m.Wire) -> None:
         if not isinstance(params, note.params):
@@ -35,7 +34,9 @@ class Publisher:
         if held is not None:
             held.append((note.name, params))
             return
-        for listener in list(self._listeners):
+        # the clients hear first: a user's window learns a fact before the host's own
+        # bookkeeping of it (checkpoints, worktrees, attempts) takes its turn
+        for listener in [*self._clients, *self._others]:
             listener(note.name, params)
 
     def hold(self, session_id: str) -> None:

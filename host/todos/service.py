@@ -24,8 +24,8 @@ from host.todos.schema import TodoWriteArgs
 HISTORY_KEPT = 1_000  # revisions per session
 LATEST_KEPT = 64  # sessions whose newest revision's items are held for the next write's diff
 PAGE_BYTES = 4 * 1024 * 1024  # a todos.history page, well under the 8 MiB frame
-_ITEMS = TypeAdapter(tuple[m.TodoItem, ...])
-_DIFF = TypeAdapter(m.TodoDiff)
+ITEMS_JSON = TypeAdapter(tuple[m.TodoItem, ...])
+DIFF_JSON = TypeAdapter(m.TodoDiff)
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ class TodoService:
                     revision + 1,
                     ctx.turn_id,
                     now,
-                    _ITEMS.dump_json(items).decode(),
-                    _DIFF.dump_json(diff, by_alias=True).decode(),
+                    ITEMS_JSON.dump_json(items).decode(),
+                    DIFF_JSON.dump_json(diff, by_alias=True).decode(),
                 ),
             )
             self._db.execute(
@@ -138,8 +138,8 @@ class TodoService:
                 revision=revision,
                 turn_id=turn_id,
                 created_at=created_at,
-                items=_ITEMS.validate_json(str(items)),
-                diff=_DIFF.validate_json(str(diff)),
+                items=ITEMS_JSON.validate_json(str(items)),
+                diff=DIFF_JSON.validate_json(str(diff)),
             )
             size += len(entry.model_dump_json(by_alias=True).encode())
             if revisions and size > PAGE_BYTES:  # a page ends at about PAGE_BYTES too
@@ -154,7 +154,7 @@ class TodoService:
             "SELECT revision, items FROM todo_revisions WHERE session_id = ? ORDER BY revision",
             (session_id,),
         ).fetchall()
-        return [(int(revision), _ITEMS.validate_json(str(items))) for revision, items in rows]
+        return [(int(revision), ITEMS_JSON.validate_json(str(items))) for revision, items in rows]
 
     def _latest_items(self, session_id: str, revision: int) -> tuple[m.TodoItem, ...]:
         """The items of the session's newest history row (held from the last write when
@@ -166,7 +166,7 @@ class TodoService:
             "SELECT items FROM todo_revisions WHERE session_id = ? ORDER BY revision DESC LIMIT 1",
             (session_id,),
         ).fetchone()
-        return _ITEMS.validate_json(str(row[0])) if row else ()
+        return ITEMS_JSON.validate_json(str(row[0])) if row else ()
 
     def _local_session(self, session_id: str) -> tuple[int, str | None]:
         """The session's revision and its time; -32010 unknown, -32011 remote."""

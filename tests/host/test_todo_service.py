@@ -185,3 +185,19 @@ def test_one_running_turn_per_session(core) -> None:
     session, _turn = session_with_turn(core)
     with pytest.raises(errors.TurnRunning):
         core.sessions.turns.begin(session.id, "second")
+
+
+def test_the_clients_hear_a_write_before_the_hosts_own_bookkeeping(core) -> None:
+    """The window's notification is not queued behind checkpoints, worktrees and
+    attempts (all subscribed when the core was made, before any server)."""
+    session, turn = session_with_turn(core)
+    ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
+    order: list[str] = []
+    core.publisher.subscribe(
+        lambda name, _p: order.append("host") if name == "todos.changed" else None
+    )
+    core.publisher.subscribe(
+        lambda name, _p: order.append("client") if name == "todos.changed" else None, clients=True
+    )
+    write(core, ctx, ITEMS)
+    assert order == ["client", "host"]
