@@ -161,6 +161,16 @@ class HostCore:
         self.sessions.show_remote_with(remotes)  # remote sessions as their hosts tell
         return remotes
 
+    def approvals_waiting(self) -> list[tuple[str, m.Wire]]:
+        """Every approval still waiting, as `approvals.requested` again: a client that
+        connects (a window back, a host linked again) is asked what is still asked."""
+        waiting: list[m.ApprovalRequested] = []
+        if "runtime" in self.__dict__:  # (no turn ran: nothing can wait)
+            waiting += self.runtime.external.approvals.waiting()
+        if "remotes" in self.__dict__:
+            waiting += [told for asked in self.remotes.remote_asked.values() for told in asked]
+        return [(rpc.APPROVALS_REQUESTED.name, request) for request in waiting]
+
     @property
     def agents_loaded(self) -> bool:
         """Whether an external agent was used in this host's life (the SDK is loaded)."""

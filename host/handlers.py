@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from host.clock import new_id
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, models as m
 from host.protocol.peers import Answer, handlers
 
 if TYPE_CHECKING:
@@ -38,13 +37,6 @@ class HostHandlers:
     def __init__(self, core: HostCore) -> None:
         self._core = core
 
-    def _remote_or(self, method: rpc.Method[P, R], params: P) -> Awaitable[R] | None:
-        """The method carried out on a remote session's host, or None for a local one."""
-        remotes = self._core.remotes
-        if remotes.is_remote(getattr(params, "session_id")):  # noqa: B009
-            return remotes.forward(method, params)
-        return None
-
     # --- the host -----------------------------------------------------------------------
 
     def host_shutdown(self, params: m.Empty) -> m.OkResult:
@@ -55,12 +47,14 @@ class HostHandlers:
 
     def sessions_create(self, params: m.CreateSessionParams) -> Answer[m.Session]:
         core = self._core
+        if params.remote is not None:  # its agent, folder and worktree are the remote's
+            return core.remotes.create(params)
         if params.cwd is not None:
             params = params.model_copy(update={"cwd": _folder(params.cwd)})
         if params.agent != m.NIB_AGENT:
-            if params.mode != "agent" or params.remote is not None:
+            if params.mode != "agent":
                 raise errors.InvalidParams(
-                    f"a session on the agent {params.agent!r} must be a local agent-mode session"
+                    f"a session on the agent {params.agent!r} must be an agent-mode session"
                 )
             core.check_agent(params.agent)
             if params.cwd is None:
@@ -71,9 +65,7 @@ class HostHandlers:
                     "a worktree is made of the repository cwd is in: give cwd"
                 )
             return core.worktrees.create(params)
-        if params.remote is None:
-            return core.sessions.create(params)
-        return core.remotes.create(params)
+        return core.sessions.create(params)
 
     def sessions_list(self, params: m.Empty) -> m.SessionList:
         return m.SessionList(sessions=self._core.sessions.list())
@@ -178,9 +170,6 @@ class HostHandlers:
     # --- turns and transcripts ----------------------------------------------------------
 
     def turns_start(self, params: m.StartTurnParams) -> Answer[m.Turn]:
-        remote = self._remote_or(rpc.TURNS_START, params)
-        if remote is not None:
-            return remote
         self._one_turn_per_worktree(params.session_id)
         if any(isinstance(a, m.ImageAttachment) for a in params.attachments):
             return self._start_with_images(params)
@@ -214,27 +203,21 @@ class HostHandlers:
         return core.runtime.start(params)
 
     def turns_cancel(self, params: m.TurnRef) -> Answer[m.Turn]:
-        return self._remote_or(rpc.TURNS_CANCEL, params) or self._core.runtime.cancel(params)
+        return self._core.runtime.cancel(params)
 
     def turns_list(self, params: m.TurnListParams) -> Answer[m.TurnList]:
-        remote = self._remote_or(rpc.TURNS_LIST, params)
-        if remote is not None:
-            return remote
         return m.TurnList(turns=self._core.sessions.turns.newest(params.session_id, params.limit))
 
     def messages_list(self, params: m.MessageListParams) -> Answer[m.MessageList]:
-        remote = self._remote_or(rpc.MESSAGES_LIST, params)
-        return remote if remote is not None else self._core.sessions.transcript.page(params)
+        return self._core.sessions.transcript.page(params)
 
     # --- checklists ---------------------------------------------------------------------
 
     def todos_get(self, params: m.SessionRef) -> Answer[m.TodoSnapshot]:
-        remote = self._remote_or(rpc.TODOS_GET, params)
-        return remote if remote is not None else self._core.todos.snapshot(params.session_id)
+        return self._core.todos.snapshot(params.session_id)
 
     def todos_history(self, params: m.TodoHistoryParams) -> Answer[m.TodoHistory]:
-        remote = self._remote_or(rpc.TODOS_HISTORY, params)
-        return remote if remote is not None else self._core.todos.history(params)
+        return self._core.todos.history(params)
 
     # --- remote hosts, tools, approvals, agents -----------------------------------------
 
@@ -251,7 +234,9 @@ class HostHandlers:
         core = self._core
         return core.remotes.respond(params, core.runtime.external.approvals.respond)
 
-    def agents_list(self, params: m.Empty) -> m.AgentsList:
+    def agents_list(self, params: m.AgentsListParams) -> Answer[m.AgentsList]:
+        if params.remote is not None:
+            return self._core.remotes.agents(params.remote.endpoint)
         return self._core.agents_listing()
 
     # --- checkpoints and changes (section 16) -------------------------------------------
@@ -370,6 +355,10 @@ class HostHandlers:
 
 def dispatcher(core: HostCore) -> Dispatcher:
     """Every request of the table to its handler, checked whole."""
+    from host.remote.whole import remote_routed
     from host.rpc import host_dispatcher  # (asyncio: after the ready line, host.listening)
 
-    return host_dispatcher(handlers(HostHandlers(core)))
+    # a remote session's requests are carried out on its host before any local room
+    # sees its id (section 19); a client that connects is asked what still waits
+    table = remote_routed(handlers(HostHandlers(core)), lambda: core.remotes)
+    return host_dispatcher(table, core.approvals_waiting)

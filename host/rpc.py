@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from host.protocol import errors, models as m
@@ -32,8 +32,12 @@ def hello() -> m.HelloResult:
     return plain_hello().model_copy(update={"capabilities": advertised()})
 
 
-def host_dispatcher(handlers: Mapping[Method[Any, Any], Handler]) -> Dispatcher:
-    return Dispatcher(handlers, hello, as_rpc_error)
+def host_dispatcher(
+    handlers: Mapping[Method[Any, Any], Handler],
+    waiting: Callable[[], Iterable[tuple[str, m.Wire]]] = tuple,
+) -> Dispatcher:
+    """`waiting`: what a client is told again as it connects (section 19)."""
+    return Dispatcher(handlers, hello, as_rpc_error, waiting)
 
 
 def as_rpc_error(method: Method[Any, Any], exc: Exception) -> errors.RpcError:

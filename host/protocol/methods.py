@@ -44,7 +44,7 @@ TOOLS_LIST = Method("tools.list", m.Empty, m.ToolsList)
 APPROVALS_RESPOND = Method("approvals.respond", m.ApprovalRespondParams, m.OkResult)
 # the project's: the sessions a remote host has, to choose one to attach
 REMOTE_SESSIONS = Method("remote.sessions", m.RemoteSessionsParams, m.SessionList)
-AGENTS_LIST = Method("agents.list", m.Empty, m.AgentsList)  # section 15
+AGENTS_LIST = Method("agents.list", m.AgentsListParams, m.AgentsList)  # sections 15, 19
 # the project's: a failed MCP server started again now (the Tools view's Retry)
 TOOLS_RETRY = Method("tools.retry", m.ToolsRetryParams, m.OkResult)
 # section 16: checkpoints of a session's folder

@@ -375,6 +375,13 @@ class RemoteSessionsParams(Wire):
         return value
 
 
+class AgentsListParams(Wire):
+    """`agents.list`: this host's agents, or with `remote` (section 19) the agents of
+    that remote host's own settings.json."""
+
+    remote: RemoteSessionsParams | None = None
+
+
 class AttemptStarted(Wire):
     attempt_id: str
     sessions: tuple[Session, ...]

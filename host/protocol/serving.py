@@ -10,7 +10,7 @@ import asyncio
 import hmac
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,6 +21,7 @@ from host.protocol.endpoint import (
     BadMessage,
     JsonId,
     Request,
+    encode_notification,
     error_message,
     parse_message,
     response_message,
@@ -62,6 +63,7 @@ class Dispatcher:
         handlers: Mapping[Method[Any, Any], Handler],
         hello: Callable[[], m.HelloResult] = plain_hello,
         failure: Callable[[Method[Any, Any], Exception], errors.RpcError] = plain_failure,
+        greeting: Callable[[], Iterable[tuple[str, m.Wire]]] = tuple,
     ) -> None:
         names = {method.name for method in handlers}
         expected = set(METHODS) - {HELLO.name}
@@ -72,6 +74,8 @@ class Dispatcher:
         self._handlers = {method.name: (method, handler) for method, handler in handlers.items()}
         self.hello = hello  # the handshake's answer
         self.failure = failure  # a handler's exception as the answer's error
+        # what a client is told right after its handshake: what still waits for it
+        self.greeting = greeting
 
     def lookup(self, name: str) -> tuple[Method[Any, Any], Handler] | None:
         return self._handlers.get(name)
@@ -245,6 +249,8 @@ class ServerConnection:
         self._decoder.max_frame = MAX_FRAME_BYTES
         result = self._dispatcher.hello()
         self._write(response_message(message.id, result.to_wire()))
+        for name, params in self._dispatcher.greeting():
+            self._send(encode_notification(name, params))
 
     def _reply(
         self, message_id: JsonId, error: errors.RpcError, request: Request | None = None

@@ -26,6 +26,7 @@ from host.remote.bounds import (
 )
 from host.remote.catch_up import TODOS, Mirror, catch_up
 from host.remote.connection import RacpConnection, RemoteDown
+from host.remote.whole import localised
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class Owner(Protocol):
     """The registry of links, as a link reaches it."""
 
     remote_approvals: dict[str, RemoteHost]
+    remote_asked: dict[str, list[m.ApprovalRequested]]  # as told here, by approval id
 
     def drop(self, host: RemoteHost) -> None: ...
     def publish_session(self, local_id: str) -> None: ...
@@ -274,9 +276,26 @@ class RemoteHost:
         queued = self._queued
         self._queued = []
         self._queued_bytes = 0
+        if "sessions" in self.capabilities:  # a host that tells what waits as it is linked
+            self._settle_approvals(
+                {p.approval_id for _c, _n, p in queued if isinstance(p, m.ApprovalRequested)}
+            )
         for source, name, params in queued:
             if source is connection:
                 self._handle(name, params)
+
+    def _settle_approvals(self, still: set[str]) -> None:
+        """The approvals this host asked that it did not ask again on a new link were
+        settled there while the link was down (its turn ended, or was stopped): they
+        wait here no longer."""
+        for approval_id, host in list(self._owner.remote_approvals.items()):
+            if host is self and approval_id not in still:
+                del self._owner.remote_approvals[approval_id]
+                self._owner.remote_asked.pop(approval_id, None)
+                settled = {"approvalId": approval_id, "decision": "cancelled"}
+                self._owner.publish(
+                    rpc.APPROVALS_RESOLVED, m.ApprovalResolved.model_validate(settled)
+                )
 
     def _handle(self, name: str, params: m.Wire) -> None:
         problem = unbounded(params)
@@ -288,8 +307,8 @@ class RemoteHost:
         elif isinstance(params, m.MessageDelta):
             if params.session_id in self.mirrors:
                 for local_id in self.locals.get(params.session_id, ()):
-                    local = params.model_copy(update={"session_id": local_id})
-                    self._owner.publish(rpc.MESSAGES_DELTA, local)
+                    delta = params.model_copy(update={"session_id": local_id})
+                    self._owner.publish(rpc.MESSAGES_DELTA, delta)
         elif isinstance(params, m.Turn):
             self.forward_turn(params.session_id, params)
         elif isinstance(params, m.TodoSnapshot):
@@ -311,15 +330,25 @@ class RemoteHost:
                 )
                 return
             self._owner.remote_approvals[params.approval_id] = self
-            for local_id in self.locals[params.session_id]:
-                self._owner.publish(
-                    rpc.APPROVALS_REQUESTED, params.model_copy(update={"session_id": local_id})
-                )
+            told = [
+                params.model_copy(update={"session_id": local_id})
+                for local_id in self.locals[params.session_id]
+            ]
+            self._owner.remote_asked[params.approval_id] = told
+            for asked in told:
+                self._owner.publish(rpc.APPROVALS_REQUESTED, asked)
         elif isinstance(params, m.ApprovalResolved):
             if self._owner.remote_approvals.pop(params.approval_id, None) is self:
+                self._owner.remote_asked.pop(params.approval_id, None)
                 self._owner.publish(rpc.APPROVALS_RESOLVED, params)
         elif isinstance(params, m.SessionDeleted) and params.session_id in self.locals:
             log.warning("%s deleted session %s", self.parsed.label(), params.session_id)
+        elif getattr(params, "session_id", None) in self.locals:
+            # the rest of section 19: checkpoints, worktrees, the agent's controls, usage
+            remote_id: str = getattr(params, "session_id")  # noqa: B009
+            note = rpc.NOTIFICATIONS[name]
+            for local_id in self.locals[remote_id]:
+                self._owner.publish(note, localised(params, remote_id, local_id))
 
     def forward_message(self, remote_id: str, message: m.Message) -> None:
         mirror = self.mirrors.get(remote_id)

@@ -21,6 +21,8 @@ from host.remote.bounds import unbounded
 from host.remote.catch_up import TODOS, Mirror, catch_up_session
 from host.remote.connection import RemoteDown
 from host.remote.link import RemoteHost
+from host.remote.whole import NEEDS, lacking, localised
+from host.sessions.library import export_target, write_export
 from host.sessions.service import SessionService
 
 P = TypeVar("P", bound=m.Wire)
@@ -36,6 +38,7 @@ class RemoteSessions:
         self._hosts: dict[str, RemoteHost] = {}
         self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
         self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
+        self.remote_asked: dict[str, list[m.ApprovalRequested]] = {}  # as told here
 
     def start(self) -> None:
         """Link to every host a stored remote session names (in the running loop)."""
@@ -75,6 +78,11 @@ class RemoteSessions:
             remote = mirror.session
             if remote is not None:
                 update["updated_at"] = max(session.updated_at, remote.updated_at)
+                # its agent, folder and worktree are the remote machine's (section 19)
+                update |= {"agent": remote.agent, "cwd": remote.cwd, "worktree": remote.worktree}
+                parents = host.locals.get(remote.parent_id or "")
+                if parents:  # a fork of a session linked here: its parent is that one
+                    update["parent_id"] = min(parents)
                 suffix = f" on {host.parsed.label()}"
                 if session.title.endswith(suffix):  # named after it: follows its renames
                     update["title"] = f"{remote.title}{suffix}"[:500]
@@ -106,7 +114,14 @@ class RemoteSessions:
         try:
             if target.remote_session_id is None:
                 connection = await host.ready()
-                create = m.CreateSessionParams(title=params.title, mode=params.mode)
+                for need, asked in (
+                    ("agents", params.agent != m.NIB_AGENT),
+                    ("worktrees", params.worktree is not None),
+                ):
+                    if asked and need not in host.capabilities:
+                        raise lacking(host.parsed.label(), need)
+                # the agent, the folder and the worktree are the remote machine's
+                create = params.model_copy(update={"remote": None})
                 remote = await host.call(rpc.SESSIONS_CREATE, create, connection)
             else:
                 try:
@@ -172,23 +187,93 @@ class RemoteSessions:
         if where is not None:
             where[0].detach(local_id)
 
-    async def forward(self, method: Method[P, R], params: P) -> R:
-        """`method` for a remote session, carried out on its host."""
+    async def carry(self, method: Method[P, R], params: P) -> R:
+        """`method` on a remote session, carried out on its host (section 19) and
+        answered under the local id; -32011 naming what the host lacks."""
         session_id: str = getattr(params, "session_id")  # noqa: B009
         host, remote_id = self._where[session_id]
-        if method in (rpc.TODOS_GET, rpc.TODOS_HISTORY):
-            host.live()  # unreachable first: capabilities may be stale
-            if TODOS not in host.capabilities:
-                raise errors.RemoteSession(
-                    f"the checklist of this session is not shared by {host.parsed.label()}"
-                    " (its host speaks RACP v1 without the todos capability)"
-                )
+        need = NEEDS[method.name]
+        if need:
+            host.live()  # unreachable first: its capabilities may be stale
+            if need not in host.capabilities:
+                raise lacking(host.parsed.label(), need)
+        if isinstance(params, m.ExportParams):
+            return await self._export(params, host, remote_id)  # type: ignore[return-value]
         remote_params = params.model_copy(update={"session_id": remote_id})
         result = await host.call(method, remote_params)
         problem = unbounded(result)
         if problem is not None:  # answered as the host would have refused to write it
             raise errors.RemoteUnreachable(f"{host.parsed.label()} answered {problem}")
-        return _localised(result, session_id)
+        if isinstance(result, m.Session) and result.id != remote_id:  # a fork, a rewind
+            return await self._adopt(host, result)  # type: ignore[return-value]
+        if isinstance(result, m.Session) and isinstance(params, m.RenameParams):
+            self._sessions.retitle(session_id, params.title)  # named by the user, here too
+            return self._sessions.get(session_id)  # type: ignore[return-value]
+        if isinstance(result, m.Session):
+            return self._sessions.get(session_id)  # type: ignore[return-value]
+        return localised(result, remote_id, session_id)
+
+    async def agents(self, endpoint: str) -> m.AgentsList:
+        """The agents of a remote host's own settings.json (section 19)."""
+        host = self._host(endpoint.strip())
+        try:
+            connection = await host.ready()
+            if "agents" not in host.capabilities:
+                raise lacking(host.parsed.label(), "agents")
+            return await host.call(rpc.AGENTS_LIST, m.AgentsListParams(), connection)
+        finally:
+            host.close_when_idle()
+
+    async def _adopt(self, host: RemoteHost, remote: m.Session) -> m.Session:
+        """A session the remote host made from one linked here (a fork, a rewind): a
+        local row attached to it, told like any new session."""
+        mirror = host.mirrors.setdefault(remote.id, Mirror())
+        mirror.session, mirror.running_turn_id = remote, remote.running_turn_id
+        local = self._sessions.create(
+            m.CreateSessionParams(
+                title=f"{remote.title} on {host.parsed.label()}"[:500],
+                mode=remote.mode,
+                remote=m.RemoteTarget(endpoint=host.endpoint, remote_session_id=remote.id),
+            )
+        )
+        self._attach(local.id, host.endpoint, remote.id)
+        if host.connection is not None and mirror.last_seq is None:
+            with contextlib.suppress(RemoteDown, errors.RpcError):
+                await catch_up_session(host, host.connection, remote.id, mirror, remote)
+        return self._sessions.get(local.id)
+
+    async def _export(self, params: m.ExportParams, host: RemoteHost, remote_id: str) -> m.Exported:
+        """A remote session written as Markdown on this machine, where the user chose
+        the file: its transcript, checklist and history read from its host."""
+        target = export_target(params)
+        here = params.session_id
+        messages: list[m.Message] = []
+        before: int | None = None
+        while True:
+            asked = m.MessageListParams(session_id=remote_id, before_seq=before, limit=200)
+            page = await host.call(rpc.MESSAGES_LIST, asked)
+            messages[:0] = page.messages
+            if not page.has_more or not page.messages:
+                break
+            before = page.messages[0].seq
+        ref = m.SessionRef(session_id=remote_id)
+        snapshot = await host.call(rpc.TODOS_GET, ref)
+        revisions: list[m.TodoRevision] = []
+        older: int | None = None
+        while True:
+            history = m.TodoHistoryParams(session_id=remote_id, before_revision=older, limit=100)
+            listed = await host.call(rpc.TODOS_HISTORY, history)
+            revisions.extend(listed.revisions)
+            if not listed.has_more or not listed.revisions:
+                break
+            older = listed.revisions[-1].revision
+        return write_export(
+            target,
+            self._sessions.get(here),
+            [localised(message, remote_id, here) for message in messages],
+            localised(snapshot, remote_id, here),
+            [localised(revision, remote_id, here) for revision in revisions[::-1]],
+        )
 
     # ---------------------------------------------------------------------------------
 
@@ -202,15 +287,3 @@ class RemoteSessions:
         host = self._host(endpoint.strip())
         host.attach(remote_id, local_id)
         self._where[local_id] = (host, remote_id)
-
-
-def _localised(result: R, session_id: str) -> R:
-    """A remote's answer with the local session id wherever it names the session."""
-    here = {"session_id": session_id}
-    if "session_id" in type(result).model_fields:  # Turn, TodoSnapshot
-        return result.model_copy(update=here)
-    for name in ("turns", "messages", "revisions"):  # TurnList, MessageList, TodoHistory
-        if name in type(result).model_fields:
-            rows = tuple(row.model_copy(update=here) for row in getattr(result, name))
-            return result.model_copy(update={name: rows})
-    return result

@@ -5,7 +5,7 @@ out as Markdown."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from host.events import Publisher
@@ -135,27 +135,15 @@ class Library:
         """The session as Markdown, written whole or not at all: to a file beside the
         target, then renamed over it (through a link to its target, the mode of a file
         replaced kept). A file already there is kept unless `replace`."""
-        target = Path(params.path)
-        if not target.is_absolute():
-            raise errors.InvalidParams(f"{params.path} is not an absolute path")
-        if target.is_dir():
-            raise errors.InvalidParams(f"{params.path} is a folder: name a file in it")
-        if not target.parent.is_dir():
-            raise errors.InvalidParams(f"the folder {target.parent} does not exist")
-        if target.exists() and not params.replace:
-            raise errors.InvalidParams(f"{params.path} already exists")
+        target = export_target(params)
         session = self._sessions.require_local(params.session_id)
-        text = markdown_of(
+        return write_export(
+            target,
             session,
             self._sessions.transcript.all(session.id),
             self._checklist(session.id),
             self._revisions(session.id),
-        ).encode()
-        try:  # a link stays a link, a file replaced keeps its mode
-            replace_file(target, text, 0o644)
-        except OSError as exc:
-            raise errors.InvalidParams(f"{params.path} could not be written: {exc}") from None
-        return m.Exported(path=str(target), bytes=len(text))
+        )
 
     def _revisions(self, session_id: str) -> list[m.TodoRevision]:
         """Every kept revision of the checklist, oldest first."""
@@ -168,3 +156,34 @@ class Library:
             if not page.has_more or not page.revisions:
                 return revisions[::-1]
             before = page.revisions[-1].revision
+
+
+def export_target(params: m.ExportParams) -> Path:
+    """Where `sessions.export` writes, on this host's machine; -32602 in words where it
+    cannot (checked before anything is read, for a remote session before its host is
+    asked)."""
+    target = Path(params.path)
+    if not target.is_absolute():
+        raise errors.InvalidParams(f"{params.path} is not an absolute path")
+    if target.is_dir():
+        raise errors.InvalidParams(f"{params.path} is a folder: name a file in it")
+    if not target.parent.is_dir():
+        raise errors.InvalidParams(f"the folder {target.parent} does not exist")
+    if target.exists() and not params.replace:
+        raise errors.InvalidParams(f"{params.path} already exists")
+    return target
+
+
+def write_export(
+    target: Path,
+    session: m.Session,
+    messages: Sequence[m.Message],
+    checklist: m.TodoSnapshot,
+    revisions: Sequence[m.TodoRevision],
+) -> m.Exported:
+    text = markdown_of(session, messages, checklist, revisions).encode()
+    try:  # a link stays a link, a file replaced keeps its mode
+        replace_file(target, text, 0o644)
+    except OSError as exc:
+        raise errors.InvalidParams(f"{target} could not be written: {exc}") from None
+    return m.Exported(path=str(target), bytes=len(text))

@@ -95,6 +95,11 @@ class Approvals:
             self._allowed.add(key)  # a picked agent option is the agent's to keep, not Nib's
         return decision, option
 
+    def waiting(self) -> list[m.ApprovalRequested]:
+        """Every approval still waiting for the user, oldest first (told again to a
+        client that connects: section 19)."""
+        return [entry.request for entry in self._pending.values() if not entry.answer.done()]
+
     def respond(self, params: m.ApprovalRespondParams) -> m.OkResult:
         entry = self._pending.get(params.approval_id)
         if entry is None or entry.answer.done():

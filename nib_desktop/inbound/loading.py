@@ -81,7 +81,7 @@ class Loader:
     async def load_tools(self) -> None:
         listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
         self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(listing)))
-        agents = await self._host.call(rpc.AGENTS_LIST, m.Empty())
+        agents = await self._host.call(rpc.AGENTS_LIST, m.AgentsListParams())
         self._state.apply(ev.AgentsListed(convert.agents(agents)))
 
     async def show_current(self) -> None:

@@ -108,6 +108,8 @@ def window_activated(s: Held, e: ev.WindowActivated) -> Change:
 
 
 def approval_requested(s: Held, e: ev.ApprovalRequested) -> Change:
+    if any(a.approval_id == e.approval.approval_id for a in s.approvals):
+        return NOTHING  # told again on a reconnect: asked once
     s.approvals = (*s.approvals, e.approval)
     return change(A.APPROVALS, session_id=e.approval.session_id)
 

@@ -113,8 +113,7 @@ def test_agents_list_and_session_create(tmp_path: Path) -> None:
         assert (nib["agent"], nib["cwd"]) == ("nib", None)
         for bad, words in [
             ({"agent": "nobody"}, "unknown agent 'nobody'"),
-            ({"agent": "scripted", "mode": "plan"}, "local agent-mode session"),
-            ({"agent": "scripted", "remote": {"endpoint": "unix:/tmp/x.sock"}}, "local agent"),
+            ({"agent": "scripted", "mode": "plan"}, "must be an agent-mode session"),
             ({"agent": "scripted", "cwd": "relative/dir"}, "absolute path"),
             ({"agent": "scripted", "cwd": str(tmp_path / "missing")}, "not an existing folder"),
         ]:

@@ -270,7 +270,8 @@ def test_unknown_session_is_32010(host) -> None:
 
 def test_a_remote_session_whose_host_is_unreachable_says_why(host, tmp_path) -> None:
     """Attached while its host cannot be reached: stored, shown as unreachable with the
-    reason; its turns and checklist are refused with -32012, forking with -32011."""
+    reason; everything carried out on its host is refused with -32012 and the reason
+    (section 19: -32011 only for what a host that answers does not share)."""
     client = host.connect()
     endpoint = f"unix:{tmp_path / 'nobody-listens.sock'}"
     remote = {"endpoint": endpoint, "remoteSessionId": "r-1"}
@@ -283,7 +284,9 @@ def test_a_remote_session_whose_host_is_unreachable_says_why(host, tmp_path) -> 
         ("todos.get", {"sessionId": session["id"]}, -32012),
         ("turns.start", {"sessionId": session["id"], "text": "hi"}, -32012),
         ("messages.list", {"sessionId": session["id"]}, -32012),
-        ("sessions.fork", {"sessionId": session["id"]}, -32011),
+        ("sessions.fork", {"sessionId": session["id"]}, -32012),
+        ("checkpoints.list", {"sessionId": session["id"]}, -32012),
+        ("agents.controls", {"sessionId": session["id"]}, -32012),
     ):
         with pytest.raises(RpcErrorReply) as info_:
             client.call(method, params)

@@ -175,10 +175,14 @@ def test_attach_an_existing_session_and_refuse_an_unknown_one(short: Path) -> No
             )
         assert info.value.code == -32010 and "nope" in info.value.error["message"]
         assert client.call("sessions.list", {})["sessions"] == before
-        # forking stays refused; deleting the local row leaves the remote session
-        with pytest.raises(RpcErrorReply) as info:
-            client.call("sessions.fork", {"sessionId": attached["id"]})
-        assert info.value.code == -32011
+        # a fork is made on the remote host and linked here as a session of its own,
+        # the local parent named (section 19)
+        fork = client.call("sessions.fork", {"sessionId": attached["id"]})
+        assert fork["origin"] == "remote" and fork["parentId"] == attached["id"]
+        forked_there = direct.call("sessions.get", {"sessionId": fork["remote"]["remoteSessionId"]})
+        assert forked_there["parentId"] == there["id"]
+        assert client.call("messages.list", {"sessionId": fork["id"]})["total"] == page["total"]
+        # deleting the local row leaves the remote session
         client.call("sessions.delete", {"sessionId": attached["id"]})
         assert direct.call("sessions.get", {"sessionId": there["id"]})["id"] == there["id"]
 

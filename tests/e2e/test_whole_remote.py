@@ -1,0 +1,174 @@
+"""Remote sessions are whole sessions (contract section 19), for real: a local host process
+linked over `unix:` to a remote host process whose own settings.json names the scripted
+ACP agent, working in a real git repository on the remote side, in a worktree there."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.git_env import git_env
+from harness.host_process import HostProcess, RpcClient, RpcErrorReply
+from tests.e2e.test_acp import settings
+from tests.e2e.test_checkpoints import run_steps
+from tests.e2e.test_racp import local_host, remote_hello, remote_host, short, wait_state
+from tests.helpers.relay import Relay
+
+__all__ = ["short"]  # the fixture, used by name
+
+
+def git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], env=git_env(), check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+def repository(path: Path) -> Path:
+    """The remote machine's checkout: app.py and data.txt on main."""
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "app.py").write_text("print(1)\n")
+    (path / "data.txt").write_text("original\n")
+    git(path, "add", "-A")
+    git(path, "commit", "-qm", "start")
+    return path
+
+
+@contextlib.contextmanager
+def linked(
+    short: Path, endpoint_path: Path | None = None, **remote_env: str
+) -> Iterator[tuple[HostProcess, RpcClient, RpcClient, str]]:
+    """The remote host (the scripted agent in its settings.json) and the local host; the
+    local client, a client of the remote host itself, and the endpoint."""
+    settings(short / "remote-data")
+    with remote_host(short, **remote_env) as remote, local_host(short) as local:
+        endpoint = f"unix:{endpoint_path or short / 'remote.sock'}"
+        yield local, local.connect(), remote_hello(remote), endpoint
+
+
+def refused(client: RpcClient, method: str, params: dict[str, Any]) -> str:
+    with pytest.raises(RpcErrorReply) as info:
+        client.call(method, params)
+    assert info.value.code == -32011, info.value
+    return str(info.value.error["message"])
+
+
+def test_an_agent_session_on_a_remote_host_is_a_whole_session(short: Path) -> None:
+    repo = repository(short / "repo")
+    with linked(short) as (_local, client, direct, endpoint):
+        listed = client.call("agents.list", {"remote": {"endpoint": endpoint}})
+        assert "scripted" in [agent["name"] for agent in listed["agents"]]
+
+        remote = {"endpoint": endpoint}
+        session = client.call(
+            "sessions.create",
+            {"remote": remote, "agent": "scripted", "cwd": str(repo), "worktree": {}},
+        )
+        sid, remote_id = session["id"], session["remote"]["remoteSessionId"]
+        assert (session["origin"], session["agent"]) == ("remote", "scripted")
+        there = direct.call("sessions.get", {"sessionId": remote_id})
+        assert there["agent"] == "scripted" and there["worktree"] == session["worktree"]
+        tree = Path(session["worktree"]["path"])
+        assert tree.is_dir() and tree != repo
+
+        # the turn runs there; its approvals, checklist and checkpoints are told here
+        assert run_steps(client, sid)["state"] == "completed"
+        assert (repo / "app.py").read_text() == "print(1)\n"  # the checkout untouched
+        assert (tree / "app.py").read_text() == "print(2)\n"
+        snapshot = client.call("todos.get", {"sessionId": sid})
+        assert snapshot == {**direct.call("todos.get", {"sessionId": remote_id}), "sessionId": sid}
+
+        checkpoints = client.call("checkpoints.list", {"sessionId": sid})["checkpoints"]
+        assert {c["sessionId"] for c in checkpoints} == {sid}
+        assert [c["id"] for c in checkpoints] == [
+            c["id"]
+            for c in direct.call("checkpoints.list", {"sessionId": remote_id})["checkpoints"]
+        ]
+        step = client.call("changes.step", {"sessionId": sid, "content": "Step 1"})
+        assert [(f["path"], f["status"]) for f in step["files"]] == [("app.py", "modified")]
+        status = client.call("worktrees.status", {"sessionId": sid})
+        assert status["sessionId"] == sid and {f["path"] for f in status["files"]} == {
+            "app.py",
+            "new.txt",
+            "data.txt",
+        }
+        controls = client.call("agents.controls", {"sessionId": sid})
+        assert controls["sessionId"] == sid
+
+        # named here and there; written out on this machine; merged there by git
+        renamed = client.call("sessions.rename", {"sessionId": sid, "title": "Far steps"})
+        assert renamed["title"] == "Far steps"
+        assert direct.call("sessions.get", {"sessionId": remote_id})["title"] == "Far steps"
+        exported = client.call("sessions.export", {"sessionId": sid, "path": str(short / "far.md")})
+        text = (short / "far.md").read_text()
+        assert exported["bytes"] == len(text.encode()) and "Step 3" in text
+        merged = client.call("worktrees.merge", {"sessionId": sid, "message": "Far steps"})
+        assert git(repo, "log", "-1", "--format=%s") == "Far steps"
+        assert merged["commit"] == git(repo, "rev-parse", "HEAD")
+        assert (repo / "app.py").read_text() == "print(2)\n"
+
+
+def test_an_approval_still_waiting_is_told_again_after_a_reconnect(short: Path) -> None:
+    """The link drops while the remote agent waits for the user: after the reconnect the
+    approval is asked again (once in the window: same id), answered here, and the turn
+    ends there. A window that connects anew is asked too."""
+    relay = Relay(str(short / "relay.sock"), str(short / "remote.sock"))
+    with linked(short, short / "relay.sock") as (local, client, _direct, endpoint):
+        relay.start()
+        session = client.call(
+            "sessions.create", {"remote": {"endpoint": endpoint}, "agent": "scripted"}
+        )
+        sid = session["id"]
+        turn = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+        asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 30)
+        approval = asked["params"]["approvalId"]
+        assert asked["params"]["sessionId"] == sid
+
+        relay.cut()
+        wait_state(client, sid, "unreachable")
+        relay.start()
+        wait_state(client, sid, "connected")
+        again = client.wait_notification(lambda n: n["method"] == "approvals.requested", 30)
+        assert again["params"] == asked["params"]
+
+        window = local.connect()  # a window that comes back is asked as well
+        told = window.wait_notification(lambda n: n["method"] == "approvals.requested")
+        assert told["params"] == asked["params"]
+
+        client.call("approvals.respond", {"approvalId": approval, "decision": "allow_once"})
+        assert client.wait_turn_end(turn["id"], 30)["state"] == "completed"
+        texts = [m["content"] for m in client.call("messages.list", {"sessionId": sid})["messages"]]
+        assert "permission: yes" in texts
+        relay.cut()
+
+
+def test_an_older_remote_host_says_what_it_does_not_share(short: Path) -> None:
+    """A remote host that names no capabilities (RACP v1) runs turns; the rest is refused
+    with -32011, in words naming what it lacks, and nothing is made there."""
+    repo = repository(short / "repo")
+    with linked(short, NIB_RACP_V1="1") as (_local, client, direct, endpoint):
+        words = refused(
+            client, "sessions.create", {"remote": {"endpoint": endpoint}, "agent": "scripted"}
+        )
+        assert "does not share its agents" in words
+        words = refused(
+            client,
+            "sessions.create",
+            {"remote": {"endpoint": endpoint}, "cwd": str(repo), "worktree": {}},
+        )
+        assert "does not share its worktree" in words
+        assert direct.call("sessions.list", {})["sessions"] == []
+        sid = client.call("sessions.create", {"remote": {"endpoint": endpoint}})["id"]
+        for method, need in (
+            ("checkpoints.list", "its checkpoints"),
+            ("agents.controls", "its agents"),
+            ("worktrees.status", "its worktree"),
+            ("sessions.fork", "forks"),
+        ):
+            assert need in refused(client, method, {"sessionId": sid}), method
