@@ -137,8 +137,7 @@ class DraftSaved(NamedTuple):
 
 
 class MessageQueued(NamedTuple):
-    """A message the user sent while the session's turn ran: it goes when the turn
-    completes ("" takes it away)."""
+    """Sent while the session's turn ran: it goes when the turn completes ("" takes it)."""
 
     session_id: str
     text: str
@@ -147,6 +146,7 @@ class MessageQueued(NamedTuple):
 class RemoteChoicesListed(NamedTuple):
     choices: tuple[RemoteChoice, ...]
     note: str
+    agents: tuple[str, ...] = ()  # the agents of that host's own settings (section 19)
 
 
 class ChangesShown(NamedTuple):

@@ -66,7 +66,10 @@ class CreateSession:
 @dataclass(frozen=True)
 class AttachRemote:
     endpoint: str
-    remote_session_id: str  # "": a new session there
+    remote_session_id: str  # "": a new session there, on `agent` in `folder` (theirs)
+    agent: str = ""  # "": Nib's own
+    folder: str = ""  # "": the remote host's default
+    worktree: bool = False  # in a new worktree of the folder's repository there
 
 
 @dataclass(frozen=True)

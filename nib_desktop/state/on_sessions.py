@@ -164,7 +164,7 @@ def message_queued(s: Held, e: ev.MessageQueued) -> Change:
 
 
 def remote_choices_listed(s: Held, e: ev.RemoteChoicesListed) -> Change:
-    s.remote_choices, s.remote_choices_note = e.choices, e.note
+    s.remote_choices, s.remote_choices_note, s.remote_agents = e.choices, e.note, e.agents
     return change(A.REMOTE_CHOICES)
 
 

@@ -149,6 +149,7 @@ class Held:
     images: dict[str, tuple[HeldImage, ...]] = field(default_factory=dict)  # per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
+    remote_agents: tuple[str, ...] = ()  # the listed host's own agents
     history: History = field(default_factory=History)
     changes: Changes = field(default_factory=Changes)
     # files each step changed, by session and the step's content (from its checkpoints)

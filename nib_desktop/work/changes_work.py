@@ -15,7 +15,8 @@ from nib_desktop.state.changes import Changes, FileDiff, Scope
 from nib_desktop.state.store import AppState, Change
 
 NO_CWD = "This session has no folder, so it keeps no checkpoints of one."
-REMOTE = "A remote session's checkpoints are kept by its own host; this window shows none."
+REMOTE = "This remote host does not share its checkpoints (an older Nib host)."
+UNREACHABLE = "The remote host cannot be reached now: its checkpoints show once it is linked."
 NONE_YET = "No checkpoints yet: the folder is recorded when a turn starts."
 
 
@@ -104,8 +105,6 @@ class ChangesWork:
         """The session's scopes: each step that ran (the checklist's order), the last
         turn, the whole session; or why there are none."""
         session = self._state.session(session_id)
-        if session is not None and session.remote:
-            return Changes(session_id, note=REMOTE)
         try:
             listed = await self._host.call(
                 rpc.CHECKPOINTS_LIST, m.CheckpointListParams(session_id=session_id, limit=200)
@@ -114,6 +113,8 @@ class ChangesWork:
             return Changes(session_id, note=NO_CWD)
         except errors.RemoteSession:
             return Changes(session_id, note=REMOTE)
+        except errors.RemoteUnreachable:
+            return Changes(session_id, note=UNREACHABLE)
         points = listed.checkpoints  # newest first
         branch = await self._branch(session_id) if session is not None and session.branch else ()
         if not points:

@@ -95,7 +95,7 @@ class Intents:
         Job = Callable[[Any], tuple[Coroutine[Any, Any, object], str]]
         background: dict[type, Job] = {
             it.AttachRemote: lambda i: (
-                self.remote.attach_remote(i.endpoint, i.remote_session_id),
+                self.remote.attach_remote(i),
                 "attach the remote session",
             ),
             it.ListRemoteSessions: lambda i: (

@@ -34,7 +34,7 @@ class HistoryFiles:
         history = self._state.history
         session_id = history.session_id
         session = self._state.session(session_id)
-        if session_id is None or session is None or session.remote or not session.folder:
+        if session_id is None or session is None or not session.reachable or not session.folder:
             return
         wanted = [
             r.revision
@@ -45,8 +45,8 @@ class HistoryFiles:
             params = m.CheckpointListParams(session_id=session_id, limit=200)
             try:
                 points = (await self._host.call(rpc.CHECKPOINTS_LIST, params)).checkpoints
-            except (errors.InvalidParams, errors.RemoteSession):
-                return
+            except (errors.InvalidParams, errors.RemoteSession, errors.RemoteUnreachable):
+                return  # no folder; a remote host that does not share them, or gone
             for revision in wanted:
                 interval = revision_interval(points, revision)
                 if interval is None:

@@ -12,7 +12,7 @@ from host.protocol.remote import parse_endpoint
 from host.protocol.text import shown_text
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.rpc_client import describe
-from nib_desktop.state import events as ev
+from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import RemoteChoice
 
@@ -34,11 +34,21 @@ class RemoteWork:
         self._state = state
         self._open = open_session
 
-    async def attach_remote(self, endpoint: str, remote_session_id: str) -> m.Session:
-        """Attach the session `remote_session_id` of the host at `endpoint`, or with ""
-        create one there; the host names it after the remote session and its host."""
-        remote = m.RemoteTarget(endpoint=endpoint, remote_session_id=remote_session_id or None)
+    async def attach_remote(self, asked: it.AttachRemote) -> m.Session:
+        """Attach a session of the host at `endpoint`, or with no id create one there, on
+        its agent, in its folder and worktree (section 19: all the remote machine's); the
+        host names it after the remote session and its host."""
+        remote = m.RemoteTarget(
+            endpoint=asked.endpoint, remote_session_id=asked.remote_session_id or None
+        )
         params = m.CreateSessionParams(remote=remote)
+        if not asked.remote_session_id:
+            params = m.CreateSessionParams(
+                remote=remote,
+                agent=asked.agent or m.NIB_AGENT,
+                cwd=asked.folder or None,
+                worktree=m.WorktreeRequest() if asked.worktree else None,
+            )
         return await self._open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def list_remote_sessions(self, endpoint: str) -> None:
@@ -55,7 +65,18 @@ class RemoteWork:
             return
         choices = tuple(RemoteChoice(s.id, shown_text(s.title)) for s in listing.sessions)
         note = "" if choices else "That host has no sessions yet: leave the id blank for a new one."
-        self._state.apply(ev.RemoteChoicesListed(choices, note))
+        agents: tuple[str, ...] = ()
+        try:
+            listed = await self._host.call(
+                rpc.AGENTS_LIST,
+                m.AgentsListParams(remote=m.RemoteSessionsParams(endpoint=endpoint)),
+            )
+            agents = tuple(shown_text(a.name) for a in listed.agents if a.name != m.NIB_AGENT)
+        except errors.RemoteSession:
+            note = f"{note} That host runs only Nib's own agent (an older Nib host).".strip()
+        except errors.RpcError as exc:
+            note = f"{note} Its agents could not be listed: {describe(exc)}".strip()
+        self._state.apply(ev.RemoteChoicesListed(choices, note, agents))
 
     async def retry_remote(self) -> None:
         """Ctrl+R on an unreachable remote session: any call forwarded to its host makes

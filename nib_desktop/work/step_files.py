@@ -36,7 +36,7 @@ class StepFiles:
 
     async def _count(self, session_id: str) -> None:
         session, snapshot = self._state.session(session_id), self._state.snapshot(session_id)
-        if session is None or session.remote or not session.folder or snapshot is None:
+        if session is None or not session.reachable or not session.folder or snapshot is None:
             return
         counts: list[tuple[str, int]] = []
         for item in snapshot.items:
@@ -51,6 +51,8 @@ class StepFiles:
                 step = await self._host.call(rpc.CHANGES_STEP, asked)
             except errors.InvalidParams:
                 continue  # never in progress since checkpoints were kept, or no folder now
+            except (errors.RemoteSession, errors.RemoteUnreachable):
+                return  # a remote host that does not share them, or out of reach now
             counts.append((item.content, len(step.files)))
             if step.to is not None and item.status != "in_progress":
                 self._ended[key] = len(step.files)

@@ -12,7 +12,7 @@ import pytest
 
 from harness.waiting import until
 from nib_desktop.link.supervisor import HostSupervisor, host_command
-from nib_desktop.state import events as ev
+from nib_desktop.state import events as ev, intents as it
 from tests.helpers.launches import assert_a_second_launch_brings_the_first_forward
 
 
@@ -83,7 +83,7 @@ def test_reconnect_after_sigkill_recovers_the_checklist(gui) -> None:
 def test_remote_session_never_sends_todos_get(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r1")
+        await gui.actions.remote.attach_remote(it.AttachRemote("unix:/nonexistent/nib.sock", "r1"))
         assert gui.sessions.property("currentRemote") is True
         os.kill(gui.supervisor.pid, signal.SIGKILL)
         await until(lambda: gui.connection.property("state") == "reconnecting", 15)

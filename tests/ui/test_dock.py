@@ -11,7 +11,7 @@ from PySide6.QtGui import QImage
 
 from harness.gui import Gui
 from harness.waiting import until
-from nib_desktop.state import events as ev
+from nib_desktop.state import events as ev, intents as it
 from ui.snapshots import Item
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
@@ -349,7 +349,9 @@ def test_remote_session_shows_a_note_and_is_never_recovered(gui) -> None:
         await gui.start()
         await running_session(gui)
         before = gui.calls["todos.get"]
-        remote = await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r1")
+        remote = await gui.actions.remote.attach_remote(
+            it.AttachRemote("unix:/nonexistent/nib.sock", "r1")
+        )
         await gui.frame()
         assert gui.sessions.property("currentId") == remote.id
         assert gui.item("todoDock").isVisible()

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from harness.gui import Gui
 from harness.waiting import until
+from nib_desktop.state import intents as it
 from nib_desktop.state.types import Item, Revision
 from ui.views.history import history_rows
 
@@ -122,7 +123,7 @@ def test_history_follows_live_writes_and_groups_by_turn(gui, monkeypatch) -> Non
 def test_history_is_not_offered_for_a_remote_session(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r-1")
+        await gui.actions.remote.attach_remote(it.AttachRemote("unix:/nonexistent/nib.sock", "r-1"))
         await gui.key(Qt.Key.Key_H, CTRL)
         assert not gui.history.property("open")
         assert not gui.item("historyButton").isVisible()

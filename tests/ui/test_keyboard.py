@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from harness.gui import Gui
 from harness.waiting import until
-from nib_desktop.state import events as ev
+from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.transcript_lines import Line
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -329,7 +329,7 @@ def test_closing_during_a_turn_asks_first(gui, monkeypatch) -> None:
 def test_a_host_error_is_told_in_words(gui) -> None:
     async def body() -> None:
         await gui.start()
-        await gui.actions.remote.attach_remote("unix:/nonexistent/nib.sock", "r-1")
+        await gui.actions.remote.attach_remote(it.AttachRemote("unix:/nonexistent/nib.sock", "r-1"))
         await until(lambda: gui.sessions.property("currentRemote"))
         gui.sessions.fork()  # a remote session cannot be forked here
         await until(lambda: gui.notice.property("text") != "", what="the notice")

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from harness.gui import Gui
 from harness.host_process import HostProcess, host_env, running_host
 from harness.waiting import until
+from nib_desktop.state import intents as it
 from tests.helpers.db_copy import database_copy
 
 REMOTE_TOKEN = "remote-token-9"
@@ -39,7 +40,9 @@ def remote(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostProcess]:
 def test_a_remote_session_shows_its_hosts_checklist_live(gui: Gui, remote: HostProcess) -> None:
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.remote.attach_remote(f"unix:{remote.socket_path}", "")
+        session = await gui.actions.remote.attach_remote(
+            it.AttachRemote(f"unix:{remote.socket_path}", "")
+        )
         assert session.remote is not None and session.remote.state == "connected"
         assert gui.sessions.property("currentReachable")
         assert remote.socket_path in gui.item("remoteNote").property("text")
@@ -148,3 +151,81 @@ def test_the_dialog_lists_a_hosts_sessions_and_attaches_one_by_keyboard(
         assert gui.item("composerInput").hasActiveFocus()
 
     gui.run(body(), timeout=60)
+
+
+@pytest.fixture
+def agent_remote(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[HostProcess, Path]]:
+    """A second host whose own settings.json names the scripted ACP agent, and a git
+    repository on its side (the same machine: another data folder, another folder)."""
+    from tests.e2e.test_acp import settings
+    from tests.e2e.test_checkpoints import repository
+
+    folder = Path(tempfile.mkdtemp(prefix="nib-remote-", dir="/tmp"))
+    monkeypatch.setenv("NIB_RACP_TOKEN", REMOTE_TOKEN)
+    settings(folder / "data", env={"PACE_S": "0.05"})
+    repo = repository(folder / "repo")
+    env = host_env(NIB_HOST_TOKEN=REMOTE_TOKEN)
+    try:
+        with running_host(folder / "data", str(folder / "remote.sock"), env) as process:
+            yield process, repo
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
+    gui: Gui, agent_remote: tuple[HostProcess, Path]
+) -> None:
+    """Section 19 in the window: the dialog lists the host's agents, makes a session on
+    one in a worktree of a folder there; its approvals are answered here by key, its
+    steps' changes read in the Changes view, and fork and rename are offered."""
+    from tests.ui.test_agents import ALT, CTRL_SHIFT, send, turn_end
+    from tests.ui.test_changes import checkpoints_heard
+
+    remote, repo = agent_remote
+    taken = checkpoints_heard(gui)  # the remote host's, told here
+
+    async def body() -> None:
+        await gui.start()
+        await gui.open_remote_dialog()
+        gui.item("endpointField").setProperty("text", f"unix:{remote.socket_path}")
+        await gui.click(gui.item("listRemoteButton"))
+        box = gui.item("remoteAgentBox")
+        await until(lambda: box.property("count") == 2, what="the host's agents")
+        box.setProperty("currentIndex", 1)
+        assert box.property("currentText") == "scripted"
+        gui.item("remoteFolderField").setProperty("text", str(repo))
+        await gui.frame()
+        worktree = gui.item("remoteWorktreeBox")
+        assert worktree.property("enabled")
+        worktree.setProperty("checked", True)
+        await gui.click(gui.item("attachButton"))
+        await until(lambda: gui.state.shown is not None and gui.state.shown.remote, 30, "made")
+        shown = gui.state.shown
+        assert shown is not None and shown.agent == "scripted"
+        assert gui.item("forkButton").property("enabled")  # on its host (section 19)
+
+        await send(gui, "steps")
+        answered = ""
+        for step in range(3):
+            await until(
+                lambda answered=answered: (
+                    gui.approvals.property("approvalId") not in ("", answered)
+                ),
+                20,
+                "the approval, asked here",
+            )
+            answered = gui.approvals.property("approvalId")
+            # each change allowed once its step's checkpoint is kept there and told here
+            await until(lambda step=step: len(taken) >= step + 2, 20, "the step's checkpoint")
+            await gui.key(Qt.Key.Key_Y, ALT)
+        await turn_end(gui)
+        assert (repo / "app.py").read_text() == "print(1)\n"  # its worktree, not the checkout
+
+        await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
+        scopes = gui.views.changes_view.scope_model
+        await until(lambda: len(scopes.rows()) >= 3, 20, "the remote steps' changes")
+        titles = [row.title for row in scopes.rows()]
+        assert titles[:3] == ["Step: Step 1", "Step: Step 2", "Step: Step 3"]
+        assert [row.title for row in gui.views.changes_view.file_model.rows()] == ["app.py"]
+
+    gui.run(body(), timeout=90)

@@ -154,7 +154,7 @@ Rectangle {
                 Layout.fillWidth: true
                 palette.buttonText: enabled ? sidebar.theme.text : sidebar.theme.disabledText
                 text: qsTr("Fork")
-                enabled: sidebar.app.sessions.currentId !== "" && !sidebar.app.sessions.currentRemote
+                enabled: sidebar.app.sessions.currentId !== "" && sidebar.app.sessions.currentReachable
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("A copy of this session to try another way (%1)").arg(sidebar.keys["fork"])
                 Accessible.name: qsTr("Fork the session")

@@ -60,7 +60,7 @@ Item {
     Shortcut {
         id: forkShortcut
         sequence: "Ctrl+Shift+D"
-        enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
+        enabled: keys.sessions.currentId !== "" && keys.sessions.currentReachable
         onActivated: keys.sessions.fork()
     }
     Shortcut {
@@ -116,7 +116,7 @@ Item {
         id: renameShortcut
         objectName: "renameShortcut"
         sequence: "F2"
-        enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
+        enabled: keys.sessions.currentId !== "" && keys.sessions.currentReachable
         onActivated: keys.libraryRequested("RenameDialog.qml")
     }
     Shortcut {
@@ -129,7 +129,7 @@ Item {
         id: exportShortcut
         objectName: "exportShortcut"
         sequence: "Ctrl+Shift+E"
-        enabled: keys.sessions.currentId !== "" && !keys.sessions.currentRemote
+        enabled: keys.sessions.currentId !== "" && keys.sessions.currentReachable
         onActivated: keys.libraryRequested("ExportDialog.qml")
     }
     Shortcut {

@@ -121,7 +121,7 @@ class PaletteView(QObject):
             ]
         if remote and shown is not None and not shown.reachable:
             out.append(_command("retryRemote", "Reach the remote host now", key("retryRemote", "")))
-        if shown is not None and not remote:
+        if shown is not None and shown.reachable:  # a remote one's, on its host (section 19)
             out.append(_command("fork", "Fork this session", key("fork", "")))
             out.append(_command("rename", "Rename this session…", key("rename", "")))
             out.append(_command("export", "Export this session as Markdown…", key("export", "")))

@@ -53,6 +53,12 @@ class RemoteView(QObject):
     choices = Property(RemoteChoiceModel, _choices, constant=True)
     note = Property(str, _note, notify=choicesChanged)
 
+    @Slot(result="QStringList")
+    def agentNames(self) -> list[str]:
+        """The agents a new session there may run on: Nib's own first, then those the
+        host's own settings name (listed with its sessions)."""
+        return ["nib", *self._state.remote_agents]
+
     @Slot(str, result=str)
     def problem(self, endpoint: str) -> str:
         """What is wrong with a remote endpoint as typed, or "" if nothing."""
@@ -63,6 +69,11 @@ class RemoteView(QObject):
         """The sessions the host at `endpoint` has, into `choices` ("": none)."""
         self._ask(it.ListRemoteSessions(endpoint))
 
-    @Slot(str, str)
-    def attach(self, endpoint: str, remote_session_id: str) -> None:
-        self._ask(it.AttachRemote(endpoint, remote_session_id))
+    @Slot(str, str, str, str, bool)
+    def attach(
+        self, endpoint: str, remote_session_id: str, agent: str, folder: str, worktree: bool
+    ) -> None:
+        """Attach `remote_session_id` there, or with "" make a session there on `agent`
+        ("nib": Nib's own) in `folder`, in a new worktree of it if `worktree`."""
+        agent = "" if agent == "nib" else agent
+        self._ask(it.AttachRemote(endpoint, remote_session_id, agent, folder, worktree))

@@ -31,10 +31,14 @@ Dialog {
     onOpened: {
         endpointField.clear()
         remoteIdField.clear()
+        folderField.clear()
+        worktreeBox.checked = false
         remoteDialog.app.remote.list("")
         endpointField.forceActiveFocus()
     }
-    onAccepted: remoteDialog.app.remote.attach(endpointField.text.trim(), remoteIdField.text.trim())
+    onAccepted: remoteDialog.app.remote.attach(endpointField.text.trim(), remoteIdField.text.trim(),
+                                               agentBox.currentText, folderField.text.trim(),
+                                               worktreeBox.checked)
 
     ColumnLayout {
         anchors.left: parent.left
@@ -102,6 +106,54 @@ Dialog {
             font.pixelSize: 12
             Accessible.role: Accessible.StaticText
             Accessible.name: text
+        }
+        // a new session there: on which of that host's agents, in which of its folders
+        GridLayout {
+            objectName: "newThere"
+            Layout.fillWidth: true
+            visible: remoteIdField.text.trim() === ""
+            columns: 2
+            columnSpacing: 8
+            Label {
+                text: qsTr("Agent there")
+                color: remoteDialog.theme.text
+            }
+            ComboBox {
+                id: agentBox
+                objectName: "remoteAgentBox"
+                Layout.fillWidth: true
+                model: remoteDialog.app.remote.agentNames()
+                Connections {  // listed with the host's sessions
+                    target: remoteDialog.app.remote
+                    function onChoicesChanged(): void {
+                        agentBox.model = remoteDialog.app.remote.agentNames()
+                    }
+                }
+                Accessible.name: qsTr("Agent on that host")
+                Accessible.description: qsTr("Its agents are listed with its sessions")
+            }
+            Label {
+                text: qsTr("Folder there")
+                color: remoteDialog.theme.text
+            }
+            TextField {
+                id: folderField
+                objectName: "remoteFolderField"
+                Layout.fillWidth: true
+                placeholderText: qsTr("blank: its home folder")
+                Accessible.name: qsTr("Folder on that host")
+                Accessible.description: qsTr("An absolute path on the remote machine")
+                Keys.onReturnPressed: remoteDialog.attach()
+                Keys.onEnterPressed: remoteDialog.attach()
+            }
+            CheckBox {
+                id: worktreeBox
+                objectName: "remoteWorktreeBox"
+                Layout.columnSpan: 2
+                text: qsTr("In a new worktree of that folder's repository")
+                enabled: folderField.text.trim() !== ""
+                Accessible.name: text
+            }
         }
         ListView {
             id: choices
