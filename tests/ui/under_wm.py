@@ -540,6 +540,7 @@ def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
         await type_text("Remove the worktree")
         await keys("Return")
         await until(lambda: not Path(shown.cwd).exists(), 15, "the worktree removed")
-        assert gui.state.notice.startswith("Removed the worktree")
+        # said once the host answers, which is after the folder is gone
+        await until(lambda: gui.state.notice.startswith("Removed the worktree"), 15, "said")
 
     gui.run(body(), timeout=100)

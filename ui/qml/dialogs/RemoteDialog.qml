@@ -123,6 +123,16 @@ Dialog {
                 objectName: "remoteAgentBox"
                 Layout.fillWidth: true
                 model: remoteDialog.app.remote.agentNames()
+                // the chosen name as plain text: the box itself is what is named and read
+                contentItem: Text {
+                    leftPadding: 8
+                    text: agentBox.displayText
+                    textFormat: Text.PlainText
+                    color: remoteDialog.theme.text
+                    verticalAlignment: Text.AlignVCenter
+                    elide: Text.ElideRight
+                    Accessible.ignored: true
+                }
                 Connections {  // listed with the host's sessions
                     target: remoteDialog.app.remote
                     function onChoicesChanged(): void {
