@@ -15,7 +15,7 @@ import pytest
 from harness.git_env import git_env
 from harness.host_process import HostProcess, RpcClient, RpcErrorReply
 from tests.e2e.test_acp import settings
-from tests.e2e.test_checkpoints import run_steps
+from tests.e2e.test_checkpoints import repository, run_steps
 from tests.e2e.test_racp import local_host, remote_hello, remote_host, short, wait_state
 from tests.helpers.relay import Relay
 
@@ -27,17 +27,6 @@ def git(folder: Path, *args: str) -> str:
         ["git", "-C", str(folder), *args], env=git_env(), check=True, capture_output=True, text=True
     )
     return done.stdout.strip()
-
-
-def repository(path: Path) -> Path:
-    """The remote machine's checkout: app.py and data.txt on main."""
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "app.py").write_text("print(1)\n")
-    (path / "data.txt").write_text("original\n")
-    git(path, "add", "-A")
-    git(path, "commit", "-qm", "start")
-    return path
 
 
 @contextlib.contextmanager

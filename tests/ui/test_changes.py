@@ -36,6 +36,12 @@ async def three_steps(gui: Gui, taken: list[str]) -> None:
     change allowed once its step's checkpoint is stored, to the turn-end checkpoint."""
     await agent_session(gui)
     await send(gui, "steps")
+    await allow_three_steps(gui, taken)
+
+
+async def allow_three_steps(gui: Gui, taken: list[str]) -> None:
+    """The three steps of the "steps" turn sent, each allowed by key once its step's
+    checkpoint is told, to the turn-end checkpoint."""
     answered = ""
     for step in range(3):
         await until(

@@ -178,8 +178,8 @@ def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
     """Section 19 in the window: the dialog lists the host's agents, makes a session on
     one in a worktree of a folder there; its approvals are answered here by key, its
     steps' changes read in the Changes view, and fork and rename are offered."""
-    from tests.ui.test_agents import ALT, CTRL_SHIFT, send, turn_end
-    from tests.ui.test_changes import checkpoints_heard
+    from tests.ui.test_agents import CTRL_SHIFT, send
+    from tests.ui.test_changes import allow_three_steps, checkpoints_heard
 
     remote, repo = agent_remote
     taken = checkpoints_heard(gui)  # the remote host's, told here
@@ -205,20 +205,7 @@ def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
         assert gui.item("forkButton").property("enabled")  # on its host (section 19)
 
         await send(gui, "steps")
-        answered = ""
-        for step in range(3):
-            await until(
-                lambda answered=answered: (
-                    gui.approvals.property("approvalId") not in ("", answered)
-                ),
-                20,
-                "the approval, asked here",
-            )
-            answered = gui.approvals.property("approvalId")
-            # each change allowed once its step's checkpoint is kept there and told here
-            await until(lambda step=step: len(taken) >= step + 2, 20, "the step's checkpoint")
-            await gui.key(Qt.Key.Key_Y, ALT)
-        await turn_end(gui)
+        await allow_three_steps(gui, taken)  # asked here, answered by key
         assert (repo / "app.py").read_text() == "print(1)\n"  # its worktree, not the checkout
 
         await gui.key(Qt.Key.Key_G, CTRL_SHIFT)
