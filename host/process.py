@@ -49,6 +49,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help="serve one client over standard input and output (e.g. through ssh)",
     )
     parser.add_argument("--data-dir", type=Path, default=None, help="where nib.sqlite3 lives")
+    where.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version and exit (e.g. to check that ssh finds nib-host)",
+    )
     parser.add_argument(
         "--log-level", default=os.environ.get("NIB_LOG_LEVEL", "INFO"), help="DEBUG, INFO, ..."
     )
@@ -126,6 +131,11 @@ def rotate_log() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.version:
+        from host.protocol.appinfo import app_version
+
+        print(f"nib-host {app_version()} (protocol {PROTOCOL_VERSION})")
+        return EXIT_OK
     token = os.environ.get(TOKEN_ENV, "")
     if not token.strip() and not args.stdio:
         return fail(EXIT_USAGE, f"{TOKEN_ENV} is not set; the host refuses to start without it")
@@ -141,7 +151,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         lock.acquire()
     except FolderInUse as exc:
-        return fail(EXIT_IN_USE, str(exc))
+        if not args.stdio:
+            return fail(EXIT_IN_USE, str(exc))
+        from host.joining import join  # a new link to a host that outlived the last one
+
+        try:
+            joined = join(data_dir, FolderInUse, lock.acquire)
+        except FolderInUse as still:
+            return fail(EXIT_IN_USE, str(still))
+        except OSError as failed:
+            return fail(EXIT_STORAGE, f"cannot lock {data_dir}: {failed.strerror}")
+        if joined is not None:
+            return joined
     except OSError as exc:
         return fail(EXIT_STORAGE, f"cannot lock {data_dir}: {exc.strerror}")
     secrets = Secrets()
@@ -238,16 +259,28 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     if _stopped_early:
         stop.set()
 
+    joinable: RpcServer | None = None
     if listening is None:
+        from host.joining import offer
+
         client = asyncio.ensure_future(server.serve_stdio())
+        # the client (an ssh link that dropped) may come back: a new `nib-host --stdio`
+        # joins this host through its folder's socket while it runs (host/joining.py)
+        sock, join_token = offer(core.data_dir)
+        joinable = RpcServer(join_token, server.dispatcher)
+        core.publisher.subscribe(joinable.broadcast, clients=True)
+        await joinable.serve_socket(sock)
 
-        async def client_left() -> None:
-            # the client (e.g. an ssh link that dropped) may come back: running turns
-            # finish first, and a new `nib-host --stdio` serves it once this one is gone
-            await core.runtime.finish_running()
-            stop.set()
+        async def client_left(joined: RpcServer) -> None:
+            # this host stops once its turns have ended and no link is left
+            while True:
+                await core.runtime.finish_running()
+                if not joined.connection_count:
+                    stop.set()
+                    return
+                await joined.all_gone()
 
-        client.add_done_callback(lambda _done: asyncio.ensure_future(client_left()))
+        client.add_done_callback(lambda _done: asyncio.ensure_future(client_left(joinable)))
         log.info("serving one client over standard input and output")
     else:
         await server.serve_socket(listening)
@@ -278,4 +311,9 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     log.info("stopping")
     await core.end()
     server.close()
+    if joinable is not None:
+        from host.joining import withdraw
+
+        joinable.close()
+        withdraw(core.data_dir)
     return EXIT_OK

@@ -55,10 +55,22 @@ class RpcServer:
         self._connections: set[ServerConnection] = set()
         self._server: asyncio.AbstractServer | None = None
         self._path: str | None = None
+        self._left: asyncio.Event | None = None  # set as a connection goes
 
     @property
     def connection_count(self) -> int:
         return len(self._connections)
+
+    @property
+    def dispatcher(self) -> Dispatcher:
+        return self._dispatcher
+
+    async def all_gone(self) -> None:
+        """Until no connection is left."""
+        while self._connections:
+            self._left = self._left or asyncio.Event()
+            self._left.clear()
+            await self._left.wait()
 
     @property
     def unauthenticated_count(self) -> int:
@@ -163,6 +175,8 @@ class RpcServer:
             timer.cancel()
             connection.shut()
             self._connections.discard(connection)
+            if self._left is not None:
+                self._left.set()
             if not transport.is_closing():
                 transport.close()
             self._give_back_memory()

@@ -384,16 +384,16 @@ def test_an_ssh_remote_that_refuses_the_key_says_so(short: Path) -> None:
 
 
 def test_an_ssh_link_that_drops_mid_turn_lets_the_turn_finish_there(short: Path) -> None:
-    """The ssh client dies mid-turn: `nib-host --stdio` over there finishes the turn
-    before it exits; the link comes back (a second `nib-host --stdio` waits for the
-    first to let go of its folder) and the turn's end and checklist catch up."""
+    """The ssh client dies mid-turn: `nib-host --stdio` over there runs on; the link
+    comes back while the turn still runs (the second `nib-host --stdio` joins the first:
+    one host, one data folder), and the turn's end and checklist arrive as they come."""
     from harness.sshd import remote_command, running_sshd
 
     with running_sshd(short / "ssh") as server:
         env = host_env(
             NIB_SSH_COMMAND=server.ssh_command(),
             NIB_REMOTE_HOST_COMMAND=remote_command(
-                short / "far-data", NIB_DEMO_STEP_DELAY_MS="400"
+                short / "far-data", NIB_DEMO_STEP_DELAY_MS="2500"
             ),
         )
         with running_host(short / "local-data", str(short / "local.sock"), env) as local:
@@ -410,11 +410,13 @@ def test_an_ssh_link_that_drops_mid_turn_lets_the_turn_finish_there(short: Path)
                 if Path(f"/proc/{pid}/comm").read_text().strip() == "ssh"
             ]
             assert len(ssh) == 1
+            far_host = (short / "far-data" / "host.lock").read_text()
             os.kill(ssh[0], signal.SIGKILL)
             wait_state(client, sid, "unreachable")
             back = wait_state(client, sid, "connected", timeout=60)
-            assert back["runningTurnId"] is None
-            ended = client.wait_turn_end(turn["id"])
+            assert back["runningTurnId"] == turn["id"]  # joined mid-turn, not refused
+            assert (short / "far-data" / "host.lock").read_text() == far_host
+            ended = client.wait_turn_end(turn["id"], timeout=60)
             assert ended["state"] == "completed"  # it ran on to its end over there
             snapshot = client.call("todos.get", {"sessionId": sid})
             assert {i["status"] for i in snapshot["items"]} == {"completed"}
