@@ -64,7 +64,7 @@ def run(bursts: int, sessions: int, keep: bool) -> tuple[list[float], list[float
     writers: list[str] = []
     saving = drafts.save
 
-    def counted(data_dir: Path, held: dict[str, str]) -> None:
+    def counted(data_dir: Path, held: drafts.Unsent) -> None:
         writers.append(threading.current_thread().name)
         saving(data_dir, held)
 

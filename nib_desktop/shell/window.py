@@ -69,7 +69,7 @@ def restore_from_data_dir(state: AppState, data_dir: Path) -> None:
     from nib_desktop.shell import drafts
 
     state.desktop = desktop_prefs.load(data_dir)
-    state.drafts = drafts.load(data_dir)  # what was typed and not sent, back in place
+    drafts.load(data_dir).onto(state)  # what was written and not sent, back in place
     state.reduced_motion = state.reduced_motion or state.desktop.reduced_motion
     restore_sessions(state, data_dir)
 

@@ -10,6 +10,7 @@ from nib_desktop.state.attempts import AttemptTold as AttemptTold
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import EarlierListed as EarlierListed
 from nib_desktop.state.editing import EditingSet as EditingSet
+from nib_desktop.state.feedback import PlanAsked as PlanAsked
 from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
@@ -18,7 +19,6 @@ from nib_desktop.state.types import (
     AgentChoice,
     ConnectionState,
     DesktopPrefs,
-    PlanAsk,
     RemoteChoice,
     Revision,
     Session,
@@ -207,11 +207,6 @@ class RevisionWritten(NamedTuple):
 
 class RevisionViewed(NamedTuple):
     revision: int  # 0: back to the live list
-
-
-class PlanAsked(NamedTuple):
-    session_id: str
-    asks: tuple[PlanAsk, ...]  # all those held on the session's plan; () once sent
 
 
 class FilesFound(NamedTuple):

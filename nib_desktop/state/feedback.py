@@ -8,15 +8,25 @@ next plan is the new checklist."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from nib_desktop.state.types import AskKind, PlanAsk
 
 __all__ = [
-    "MAX_ASKS", "AskKind", "AskOnPlan", "DropAsk", "FeedbackIntent", "PlanAsk", "SendFeedback",
-    "joined", "said",
+    "MAX_ASKS", "AskKind", "AskOnPlan", "DropAsk", "FeedbackIntent", "PlanAsk", "PlanAsked",
+    "SendFeedback", "joined", "said",
 ]  # fmt: skip
 
 MAX_ASKS = 50  # asks held per session; more are refused in words
+
+
+class PlanAsked(NamedTuple):
+    """The asks held on a session's plan (all of them; () once sent), and whether they go
+    when its running turn ends (composed then, against the checklist as it is then)."""
+
+    session_id: str
+    asks: tuple[PlanAsk, ...]
+    queued: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,10 @@ def snapshot_arrived(s: Held, e: ev.SnapshotArrived) -> Change:
 
 
 def plan_asked(s: Held, e: ev.PlanAsked) -> Change:
-    if not put(s.plan_asks, e.session_id, e.asks):
+    queued = e.queued and bool(e.asks)
+    was = e.session_id in s.asks_queued
+    (s.asks_queued.add if queued else s.asks_queued.discard)(e.session_id)
+    if not put(s.plan_asks, e.session_id, e.asks) and queued == was:
         return NOTHING
     return change(A.FEEDBACK, session_id=e.session_id)
 

@@ -145,6 +145,7 @@ class Held:
     drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
     queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
     plan_asks: dict[str, tuple[PlanAsk, ...]] = field(default_factory=dict)  # per session
+    asks_queued: set[str] = field(default_factory=set)  # sessions whose asks go at turn end
     files_found: tuple[str, str, tuple[str, ...]] = ("", "", ())  # session, query, paths
     images: dict[str, tuple[HeldImage, ...]] = field(default_factory=dict)  # per session
     remote_choices: tuple[RemoteChoice, ...] = ()

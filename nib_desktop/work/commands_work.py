@@ -19,9 +19,17 @@ StartIn = Callable[[str, str], Coroutine[Any, Any, m.Turn]]
 
 
 class CommandsWork:
-    def __init__(self, host: HostLink, state: AppState, run: Runner, start_in: StartIn) -> None:
+    def __init__(
+        self,
+        host: HostLink,
+        state: AppState,
+        run: Runner,
+        start_in: StartIn,
+        due: Callable[[str, bool], str] = lambda _s, _c: "",
+    ) -> None:
         self._host = host
         self._state = state
+        self._due = due  # the feedback on the plan queued for a turn's end, as text
         self._run = run
         self._start_in = start_in
         self._compact_after: set[str] = set()  # sessions whose "/compact" waits for the turn
@@ -36,9 +44,12 @@ class CommandsWork:
         session_id = event.turn.session_id
         compact = session_id in self._compact_after  # "/compact" typed during the turn
         self._compact_after.discard(session_id)
-        text = self._state.queued.get(session_id, "") if event.turn.state == "completed" else ""
+        completed = event.turn.state == "completed"
+        text = self._state.queued.get(session_id, "") if completed else ""
         if text:
             self._state.apply(ev.MessageQueued(session_id, ""))
+        asks = self._due(session_id, completed)  # first: what the user asked of the plan
+        text = "\n\n".join(part for part in (asks, text) if part)
         if compact:  # first: the host takes no turn while it compacts
             self._run(self._compact_then(session_id, text), "compact the conversation")
         elif text:

@@ -64,9 +64,10 @@ class Intents:
         self.step_files = StepFiles(host, state, run)
         self.history_files = HistoryFiles(host, state, run)
         self.settings = SettingsWork(host, state, run, data_dir)
-        self.commands = CommandsWork(host, state, run, self.sessions.start_turn_in)
-        self.remote = RemoteWork(host, state, self.sessions.open)
         self.feedback = FeedbackWork(state, run, self.sessions.start_turn_in)
+        start_in, due = self.sessions.start_turn_in, self.feedback.due
+        self.commands = CommandsWork(host, state, run, start_in, due)
+        self.remote = RemoteWork(host, state, self.sessions.open)
         self.steering = SteeringWork(host, state, run, self.sessions.start_turn_in)
         self.files = FilesWork(state, run)
         self.library = LibraryWork(host, state, run)
@@ -118,7 +119,7 @@ class Intents:
                 self.steering.steer(i.option, i.value, i.then),
                 "change the option" if i.option else "change the mode",
             ),
-            it.Continue: lambda _i: (self.sessions.continue_turn(), "continue the turn"),
+            it.Continue: self._continue,
             it.Retry: lambda _i: (self.sessions.retry(), "start the host"),
             it.RetryRemote: lambda _i: (self.remote.retry_remote(), "reach the remote host"),
             it.RetryServer: lambda i: (
@@ -187,6 +188,14 @@ class Intents:
         if editing is None:
             return self.sessions.start_turn(intent.text), "send the message"
         return self.sessions.rewind(editing, intent.text), "send the edited message"
+
+    def _continue(self, _intent: it.Continue) -> tuple[Coroutine[Any, Any, object], str]:
+        """Ctrl+Enter, one meaning: go on with the plan, with the asks held on it if any
+        (sent as the feedback's message, never dropped for a bare "Continue")."""
+        shown = self._state.current
+        if shown is not None and self._state.plan_asks.get(shown):
+            return self.feedback.send(shown), "send the feedback on the plan"
+        return self.sessions.continue_turn(), "continue the turn"
 
     def _queue(self, intent: it.Queue) -> None:
         current = self._state.current

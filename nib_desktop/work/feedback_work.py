@@ -14,6 +14,7 @@ from nib_desktop.state import events as ev, feedback as fb
 from nib_desktop.state.store import AppState
 
 StartIn = Callable[[str, str], Coroutine[Any, Any, m.Turn]]
+OPEN = frozenset({"pending", "in_progress"})  # a step an ask can still be about
 
 
 class FeedbackWork:
@@ -56,17 +57,50 @@ class FeedbackWork:
         return words.message(snapshot.revision, items, told)
 
     async def send(self, session_id: str) -> None:
-        """The asks to the agent: now, or after the running turn (as a queued message);
-        they are held until the host took the message, so a failure loses none."""
-        text = self.message(session_id)
+        """The asks to the agent: now, or when the running turn ends, composed then
+        against the checklist as it stands then (`due`); held until the host took the
+        message, so a failure loses none."""
+        held = self._state.plan_asks.get(session_id, ())
         session = self._state.session(session_id)
-        if not text or session is None:
+        if not held or session is None:
             return
         if session.running:
-            queued = self._state.queued.get(session_id, "")
+            self._state.apply(ev.PlanAsked(session_id, held, queued=True))
             self._state.apply(
-                ev.MessageQueued(session_id, f"{queued}\n\n{text}" if queued else text)
+                ev.NoticeShown("Your asks go to the agent when this turn ends.", "done")
             )
-        else:
+            return
+        text = self.message(session_id)
+        if text:
             await self._start_in(session_id, text)
-        self._state.apply(ev.PlanAsked(session_id, ()))
+            self._state.apply(ev.PlanAsked(session_id, ()))
+
+    def due(self, session_id: str, completed: bool) -> str:
+        """At the end of a turn: the message of the asks queued for it, written against
+        the checklist as it is now; asks about steps finished or gone meanwhile are not
+        sent, and said. After a turn that did not complete, they stay held, unsent."""
+        state = self._state
+        if session_id not in state.asks_queued:
+            return ""
+        asks = state.plan_asks.get(session_id, ())
+        if not completed:
+            state.apply(ev.PlanAsked(session_id, asks))
+            return ""
+        snapshot = state.snapshot(session_id)
+        status = {item.content: item.status for item in snapshot.items} if snapshot else {}
+        live = tuple(a for a in asks if a.kind == "add" or status.get(a.step) in OPEN)
+        stale = [a for a in asks if a not in live]
+        state.apply(ev.PlanAsked(session_id, ()))
+        if stale:
+            listed = "; ".join(fb.said(a) for a in stale)
+            which = "These asks were" if live else "Your asks were"
+            state.apply(
+                ev.NoticeShown(
+                    f"{which} not sent: their steps were finished or removed meanwhile: {listed}"
+                )
+            )
+        if not live or snapshot is None:
+            return ""
+        items = [(item.content, item.status) for item in snapshot.items]
+        told = [words.PlanAsk(a.kind, a.step, a.text, a.places) for a in live]
+        return words.message(snapshot.revision, items, told)

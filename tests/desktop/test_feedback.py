@@ -87,18 +87,20 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             ):
                 main.intents.ask(it.AskOnPlan(ask))
             assert len(state.plan_asks[session.id]) == 4
-            # while the turn runs it is queued like a message; asking wrote nothing
+            # while the turn runs they are held to go at its end (written then, against
+            # the checklist as it is then); asking wrote nothing
             main.intents.ask(it.SendFeedback())
-            await until(lambda: session.id in state.queued, what="the feedback queued")
-            assert state.queued[session.id].startswith("Feedback on the plan (checklist revision")
-            assert session.id not in state.plan_asks
+            await until(lambda: session.id in state.asks_queued, what="the feedback queued")
+            assert len(state.plan_asks[session.id]) == 4 and session.id not in state.queued
             assert main.link.calls[calls:] == []  # no host call at all
             turn = state.turn(session.id).turn_id
             await main.intents.sessions.cancel_turn()
             await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
+            # a stopped turn: they wait, held, for the user to send them
+            await until(lambda: session.id not in state.asks_queued, what="held again")
             snapshot = await main.link.call(rpc.TODOS_GET, rpc.m.SessionRef(session_id=session.id))
             assert snapshot.revision == before.revision  # unchanged until the agent writes
-            main.intents.ask(it.SendQueued())  # a stopped turn's queued message waits for this
+            main.intents.ask(it.SendFeedback())
             await until(lambda: state.turn(session.id).turn_id not in ("", turn), what="sent")
             await until(
                 lambda: (
@@ -116,6 +118,77 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             ]
             texts = [line.text for line in state.transcript.lines]
             assert any("Noted on “Add the column”: use a nullable column" in t for t in texts)
+            await main.intents.sessions.cancel_turn()
+
+    run(body())
+
+
+def user_texts(state: Any) -> list[str]:
+    return [line.text for line in state.transcript.lines if line.kind == "user"]
+
+
+def test_asks_queued_for_a_turns_end_are_written_then_and_stale_ones_said(
+    tmp_path, monkeypatch
+) -> None:
+    """Issue 47, point 23: asks sent while a turn runs go when it ends, written against
+    the checklist as it is then: an ask about a step finished meanwhile is not sent (and
+    said), the rest is."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "1500")
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            state = main.state
+            session = await main.intents.sessions.create_session("agent")
+            await until(lambda: state.transcript.loaded, what="the session shown")
+            await main.intents.sessions.start_turn(STEPS)
+            await until(lambda: state.snapshot(session.id) is not None, what="the list written")
+            main.intents.ask(it.AskOnPlan(fb.PlanAsk("skip", "Update the docs")))
+            main.intents.ask(it.AskOnPlan(fb.PlanAsk("add", "", "Tag the release")))
+            main.intents.ask(it.SendFeedback())
+            await until(lambda: session.id in state.asks_queued, what="queued for the end")
+            sent = [t for t in user_texts(state) if t.startswith("Feedback on the plan")]
+            assert sent == []  # nothing yet: the turn runs
+            await until(
+                lambda: any(t.startswith("Feedback on the plan") for t in user_texts(state)),
+                20,
+                "the asks sent at the turn's end",
+            )
+            feedback = next(t for t in user_texts(state) if t.startswith("Feedback on the plan"))
+            assert "Tag the release" in feedback and "Skip" not in feedback
+            assert "[completed] Update the docs" in feedback  # the list as it was then
+            assert state.notice == (
+                "These asks were not sent: their steps were finished or removed meanwhile:"
+                " Skip “Update the docs”"
+            )
+            assert session.id not in state.plan_asks and session.id not in state.asks_queued
+            await main.intents.sessions.cancel_turn()
+
+    run(body())
+
+
+def test_ctrl_enter_with_asks_held_sends_them_instead_of_a_bare_continue(
+    tmp_path, monkeypatch
+) -> None:
+    """Issue 47, point 24: one key, one meaning: Continue carries the held asks on."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "60000")
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            state = main.state
+            session = await main.intents.sessions.create_session("agent")
+            await until(lambda: state.transcript.loaded, what="the session shown")
+            await main.intents.sessions.start_turn(STEPS)
+            await until(lambda: state.snapshot(session.id) is not None, what="the list written")
+            await main.intents.sessions.cancel_turn()
+            await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
+            main.intents.ask(it.AskOnPlan(fb.PlanAsk("skip", "Write the tests")))
+            main.intents.ask(it.Continue())
+            await until(
+                lambda: user_texts(state)[-1].startswith("Feedback on the plan"),
+                what="the asks sent by Continue",
+            )
+            assert "Skip “Write the tests”" in user_texts(state)[-1]
+            assert session.id not in state.plan_asks  # sent, not dropped
             await main.intents.sessions.cancel_turn()
 
     run(body())

@@ -13,6 +13,7 @@ import pytest
 from harness.gui import Gui
 from harness.waiting import until
 from nib_desktop.shell import drafts
+from nib_desktop.state.types import PlanAsk
 
 pytestmark = pytest.mark.in_memory
 
@@ -59,15 +60,67 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
 
 def test_a_file_that_cannot_be_read_keeps_no_draft(tmp_path: Any) -> None:
     (tmp_path / drafts.FILENAME).write_text("{not json")
-    assert drafts.load(tmp_path) == {}
+    assert drafts.load(tmp_path) == drafts.nothing()
     (tmp_path / drafts.FILENAME).write_text(json.dumps({"version": 1, "drafts": {"a": 3}}))
-    assert drafts.load(tmp_path) == {}
-    drafts.save(tmp_path, {"a": "text"})
-    assert drafts.load(tmp_path) == {"a": "text"}
+    assert drafts.load(tmp_path) == drafts.nothing()
+    bad_asks = {"s": {"asks": [["explode", "x", "", 0], ["skip", "Step", "", "1"]]}}
+    (tmp_path / drafts.FILENAME).write_text(json.dumps({"version": 1, "asks": bad_asks}))
+    assert drafts.load(tmp_path) == drafts.nothing()
+    kept = drafts.Unsent(
+        {"a": "text"},
+        {"a": "after the turn"},
+        {"a": (PlanAsk("skip", "Step 2"), PlanAsk("move", "Step 3", places=-1))},
+        {"a"},
+    )
+    drafts.save(tmp_path, kept)
+    assert drafts.load(tmp_path) == kept
+    older = {"version": 1, "drafts": {"a": "text"}}  # a file written before round 5
+    (tmp_path / drafts.FILENAME).write_text(json.dumps(older))
+    assert drafts.load(tmp_path) == drafts.Unsent({"a": "text"}, {}, {}, set())
 
 
 def test_a_fifo_in_place_of_the_drafts_file_does_not_hold_the_window(tmp_path: Path) -> None:
     """Issue 46, point 13: a FIFO named window-drafts.json blocked the window before its
     first frame (reading it waits for a writer that never comes)."""
     os.mkfifo(tmp_path / drafts.FILENAME)
-    assert drafts.load(tmp_path) == {}
+    assert drafts.load(tmp_path) == drafts.nothing()
+
+
+def test_a_queued_message_and_the_asks_on_the_plan_survive_a_quit(
+    aio_loop: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 47, point 25: what waits for a turn's end is kept as a draft is."""
+    from nib_desktop.state import events as ev
+
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    first = Gui(aio_loop, data, True)
+    kept = data / drafts.FILENAME
+    asks = (PlanAsk("skip", "Write the tests"), PlanAsk("add", "", "Tag the release"))
+
+    async def queue_them() -> str:
+        await first.start()
+        session = await first.actions.sessions.create_session("agent")
+        first.state.apply(ev.MessageQueued(session.id, "then tidy up"))
+        first.state.apply(ev.PlanAsked(session.id, asks, queued=True))
+        await until(lambda: kept.exists() and "Tag the release" in kept.read_text(), 10, "written")
+        return session.id
+
+    try:
+        sid = first.run(queue_them())
+    finally:
+        first.close()
+    second = Gui(aio_loop, data, True)  # the next launch
+
+    async def see_them_again() -> None:
+        await second.start()
+        await until(lambda: second.state.current == sid, 10, "the session shown")
+        assert second.state.queued == {sid: "then tidy up"}
+        assert second.state.plan_asks == {sid: asks}
+        assert second.state.asks_queued == {sid}
+
+    try:
+        second.run(see_them_again())
+    finally:
+        second.close()

@@ -66,17 +66,27 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
         ]
         assert gui.item("feedbackSend").property("text") == "Send after this turn"
 
-        await gui.key(Qt.Key.Key_Return, CTRL)  # queued: the turn runs
-        await until(lambda: sid in gui.state.queued, what="the feedback queued")
-        await until(lambda: asks(gui) == [], what="the asks sent")
+        await gui.key(Qt.Key.Key_Return, CTRL)  # the turn runs: they go when it ends
+        await until(lambda: sid in gui.state.asks_queued, what="the feedback queued")
+        # held as asks, to be written against the checklist as it is when they go
+        assert len(asks(gui)) == 4 and sid not in gui.state.queued
+        await until(
+            lambda: gui.item("feedbackSend").property("text") == "Goes when this turn ends",
+            what="said to go at the turn's end",
+        )
         held = await gui.main.link.call(rpc.TODOS_GET, m.SessionRef(session_id=sid))
         assert held.revision == before.revision  # the user's word wrote nothing
 
-        await gui.actions.sessions.cancel_turn()  # stopped: the queued message waits to be sent
+        await gui.actions.sessions.cancel_turn()  # stopped: the asks wait, held, unsent
         await until(lambda: gui.state.turn(sid).state == "cancelled", what="stopped")
-        await until(lambda: gui.item("sendQueuedButton").isVisible(), what="Send now")
+        await until(lambda: sid not in gui.state.asks_queued, what="no longer queued")
+        assert len(asks(gui)) == 4
+        await until(
+            lambda: gui.item("feedbackSend").property("text") == "Send to the agent",
+            what="Send offered again",
+        )
         await gui.frame()  # laid out where the click lands
-        await gui.click(gui.item("sendQueuedButton"))
+        await gui.click(gui.item("feedbackSend"))
         await until(
             lambda: (s := gui.state.snapshot(sid)) is not None and s.revision > before.revision,
             what="the agent's new list",

@@ -81,6 +81,8 @@ class FeedbackView(QObject):
         """What Send does, in its words."""
         shown = self._state.shown
         if shown is not None and shown.running:
+            if shown.session_id in self._state.asks_queued:
+                return "Goes when this turn ends"
             return "Send after this turn"
         return "Send to the agent"
 
