@@ -13,6 +13,7 @@ frame, so the protocol's models are not imported before the window is on screen.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
@@ -105,6 +106,8 @@ class MainRole:
     async def close(self) -> None:
         if self.drafts is not None:
             self.drafts.flush()
+        with contextlib.suppress(Exception):  # said in the log; the window closes anyway
+            await self.intents.sessions.before_close()
         self.run.cancel_all()
         await self.link.shutdown()
 

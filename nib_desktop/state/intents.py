@@ -130,6 +130,14 @@ class Queue:
 
 
 @dataclass(frozen=True)
+class CloseChoice:
+    """The quit question's answer: stop the turns running on remote hosts too, or leave
+    them running there (the window's own host stops its own either way)."""
+
+    stop_remote: bool
+
+
+@dataclass(frozen=True)
 class SendQueued:
     """The shown session's queued message, now (its turn ended other than completed)."""
 
@@ -219,6 +227,7 @@ Intent = (
     | Queue
     | AttachIntent
     | SendQueued
+    | CloseChoice
     | Retry
     | Answer
     | LoadOlderMessages

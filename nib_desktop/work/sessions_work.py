@@ -5,6 +5,7 @@ for it), stopped, continued; the host started again."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from host.protocol import methods as rpc, models as m
 from nib_desktop.inbound import convert
@@ -16,10 +17,14 @@ from nib_desktop.state.store import AppState
 from nib_desktop.work.files_work import mentioned
 from nib_desktop.work.images_work import ImagesWork
 
+log = logging.getLogger(__name__)
+STOP_REMOTE_S = 5.0  # what closing waits for remote hosts to stop their turns
+
 
 class SessionsWork:
     def __init__(self, host: HostLink, state: AppState, loader: Loader, images: ImagesWork) -> None:
         self._host, self._state, self._loader, self._images = host, state, loader, images
+        self.stop_remote_on_close = False  # the quit question's answer (CloseChoice)
 
     async def create_session(
         self,
@@ -106,6 +111,25 @@ class SessionsWork:
             if images and not self._state.images.get(session_id):
                 self._state.apply(ev.ImagesHeld(session_id, images))
             raise
+
+    async def before_close(self) -> None:
+        """As the window closes, if the user chose so: the turns running on remote hosts
+        are stopped there (bounded; a host out of reach keeps its turn)."""
+        if not self.stop_remote_on_close:
+            return
+        refs = [
+            m.TurnRef(session_id=s.session_id, turn_id=s.running_turn)
+            for s in self._state.sessions
+            if s.remote and s.running and s.reachable
+        ]
+        if refs:
+            stops = [self._host.call(rpc.TURNS_CANCEL, ref) for ref in refs]
+            done = await asyncio.wait_for(
+                asyncio.gather(*stops, return_exceptions=True), STOP_REMOTE_S
+            )
+            for ref, outcome in zip(refs, done, strict=True):
+                if isinstance(outcome, BaseException):
+                    log.warning("the remote turn %s was not stopped: %s", ref.turn_id, outcome)
 
     async def continue_turn(self) -> m.Turn | None:
         shown = self._state.shown

@@ -216,3 +216,53 @@ def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
         assert [row.title for row in gui.views.changes_view.file_model.rows()] == ["app.py"]
 
     gui.run(body(), timeout=90)
+
+
+@pytest.mark.parametrize("stop", [True, False])
+def test_closing_asks_whether_remote_turns_stop_or_run_on(
+    gui: Gui, remote: HostProcess, monkeypatch: pytest.MonkeyPatch, stop: bool
+) -> None:
+    """Issue 51: "Stop and close" did not stop a remote turn, though the question said
+    so. Now it asks: stop them all (each stopped on its host before the window goes), or
+    leave the remote ones running there."""
+    from PySide6.QtGui import QGuiApplication
+
+    from harness.host_process import RpcClient
+
+    QGuiApplication.setQuitOnLastWindowClosed(False)  # the test's loop goes on after
+
+    monkeypatch.setattr(gui, "close", gui.release)  # the window closed itself: the rest
+
+    async def body() -> str:
+        await gui.start()
+        there = it.AttachRemote(f"unix:{remote.socket_path}", "")
+        session = await gui.actions.remote.attach_remote(there)
+        await gui.actions.sessions.start_turn(RUNNING_TEXT)
+        await until(lambda: gui.sessions.property("remoteRunningCount") == 1, 20, "running")
+        await gui.act(gui.window.close)
+        await until(lambda: gui.window.findChild(object, "closeDialog"), what="the question")
+        dialog = gui.window.findChild(object, "closeDialog")
+        await until(lambda: dialog.property("opened"), what="the question")
+        words = gui.window.findChild(object, "closeText").property("text")
+        assert "1 of them runs on a remote host: it can go on running there" in words
+        assert gui.window.findChild(object, "confirmClose").property("text") == (
+            "Stop all and close"
+        )
+        button = "confirmClose" if stop else "leaveRemoteRunning"
+        gui.loop.call_soon(lambda: gui.window.findChild(object, button).clicked.emit())
+        await until(lambda: not gui.window.isVisible(), what="the window to close")
+        assert session.remote is not None
+        return session.remote.remote_session_id
+
+    try:
+        remote_id = gui.run(body())
+        gui.run(gui.main.close())  # as the app's loop ends once the window closed
+    finally:
+        QGuiApplication.setQuitOnLastWindowClosed(True)
+    direct = RpcClient(remote.socket_path)
+    direct.hello(REMOTE_TOKEN)
+    try:
+        turns = direct.call("turns.list", {"sessionId": remote_id})["turns"]
+        assert turns[0]["state"] == ("cancelled" if stop else "running")
+    finally:
+        direct.close()

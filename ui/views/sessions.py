@@ -96,6 +96,10 @@ class SessionsView(QObject):
     def _running_count(self) -> int:
         return sum(1 for s in self._state.sessions if s.running)
 
+    def _remote_running_count(self) -> int:
+        """Turns running on remote hosts: closing may leave them running there."""
+        return sum(1 for s in self._state.sessions if s.running and s.remote)
+
     def _rows(self) -> SessionListModel:
         return self.model
 
@@ -131,8 +135,14 @@ class SessionsView(QObject):
     currentRemoteNote = Property(str, _remote_note, notify=currentChanged)
     currentRunning = Property(bool, _running, notify=currentChanged)
     runningCount = Property(int, _running_count, notify=listChanged)
+    remoteRunningCount = Property(int, _remote_running_count, notify=listChanged)
     # the list is the last run's, drawn until the host answers (its rows not yet usable)
     cached = Property(bool, _cached, notify=listChanged)
+
+    @Slot(bool)
+    def closeChoice(self, stop_remote: bool) -> None:
+        """Closing: whether the turns running on remote hosts are stopped too."""
+        self._ask(it.CloseChoice(stop_remote))
 
     @Slot(str)
     def create(self, mode: str) -> None:
