@@ -21,9 +21,9 @@ from harness.host_process import (
     host_env,
     running_host,
 )
+from harness.relay import Relay
 from host.protocol.framing import encode_message
 from tests.helpers.db_copy import database_copy
-from tests.helpers.relay import Relay
 
 REMOTE_TOKEN = "remote-token-5678"
 PLAN = "Do these: 1. Read the code 2. Write the tests 3. Fix the bug 4. Update the docs"

@@ -14,10 +14,10 @@ import pytest
 
 from harness.git_env import git_env
 from harness.host_process import HostProcess, RpcClient, RpcErrorReply
+from harness.relay import Relay
 from tests.e2e.test_acp import settings
 from tests.e2e.test_checkpoints import repository, run_steps
 from tests.e2e.test_racp import local_host, remote_hello, remote_host, short, wait_state
-from tests.helpers.relay import Relay
 
 __all__ = ["short"]  # the fixture, used by name
 

@@ -8,6 +8,7 @@ import os
 import select
 import socket
 import threading
+import time
 
 
 class Relay:
@@ -19,6 +20,7 @@ class Relay:
         self._listener: socket.socket | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.accepted: list[float] = []  # when each link was accepted (monotonic)
 
     def start(self) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -57,6 +59,7 @@ class Relay:
             for sock in readable:
                 if sock is listener:
                     client, _ = listener.accept()
+                    self.accepted.append(time.monotonic())
                     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                     try:
                         server.connect(self.target_path)
