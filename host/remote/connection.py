@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import shlex
 import socket
 import struct
@@ -43,6 +44,22 @@ READ_CHUNK = 256 * 1024
 PRIVATE_ENV = (TOKEN_ENV, RACP_TOKEN_ENV, "NIB_OPENAI_API_KEY", "OPENAI_API_KEY")
 
 NotificationSink = Callable[["RacpConnection", str, m.Wire], None]
+
+
+# a line of the remote host's own log, as it writes it to stderr (host/process.py)
+_LOG_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: (.*)$"
+)
+
+
+def reason_in(line: str) -> str:
+    """What a line of ssh's stderr says about the link, or "": ssh's own words and the
+    remote host's refusals ("nib-host: …") are reasons; the remote host's log lines are
+    not, unless they are its errors (a log line is not why a link went)."""
+    logged = _LOG_LINE.match(line)
+    if logged is None:
+        return line
+    return logged.group(2) if logged.group(1) in ("ERROR", "CRITICAL") else ""
 
 
 class RemoteDown(Exception):
@@ -236,8 +253,10 @@ class RacpConnection:
                 return
             text = line.decode("utf-8", "replace").strip()
             if text:
-                self._stderr_tail = text[:300]
                 log.info("%s: %s", self.endpoint.label(), text[:1000])
+                said = reason_in(text)
+                if said:
+                    self._stderr_tail = said[:300]
 
     async def _lost_reason(self) -> str:
         """Why the connection closed: for ssh, its last word once it has exited."""

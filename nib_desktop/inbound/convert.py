@@ -151,6 +151,8 @@ def remote_note(remote: m.RemoteInfo) -> str:
 
 
 def checklist_note(remote: m.RemoteInfo) -> str:
+    if remote.state == "connecting" and not remote.capabilities:
+        return "The checklist shows once the remote host is linked: connecting…"
     if remote.state != "connected" and not remote.capabilities:
         return "The checklist is not available while the remote host cannot be reached."
     if "todos" not in remote.capabilities:

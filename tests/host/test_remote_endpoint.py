@@ -45,3 +45,29 @@ def test_labels_are_short() -> None:
     assert parse_endpoint("ssh://dev@box:22").label() == "dev@box"
     assert parse_endpoint("ssh://box:2222").label() == "box:2222"
     assert parse_endpoint("unix:/tmp/s").label() == "/tmp/s"
+
+
+def test_a_lost_links_reason_is_never_a_line_of_the_remote_hosts_own_log() -> None:
+    """Issue 51: the first "lost" reason shown was the remote host's last log line."""
+    from host.remote.connection import reason_in
+
+    logged = "2026-12-05 05:01:02,345 INFO host: serving one client over standard input"
+    assert reason_in(logged) == ""
+    failed = "2026-12-05 05:01:02,345 ERROR host.remote: cannot open the database"
+    assert reason_in(failed) == "cannot open the database"
+    ssh = "ssh: connect to host box port 22: Connection refused"
+    assert reason_in(ssh) == ssh
+    refusal = "nib-host: another Nib host (pid 7) is using /home/u/.local/share/nib"
+    assert reason_in(refusal) == refusal
+
+
+def test_the_checklist_note_says_connecting_while_connecting() -> None:
+    from host.protocol import models as m
+    from nib_desktop.inbound.convert import checklist_note
+
+    def note(state: str) -> str:
+        info = m.RemoteInfo(endpoint="ssh://u@box", remote_session_id="r", state=state)  # type: ignore[arg-type]
+        return checklist_note(info)
+
+    assert "connecting" in note("connecting") and "cannot be reached" not in note("connecting")
+    assert "cannot be reached" in note("unreachable")
