@@ -161,3 +161,45 @@ def test_an_older_remote_host_says_what_it_does_not_share(short: Path) -> None:
             ("sessions.fork", "forks"),
         ):
             assert need in refused(client, method, {"sessionId": sid}), method
+
+
+def test_an_ssh_link_killed_while_an_approval_waits_comes_back_to_it(short: Path) -> None:
+    """Issue 51: over a real sshd, the ssh client killed while the remote agent waits for
+    the user: the next link joins the host that still runs the turn, the approval is
+    asked again (the same one), answered here, and the turn ends there."""
+    import os
+    import signal
+
+    from harness.host_process import host_env, running_host
+    from harness.sshd import remote_command, running_sshd
+
+    settings(short / "far-data")
+    with running_sshd(short / "ssh") as server:
+        env = host_env(
+            NIB_SSH_COMMAND=server.ssh_command(),
+            NIB_REMOTE_HOST_COMMAND=remote_command(short / "far-data"),
+        )
+        with running_host(short / "local-data", str(short / "local.sock"), env) as local:
+            client = local.connect()
+            there = {"remote": {"endpoint": server.endpoint()}, "agent": "scripted"}
+            sid = client.call("sessions.create", there)["id"]
+            turn = client.call("turns.start", {"sessionId": sid, "text": "ask"})
+            asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 60)
+            children = Path(f"/proc/{local.proc.pid}/task/{local.proc.pid}/children")
+            ssh = [
+                int(pid)
+                for pid in children.read_text().split()
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "ssh"
+            ]
+            assert len(ssh) == 1
+            os.kill(ssh[0], signal.SIGKILL)
+            wait_state(client, sid, "unreachable")
+            back = wait_state(client, sid, "connected", timeout=60)
+            assert back["runningTurnId"] == turn["id"]  # the same host, still at it
+            again = client.wait_notification(lambda n: n["method"] == "approvals.requested", 30)
+            assert again["params"] == asked["params"]
+            approval = asked["params"]["approvalId"]
+            client.call("approvals.respond", {"approvalId": approval, "decision": "allow_once"})
+            assert client.wait_turn_end(turn["id"], 60)["state"] == "completed"
+            listed = client.call("messages.list", {"sessionId": sid})["messages"]
+            assert "permission: yes" in [m["content"] for m in listed]
