@@ -203,3 +203,46 @@ def test_an_ssh_link_killed_while_an_approval_waits_comes_back_to_it(short: Path
             assert client.wait_turn_end(turn["id"], 60)["state"] == "completed"
             listed = client.call("messages.list", {"sessionId": sid})["messages"]
             assert "permission: yes" in [m["content"] for m in listed]
+
+
+def test_two_remote_hosts_are_told_apart_and_one_failing_leaves_the_other_be(
+    short: Path,
+) -> None:
+    """Issue 51, point 3: several remote hosts at once; one killed mid-turn says so in its
+    own sessions only, while the other's turn runs on and ends, told under its own id."""
+    import os
+    import signal
+
+    from harness.host_process import host_env, running_host
+
+    token_env = {"NIB_HOST_TOKEN": "remote-token-5678", "NIB_DEMO_STEP_DELAY_MS": "300"}
+    with (
+        running_host(short / "a-data", str(short / "a.sock"), host_env(**token_env)) as a,
+        running_host(short / "b-data", str(short / "b.sock"), host_env(**token_env)),
+        local_host(short) as local,
+    ):
+        client = local.connect()
+        first = client.call("sessions.create", {"remote": {"endpoint": f"unix:{short / 'a.sock'}"}})
+        second = client.call(
+            "sessions.create", {"remote": {"endpoint": f"unix:{short / 'b.sock'}"}}
+        )
+        assert first["remote"]["endpoint"] != second["remote"]["endpoint"]
+        plan = "Do these: 1. Read 2. Write 3. Check"
+        one = client.call("turns.start", {"sessionId": first["id"], "text": plan})
+        two = client.call("turns.start", {"sessionId": second["id"], "text": plan})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+        os.kill(a.proc.pid, signal.SIGKILL)
+        a.proc.wait(10)
+        gone = wait_state(client, first["id"], "unreachable")
+        assert gone["remote"]["error"]
+        assert client.wait_turn_end(two["id"], 30)["state"] == "completed"
+        states = {
+            s["id"]: s["remote"]["state"] for s in client.call("sessions.list", {})["sessions"]
+        }
+        assert states == {first["id"]: "unreachable", second["id"]: "connected"}
+        told = [
+            n["params"]["sessionId"]
+            for n in client.notifications
+            if n["method"] == "turns.changed" and n["params"]["id"] == one["id"]
+        ]
+        assert set(told) <= {first["id"]}  # never under the other host's session
