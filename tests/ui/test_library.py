@@ -217,3 +217,19 @@ def test_a_match_in_an_older_page_is_opened_where_it_was_said(gui: Gui, tmp_path
         assert gui.state.transcript.oldest_seq <= 7
 
     gui.run(body())
+
+
+def test_the_suggested_file_is_never_in_the_agents_folder(tmp_path, monkeypatch) -> None:
+    """An export suggested inside the agent's repository left an untracked file there."""
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.store import AppState
+    from nib_desktop.state.types import Session
+    from ui.views.library_view import LibraryView
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    state = AppState()
+    state.apply(ev.SessionsListed((Session("s", "Fix: the parser", "agent", folder="/work/app"),)))
+    view = LibraryView(state, lambda _intent: None)
+    assert view.exportPath("s") == "~/Fix-the-parser.md"
+    (tmp_path / "Documents").mkdir()
+    assert view.exportPath("s") == "~/Documents/Fix-the-parser.md"

@@ -101,13 +101,14 @@ class LibraryView(QObject):
     @Slot(str, result=str)
     def exportPath(self, session_id: str) -> str:
         """Where a session is exported unless the user says otherwise: a file named by
-        its title, in its folder (an agent's) or the home folder, as "~/…"."""
+        its title in the Documents folder (else the home folder), as "~/…"; never in
+        the agent's folder, where it would be an untracked file in its repository."""
         session = self._state.session(session_id)
         title = session.title if session is not None else "session"
         name = "".join(c if c.isalnum() or c in " -_" else " " for c in title).strip()
         name = "-".join(name.split())[:60] or "session"
-        folder = session.folder if session is not None and session.folder else "~"
-        return f"{folder.rstrip('/')}/{name}.md"
+        folder = "~/Documents" if (Path.home() / "Documents").is_dir() else "~"
+        return f"{folder}/{name}.md"
 
     @Slot(str, result=str)
     def exportProblem(self, typed: str) -> str:

@@ -1,0 +1,109 @@
+"""A tool call's file changes and output as text both processes write the same way: the
+unified diff of a change at its place in the file (difflib, the standard library's), its
+counts, a path relative to the session's folder, and output without the one code fence
+some agents wrap it in. The window's transcript (`nib_desktop.inbound.activity`) and the
+host's Markdown export (`host.sessions.export`) use them, so a diff reads alike in both."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shlex
+
+from host.protocol import models as m
+
+# Past this many lines a side, a diff is not computed (on the GUI thread): its size is said.
+MAX_DIFF_LINES = 20_000
+
+
+def shown_path(path: str, folder: str) -> str:
+    """A path as the transcript names it: relative to the session's folder where it is
+    under it, else as given."""
+    if folder and path.startswith(folder.rstrip("/") + "/"):
+        return path[len(folder.rstrip("/")) + 1 :]
+    return path
+
+
+def unfenced(output: str) -> str:
+    """A tool's output without the one Markdown code fence some agents wrap it in
+    ("```console … ```"): its text as printed."""
+    text = output.strip("\n")
+    lines = text.split("\n")
+    if (
+        len(lines) >= 2
+        and lines[0].startswith("```")
+        and lines[-1].strip() == "```"
+        and not any(line.startswith("```") for line in lines[1:-1])
+    ):
+        return "\n".join(lines[1:-1])
+    return output
+
+
+HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _at_line(header: str, offset: int) -> str:
+    """A hunk's "@@ -a,b +c,d @@" moved `offset` lines down the file."""
+    found = HUNK.match(header)
+    if found is None or not offset:
+        return header
+    old, new = int(found[1]) + offset, int(found[3]) + offset
+    moved = f"@@ -{old}{found[2] or ''} +{new}{found[4] or ''} @@"
+    return moved + header[found.end() :]
+
+
+def unified(diff: m.ToolDiff, folder: str = "") -> str:
+    """The change as a unified diff (3 lines of context) at its place in the file where
+    the host found it (`line`), lines compared without their ends (as `counts` counts:
+    a last line that gained its newline is no change)."""
+    old = (diff.old_text or "").splitlines()
+    new = diff.new_text.splitlines()
+    path = shown_path(diff.path, folder)
+    head = (
+        f"--- {path}\n+++ {path}\n"
+        if diff.old_text is not None
+        else (f"--- /dev/null\n+++ {path}\n")
+    )
+    if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
+        return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
+    offset = diff.line - 1 if diff.line is not None and diff.old_text is not None else 0
+    body = "".join(
+        (_at_line(line, offset) if line.startswith("@@") else line) + "\n"
+        for line in list(difflib.unified_diff(old, new, n=3, lineterm=""))[2:]
+    )
+    cut = f"… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)\n" if diff.truncated else ""
+    return (head + body + cut).rstrip("\n")
+
+
+def counts(diff: m.ToolDiff) -> tuple[int, int]:
+    """Lines added and removed."""
+    old = (diff.old_text or "").splitlines()
+    new = diff.new_text.splitlines()
+    if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
+        return len(new), len(old)
+    added = removed = 0
+    for line in difflib.unified_diff(old, new, n=0, lineterm=""):
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return added, removed
+
+
+def command_of(arguments: str) -> str:
+    """The command a call's input asks to run, where it names one (`{"command": "ls"}`,
+    or a program and its arguments, a shell's `-c` script shown as the script); "" when
+    it names none."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return ""
+    command = value.get("command", value.get("cmd")) if isinstance(value, dict) else None
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+        return ""
+    if len(command) >= 3 and command[-2] in ("-c", "-lc"):
+        return str(command[-1])
+    return shlex.join(command)
