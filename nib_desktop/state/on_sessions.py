@@ -31,6 +31,7 @@ def sessions_listed(s: Held, e: ev.SessionsListed) -> Change:
     if current is None and s.sessions:
         current = s.sessions[0].session_id
     s.current = current
+    s.pin(current)
     s.transcript = Transcript(current)
     history = close_history(s)
     aspects = {A.SESSIONS, A.CURRENT, A.APPROVALS, A.CHECKLIST, A.TRANSCRIPT} | history.aspects
@@ -89,6 +90,7 @@ def session_shown(s: Held, e: ev.SessionShown) -> Change:
 def show(s: Held, session_id: str | None) -> Change:
     said = s.take_notice("done")  # a success said of the session left stays with it
     s.current = session_id
+    s.pin(session_id)
     # lines appended while its first page loads are kept; the page then replaces them
     s.transcript = Transcript(session_id)
     history = close_history(s)

@@ -164,6 +164,9 @@ class Held:
     unseen: frozenset[str] = frozenset()
     search: Search = field(default_factory=Search)  # the latest search across sessions
     _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
+    # the shown session keeps the place it had when shown (its own sends do not move it
+    # under the user's next Ctrl+PgUp): (its id, its order then)
+    _pinned: tuple[str, tuple[str, str]] = ("", ("", ""))
 
     # --- reading ------------------------------------------------------------------------
 
@@ -207,8 +210,19 @@ class Held:
         return tuple((c.name, c.description) for c in told.commands) if told else ()
 
     def set_sessions(self, sessions: tuple[Session, ...]) -> None:
-        self.sessions = tuple(sorted(sessions, key=lambda s: s.order, reverse=True))
+        pinned, kept = self._pinned
+
+        def place(s: Session) -> tuple[str, str]:
+            return kept if s.session_id == pinned else s.order
+
+        self.sessions = tuple(sorted(sessions, key=place, reverse=True))
         self._by_id = {s.session_id: s for s in self.sessions}
+
+    def pin(self, session_id: str | None) -> None:
+        """`session_id` shown: it keeps its place while shown; the one before takes its own."""
+        shown = self._by_id.get(session_id or "")
+        self._pinned = (shown.session_id, shown.order) if shown else ("", ("", ""))
+        self.set_sessions(self.sessions)
 
     def take_notice(self, cause: str) -> bool:
         """Take the notice away if `cause` was what it waited for."""

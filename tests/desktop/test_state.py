@@ -252,3 +252,18 @@ def test_running_has_one_source_the_turns_news() -> None:
     state.apply(ev.SessionChanged(session("a", "2", running="t2")))  # another turn's row
     shown = state.shown
     assert shown is not None and shown.running_turn == "t2"
+
+
+def test_the_shown_session_keeps_its_place_until_another_is_shown() -> None:
+    """Issue 47, point 13: sending moved the session to the top, so the Ctrl+PgUp right
+    after landed elsewhere and the next message went to the wrong session."""
+    from nib_desktop.state.sidebar import adjacent
+
+    state = AppState()
+    state.apply(ev.SessionsListed((session("a", "3"), session("b", "2"), session("c", "1"))))
+    state.apply(ev.SessionShown("c"))
+    state.apply(ev.SessionChanged(session("c", "9")))  # a message sent in it: now the newest
+    assert [s.session_id for s in state.sessions] == ["a", "b", "c"]  # where the user sees it
+    assert adjacent(state, -1) == "b"  # Ctrl+PgUp: the row above, as shown
+    state.apply(ev.SessionShown("b"))
+    assert [s.session_id for s in state.sessions] == ["c", "a", "b"]  # c takes its place now
