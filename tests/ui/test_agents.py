@@ -238,6 +238,11 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(
         await until(opened.exists, 10, "the editor started")
         work = gui.data_dir.parent / "work"
         assert opened.read_text().strip() == f"+5 {work / 'app.py'}"
+        opened.unlink()  # and by keyboard: O in the transcript (issue 47, point 22)
+        gui.item("transcriptList").forceActiveFocus()
+        await gui.key(Qt.Key.Key_O)
+        await until(opened.exists, 10, "the editor started by O")
+        assert opened.read_text().strip() == f"+5 {work / 'app.py'}"
         # the call's input, kept out of its line, is shown with the line unfolded
         await until(lambda: len(gui.visible_items("toolInput")) == 1, 5, "the input shown")
         assert gui.visible_items("toolInput")[0].property("text").startswith("Input: {")

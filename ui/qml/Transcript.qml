@@ -149,7 +149,7 @@ Item {
 
         // Return unfolds (and folds again) every folded line, as a click does one line
         property bool unfoldAll: false
-        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, S selects in the last line by keyboard, E edits and resends your last message in view, Ctrl+C the transcript")
+        Accessible.description: qsTr("Up, Down, PgUp, PgDn, Home and End scroll; Return unfolds every folded line; C copies the last code block in view, M the last line, O opens the last file or place in view, S selects in the last line by keyboard, E edits and resends your last message in view, Ctrl+C the transcript")
 
         Connections {
             target: transcript.app.sessions
@@ -160,10 +160,8 @@ Item {
             const page = Math.max(40, list.height - 40)
             if (event.matches(StandardKey.Copy)) {
                 transcript.app.transcript.copy()
-            } else if (event.key === Qt.Key_C && event.modifiers === Qt.NoModifier) {
-                transcript.app.transcript.copyLastCode(list.lastInView())
-            } else if (event.key === Qt.Key_M && event.modifiers === Qt.NoModifier) {
-                transcript.app.transcript.copyLine(list.lastInView())
+            } else if (event.modifiers === Qt.NoModifier && transcript.app.transcript.key(event.text, list.lastInView())) {
+                // C, M and O: done on the last line in view
             } else if (event.key === Qt.Key_E && event.modifiers === Qt.NoModifier) {
                 transcript.app.editing.take(list.lastInView())
             } else if (event.key === Qt.Key_S && event.modifiers === Qt.NoModifier) {

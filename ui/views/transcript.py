@@ -212,6 +212,33 @@ class TranscriptView(QObject):
                 return
         self.copied.emit("No code block to copy")
 
+    @Slot(int)
+    def openPlaceAt(self, row: int) -> None:
+        """The first file or place of line `row` or, where it has none, of the nearest
+        line before it that has one, opened as its link would (O in the transcript)."""
+        rows = self.model.rows()
+        for at in range(min(row, len(rows) - 1), -1, -1):
+            if rows[at].places:
+                path, line = rows[at].places[0]
+                self._ask(it.OpenPlace(path, line))
+                return
+        self.copied.emit("No file or place in view to open")
+
+    @Slot(str, int, result=bool)
+    def key(self, text: str, row: int) -> bool:
+        """The transcript's one-key commands on the last line in view (`row`): C copies
+        its last code block, M the line, O opens its file; False for any other key."""
+        match text:
+            case "c":
+                self.copyLastCode(row)
+            case "m":
+                self.copyLine(row)
+            case "o":
+                self.openPlaceAt(row)
+            case _:
+                return False
+        return True
+
     def _to_clipboard(self, text: str, said: str) -> None:
         QGuiApplication.clipboard().setText(text)
         self.copied.emit(said)
