@@ -17,9 +17,10 @@ from nib_desktop.state.store import AppState
 WHO = {"user": "You", "assistant": "Agent", "summary": "Summary"}
 
 
-def hit(found: m.SearchHit) -> lib.Hit:
+def hit(found: m.SearchHit, agent: str = "") -> lib.Hit:
     """A hit as the window shows it: outside text made safe to show (bidi controls written
-    out), its marks moved with the text they mark."""
+    out), its marks moved with the text they mark; an agent's words under the name of the
+    session's agent (`agent`, "" for Nib's own: "Agent")."""
     text, marks, at = "", [], 0
     for start, end in found.marks:
         text += shown_text(found.snippet[at:start])
@@ -32,7 +33,7 @@ def hit(found: m.SearchHit) -> lib.Hit:
         found.session_id,
         shown_text(found.title),
         found.seq or 0,
-        WHO.get(found.role or "", ""),
+        shown_text(agent) if found.role == "assistant" and agent else WHO.get(found.role or "", ""),
         found.created_at,
         text,
         tuple(marks),
@@ -74,7 +75,8 @@ class LibraryWork:
                 self._state.apply(ev.SearchAnswered(lib.Search(query, error=describe(exc))))
             return
         if query == self._asked:
-            hits = tuple(hit(h) for h in found.hits)
+            agents = {s.session_id: s.agent for s in self._state.sessions}
+            hits = tuple(hit(h, agents.get(h.session_id, "")) for h in found.hits)
             self._state.apply(ev.SearchAnswered(lib.Search(query, hits)))
 
     async def export(self, intent: lib.ExportSession) -> None:

@@ -233,3 +233,25 @@ def test_the_suggested_file_is_never_in_the_agents_folder(tmp_path, monkeypatch)
     assert view.exportPath("s") == "~/Fix-the-parser.md"
     (tmp_path / "Documents").mkdir()
     assert view.exportPath("s") == "~/Documents/Fix-the-parser.md"
+
+
+def test_a_search_hit_names_the_sessions_agent_not_agent() -> None:
+    """Issue 47, point 21: search results said "Agent" for Claude Code's words."""
+    from host.protocol import models as m
+    from nib_desktop.work.library_work import hit
+
+    found = m.SearchHit.model_validate(
+        {
+            "sessionId": "s",
+            "title": "Fix it",
+            "messageId": "m1",
+            "seq": 3,
+            "role": "assistant",
+            "createdAt": "2026-12-05T06:00:00Z",
+            "snippet": "the parser is fixed",
+            "marks": [[4, 10]],
+        }
+    )
+    assert hit(found, "claude").who == "claude"
+    assert hit(found).who == "Agent"  # Nib's own
+    assert hit(found.model_copy(update={"role": "user"}), "claude").who == "You"
