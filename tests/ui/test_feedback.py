@@ -103,3 +103,41 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
         await gui.actions.sessions.cancel_turn()
 
     gui.run(body())
+
+
+def test_a_finished_step_is_not_skipped_and_home_and_end_choose_the_ends(gui, monkeypatch) -> None:
+    """Issue 47, point 26: S on a finished step did nothing and said nothing; Home and
+    End did not move in the dock's list."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Read it\n2. Fix it\n3. Ship it")
+        await until(
+            lambda: (
+                (s := gui.state.snapshot(session.id)) is not None
+                and all(i.status == "completed" for i in s.items)
+            ),
+            15,
+            "every step done",
+        )
+        await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
+        gui.expand(True)
+        await gui.laid_out_dock_list()
+        listview = gui.item("dockList")
+        for _ in range(4):  # F6 to the dock's list
+            if listview.hasActiveFocus():
+                break
+            await gui.key(Qt.Key.Key_F6)
+        assert listview.hasActiveFocus()
+        await gui.key(Qt.Key.Key_End)
+        assert listview.property("currentIndex") == 2
+        await gui.key(Qt.Key.Key_Home)
+        assert listview.property("currentIndex") == 0
+        await gui.key(Qt.Key.Key_S)
+        await until(lambda: gui.state.notice != "", what="said")
+        assert gui.state.notice == "“Read it” is already completed: it is not skipped."
+        assert asks(gui) == []
+
+    gui.run(body())

@@ -62,7 +62,12 @@ class FeedbackView(QObject):
             return
         content = step.content if step is not None else ""
         if kind in ("skip", "move") and step is not None and step.status in FINISHED:
-            return  # a finished step stays where it is (its buttons are off)
+            # a finished step stays where it is: said, not done silently nothing
+            what = "skipped" if kind == "skip" else "moved"
+            self._ask(
+                ev.NoticeShown(f"“{step.content}” is already {step.status}: it is not {what}.")
+            )
+            return
         self._ask(it.AskOnPlan(PlanAsk(kind, content, text, places)))
 
     # --- what QML reads -------------------------------------------------------------
