@@ -139,11 +139,9 @@ Item {
                     userScrolled = true
                 } else if (event.key === Qt.Key_Home) {
                     contentY = top
-                    currentIndex = 0  // the first step chosen, as Up would at the top
                     userScrolled = true
                 } else if (event.key === Qt.Key_End) {
                     contentY = bottom
-                    currentIndex = count - 1
                     userScrolled = true
                 } else if (!list.feedbackKey(event)) {
                     return
