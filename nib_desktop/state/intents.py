@@ -85,6 +85,7 @@ class ForkSession:
 @dataclass(frozen=True)
 class DeleteSession:
     session_id: str
+    worktree: str = ""  # of a session in its own worktree: "remove" it or "keep" it
 
 
 @dataclass(frozen=True)

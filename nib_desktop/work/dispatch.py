@@ -105,7 +105,7 @@ class Intents:
             ),
             it.ForkSession: lambda _i: (self.sessions.fork_session(), "fork the session"),
             it.DeleteSession: lambda i: (
-                self.sessions.delete_session(i.session_id),
+                self.sessions.delete_session(i.session_id, i.worktree),
                 "delete the session",
             ),
             it.Send: self._send,

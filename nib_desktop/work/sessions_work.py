@@ -73,8 +73,13 @@ class SessionsWork:
             self._state.apply(ev.EditingSet(None))
         return await self.open(fork)
 
-    async def delete_session(self, session_id: str) -> None:
-        await self._host.call(rpc.SESSIONS_DELETE, m.DeleteParams(session_id=session_id))
+    async def delete_session(self, session_id: str, worktree: str = "") -> None:
+        """The session deleted; one in its own worktree with that worktree removed or
+        kept for git, as the user chose (`worktree`)."""
+        params = m.DeleteParams.model_validate(
+            {"sessionId": session_id, "worktree": worktree or None}
+        )
+        await self._host.call(rpc.SESSIONS_DELETE, params)
 
     async def select_session(self, session_id: str) -> None:
         """Show the session; done once it is loaded."""

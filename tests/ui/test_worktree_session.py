@@ -135,3 +135,43 @@ def test_nibs_own_agent_in_a_new_worktree(gui: Gui, tmp_path: Path) -> None:
         assert shown is not None and shown.agent == "" and shown.branch.startswith("nib/")
 
     gui.run(body(), timeout=60)
+
+
+@pytest.mark.parametrize("choice", ["remove", "keep"])
+def test_deleting_a_session_in_its_worktree_asks_what_becomes_of_it(
+    gui: Gui, tmp_path: Path, choice: str
+) -> None:
+    """Issue 49: the delete question of a worktree session named nothing of its worktree,
+    and the host refused the deletion for want of an answer. It names the branch and
+    offers removing or keeping the worktree, and does what was chosen."""
+    repo = repository(tmp_path / "repo")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent", "", str(repo), ("", "", False))
+        await until(lambda: gui.sessions.property("currentBranch") != "", 10, "its worktree")
+        from host.protocol import methods as rpc, models as m
+
+        told = await gui.main.link.call(rpc.SESSIONS_GET, m.SessionRef(session_id=session.id))
+        assert told.worktree is not None
+        tree, branch = Path(told.worktree.path), told.worktree.branch
+        assert tree.is_dir()
+        await gui.key(Qt.Key.Key_Delete, CTRL_SHIFT)
+        await until(lambda: gui.window.findChild(object, "deleteDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "deleteDialog")
+        await until(lambda: dialog.property("opened"), what="the question")
+        words = dialog.findChild(object, "deleteText").property("text")
+        assert f"its own worktree on the branch ⎇ {branch}" in words
+        if choice == "remove":
+            assert gui.window.findChild(object, "confirmDelete").property("text") == (
+                "Delete and remove the worktree"
+            )
+            await gui.key(Qt.Key.Key_Return)
+        else:
+            keep = gui.window.findChild(object, "deleteKeepWorktree")
+            gui.loop.call_soon(keep.clicked.emit)
+        await until(lambda: gui.state.session(session.id) is None, 15, "deleted")
+        assert tree.is_dir() == (choice == "keep")
+        assert (branch in git(repo, "branch", "--list", branch)) == (choice == "keep")
+
+    gui.run(body(), timeout=60)

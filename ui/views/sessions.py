@@ -70,6 +70,11 @@ class SessionsView(QObject):
         shown = self._get()
         return shown.title if shown else ""
 
+    def _branch(self) -> str:
+        """The branch of the shown session's own worktree ("" without one)."""
+        shown = self._get()
+        return shown.branch if shown else ""
+
     def _mode(self) -> str:
         shown = self._get()
         return shown.mode if shown else "agent"
@@ -129,6 +134,7 @@ class SessionsView(QObject):
     currentFolder = Property(str, _folder, notify=currentChanged)
     currentId = Property(str, _id, notify=currentIdChanged)
     currentTitle = Property(str, _title, notify=currentChanged)
+    currentBranch = Property(str, _branch, notify=currentChanged)
     currentMode = Property(str, _mode, notify=currentChanged)
     currentRemote = Property(bool, _remote, notify=currentChanged)
     currentReachable = Property(bool, _reachable, notify=currentChanged)
@@ -223,3 +229,8 @@ class SessionsView(QObject):
     @Slot(str)
     def remove(self, session_id: str) -> None:
         self._ask(it.DeleteSession(session_id))
+
+    @Slot(str, str)
+    def removeWith(self, session_id: str, worktree: str) -> None:
+        """A session in its own worktree deleted, its worktree "remove"d or "keep"t."""
+        self._ask(it.DeleteSession(session_id, worktree))
