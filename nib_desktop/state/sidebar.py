@@ -36,6 +36,10 @@ class SidebarRow(NamedTuple):
     unseen: bool  # its turn ended while the user was elsewhere
     waiting: bool  # a tool call of it waits for the user's approval
     accessible: str  # all of it in words, for a screen reader
+    # the runs of one attempt are listed together (section 18): the first carries the
+    # group's heading ("Tried by 3 agents: …"), every one of them is indented
+    group: str = ""
+    grouped: bool = False
 
 
 def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRow:
@@ -62,6 +66,8 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
         told = state.worktrees.get(sid)
         place = f"⎇ {session.branch}" + (_against(told, short=True) if told else "")
         words.append(f"on its own branch {session.branch}" + (_against(told) if told else ""))
+    if session.attempt:
+        words.append("a run of a task tried by several agents")
     if session.running:
         words.append(
             f"running, {progress.replace('/', ' of ')} steps done" if progress else "running"
@@ -92,15 +98,55 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
     )
 
 
+def ordered(state: AppState) -> list[Session]:
+    """The sessions in the sidebar's order: newest first, the runs of one attempt together
+    where its newest run would be."""
+    out: list[Session] = []
+    placed: set[str] = set()
+    for session in state.sessions:
+        if session.session_id in placed:
+            continue
+        group = (
+            [s for s in state.sessions if s.attempt == session.attempt]
+            if session.attempt
+            else [session]
+        )
+        out += group
+        placed |= {s.session_id for s in group}
+    return out
+
+
+def heading(state: AppState, attempt_id: str, runs: int) -> str:
+    """An attempt's group heading in the sidebar."""
+    told = state.attempts.get(attempt_id)
+    task = " ".join(told.text.split())[:80] if told is not None else "one task"
+    return f"Tried by {runs} agents: {task}" if runs != 1 else f"Tried: {task}"
+
+
 def rows(state: AppState) -> list[SidebarRow]:
     waiting = frozenset(a.session_id for a in state.approvals)
-    return [row(state, session, waiting) for session in state.sessions]
+    sessions = ordered(state)
+    runs: dict[str, int] = {}
+    for session in sessions:
+        if session.attempt:
+            runs[session.attempt] = runs.get(session.attempt, 0) + 1
+    made: list[SidebarRow] = []
+    headed: set[str] = set()
+    for session in sessions:
+        line = row(state, session, waiting)
+        if session.attempt:
+            first = session.attempt not in headed
+            headed.add(session.attempt)
+            group = heading(state, session.attempt, runs[session.attempt]) if first else ""
+            line = line._replace(group=group, grouped=True)
+        made.append(line)
+    return made
 
 
 def adjacent(state: AppState, step: int) -> str | None:
     """The session `step` rows below (negative: above) the one shown, in the sidebar's
     order; it stops at either end. None when there is no session."""
-    ids = [s.session_id for s in state.sessions]
+    ids = [s.session_id for s in ordered(state)]
     if not ids:
         return None
     here = ids.index(state.current) if state.current in ids else -1

@@ -267,3 +267,23 @@ def test_the_shown_session_keeps_its_place_until_another_is_shown() -> None:
     assert adjacent(state, -1) == "b"  # Ctrl+PgUp: the row above, as shown
     state.apply(ev.SessionShown("b"))
     assert [s.session_id for s in state.sessions] == ["c", "a", "b"]  # c takes its place now
+
+
+def test_an_attempts_runs_are_one_group_in_the_sidebar() -> None:
+    """Issue 50, point 4: an attempt stays in the sidebar as one group, where its newest
+    run would be, its heading over the first run; Ctrl+PgUp/PgDn follow that order."""
+    from nib_desktop.state.sidebar import adjacent, rows
+
+    def run(sid: str, updated: str, attempt: str = "") -> Session:
+        return session(sid, updated)._replace(attempt=attempt)
+
+    state = AppState()
+    listed = (run("a", "5", "x"), run("b", "4"), run("c", "3", "x"), run("d", "2"))
+    state.apply(ev.SessionsListed(listed))
+    made = rows(state)
+    assert [r.session_id for r in made] == ["a", "c", "b", "d"]
+    assert [r.group for r in made] == ["Tried by 2 agents: one task", "", "", ""]
+    assert [r.grouped for r in made] == [True, True, False, False]
+    assert "a run of a task tried by several agents" in made[1].accessible
+    state.apply(ev.SessionShown("c"))
+    assert adjacent(state, 1) == "b" and adjacent(state, -1) == "a"

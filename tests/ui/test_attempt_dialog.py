@@ -46,6 +46,15 @@ def test_a_task_tried_by_two_agents(gui: Gui, tmp_path: Path) -> None:
         assert all(s.branch.startswith("nib/") for s in runs)
         await until(lambda: gui.state.notice.startswith("Started 2 runs"), 10, "said")
         assert gui.state.current in {s.session_id for s in runs}
+        # one group in the sidebar, its heading over its first run (issue 50, point 4)
+        await until(
+            lambda: (
+                [g.property("text") for g in gui.visible_items("sessionGroup")]
+                == ["Tried by 2 agents: demo: 1 steps"]
+            ),
+            10,
+            "the attempt's heading",
+        )
 
     gui.run(body(), timeout=60)
 

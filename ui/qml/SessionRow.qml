@@ -28,8 +28,12 @@ ItemDelegate {
     required property bool unseen
     required property bool waiting
     required property string accessible
+    required property string group  // an attempt's heading, above its first run
+    required property bool grouped  // a run of an attempt: indented under its heading
 
     objectName: "sessionRow"
+    topPadding: entry.group !== "" ? entry.padding + 18 : entry.padding
+    leftPadding: entry.grouped ? entry.padding + 12 : entry.padding
     width: entry.list.width
     focusPolicy: Qt.NoFocus
     highlighted: sessionId === entry.app.sessions.currentId
@@ -38,6 +42,19 @@ ItemDelegate {
     onClicked: entry.app.sessions.show(sessionId)
     Accessible.role: Accessible.ListItem
     Accessible.name: accessible
+
+    Text {
+        objectName: "sessionGroup"
+        visible: entry.group !== ""
+        x: entry.padding
+        y: 4
+        width: entry.width - 2 * entry.padding
+        text: entry.group
+        textFormat: Text.PlainText
+        elide: Text.ElideRight
+        color: entry.theme.muted
+        font.pixelSize: 11
+    }
 
     background: Rectangle {
         color: entry.highlighted ? entry.theme.selection

@@ -128,7 +128,8 @@ class SessionListModel(RowModel):
     """Rows: `state.sidebar.SidebarRow`s."""
 
     ROLES = ("sessionId", "title", "mode", "remote", "running", "parentId", "remoteState",
-             "agent", "folder", "progress", "ended", "unseen", "waiting", "accessible")  # fmt: skip
+             "agent", "folder", "progress", "ended", "unseen", "waiting", "accessible",
+             "group", "grouped")  # fmt: skip
     ATTRIBUTES = {"sessionId": "session_id", "parentId": "parent_id",  # noqa: RUF012
                   "remoteState": "remote_state"}  # fmt: skip
 
