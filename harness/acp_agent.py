@@ -324,6 +324,44 @@ class Scripted:
     async def cancel(self, session_id: str, **_: Any) -> None:
         self.cancelled.setdefault(session_id, asyncio.Event()).set()
 
+    async def _ask_user(self, sid: str, command: str) -> None:
+        """A form (a name, a count, a yes or no, one choice), a URL, or a form of 40
+        fields; says how the user answered, or why the client refused."""
+        from acp import RequestError
+        from acp.schema import (
+            ElicitationBooleanPropertySchema,
+            ElicitationFormSessionMode,
+            ElicitationIntegerPropertySchema,
+            ElicitationSchema,
+            ElicitationStringPropertySchema,
+            ElicitationUrlSessionMode,
+        )
+
+        if command == "url":
+            mode: Any = ElicitationUrlSessionMode(
+                session_id=sid, elicitation_id="e1", url="https://example.org/login?x=1"
+            )
+        else:
+            string, integer = ElicitationStringPropertySchema, ElicitationIntegerPropertySchema
+            properties: dict[str, Any] = {
+                "name": string(type="string", title="Your name", description="as on the badge"),
+                "count": integer(type="integer", title="How many", default=2),
+                "sure": ElicitationBooleanPropertySchema(type="boolean", title="Sure?"),
+                "colour": string(type="string", title="Colour", enum=["red", "green"]),
+            }
+            if command == "hugeform":
+                properties = {f"f{i}": string(type="string") for i in range(40)}
+            schema = ElicitationSchema(properties=properties, required=["name"])
+            mode = ElicitationFormSessionMode(session_id=sid, requested_schema=schema)
+        try:
+            answer = await self.conn.create_elicitation("Some details, please", mode)
+        except RequestError as exc:
+            await self._say(sid, f"form refused: {exc.data}")
+            return
+        content = getattr(answer, "content", None)
+        said = f" {json.dumps(content, sort_keys=True)}" if content else ""
+        await self._say(sid, f"form: {answer.action}{said}")
+
     async def _say(self, sid: str, text: str) -> None:
         await self.conn.session_update(sid, acp.update_agent_message_text(text))
 
@@ -449,6 +487,8 @@ class Scripted:
                         await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=folder)
                     ).wait()
             await self._plan(sid, 3, 3)
+        elif command in ("form", "url", "hugeform"):  # asks the user (elicitation)
+            await self._ask_user(sid, command)
         elif command == "wait":
             await self._plan(sid, 2, 0)
             await self.cancelled[sid].wait()

@@ -169,7 +169,10 @@ class HostCore:
             waiting += self.runtime.external.approvals.waiting()
         if "remotes" in self.__dict__:
             waiting += [told for asked in self.remotes.remote_asked.values() for told in asked]
-        return [(rpc.APPROVALS_REQUESTED.name, request) for request in waiting]
+        told: list[tuple[str, m.Wire]] = [(rpc.APPROVALS_REQUESTED.name, r) for r in waiting]
+        if self.agents_loaded:  # what agents ask the user to fill in
+            told += [(rpc.AGENTS_ASKED.name, asked) for asked in self.agents().asks().waiting()]
+        return told
 
     @property
     def agents_loaded(self) -> bool:

@@ -344,6 +344,12 @@ class HostHandlers:
     def agents_authenticate(self, params: m.AuthenticateParams) -> Answer[m.OkResult]:
         return self._core.agents().authenticate(params)
 
+    def agents_answer(self, params: m.AnswerParams) -> m.OkResult:
+        """A form or URL an agent asked for, answered (the project's)."""
+        if not self._core.agents_loaded:  # no agent ran in this host's life: none asked
+            raise errors.InvalidParams(f"nothing waits as {params.ask_id!r} (answered, or ended)")
+        return self._core.agents().asks().answer(params)
+
     # --- settings.json (the project's) --------------------------------------------------
 
     def settings_get(self, params: m.Empty) -> m.SettingsView:

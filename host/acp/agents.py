@@ -23,6 +23,7 @@ from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.errors import StorageFailure
 from host.todos.service import TodoService
+from host.tools.asks import Asks
 
 if TYPE_CHECKING:
     from host.tools.approvals import Approvals
@@ -51,12 +52,16 @@ class Agents:
         self._todos = todos
         self._publisher = publisher
         self.approvals = approvals
+        self._asks = Asks(publisher)  # forms and URLs an agent asks the user for
         self._processes: dict[str, AgentProcess] = {}
         self._running: dict[str, Recorder] = {}  # Nib session id -> its turn's recorder
         self._said_dropped: dict[str, str | None] = {}  # session id: the turn that was told
         self._stopping: set[asyncio.Future[None]] = set()  # agents removed from settings
         self._controls = Controls(lambda c: publisher.publish(rpc.AGENTS_CONTROLS_CHANGED, c))
         self._reload()
+
+    def asks(self) -> Asks:
+        return self._asks
 
     def _reload(self) -> None:
         """Settings are read again whenever agents are listed or a turn starts; a changed

@@ -26,11 +26,13 @@ from host.protocol.text import shorten, valid_text
 if TYPE_CHECKING:
     from host.acp.recorder import Recorder
     from host.tools.approvals import Approvals
+    from host.tools.asks import Asks
 
 
 class Agents(Protocol):
     def running(self, session_id: str) -> Recorder | None: ...
     def approvals(self) -> Approvals: ...
+    def asks(self) -> Asks: ...
 
 
 class Owned(Protocol):
@@ -143,6 +145,12 @@ class SdkClient:
         **_kwargs: Any,
     ) -> RequestPermissionResponse:
         return await answer_permission(self._process, session_id, tool_call, options)
+
+    async def create_elicitation(self, message: str, mode: Any, **_kwargs: Any) -> Any:
+        """A form or a URL the agent needs the user to fill in or open (host/acp/elicitation)."""
+        from host.acp.elicitation import answer_elicitation
+
+        return await answer_elicitation(self._process, message, mode)
 
     async def session_update(self, session_id: str, update: Any, **_kwargs: Any) -> None:
         """Never reached: `LineTransport` hands updates to the process in order."""

@@ -20,6 +20,9 @@ from acp.client.connection import ClientSideConnection
 from acp.schema import (
     AuthCapabilities,
     ClientCapabilities,
+    ElicitationCapabilities,
+    ElicitationFormCapabilities,
+    ElicitationUrlCapabilities,
     Implementation,
     PlanCapabilities,
 )
@@ -160,7 +163,12 @@ class AgentProcess:
             transport = LineTransport(
                 process.stdout, process.stdin, self.routing.update, self.break_off, self._trace
             )
-            conn = ClientSideConnection(SdkClient(self), transport)  # type: ignore[arg-type]
+            # the unstable protocol: elicitation (forms and URLs for the user) is in it
+            conn = ClientSideConnection(
+                SdkClient(self),  # type: ignore[arg-type]
+                transport,
+                use_unstable_protocol=True,
+            )
             self._watch(self._read_stderr(process))
             self._watch(self._wait_exit(process))
             try:
@@ -169,8 +177,13 @@ class AgentProcess:
                         protocol_version=PROTOCOL_VERSION,
                         # plan_update and plan_removed (ACP, unstable): told in the transcript
                         # and sign-in methods that run in a terminal (the window opens one)
+                        # and forms and URLs for the user (elicitation, unstable)
                         client_capabilities=ClientCapabilities(
-                            plan=PlanCapabilities(), auth=AuthCapabilities(terminal=True)
+                            plan=PlanCapabilities(),
+                            auth=AuthCapabilities(terminal=True),
+                            elicitation=ElicitationCapabilities(
+                                form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()
+                            ),
                         ),
                         client_info=Implementation(
                             name="nib-desktop", title="Nib Desktop", version=app_version()

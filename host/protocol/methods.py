@@ -76,6 +76,8 @@ SETTINGS_SET = Method("settings.set", m.SettingsSetParams, m.SettingsView)
 SESSIONS_RENAME = Method("sessions.rename", m.RenameParams, m.Session)
 SESSIONS_SEARCH = Method("sessions.search", m.SearchParams, m.SearchResults)
 SESSIONS_EXPORT = Method("sessions.export", m.ExportParams, m.Exported)
+# the project's: what an agent asks the user to fill in (ACP's elicitation), answered
+AGENTS_ANSWER = Method("agents.answer", m.AnswerParams, m.OkResult)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -123,6 +125,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         SESSIONS_RENAME,
         SESSIONS_SEARCH,
         SESSIONS_EXPORT,
+        AGENTS_ANSWER,
     )
 }
 
@@ -157,6 +160,9 @@ SESSIONS_USAGE = Notification("sessions.usage", m.SessionUsage)
 # the project's: settings.json's desktop section changed (set, or edited by hand)
 SETTINGS_CHANGED = Notification("settings.changed", m.SettingsView)
 HOST_STALE = Notification("host.stale", m.Stale)  # a notification too large to send
+# the project's: an agent's form or URL for the user, and its end
+AGENTS_ASKED = Notification("agents.asked", m.AgentAsked)
+AGENTS_ANSWERED = Notification("agents.answered", m.AgentAnswered)
 
 NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
     note.name: note  # type: ignore[misc]
@@ -178,5 +184,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         AGENTS_CONTROLS_CHANGED,
         SESSIONS_USAGE,
         HOST_STALE,
+        AGENTS_ASKED,
+        AGENTS_ANSWERED,
     )
 }

@@ -26,6 +26,12 @@ from host.protocol.agent_models import (
     AgentState as AgentState,
     ImportParams as ImportParams,
 )
+from host.protocol.ask_models import (
+    AgentAnswered as AgentAnswered,
+    AgentAsked as AgentAsked,
+    AnswerParams as AnswerParams,
+    AskField as AskField,
+)
 from host.protocol.attempt_models import (
     MAX_CHECK_OUTPUT as MAX_CHECK_OUTPUT,
     AgentRef as AgentRef,

@@ -13,6 +13,7 @@ from host.protocol.text import shown_text
 from nib_desktop.inbound import convert, lines, tools_and_controls, transcript_page
 from nib_desktop.inbound.settings_shown import show_settings
 from nib_desktop.state import events as ev
+from nib_desktop.state.asking import Ask, AskField
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import TurnView
@@ -180,6 +181,12 @@ class Router:
     def approvals_resolved(self, params: m.ApprovalResolved) -> None:
         self._state.apply(ev.ApprovalResolved(params.approval_id))
 
+    def agents_asked(self, params: m.AgentAsked) -> None:
+        self._state.apply(ev.AskTold(asked(params)))
+
+    def agents_answered(self, params: m.AgentAnswered) -> None:
+        self._state.apply(ev.AskEnded(params.ask_id))
+
     def tools_changed(self, listing: m.ToolsList) -> None:
         self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(listing)))
 
@@ -196,3 +203,20 @@ class Router:
 
     def settings_changed(self, view: m.SettingsView) -> None:
         show_settings(self._state, view)
+
+
+def asked(a: m.AgentAsked) -> Ask:
+    """What an agent asks the user for, its words made safe to show."""
+    fields = tuple(
+        AskField(
+            f.name,
+            shown_text(f.title),
+            shown_text(f.description),
+            f.kind,
+            f.required,
+            f.default or "",
+            tuple(f.choices),
+        )
+        for f in a.fields
+    )
+    return Ask(a.ask_id, a.session_id, shown_text(a.message), a.url or "", fields)

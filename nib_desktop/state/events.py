@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from nib_desktop.state.asking import AskEnded as AskEnded, AskTold as AskTold
 from nib_desktop.state.attempts import AttemptTold as AttemptTold
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import EarlierListed as EarlierListed
@@ -240,6 +241,6 @@ Event = (
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
     | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
     | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet | EarlierListed
-    | AttemptTold
+    | AttemptTold | AskTold | AskEnded
 )
 # fmt: on

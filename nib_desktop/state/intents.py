@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from nib_desktop.state.asking import AnswerAsk as AnswerAsk
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.earlier import ImportEarlier, ListEarlier
 from nib_desktop.state.editing import Resend
@@ -132,10 +133,7 @@ class Queue:
 
 @dataclass(frozen=True)
 class CloseChoice:
-    """The quit question's answer: stop the turns running on remote hosts too, or leave
-    them running there (the window's own host stops its own either way)."""
-
-    stop_remote: bool
+    stop_remote: bool  # closing: stop the turns running on remote hosts too, or leave them
 
 
 @dataclass(frozen=True)
@@ -229,6 +227,7 @@ Intent = (
     | AttachIntent
     | SendQueued
     | CloseChoice
+    | AnswerAsk
     | Retry
     | Answer
     | LoadOlderMessages

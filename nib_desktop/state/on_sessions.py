@@ -226,3 +226,18 @@ def attempt_told(s: Held, e: ev.AttemptTold) -> Change:
         return NOTHING
     s.attempts[told.attempt_id] = told
     return change(A.ATTEMPTS)
+
+
+def ask_told(s: Held, e: ev.AskTold) -> Change:
+    if any(a.ask_id == e.ask.ask_id for a in s.asks):
+        return NOTHING  # told again on a reconnect: asked once
+    s.asks = (*s.asks, e.ask)
+    return change(A.ASKS, session_id=e.ask.session_id)
+
+
+def ask_ended(s: Held, e: ev.AskEnded) -> Change:
+    kept = tuple(a for a in s.asks if a.ask_id != e.ask_id)
+    if kept == s.asks:
+        return NOTHING
+    s.asks = kept
+    return change(A.ASKS)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from nib_desktop.state.asking import Ask
 from nib_desktop.state.attempts import Attempt
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import Earlier
@@ -63,6 +64,7 @@ class Aspect(StrEnum):
     EDITING = "editing"  # an earlier message edited in the composer (`Held.editing`)
     EARLIER = "earlier"  # an agent's earlier sessions listed (`Held.earlier`)
     ATTEMPTS = "attempts"  # an attempt's runs as last told (`Held.attempts`)
+    ASKS = "asks"  # a form or URL an agent asks the user for (`Held.asks`)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class Held:
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
     attempts: dict[str, Attempt] = field(default_factory=dict)  # by attempt id
+    asks: tuple[Ask, ...] = ()  # what agents ask the user to fill in, oldest first
     editing: Editing | None = None  # an earlier message edited in the composer
     earlier: Earlier = field(default_factory=Earlier)  # an agent's earlier sessions
     notice: str = ""

@@ -27,6 +27,8 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.WindowActivated: sessions.window_activated,
     ev.ApprovalRequested: sessions.approval_requested,
     ev.ApprovalResolved: sessions.approval_resolved,
+    ev.AskTold: sessions.ask_told,
+    ev.AskEnded: sessions.ask_ended,
     ev.ToolsListed: sessions.tools_listed,
     ev.AgentsListed: sessions.agents_listed,
     ev.SteeringTold: sessions.steering_told,

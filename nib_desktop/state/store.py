@@ -43,6 +43,7 @@ IMAGES = Aspect.IMAGES
 EDITING = Aspect.EDITING
 EARLIER = Aspect.EARLIER
 ATTEMPTS = Aspect.ATTEMPTS
+ASKS = Aspect.ASKS
 
 __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 

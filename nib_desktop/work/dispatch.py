@@ -104,6 +104,7 @@ class Intents:
                 "list the remote sessions",
             ),
             it.ForkSession: lambda _i: (self.sessions.fork_session(), "fork the session"),
+            it.AnswerAsk: lambda i: (self._answer_ask(i), "answer the agent"),
             it.DeleteSession: lambda i: (
                 self.sessions.delete_session(i.session_id, i.worktree),
                 "delete the session",
@@ -189,6 +190,12 @@ class Intents:
         if editing is None:
             return self.sessions.start_turn(intent.text), "send the message"
         return self.sessions.rewind(editing, intent.text), "send the edited message"
+
+    async def _answer_ask(self, intent: it.AnswerAsk) -> None:
+        """The user's answer to what an agent asked (its values checked by the host)."""
+        values = dict(intent.values)
+        asked = {"askId": intent.ask_id, "action": intent.action, "values": values}
+        await self._host.call(rpc.AGENTS_ANSWER, m.AnswerParams.model_validate(asked))
 
     def _continue(self, _intent: it.Continue) -> tuple[Coroutine[Any, Any, object], str]:
         """Ctrl+Enter, one meaning: go on with the plan, with the asks held on it if any

@@ -76,6 +76,8 @@ ApplicationWindow {
     Loader { id: earlierDialogLoader }
     Loader { id: attemptDialogLoader }
     Loader { id: runsDialogLoader }
+    Loader { id: formDialogLoader }  // a form or URL an agent asks the user for, opened as it comes
+    Connections { target: window.app.form; function onChanged(): void { if (window.app.form.waiting) window.openDialog(formDialogLoader, "FormDialog.qml") } }
     Connections {
         target: window.app.attempt
         function onChangesAsked(): void { window.openDialog(changesDialogLoader, "ChangesDialog.qml") }

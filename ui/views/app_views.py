@@ -21,6 +21,7 @@ from ui.views.dock import DockView
 from ui.views.earlier_view import EarlierView
 from ui.views.editing_view import EditingView
 from ui.views.feedback_view import FeedbackView
+from ui.views.form_view import FormView
 from ui.views.history import HistoryView
 from ui.views.library_view import LibraryView
 from ui.views.notices import NoticeView
@@ -71,6 +72,7 @@ class AppViews(QObject):
         self.worktree_view = WorktreeView(state, ask, self)
         self.earlier_view = EarlierView(state, ask, self)
         self.attempt_view = AttemptView(state, ask, self)
+        self.form_view = FormView(state, ask, self)
         self.announcer = Announcer(state, self)  # a turn's end, heard
 
     def _get_sessions(self) -> SessionsView:
@@ -133,6 +135,9 @@ class AppViews(QObject):
     def _get_library(self) -> LibraryView:
         return self.library_view
 
+    def _get_form(self) -> FormView:
+        return self.form_view
+
     sessions = Property(SessionsView, _get_sessions, constant=True)
     composer = Property(ComposerView, _get_composer, constant=True)
     agentAsks = Property(AgentAsksView, _get_agent_asks, constant=True)
@@ -153,3 +158,4 @@ class AppViews(QObject):
     settings = Property(SettingsView, _get_settings, constant=True)
     palette = Property(PaletteView, _get_palette, constant=True)
     library = Property(LibraryView, _get_library, constant=True)
+    form = Property(FormView, _get_form, constant=True)
