@@ -7,7 +7,6 @@ part; an unanswered ask is cancelled when its turn ends, as a permission request
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
@@ -27,6 +26,7 @@ from acp.schema import (
     ElicitationUrlSessionMode,
 )
 
+from host.acp.with_turn import while_turn_runs
 from host.protocol import models as m
 from host.protocol.ask_models import MAX_CHOICES, MAX_FIELD_TEXT, MAX_FIELDS, MAX_VALUE
 from host.protocol.text import valid_text
@@ -132,16 +132,13 @@ async def answer_elicitation(process: AgentProcess, message: str, mode: Any) -> 
         fields, url = (), safe_url(str(mode.url))
     else:
         return cancelled
-    ask = asyncio.ensure_future(process.agents.asks().ask(recorder.ctx, words, fields, url))
-    recorder.permissions.add(ask)  # type: ignore[arg-type]  # cancelled with the turn
-    try:
-        await asyncio.wait({ask})
-    finally:
-        recorder.permissions.discard(ask)
-        ask.cancel()
-    if ask.cancelled() or ask.exception() is not None:
+    answered = await while_turn_runs(
+        recorder,
+        process.agents.asks().ask(recorder.ctx, words, fields, url),
+    )
+    if answered is None:
         return cancelled
-    action, content = ask.result()
+    action, content = answered
     if action == "accept":
         return AcceptElicitationResponse(action="accept", content=content or None)
     if action == "decline":

@@ -5,7 +5,6 @@ client side, which refuses what Nib does not offer (terminals)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 from acp import RequestError
@@ -20,6 +19,7 @@ from pydantic import ValidationError
 
 from host.acp.tool_activity import as_text
 from host.acp.updates import ToolFields, read_tool_call
+from host.acp.with_turn import while_turn_runs
 from host.protocol import models as m
 from host.protocol.text import shorten, valid_text
 
@@ -74,18 +74,13 @@ async def answer_permission(
     except ValidationError:  # asked all the same: by its title and input only
         fields = ToolFields(tool_call_id=tool_call.tool_call_id)
     asked = recorder.asked(fields)
-    ask = asyncio.ensure_future(
-        process.agents.approvals().ask_agent(recorder.ctx, title, raw, offered, asked)
+    answered = await while_turn_runs(
+        recorder,
+        process.agents.approvals().ask_agent(recorder.ctx, title, raw, offered, asked),
     )
-    recorder.permissions.add(ask)
-    try:
-        await asyncio.wait({ask})
-    finally:
-        recorder.permissions.discard(ask)
-        ask.cancel()
-    if ask.cancelled() or ask.exception() is not None:
+    if answered is None:
         return cancelled
-    decision, picked = ask.result()
+    decision, picked = answered
     kinds = {o.option_id: o.kind for o in options}
     if decision == "deny" or kinds.get(picked or "", "").startswith("reject"):
         # the user's own answer where they picked one of the agent's ("No, keep planning")

@@ -92,9 +92,8 @@ class Recorder:
         self._todos = todos
         self.ctx = ctx
         self.loading = False  # a session/load replays history: not this turn's to store
-        self.permissions: set[asyncio.Task[tuple[str, str | None]]] = (
-            set()
-        )  # the turn's waiting approvals
+        # what the turn asks of the user (approvals, forms): cancelled as it ends
+        self.permissions: set[asyncio.Task[Any]] = set()
         self.plans = 0  # plans that wrote the checklist
         self._stream: TextStream | None = None  # the message whose text is arriving
         self._text_kind: m.MessageKind | None = None  # None: message text

@@ -123,6 +123,15 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
     run(body())
 
 
+async def planned(main: Any) -> Any:
+    """A session of the demo agent whose turn has written its three steps."""
+    session = await main.intents.sessions.create_session("agent")
+    await until(lambda: main.state.transcript.loaded, what="the session shown")
+    await main.intents.sessions.start_turn(STEPS)
+    await until(lambda: main.state.snapshot(session.id) is not None, what="the list written")
+    return session
+
+
 def user_texts(state: Any) -> list[str]:
     return [line.text for line in state.transcript.lines if line.kind == "user"]
 
@@ -138,10 +147,7 @@ def test_asks_queued_for_a_turns_end_are_written_then_and_stale_ones_said(
     async def body() -> None:
         async with paired(tmp_path) as main:
             state = main.state
-            session = await main.intents.sessions.create_session("agent")
-            await until(lambda: state.transcript.loaded, what="the session shown")
-            await main.intents.sessions.start_turn(STEPS)
-            await until(lambda: state.snapshot(session.id) is not None, what="the list written")
+            session = await planned(main)
             main.intents.ask(it.AskOnPlan(fb.PlanAsk("skip", "Update the docs")))
             main.intents.ask(it.AskOnPlan(fb.PlanAsk("add", "", "Tag the release")))
             main.intents.ask(it.SendFeedback())
@@ -175,10 +181,7 @@ def test_ctrl_enter_with_asks_held_sends_them_instead_of_a_bare_continue(
     async def body() -> None:
         async with paired(tmp_path) as main:
             state = main.state
-            session = await main.intents.sessions.create_session("agent")
-            await until(lambda: state.transcript.loaded, what="the session shown")
-            await main.intents.sessions.start_turn(STEPS)
-            await until(lambda: state.snapshot(session.id) is not None, what="the list written")
+            session = await planned(main)
             await main.intents.sessions.cancel_turn()
             await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
             main.intents.ask(it.AskOnPlan(fb.PlanAsk("skip", "Write the tests")))

@@ -24,18 +24,24 @@ def asks(gui: Gui) -> list[str]:
     return [item.property("text") for item in gui.items("askText") if item.isVisible()]
 
 
+async def to_the_dock_list(gui: Gui) -> object:
+    """The dock expanded, and F6 until its list has the keyboard."""
+    gui.expand(True)
+    await gui.laid_out_dock_list()
+    listview = gui.item("dockList")
+    for _ in range(4):
+        if listview.hasActiveFocus():
+            break
+        await gui.key(Qt.Key.Key_F6)
+    assert listview.hasActiveFocus()
+    return listview
+
+
 def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui) -> None:
     async def body() -> None:
         await gui.start()
         sid = await running_session(gui)  # "Add the column" … "Update the docs", all pending
-        gui.expand(True)
-        await gui.laid_out_dock_list()
-        listview = gui.item("dockList")
-        for _ in range(4):  # F6 to the dock's list
-            if listview.hasActiveFocus():
-                break
-            await gui.key(Qt.Key.Key_F6)
-        assert listview.hasActiveFocus()
+        listview = await to_the_dock_list(gui)
         await until(lambda: gui.item("feedbackKeys").isVisible(), what="the keys shown")
         assert "S skip" in gui.item("feedbackKeys").property("text")
         before = gui.state.snapshot(sid)
@@ -123,14 +129,7 @@ def test_a_finished_step_is_not_skipped_and_home_and_end_choose_the_ends(gui, mo
             "every step done",
         )
         await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
-        gui.expand(True)
-        await gui.laid_out_dock_list()
-        listview = gui.item("dockList")
-        for _ in range(4):  # F6 to the dock's list
-            if listview.hasActiveFocus():
-                break
-            await gui.key(Qt.Key.Key_F6)
-        assert listview.hasActiveFocus()
+        listview = await to_the_dock_list(gui)
         assert listview.property("currentIndex") == 0  # "Read it", completed
         await gui.key(Qt.Key.Key_S)
         await until(lambda: gui.state.notice != "", what="said")
