@@ -36,6 +36,7 @@ def test_a_form_is_filled_in_by_keyboard_and_sent(gui: Gui) -> None:
         name = gui.item("formText_name")
         await until(name.hasActiveFocus, 5, "the first field focused")
         await type_text(gui, "ada")
+        assert gui.item("formCheck_sure").property("text") == "Sure?"  # its title, once
         gui.item("formCheck_sure").setProperty("checked", True)
         gui.item("formCheck_sure").toggled.emit()
         name.forceActiveFocus()

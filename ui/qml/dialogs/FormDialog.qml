@@ -85,6 +85,7 @@ Dialog {
                 Layout.fillWidth: true
                 spacing: 2
                 Label {
+                    visible: row.modelData.kind !== "boolean"  // a check box says its own
                     text: row.modelData.title
                     textFormat: Text.PlainText
                     color: formDialog.theme.text
@@ -107,7 +108,10 @@ Dialog {
                 CheckBox {
                     objectName: "formCheck_" + row.modelData.name
                     visible: row.modelData.kind === "boolean"
-                    text: row.modelData.description || row.modelData.title
+                    text: row.modelData.title
+                    ToolTip.visible: hovered && row.modelData.description !== ""
+                    ToolTip.text: row.modelData.description
+                    Accessible.description: row.modelData.description
                     checked: row.modelData.value === "true"
                     Accessible.name: row.modelData.title
                     onToggled: formDialog.values[row.modelData.name] = checked
