@@ -72,13 +72,8 @@ Item {
     Connections {
         target: transcript.app.transcript
         function onFindEnded(): void { findBar.visible = false }
-        function onFindChanged(): void {
-            const row = transcript.app.transcript.findRow
-            if (row >= 0) {
-                list.following = false
-                list.positionViewAtIndex(row, ListView.Contain)
-            }
-        }
+        function onFindMoved(): void { list.showMatch(true) }  // the user went to a match
+        function onFindChanged(): void { if (!list.following) list.showMatch(false) }  // found again: kept in view while reading, never while following
     }
 
     ListView {
@@ -89,6 +84,13 @@ Item {
         // latest" (or End) brings it back.
         property bool following: true
 
+        function showMatch(asked: bool): void {
+            const row = transcript.app.transcript.findRow
+            if (row >= 0) {
+                following = following && !asked
+                positionViewAtIndex(row, ListView.Contain)
+            }
+        }
         function follow(): void {
             following = true
             positionViewAtEnd()

@@ -32,6 +32,7 @@ class TranscriptView(QObject):
     liveAppended = Signal(str)  # ...or it grew by this
     copied = Signal(str)  # what went to the clipboard, in words, for a passing note
     findChanged = Signal()  # the query, its matches or the current one changed
+    findMoved = Signal()  # the user went to a match (not new lines found again)
     findEnded = Signal()  # another session shown: its find bar closes, its query gone
 
     def __init__(self, state: AppState, ask: Ask, parent: QObject | None = None) -> None:
@@ -109,9 +110,12 @@ class TranscriptView(QObject):
     # --- finding text (Ctrl+F) ---------------------------------------------------------
 
     def _refind(self, keep: bool) -> None:
+        shown = self._find_row()
         if self._finder.refind(self._state.transcript, keep):
             self._ask(it.LoadOlderMessages())  # the match is in an older page: read it
         self.findChanged.emit()
+        if not keep or self._find_row() != shown:  # asked, or its row moved: shown
+            self.findMoved.emit()
 
     @Slot(str)
     def find(self, query: str) -> None:
@@ -132,6 +136,7 @@ class TranscriptView(QObject):
         """The next (1) or previous (-1) occurrence, wrapping around."""
         if self._finder.step(step):
             self.findChanged.emit()
+            self.findMoved.emit()
 
     def _find_query(self) -> str:
         return self._finder.query
@@ -228,16 +233,10 @@ class TranscriptView(QObject):
     def key(self, text: str, row: int) -> bool:
         """The transcript's one-key commands on the last line in view (`row`): C copies
         its last code block, M the line, O opens its file; False for any other key."""
-        match text:
-            case "c":
-                self.copyLastCode(row)
-            case "m":
-                self.copyLine(row)
-            case "o":
-                self.openPlaceAt(row)
-            case _:
-                return False
-        return True
+        act = {"c": self.copyLastCode, "m": self.copyLine, "o": self.openPlaceAt}.get(text)
+        if act is not None:
+            act(row)
+        return act is not None
 
     def _to_clipboard(self, text: str, said: str) -> None:
         QGuiApplication.clipboard().setText(text)
