@@ -101,18 +101,16 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
 def ordered(state: AppState) -> list[Session]:
     """The sessions in the sidebar's order: newest first, the runs of one attempt together
     where its newest run would be."""
-    out: list[Session] = []
-    placed: set[str] = set()
+    runs: dict[str, list[Session]] = {}  # each attempt's runs, in the list's order
     for session in state.sessions:
-        if session.session_id in placed:
-            continue
-        group = (
-            [s for s in state.sessions if s.attempt == session.attempt]
-            if session.attempt
-            else [session]
-        )
-        out += group
-        placed |= {s.session_id for s in group}
+        if session.attempt:
+            runs.setdefault(session.attempt, []).append(session)
+    out: list[Session] = []
+    for session in state.sessions:  # one pass: an attempt's runs where its first stands
+        if not session.attempt:
+            out.append(session)
+        elif session.attempt in runs:
+            out += runs.pop(session.attempt)
     return out
 
 

@@ -153,7 +153,7 @@ class Intents:
             it.FindFiles: lambda i: self.files.find(i.query),
             it.Queue: self._queue,
             it.SendQueued: self._send_queued,
-            it.CloseChoice: lambda i: setattr(self.sessions, "stop_remote_on_close", i.stop_remote),
+            it.CloseChoice: lambda i: self.sessions.choose_close(i.stop_remote),
             it.ShowAdjacent: self._show_adjacent,
             it.CreateSession: self._create,
             it.OpenChanges: lambda i: self.changes.open(i.revision),

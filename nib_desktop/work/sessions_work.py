@@ -117,6 +117,10 @@ class SessionsWork:
                 self._state.apply(ev.ImagesHeld(session_id, images))
             raise
 
+    def choose_close(self, stop_remote: bool) -> None:
+        """The quit question answered: whether closing stops the remote turns too."""
+        self.stop_remote_on_close = stop_remote
+
     async def before_close(self) -> None:
         """As the window closes, if the user chose so: the turns running on remote hosts
         are stopped there (bounded; a host out of reach keeps its turn)."""
