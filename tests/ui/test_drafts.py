@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,32 +19,45 @@ from nib_desktop.state.types import PlanAsk
 pytestmark = pytest.mark.in_memory
 
 
+def two_launches(
+    aio_loop: Any,
+    data: Path,
+    before: Callable[[Gui], Awaitable[str]],
+    after: Callable[[Gui, str], Awaitable[None]],
+) -> None:
+    """`before` in a window on `data` (a session's id back), then, once it quit, `after`
+    in the next launch on the same data folder."""
+    first = Gui(aio_loop, data, True)
+    try:
+        sid = first.run(before(first))
+    finally:
+        first.close()
+    second = Gui(aio_loop, data, True)
+    try:
+        second.run(after(second, sid))
+    finally:
+        second.close()
+
+
 def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
     aio_loop: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for key in [k for k in os.environ if k.startswith("NIB_")]:
         monkeypatch.delenv(key)
     data = tmp_path / "data"
-    first = Gui(aio_loop, data, True)
     kept = data / drafts.FILENAME
 
-    async def type_a_draft() -> str:
+    async def type_a_draft(first: Gui) -> str:
         await first.start()
         session = await first.actions.sessions.create_session("agent")
         first.item("composerInput").setProperty("text", "half a thought")
         await until(
             lambda: kept.exists() and "half a thought" in kept.read_text(), 10, "the draft written"
         )
+        assert json.loads(kept.read_text())["drafts"] == {session.id: "half a thought"}
         return session.id
 
-    try:
-        sid = first.run(type_a_draft())
-    finally:
-        first.close()
-    assert json.loads(kept.read_text())["drafts"] == {sid: "half a thought"}
-    second = Gui(aio_loop, data, True)  # the next launch, on the same data folder
-
-    async def see_it_again() -> None:
+    async def see_it_again(second: Gui, sid: str) -> None:
         await second.start()
         await until(lambda: second.state.current == sid, 10, "the session shown")
         await until(
@@ -52,10 +66,7 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
             "the draft in the input",
         )
 
-    try:
-        second.run(see_it_again())
-    finally:
-        second.close()
+    two_launches(aio_loop, data, type_a_draft, see_it_again)
 
 
 def test_a_file_that_cannot_be_read_keeps_no_draft(tmp_path: Any) -> None:
@@ -95,11 +106,10 @@ def test_a_queued_message_and_the_asks_on_the_plan_survive_a_quit(
     for key in [k for k in os.environ if k.startswith("NIB_")]:
         monkeypatch.delenv(key)
     data = tmp_path / "data"
-    first = Gui(aio_loop, data, True)
     kept = data / drafts.FILENAME
     asks = (PlanAsk("skip", "Write the tests"), PlanAsk("add", "", "Tag the release"))
 
-    async def queue_them() -> str:
+    async def queue_them(first: Gui) -> str:
         await first.start()
         session = await first.actions.sessions.create_session("agent")
         first.state.apply(ev.MessageQueued(session.id, "then tidy up"))
@@ -107,20 +117,11 @@ def test_a_queued_message_and_the_asks_on_the_plan_survive_a_quit(
         await until(lambda: kept.exists() and "Tag the release" in kept.read_text(), 10, "written")
         return session.id
 
-    try:
-        sid = first.run(queue_them())
-    finally:
-        first.close()
-    second = Gui(aio_loop, data, True)  # the next launch
-
-    async def see_them_again() -> None:
+    async def see_them_again(second: Gui, sid: str) -> None:
         await second.start()
         await until(lambda: second.state.current == sid, 10, "the session shown")
         assert second.state.queued == {sid: "then tidy up"}
         assert second.state.plan_asks == {sid: asks}
         assert second.state.asks_queued == {sid}
 
-    try:
-        second.run(see_them_again())
-    finally:
-        second.close()
+    two_launches(aio_loop, data, queue_them, see_them_again)

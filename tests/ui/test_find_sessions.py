@@ -4,6 +4,8 @@ matches" for a word it was never searched for."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -14,6 +16,18 @@ from tests.ui.test_keyboard import type_text
 pytestmark = pytest.mark.in_memory  # the host core in this process
 
 
+async def found_in_a_turn(gui: Gui) -> Any:
+    """A new session whose demo turn said "heredocs" twice, found with Ctrl+F."""
+    session = await gui.actions.sessions.create_session("agent")
+    await gui.actions.sessions.start_turn("1. Teach the tokenizer heredocs")
+    await until(lambda: gui.state.turn(session.id).ended, 15, "the turn's end")
+    await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    await type_text(gui, "heredocs")
+    count = gui.item("findCount")
+    await until(lambda: count.property("text").endswith("of 2"), 5, "found")
+    return session
+
+
 def test_the_find_bar_closes_when_another_session_is_shown(
     gui: Gui, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -22,13 +36,8 @@ def test_the_find_bar_closes_when_another_session_is_shown(
     async def body() -> None:
         await gui.start()
         other = await gui.actions.sessions.create_session("agent")
-        first = await gui.actions.sessions.create_session("agent")
-        await gui.actions.sessions.start_turn("1. Teach the tokenizer heredocs")
-        await until(lambda: gui.state.turn(first.id).ended, 15, "the turn's end")
-        await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-        await type_text(gui, "heredocs")
+        await found_in_a_turn(gui)
         count = gui.item("findCount")
-        await until(lambda: count.property("text").endswith("of 2"), 5, "found")
         gui.main.state.apply(
             __import__("nib_desktop.state.events").state.events.SessionShown(other.id)
         )
@@ -49,13 +58,8 @@ def test_a_new_turn_is_followed_while_the_find_bar_holds_a_match(
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.sessions.create_session("agent")
-        await gui.actions.sessions.start_turn("1. Teach the tokenizer heredocs")
-        await until(lambda: gui.state.turn(session.id).ended, 15, "the turn's end")
-        await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-        await type_text(gui, "heredocs")
+        session = await found_in_a_turn(gui)
         count = gui.item("findCount")
-        await until(lambda: count.property("text").endswith("of 2"), 5, "found")
         listview = gui.item("transcriptList")
         assert not listview.property("following")  # on the match, as asked
         listview.setProperty("following", True)  # the user sends again: the view follows
