@@ -848,6 +848,24 @@ class Scripted:
             await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
+        elif command in ("compact", "compactfail"):  # the agent's own compaction, told
+            await self._plan(sid, 3, 1)  # a checklist with steps unfinished
+            cid = f"c{len(text)}"
+            told: list[dict[str, Any]] = [{"compactionId": cid, "status": "in_progress"}]
+            if command == "compact":
+                told += [
+                    {"compactionId": cid, "content": {"type": "text", "text": piece}}
+                    for piece in ("Kept: the plan ", "and notes.txt.")
+                ]
+                told += [{"compactionId": cid, "status": "completed"}] * 2  # said twice
+            else:
+                told += [{"compactionId": cid, "status": "failed"}]
+            for update in told:
+                kind = "compaction_update" if "status" in update else "compaction_summary_chunk"
+                note = {"jsonrpc": "2.0", "method": "session/update"}
+                note["params"] = {"sessionId": sid, "update": {"sessionUpdate": kind, **update}}
+                await _raw(json.dumps(note).encode() + b"\n")
+            await self._say(sid, "Carrying on.")
         elif command == "stream":
             for part in ("Hel", "lo ", "wor", "ld\nsecond ", "line"):
                 await self._say(sid, part)

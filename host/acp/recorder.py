@@ -36,6 +36,8 @@ from host.tools.todo_write import result_text
 from .tool_activity import activity, as_text, output_of
 from .transport import AgentBroken
 from .updates import (
+    CompactionChunk,
+    CompactionUpdate,
     OtherPlan,
     Part,
     Place,
@@ -99,6 +101,8 @@ class Recorder:
         self._text_kind: m.MessageKind | None = None  # None: message text
         self._message_id: Any = None  # the agent's id of the message being told, if it has one
         self._calls: dict[str, _Call] = {}
+        self._summaries: dict[str, list[str]] = {}  # compaction id -> its summary's pieces
+        self._compactions_ended: set[str] = set()
 
     # --- the agent's updates -----------------------------------------------------------
 
@@ -126,6 +130,13 @@ class Recorder:
                 name = shorten(told.plan_id, 40)
                 kept = ": the checklist stays as it was" if name == MAIN_PLAN else ""
                 self._note(f"The agent removed its plan {name!r}{kept}")
+            case CompactionChunk(content=TextBlock(text=text)):
+                if told.compaction_id not in self._compactions_ended:
+                    pieces = self._summaries.setdefault(told.compaction_id, [])
+                    if sum(map(len, pieces)) < MAX_STORED_CHARS:
+                        pieces.append(text)
+            case CompactionUpdate():
+                self._compaction(told)
         # other updates (commands, modes, usage) are the controls', not stored
 
     def _chunk(self, kind: m.MessageKind | None, content: object) -> None:
@@ -228,6 +239,23 @@ class Recorder:
         call.told = True
         told = m.ToolCall(id=call_id, name=call.title or "tool", arguments=call.arguments)
         self._append("assistant", "", tool_calls=(told,))
+
+    def _compaction(self, told: CompactionUpdate) -> None:
+        """The agent's own compaction: once it completes, a "summary" message holding what
+        it kept (its `summary`, else the pieces it streamed; empty when it told none), from
+        which the checklist is given again at the next prompt; a failed or cancelled one a
+        note. An id already ended is not told twice (agents repeat a terminal status)."""
+        if told.status == "in_progress" or told.compaction_id in self._compactions_ended:
+            return
+        self.flush()
+        self._compactions_ended.add(told.compaction_id)
+        pieces = self._summaries.pop(told.compaction_id, [])
+        if told.status == "completed":
+            summary = told.summary if told.summary is not None else "".join(pieces)
+            self._append("summary", summary[:MAX_STORED_CHARS].strip())
+        else:
+            failed = told.status == "failed"
+            self._note(f"The agent's compaction of its context {told.status}", is_error=failed)
 
     def _other_plan(self, plan: PlanMarkdown | PlanFile | OtherPlan) -> None:
         """A plan in Markdown or in a file (ACP's plan_update): told in the transcript as

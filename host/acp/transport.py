@@ -21,6 +21,21 @@ MAX_AGENT_LINE = 32 * 1024 * 1024  # one message of an agent's, in bytes
 PARSE_INLINE = 512 * 1024  # a longer line is parsed on a worker thread: the loop goes on
 YIELD_EVERY = 16  # updates handled in a row before the loop runs its other tasks
 MAX_WAITING = 256  # messages for an agent that does not read them, before it is broken
+# what the client offers that the SDK's models have no field for (they drop it), added to
+# the `initialize` request on its way out: ACP v1's opt-in to the agent's compaction
+# updates (`compaction_update`, `compaction_summary_chunk`)
+UNTYPED_CAPABILITIES: dict[str, dict[str, Any]] = {"session": {"compaction": {}}}
+
+
+def offering_untyped(message: dict[str, Any]) -> dict[str, Any]:
+    """The `initialize` request with UNTYPED_CAPABILITIES among its client capabilities."""
+    params = message.get("params")
+    if not isinstance(params, dict):
+        return message
+    offered = dict(params.get("clientCapabilities") or {})
+    for key, value in UNTYPED_CAPABILITIES.items():
+        offered[key] = {**(offered.get(key) or {}), **value}
+    return {**message, "params": {**params, "clientCapabilities": offered}}
 
 
 class AgentBroken(Exception):
@@ -50,6 +65,8 @@ class LineTransport:
         """One message to the agent, once its input takes it. An agent that stops reading
         while it asks for more (its answers waiting past MAX_WAITING) is broken: what the
         host holds for it stays bounded."""
+        if message.get("method") == "initialize":
+            message = offering_untyped(message)
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
         if self._waiting >= MAX_WAITING:
             self._broken(

@@ -65,14 +65,17 @@ class AgentTurn:
         conn = await process.ensure_started()
         try:
             agent_session, fresh = await self._open(conn, session, recorder)
-            if fresh:
+            # the checklist is given again when the agent's session starts empty, and when
+            # the agent said it compacted its context since it was last prompted
+            compacted = not fresh and self._sessions.transcript.compacted_lately(session.id)
+            if fresh or compacted:
                 from host.agent.conversation import checklist_context
 
-                unfinished = checklist_context(self._todos.snapshot(session.id))
-                if unfinished is not None:
-                    text = f"{unfinished}\n\n{text}"
-                if session.parent_id is not None:  # a fork the agent did not fork itself
-                    text = self._carried(session, recorder) + text
+                listed = checklist_context(self._todos.snapshot(session.id), always=compacted)
+                if listed is not None:
+                    text = f"{listed}\n\n{text}"
+            if fresh and session.parent_id is not None:  # a fork the agent did not fork
+                text = self._carried(session, recorder) + text
             content = [text_block(text), *blocks(session, attachments, process.offers.prompt_kinds)]
             prompt = asyncio.ensure_future(conn.prompt(session_id=agent_session, prompt=content))
             try:

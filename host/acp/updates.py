@@ -1,5 +1,5 @@
 """An agent's `session/update`s as types: each update the host stores (text, thoughts, tool
-calls, plans, a replayed user message) is validated once, where it arrives, into these
+calls, plans, a replayed user message, a compaction) is validated once, where it arrives, into these
 models, and matched on its type after that.
 
 They are the project's own rather than the ACP SDK's: the SDK's `session/update` union
@@ -162,14 +162,39 @@ class PlanRemoved(Told):
     plan_id: str = ""
 
 
+class CompactionUpdate(Told):
+    """ACP's `compaction_update` (clients opt in): the agent compacted its context, or
+    began, failed or gave up doing so; `summary` what the compaction kept, for the user."""
+
+    session_update: Literal["compaction_update"]
+    compaction_id: str = ""
+    status: Literal["in_progress", "completed", "failed", "cancelled"]
+    summary: str | None = None
+
+
+class CompactionChunk(Told):
+    """ACP's `compaction_summary_chunk`: a piece of a compaction's summary, streamed."""
+
+    session_update: Literal["compaction_summary_chunk"]
+    compaction_id: str = ""
+    content: Block
+
+
 Update = Annotated[
-    TextChunk | ToolUpdate | PlanSent | PlanUpdate | PlanRemoved,
+    TextChunk
+    | ToolUpdate
+    | PlanSent
+    | PlanUpdate
+    | PlanRemoved
+    | CompactionUpdate
+    | CompactionChunk,
     Field(discriminator="session_update"),
 ]
 
 STORED = frozenset(
     ("agent_message_chunk", "agent_thought_chunk", "user_message_chunk", "tool_call")
 ) | {"tool_call_update", "plan", "plan_update", "plan_removed"}
+STORED |= {"compaction_update", "compaction_summary_chunk"}
 
 _UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
 _TOOL: TypeAdapter[ToolFields] = TypeAdapter(ToolFields)

@@ -170,3 +170,14 @@ class Transcript:
             "SELECT 1 FROM messages WHERE session_id = ? LIMIT 1", (session_id,)
         ).fetchone()
         return row is None
+
+    def compacted_lately(self, session_id: str) -> bool:
+        """Whether a compaction (a "summary" message) came after the user's last message
+        before the newest: the agent compacted its context since it was last prompted."""
+        rows = self._db.execute(
+            "SELECT role FROM messages WHERE session_id = ? AND role IN ('user', 'summary')"
+            " ORDER BY seq DESC LIMIT 2",
+            (session_id,),
+        ).fetchall()
+        roles = [row[0] for row in rows]
+        return roles[:1] == ["summary"] or roles == ["user", "summary"]

@@ -12,13 +12,16 @@ from nib_desktop.state.transcript_lines import Line
 TODO_WRITE = "TodoWrite"
 
 
-def summary_text(message: m.Message) -> str:
+def summary_text(message: m.Message, agents: bool = False) -> str:
     """A compaction's line: how many messages it stands for, the same count whether the
     line came live or from a page read later (messages are numbered from 1 in a session,
     and a summary stands for every message before it), then the summary itself, shown
-    when the line is unfolded."""
+    when the line is unfolded. In an external agent's session (`agents`) the agent
+    compacted its own context, which Nib cannot count."""
     count = max(0, message.seq - 1)
     head = f"Context compacted: {count} earlier message{'s' if count != 1 else ''} summarised"
+    if agents:
+        head = "The agent compacted its context"
     return f"{head}\n\n{message.content}" if message.content.strip() else head
 
 
@@ -95,7 +98,7 @@ class LineMaker:
 
     def _lines(self, message: m.Message) -> list[Line]:
         if message.role == "summary":
-            return [Line("summary", summary_text(message))]
+            return [Line("summary", summary_text(message, self._titled))]
         if message.todo is not None:
             diff = message.todo.diff
             first = message.turn_id is not None and message.turn_id != self._list_turn

@@ -203,6 +203,14 @@ def test_a_compaction_is_one_transcript_line() -> None:
     assert maker.lines(message(9, "summary", "more"))[0].text.startswith(
         "Context compacted: 8 earlier messages summarised"
     )
+    # an external agent's own compaction: said as the agent's, its summary folded under
+    agents = lines.LineMaker(titled=True).lines(message(7, "summary", "kept the plan"))
+    assert [(x.kind, x.text) for x in agents] == [
+        ("summary", "The agent compacted its context\n\nkept the plan")
+    ]
+    assert lines.LineMaker(titled=True).lines(message(7, "summary", ""))[0].text == (
+        "The agent compacted its context"
+    )
 
 
 def test_an_empty_first_write_reads_empty() -> None:
