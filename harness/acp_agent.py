@@ -848,6 +848,23 @@ class Scripted:
             await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
+        elif command == "subagent":  # a Task whose sub-agent makes two calls, marked
+            under = {"claudeCode": {"parentToolUseId": "task1"}}
+            found = [{"type": "content", "content": {"type": "text", "text": "Found it."}}]
+            for kind, call, told in (
+                ("tool_call", "task1", {"title": "Task Explore", "status": "in_progress"}),
+                ("tool_call", "sub1", {"title": "Read a.py", "_meta": under}),
+                ("tool_call", "sub2", {"title": "Run ls", "_meta": under}),
+                ("tool_call_update", "sub1", {"status": "completed", "_meta": under}),
+                ("tool_call_update", "sub2", {"status": "failed", "_meta": under}),
+                ("tool_call_update", "task1", {"status": "completed", "content": found}),
+            ):
+                update = {"sessionUpdate": kind, "toolCallId": call, **told}
+                if kind == "tool_call" and call != "task1":
+                    update["status"] = "in_progress"
+                note = {"jsonrpc": "2.0", "method": "session/update"}
+                note["params"] = {"sessionId": sid, "update": update}
+                await _raw(json.dumps(note).encode() + b"\n")
         elif command in ("compact", "compactfail"):  # the agent's own compaction, told
             await self._plan(sid, 3, 1)  # a checklist with steps unfinished
             cid = f"c{len(text)}"

@@ -72,6 +72,7 @@ class _Call:
     told: bool = False
     finished: bool = False
     kind: str | None = None
+    parent: str | None = None  # the call it runs under (a sub-agent's call), if told
     content: list[Part] = field(default_factory=list)  # as last sent: an update replaces it
     locations: list[Place] = field(default_factory=list)
 
@@ -184,6 +185,7 @@ class Recorder:
         if update.raw_input not in (None, {}, ""):
             call.arguments = shorten(as_text(update.raw_input), 4000)
         call.take(update, MAX_PARTS)
+        call.parent = call.parent or update.parent
         status = update.status
         if not call.told and (call.arguments or status in ("in_progress", "completed", "failed")):
             self._tell(call_id, call)
@@ -237,7 +239,9 @@ class Recorder:
     def _tell(self, call_id: str, call: _Call) -> None:
         self.flush()
         call.told = True
-        told = m.ToolCall(id=call_id, name=call.title or "tool", arguments=call.arguments)
+        told = m.ToolCall(
+            id=call_id, name=call.title or "tool", arguments=call.arguments, parent_id=call.parent
+        )
         self._append("assistant", "", tool_calls=(told,))
 
     def _compaction(self, told: CompactionUpdate) -> None:

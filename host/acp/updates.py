@@ -88,6 +88,9 @@ def _places(value: object) -> object:
 
 
 ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
+# where agents mark a call as a sub-agent's, under the call that started it: (the `_meta`
+# key, the key of the parent call's id in it); ACP has no field of its own for it yet
+PARENT_MARKS = (("claudeCode", "parentToolUseId"),)
 
 
 class ToolFields(Told):
@@ -102,6 +105,18 @@ class ToolFields(Told):
     raw_output: Any = None
     content: list[Part] | None = None
     locations: Annotated[list[Place] | None, BeforeValidator(_places)] = None
+    meta: Any = Field(default=None, alias="_meta")
+
+    @property
+    def parent(self) -> str | None:
+        """The call this one runs under, where the agent marks it: a sub-agent's calls
+        (claude-agent-acp's `_meta.claudeCode.parentToolUseId`, its Task call's id)."""
+        for vendor, key in PARENT_MARKS:
+            mark = self.meta.get(vendor) if isinstance(self.meta, dict) else None
+            told = mark.get(key) if isinstance(mark, dict) else None
+            if isinstance(told, str) and 0 < len(told) <= 200:
+                return told
+        return None
 
 
 class ToolUpdate(ToolFields):

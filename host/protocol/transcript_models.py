@@ -19,9 +19,13 @@ Role = Literal["user", "assistant", "tool", "summary"]
 
 
 class ToolCall(Wire):
+    """A call of a tool; `parentId` the call it ran under (a sub-agent's call: the id of
+    the call that started the sub-agent, as Claude Code's Task), where the agent says."""
+
     id: str
     name: str
     arguments: str
+    parent_id: str | None = None
 
 
 MessageKind = Literal["thought", "plan"]

@@ -7,6 +7,7 @@ from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
+from nib_desktop.inbound.subagents import SubCalls
 from nib_desktop.state.transcript_lines import Line
 
 TODO_WRITE = "TodoWrite"
@@ -47,6 +48,7 @@ class LineMaker:
         # its turn): only a write of the same turn takes its place
         self._begun: tuple[int, str, str | None] | None = None
         self._list_turn: str | None = None  # the turn of the last checklist write
+        self._subs = SubCalls()  # sub-agents' calls, under the calls that started them
 
     def lines(self, message: m.Message) -> tuple[Line, ...]:
         seq = message.seq
@@ -135,6 +137,10 @@ class LineMaker:
                 self._todo_calls.add(call.id)
                 continue
             named = self._named(call)
+            if call.parent_id is not None and call.parent_id in self._calls:
+                self._subs.add(call.parent_id, call.id, named)  # told on its parent's line
+                lines.append(self._parent_line(call.parent_id))
+                continue
             self._calls[call.id] = (message.seq, named, call.arguments)
             lines.append(
                 Line("tool_call", f"→ {named}", call_id=call.id, call_input=call.arguments)
@@ -164,7 +170,13 @@ class LineMaker:
             what = activity.summary(message.activity, self._folder)
             places = activity.places(message.activity, self._folder)
             images = tuple(f"data:{i.mime_type};base64,{i.data}" for i in message.activity.images)
+        parent = self._subs.finish(call_id, message.is_error)
+        if parent is not None and parent in self._calls:  # a sub-agent's: on its parent's line
+            return self._parent_line(parent)
         called = self._calls.pop(call_id, None)
+        subs, listed = self._subs.close(call_id)
+        if listed and kind in ("", "output"):  # a sub-agent's calls, folded, above its output
+            said, kind = f"{listed}\n\n{said}".rstrip("\n"), "calls"
         if called is None:  # its call is on an earlier page
             mark = "← error: " if message.is_error else "← "
             return Line(
@@ -184,6 +196,7 @@ class LineMaker:
             text = f"{glyph} {named}"
         else:
             text = f"{glyph} {named} · {what}"
+        text += f" · {subs}" if subs else ""
         return Line(
             "tool_call",
             text,
@@ -195,6 +208,21 @@ class LineMaker:
             call_input=given,
             places=places,
             images=images,
+        )
+
+    def _parent_line(self, parent: str) -> Line:
+        """A running call's line with its sub-agent's calls: their count and state on it,
+        each of them under it, folded."""
+        seq, named, given = self._calls[parent]
+        subs, listed = self._subs.told(parent)
+        return Line(
+            "tool_call",
+            f"→ {named} · {subs}",
+            replaces=seq,
+            detail=listed,
+            detail_kind="calls",
+            call_id=parent,
+            call_input=given,
         )
 
 
@@ -211,20 +239,9 @@ def bounded(text: str) -> str:
     return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
 
 
-def call_line(call: m.ToolCall) -> str:
-    """A tool call in one line: an MCP server's tool named with its server."""
-    return f"→ {tool_name(call.name)} {shorten(call.arguments, 120)}"
-
-
 def tool_name(name: str) -> str:
     """An offered tool name as a person reads it: "get_current_time (time)"."""
     if name.startswith("mcp__") and name.count("__") >= 2:
         server, _, tool = name[len("mcp__") :].partition("__")
         return f"{tool} ({server})"
     return name
-
-
-def _result_line(message: m.Message) -> str:
-    if message.is_error:
-        return "← error: " + shorten(message.content, 200)
-    return "← " + shorten(message.content, 160)

@@ -39,7 +39,7 @@ def detail_html(
     shown = rows if lines is None else rows[:lines]
     named = (
         {place_text(p): n for n, p in enumerate(places)}
-        if kind == "output"
+        if kind in ("output", "calls")
         else {f"+++ {p[0]}": n for n, p in enumerate(places)}
     )
     out = []
@@ -69,7 +69,10 @@ def detail_html(
 
 
 def detail_preview_html(text: str, kind: str, places: tuple[Place, ...] = ()) -> str:
-    """The folded form, or "" when the detail is short enough to show whole."""
+    """The folded form, or "" when the detail is short enough to show whole. A
+    sub-agent's calls ("calls") are folded to their first line, which counts them."""
+    if kind == "calls" and "\n" in text:
+        return detail_html(text, kind, 1, places)
     if not text or text.count("\n") < DETAIL_LINES:
         return ""
     return detail_html(text, kind, DETAIL_LINES, places)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from host.protocol import models as m
 from nib_desktop.inbound import lines, transcript_page
@@ -494,3 +495,63 @@ def test_a_list_in_place_of_another_is_told_as_a_new_list_in_history_too() -> No
     grown = m.TodoDiff(added=["C"], completed_removed=["x"])
     assert todo_line(grown, 3).text == "+1 step · 1 step finished and removed"
     assert todo_line(m.TodoDiff(added=["A", "B"]), 2).text == "Checklist: 2 steps"
+
+
+def test_a_sub_agents_calls_are_counted_on_their_task_folded_under_it() -> None:
+    """Claude Code's Task: its sub-agent's calls have no line of their own; the Task's
+    line counts them and their state as they go, and lists them, folded, under it."""
+    maker = LineMaker(titled=True)
+    held: tuple[Line, ...] = ()
+
+    def told(seq: int, role: str, **fields: Any) -> tuple[Line, ...]:
+        nonlocal held
+        msg = m.Message(
+            id=f"m{seq}",
+            session_id="s",
+            turn_id="t",
+            seq=seq,
+            role=role,
+            content="",
+            created_at="x",
+            **fields,
+        )
+        held = merge_lines(held, maker.lines(msg))
+        return held
+
+    def call(seq: int, call_id: str, name: str, parent: str | None = None) -> tuple[Line, ...]:
+        made = m.ToolCall(id=call_id, name=name, arguments="{}", parent_id=parent)
+        return told(seq, "assistant", tool_calls=(made,))
+
+    call(1, "task1", "Task Explore")
+    call(2, "sub1", "Read a.py", "task1")
+    lines = call(3, "sub2", "Run ls", "task1")
+    assert [x.text for x in lines] == ["→ Task Explore · 2 sub-agent calls, 2 running"]
+    assert lines[0].detail == "2 sub-agent calls, 2 running:\n  ◐ Read a.py\n  ◐ Run ls"
+    assert "Run ls" not in lines[0].detail_preview  # folded to the line that counts them
+    told(4, "tool", tool_call_id="sub1")
+    lines = told(5, "tool", tool_call_id="sub2", is_error=True)
+    assert [x.text for x in lines] == ["→ Task Explore · 2 sub-agent calls, 1 failed"]
+    lines = told(6, "tool", tool_call_id="task1", activity=m.ToolActivity(output="Found it."))
+    assert [(x.text, x.seq) for x in lines] == [
+        ("✓ Task Explore · Found it. · 2 sub-agent calls, 1 failed", 1)
+    ]
+    # its output on its line (short), its sub-agent's calls under it
+    assert lines[0].detail == "2 sub-agent calls, 1 failed:\n  ✓ Read a.py\n  ✕ Run ls"
+    # a call marked as under a call not held (its Task on an earlier page): its own line
+    assert (
+        LineMaker(titled=True)
+        .lines(
+            m.Message(
+                id="x",
+                session_id="s",
+                turn_id="t",
+                seq=9,
+                role="assistant",
+                content="",
+                created_at="x",
+                tool_calls=(m.ToolCall(id="a", name="Read b", arguments="", parent_id="gone"),),
+            )
+        )[0]
+        .text
+        == "→ Read b"
+    )

@@ -250,6 +250,32 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(
     gui.run(body(), timeout=60)
 
 
+def test_a_sub_agents_calls_are_folded_under_their_task(gui: Gui) -> None:
+    """Claude Code's Task: its sub-agent's calls have no line of their own; the Task's
+    line counts them and their state, and lists them under it, folded to that count
+    until clicked (issue 52, point 5)."""
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "subagent")
+        await turn_end(gui)
+        task = "✓ Task Explore · Found it. · 2 sub-agent calls, 1 failed"
+        await until(lambda: task in transcript(gui), 10, "the Task's line")
+        assert not [line for line in transcript(gui) if "Read a.py" in line or "Run ls" in line]
+        await gui.frame()
+        shown = gui.visible_items("toolDetail")
+        assert len(shown) == 1
+        folded = shown[0].property("text")
+        assert "2 sub-agent calls, 1 failed:" in folded and "Run ls" not in folded
+        assert "more lines ▸" in folded
+        await gui.click(shown[0])
+        await until(lambda: "Run ls" in shown[0].property("text"), 5, "unfolded")
+        assert "✓ Read a.py" in shown[0].property("text")
+
+    gui.run(body(), timeout=60)
+
+
 def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> None:
     configure(gui)
 
