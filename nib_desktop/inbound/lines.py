@@ -70,6 +70,7 @@ class LineMaker:
                     line.places,
                     line.images,
                     message.id if line.kind == "user" else "",
+                    (message.turn_id or "") if line.kind == "user" else "",
                 )
             )
         return tuple(made)

@@ -12,6 +12,13 @@ class Editing(NamedTuple):
     message_id: str
     text: str  # the message as it was sent
     files: bool = False  # the folder goes back to that turn's start too
+    turn_id: str = ""  # the message's turn: its start is the folder as it was then
+
+
+class RestoreFilesOnly(NamedTuple):
+    """The intent: the folder as it was before the message being edited (its turn's
+    "turn-start" checkpoint), asked first in the Changes view like any restore; no fork,
+    no message (Claude Code's "restore the code only")."""
 
 
 class Resend(NamedTuple):
@@ -36,5 +43,11 @@ def editing_words(editing: Editing | None, shown: str | None, has_folder: bool =
     if not has_folder:
         return "Editing: Enter resends in a fork · Esc: cancel"
     if editing.files:
-        return "Editing: Enter resends in a fork, files as then · Alt+R: keep files · Esc: cancel"
-    return "Editing: Enter resends in a fork · Alt+R: files as then too · Esc: cancel"
+        return (
+            "Editing: Enter resends in a fork, files as then · Alt+R: keep files"
+            " · Alt+F: files only · Esc: cancel"
+        )
+    return (
+        "Editing: Enter resends in a fork · Alt+R: files as then too · Alt+F: files only"
+        " · Esc: cancel"
+    )

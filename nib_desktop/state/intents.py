@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from nib_desktop.state.asking import AnswerAsk as AnswerAsk
 from nib_desktop.state.attachments import AttachIntent, DropImage, FindFiles, HoldImage
 from nib_desktop.state.earlier import ImportEarlier, ListEarlier
-from nib_desktop.state.editing import Resend
+from nib_desktop.state.editing import Resend, RestoreFilesOnly
 from nib_desktop.state.feedback import AskOnPlan, DropAsk, FeedbackIntent, SendFeedback
 from nib_desktop.state.folder_intents import (
     AskRestore,
@@ -41,8 +41,8 @@ from nib_desktop.state.worktree_intents import (
 __all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "CompareRuns", "DropAsk", "DropImage",
            "DropRestoreQuestion", "ExportSession", "FindFiles", "HoldImage", "MergeWorktree",
            "OpenChanges", "OpenPlace", "ReadAttempt", "ReadWorktree", "RemoveRuns",
-           "RemoveWorktree", "RenameSession", "Resend", "Restore", "RevertHunk",
-           "SearchSessions", "SendFeedback", "StartAttempt", "StopRuns"]  # fmt: skip
+           "RemoveWorktree", "RenameSession", "Resend", "Restore", "RestoreFilesOnly",
+           "RevertHunk", "SearchSessions", "SendFeedback", "StartAttempt", "StopRuns"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -217,6 +217,7 @@ Intent = (
     | ShowAdjacent
     | Send
     | Resend
+    | RestoreFilesOnly
     | ListEarlier
     | ImportEarlier
     | Stop

@@ -34,8 +34,9 @@ class Line:
     places: tuple[rich.Place, ...] = ()
     # the images it showed, as data URLs of a known image type (drawn small under it)
     images: tuple[str, ...] = ()
-    # the user's message it tells (its id), to edit and resend it
+    # the user's message it tells (its id, and its turn's), to edit and resend it
     message_id: str = ""
+    turn_id: str = ""
 
     @property
     def markdown(self) -> bool:

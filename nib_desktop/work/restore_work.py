@@ -11,7 +11,8 @@ from host.protocol import methods as rpc, models as m
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, intents as it
-from nib_desktop.state.changes import RestoreQuestion, restore_question
+from nib_desktop.state.changes import Changes, RestoreQuestion, Scope, restore_question
+from nib_desktop.state.editing import Editing, RestoreFilesOnly
 from nib_desktop.state.store import AppState
 from nib_desktop.work.changes_work import between
 
@@ -40,6 +41,7 @@ class RestoreWork:
         it.RevertHunk,
         it.AskRestore,
         it.DropRestoreQuestion,
+        RestoreFilesOnly,
     )  # the intents it carries out
 
     def __init__(
@@ -48,9 +50,19 @@ class RestoreWork:
         self._host, self._state, self._run, self._reload = host, state, run, reload
 
     def ask(
-        self, intent: it.Restore | it.RevertHunk | it.AskRestore | it.DropRestoreQuestion
+        self,
+        intent: it.Restore
+        | it.RevertHunk
+        | it.AskRestore
+        | it.DropRestoreQuestion
+        | RestoreFilesOnly,
     ) -> None:
         match intent:
+            case RestoreFilesOnly():
+                editing = self._state.editing
+                if editing is not None:  # the view opens at once, loading
+                    self._state.apply(ev.ChangesShown(Changes(editing.session_id, loading=True)))
+                    self._run(self.files_only(editing), "read what would change")
             case it.AskRestore(checkpoint_id, title, paths):
                 self._run(self.question(checkpoint_id, title, paths), "read what would change")
             case it.DropRestoreQuestion():
@@ -81,6 +93,43 @@ class RestoreWork:
             return
         if self._state.changes.session_id == session_id:
             self._asked(RestoreQuestion(checkpoint_id, paths, words))
+
+    async def files_only(self, editing: Editing) -> None:
+        """The folder as it was before an earlier message of the user's (its turn's
+        "turn-start" checkpoint), no fork and no message: the Changes view opens on what
+        changed since, with the restore's question naming every file it will write back,
+        make again or remove; a "yes" there restores it, undoably, as any restore."""
+        session_id = editing.session_id
+        point = await self._turn_start(session_id, editing.turn_id)
+        if point is None:
+            self._reload()  # the session's own changes, in the view opened
+            self._state.apply(
+                ev.NoticeShown(
+                    "That message's turn has no checkpoint of the folder (an imported message,"
+                    " or a session with no folder): there is nothing to restore it to."
+                )
+            )
+            return
+        since = await between(self._host, session_id, point.id, None)
+        self._state.apply(ev.EditingSet(None))
+        scope = Scope("Since the message you chose", point.id, since)
+        self._state.apply(ev.ChangesShown(Changes(session_id, (scope,), pinned=(scope,))))
+        self._reload()  # the session's own steps under it
+        await self.question(point.id, scope.title, None)
+
+    async def _turn_start(self, session_id: str, turn_id: str) -> m.Checkpoint | None:
+        """The "turn-start" checkpoint of that turn of the session, read page by page."""
+        before: str | None = None
+        while turn_id:
+            params = m.CheckpointListParams(session_id=session_id, before_id=before, limit=200)
+            listed = await self._host.call(rpc.CHECKPOINTS_LIST, params)
+            for point in listed.checkpoints:
+                if point.reason == "turn-start" and point.turn_id == turn_id:
+                    return point
+            if not listed.has_more or not listed.checkpoints:
+                return None
+            before = listed.checkpoints[-1].id
+        return None
 
     def _working(self) -> str | None:
         """The session the view is open on, unless its agent is working (then None, and

@@ -99,3 +99,51 @@ def test_a_session_without_a_folder_offers_no_files(
         assert gui.state.notice == ""
 
     gui.run(body(), timeout=60)
+
+
+def test_the_files_only_go_back_to_before_a_message(
+    gui: Gui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alt+F while editing: the folder as it was before that message (its turn's start),
+    asked first in the Changes view, by keys; no fork, no message, the transcript and
+    the checklist as they were (Claude Code's "restore the code only")."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    folder = repository(gui.data_dir.parent / "work")
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.sessions.create_session("agent", "", str(folder))
+        session = gui.state.current
+        await send(gui, "demo: 1 steps")
+        await turn_end(gui)
+        (folder / "app.py").write_text("print('between')\n")  # as the second turn finds it
+        await send(gui, "demo: 2 steps")
+        await turn_end(gui)
+        (folder / "app.py").write_text("print('after')\n")
+        lines = [row.text for row in gui.transcript.model.rows()]
+
+        await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+        await gui.key(Qt.Key.Key_E)
+        words = gui.item("editingWords")
+        await until(lambda: words.property("visible"), 5, "the message taken")
+        assert "Alt+F: files only" in words.property("text")
+        gui.item("composerInput").forceActiveFocus()
+        await gui.key(Qt.Key.Key_F, ALT)
+
+        def asked() -> bool:
+            confirm = gui.window.findChild(object, "restoreConfirm")
+            return confirm is not None and bool(confirm.property("opened"))
+
+        await until(asked, 10, "the question")
+        changes = gui.views.changes_view
+        assert changes.property("question") == (
+            "Restore the folder to before “Since the message you chose”? It writes back 1"
+            " file: app.py. It can be undone."
+        )
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: changes.property("undoWords") != "", 10, "the restore answered")
+        assert (folder / "app.py").read_text() == "print('between')\n"
+        assert gui.state.current == session and gui.state.editing is None
+        assert [row.text for row in gui.transcript.model.rows()] == lines
+
+    gui.run(body(), timeout=90)

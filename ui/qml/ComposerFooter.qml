@@ -37,6 +37,12 @@ RowLayout {
         enabled: footer.app.editing.words !== ""
         onActivated: footer.app.editing.toggleFiles()
     }
+    Shortcut {
+        // the folder only, as it was before that message: asked first in the Changes view
+        sequence: "Alt+F"
+        enabled: footer.app.editing.words !== ""
+        onActivated: footer.app.editing.filesOnly()
+    }
     Label {
         objectName: "sessionKind"
         // an external agent's session names the agent and its folder

@@ -68,6 +68,7 @@ ApplicationWindow {
     }
     Connections { target: window.app.changes; function onAsked(step: string, revision: int): void { window.openChanges(step, revision) } }
     Connections { target: window.app.history; function onFilesAsked(revision: int): void { window.openChanges("", revision) } }
+    Connections { target: window.app.editing; function onChangesAsked(): void { window.openDialog(changesDialogLoader, "ChangesDialog.qml") } }
     Loader { id: settingsDialogLoader }
     Loader { id: renameDialogLoader }
     Loader { id: searchDialogLoader }

@@ -11,7 +11,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
-from nib_desktop.state.editing import Editing, editing_words
+from nib_desktop.state.editing import Editing, RestoreFilesOnly, editing_words
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import TranscriptModel, qml_uncreatable
@@ -28,6 +28,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 class EditingView(QObject):
     changed = Signal()
     taken = Signal(str)  # the input takes the message's text
+    changesAsked = Signal()  # the window opens the Changes view (files only: asked there)
 
     def __init__(
         self, state: AppState, ask: Ask, lines: TranscriptModel, parent: QObject | None = None
@@ -56,7 +57,8 @@ class EditingView(QObject):
         for at in range(min(row, len(rows) - 1), -1, -1):
             line = rows[at]
             if line.kind == "user" and line.message_id and shown is not None:
-                self._ask(ev.EditingSet(Editing(shown, line.message_id, line.text)))
+                taken = Editing(shown, line.message_id, line.text, turn_id=line.turn_id)
+                self._ask(ev.EditingSet(taken))
                 return
         self._ask(ev.NoticeShown("No message of yours above this point to edit and resend"))
 
@@ -71,6 +73,13 @@ class EditingView(QObject):
         editing = self._state.editing
         if editing is not None and self._has_folder():
             self._ask(ev.EditingSet(editing._replace(files=not editing.files)))
+
+    @Slot()
+    def filesOnly(self) -> None:
+        """The folder as it was before the message, asked first; no fork, no message."""
+        if self._state.editing is not None and self._has_folder():
+            self._ask(RestoreFilesOnly())
+            self.changesAsked.emit()
 
     def _words(self) -> str:
         return editing_words(self._state.editing, self._state.current, self._has_folder())
