@@ -131,6 +131,49 @@ async def _raw(data: bytes) -> None:
             await asyncio.sleep(0.01)
 
 
+def _many(sid: str, n: int, chat: bool, told: bool = False) -> bytes:
+    """`n` updates as JSON lines: a replay's ("chat": each agent message after a message
+    of the user's; else one message of the user's first, then the agent's messages and
+    calls), or the same agent updates told live in a turn (`told`: no user message)."""
+    updates: list[dict[str, Any]] = []
+    if not chat and not told:
+        updates.append(_chunk("user_message_chunk", "Do the big task", "u"))
+    for i in range(n):
+        if len(updates) >= n:
+            break
+        if chat:
+            updates.append(_chunk("user_message_chunk", f"Question {i}", f"u{i}"))
+            updates.append(_chunk("agent_message_chunk", f"Answer {i}: " + "words " * 20, f"a{i}"))
+            continue
+        call = {"toolCallId": f"t{i}", "title": f"Read file{i}.py", "rawInput": {"path": f"f{i}"}}
+        updates.append(
+            _chunk("agent_message_chunk", f"Reading part {i}. " + "words " * 20, f"a{i}")
+        )
+        updates.append({"sessionUpdate": "tool_call", "status": "in_progress", **call})
+        done = [{"type": "content", "content": {"type": "text", "text": "40 lines"}}]
+        finished = {"toolCallId": f"t{i}", "status": "completed", "content": done}
+        updates.append({"sessionUpdate": "tool_call_update", **finished})
+    lines = [
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {"sessionId": sid, "update": u},
+            }
+        )
+        for u in updates[:n]
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _chunk(kind: str, text: str, message_id: str) -> dict[str, Any]:
+    return {
+        "sessionUpdate": kind,
+        "content": {"type": "text", "text": text},
+        "messageId": message_id,
+    }
+
+
 class Scripted:
     def __init__(self) -> None:
         self.conn: Any = None
@@ -265,20 +308,27 @@ class Scripted:
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **_: Any
     ) -> acp.schema.ListSessionsResponse:
-        """Three earlier sessions in `cwd`, newest first, two a page."""
-        earlier = [
+        """Three earlier sessions in `cwd`, newest first, two a page (SCRIPTED_SESSIONS
+        and SCRIPTED_PAGE say others; LIST_TIMES names a file each answer's time, just
+        before it goes, is added to)."""
+        count = int(os.environ.get("SCRIPTED_SESSIONS", "3"))
+        size = int(os.environ.get("SCRIPTED_PAGE", "2"))
+        start = int(cursor or 0)
+        page = [
             acp.schema.SessionInfo(
                 session_id=f"old-{i}",
                 cwd=cwd or "/",
                 title=f"Earlier task {i}",
-                updated_at=f"2026-11-0{i}T10:00:00Z",
+                updated_at=f"2026-11-{(i - 1) % 28 + 1:02d}T10:00:00Z",
             )
-            for i in (3, 2, 1)
+            for i in range(count - start, max(count - start - size, 0), -1)
         ]
-        start = int(cursor or 0)
-        page = earlier[start : start + 2]
-        more = str(start + 2) if start + 2 < len(earlier) else None
-        return acp.schema.ListSessionsResponse(sessions=page, next_cursor=more)
+        more = str(start + size) if start + size < count else None
+        answer = acp.schema.ListSessionsResponse(sessions=page, next_cursor=more)
+        if "LIST_TIMES" in os.environ:
+            with open(os.environ["LIST_TIMES"], "a") as times:
+                times.write(f"{time.time()}\n")
+        return answer
 
     async def resume_session(self, cwd: str, session_id: str, **_: Any) -> Any:
         self.cancelled[session_id] = asyncio.Event()
@@ -308,6 +358,11 @@ class Scripted:
         await self.conn.session_update(sid, acp.update_agent_message_text("Done."))
 
     async def load_session(self, cwd: str, session_id: str, **_: Any) -> LoadSessionResponse:
+        if session_id.startswith(("big-", "chat-")):  # n updates replayed (benchmarks)
+            kind, n = session_id.split("-")
+            self.cancelled[session_id] = asyncio.Event()
+            await _raw(_many(session_id, int(n), chat=kind == "chat"))
+            return LoadSessionResponse()
         if session_id.startswith("old-"):
             if session_id not in ("old-1", "old-2", "old-3"):
                 raise acp.RequestError.resource_not_found(session_id)
@@ -848,6 +903,8 @@ class Scripted:
             await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
+        elif command == "many":  # the updates of a "big-N" replay, told live
+            await _raw(_many(sid, int(last.split()[1]), chat=False, told=True))
         elif command == "subagent":  # a Task whose sub-agent makes two calls, marked
             under = {"claudeCode": {"parentToolUseId": "task1"}}
             found = [{"type": "content", "content": {"type": "text", "text": "Found it."}}]

@@ -10,6 +10,10 @@ from host.protocol import models as m
 from host.protocol.methods import Notification
 
 Listener = Callable[[str, m.Wire], None]
+# what a held session's work told that is not kept to tell: its transcript, which a client
+# reads whole (`messages.list`) once the session is told; thousands of messages told at
+# once held the host's loop past 100 ms
+NOT_KEPT = frozenset(("messages.appended", "messages.delta"))
 
 
 class Publisher:
@@ -32,7 +36,8 @@ class Publisher:
             )
         held = self._held.get(str(getattr(params, "session_id", getattr(params, "id", ""))))
         if held is not None:
-            held.append((note.name, params))
+            if note.name not in NOT_KEPT:
+                held.append((note.name, params))
             return
         # the clients hear first: a user's window learns a fact before the host's own
         # bookkeeping of it (checkpoints, worktrees, attempts) takes its turn
@@ -44,13 +49,14 @@ class Publisher:
         self._held[session_id] = []
 
     def release(self, session_id: str, tell: bool) -> None:
-        """The held notifications told to the clients (`tell`), or dropped: the pieces of
-        text streamed and a turn's start are left out, what was stored is told."""
+        """The held notifications told to the clients (`tell`), or dropped: the session,
+        its turn's end and its checklist; not its transcript (NOT_KEPT), nor a turn's
+        start."""
         held = self._held.pop(session_id, [])
         if not tell:
             return
         for name, params in held:
-            if name == "messages.delta" or getattr(params, "state", None) == "running":
+            if getattr(params, "state", None) == "running":
                 continue
             for listener in list(self._clients):
                 listener(name, params)

@@ -176,7 +176,12 @@ def test_text_thoughts_tool_calls_and_other_plans_in_the_transcript(tmp_path: Pa
         assert turn(client, sid, "tool")["state"] == "completed"
         call, result = messages(client, sid)[-2:]
         assert call["toolCalls"] == [
-            {"id": "t1", "name": "Read notes.txt", "arguments": '{"path": "notes.txt"}'}
+            {
+                "id": "t1",
+                "name": "Read notes.txt",
+                "arguments": '{"path": "notes.txt"}',
+                "parentId": None,  # a call of the agent's own, not a sub-agent's
+            }
         ]
         assert (result["role"], result["toolCallId"], result["content"]) == (
             "tool",

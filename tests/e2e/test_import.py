@@ -61,7 +61,10 @@ def test_earlier_sessions_are_listed_paged_and_imported_once(tmp_path: Path) -> 
             for n in client.notifications
             if n["params"].get("sessionId", n["params"].get("id")) == sid
         ]
-        assert "messages.delta" not in told and told[0] == "sessions.changed"
+        assert told[0] == "sessions.changed"
+        # its transcript is read whole, not told message by message
+        assert "messages.delta" not in told and "messages.appended" not in told
+        assert "turns.changed" in told and "todos.changed" in told
 
         again = client.call(
             "sessions.import", {"agent": "scripted", "agentSessionId": "old-2", "cwd": str(work)}
