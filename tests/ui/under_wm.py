@@ -544,3 +544,52 @@ def test_a_worktree_session_made_read_merged_with_a_message_and_removed_by_keys(
         await until(lambda: gui.state.notice.startswith("Removed the worktree"), 15, "said")
 
     gui.run(body(), timeout=100)
+
+
+def test_an_earlier_session_imported_a_message_resent_and_a_form_answered_by_keys(
+    gui: Gui, tmp_path: Any
+) -> None:
+    """Issue 52 under a window manager, by keys only: the palette's "Open an earlier …
+    session…", its folder typed, the second listed opened with its history; E takes the
+    user's last message into the input, edited and resent in a fork; the agent's form
+    that turn asks for is answered in its dialog."""
+    from tests.ui.test_agents import NAME, configure, transcript
+
+    configure(gui, "--sessions")
+    work = tmp_path / "work"
+    work.mkdir()
+
+    async def body() -> None:
+        await launched(gui)
+        await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
+        await keys("ctrl+k")
+        await type_text(f"Open an earlier {NAME}")
+        await keys("Return")
+        earlier = await opened(gui, "earlierDialog")
+        assert gui.item("earlierFolder").hasActiveFocus()
+        await type_text(str(work))
+        await keys("Return")
+        await until(lambda: gui.item("earlierList").hasActiveFocus(), 10, "the list")
+        await until(lambda: len(gui.views.earlier_view.model.rows()) == 2, 10, "a page")
+        await keys("Down", "Return")
+        await until(lambda: "Done." in transcript(gui), 15, "its history")
+        await closed(gui, earlier)
+        imported = gui.state.current
+
+        await keys("shift+F6", "e")  # the transcript, then its last message of the user's
+        await until(lambda: gui.item("composerInput").hasActiveFocus(), 5, "the input")
+        assert gui.item("composerInput").property("text") == "Thanks"
+        await keys("ctrl+a")
+        await type_text("form")
+        await keys("Return")
+        await until(lambda: gui.state.current not in (None, imported), 10, "the fork")
+        form = await opened(gui, "formDialog")
+        await type_text("ada")
+        await keys("Return")
+        await closed(gui, form)
+        said = lambda: [t for t in transcript(gui) if t.startswith("form: ")]  # noqa: E731
+        await until(said, 15, "the agent's word")
+        assert said()[0].startswith("form: accept") and '"name": "ada"' in said()[0]
+        assert "Thanks" not in transcript(gui)  # the fork from before the message resent
+
+    gui.run(body(), timeout=100)
