@@ -54,3 +54,13 @@ async def until(
                 await asyncio.wait_for(woken.wait(), min(poll, left))
     finally:
         _waiting.discard(woken)
+
+
+def until_now(condition: Callable[[], object], timeout: float = 10.0, what: str = "it") -> None:
+    """`until` for what no signal tells, outside an event loop (a file a process removes):
+    checked every POLL_S; TimeoutError naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        time.sleep(POLL_S)

@@ -64,6 +64,15 @@ class HostCore:
         import asyncio  # on the loop by now: nothing before the ready line loads it
 
         asyncio.get_running_loop().call_later(PRELOAD_AFTER_S, self._preload_agents)
+        from host.checkpoints.restoring import recover  # a restore a kill stopped, finished
+
+        self._recovering = asyncio.ensure_future(recover(self.checkpoints, self._note))
+
+    def _note(self, session_id: str, said: str, failed: bool) -> None:
+        """A line of the host's own in a session's transcript (no turn)."""
+        self.sessions.transcript.append(
+            session_id, None, "tool", said, is_error=failed, kind="plan"
+        )
 
     def _preload_agents(self) -> None:
         """Where agents are configured, the ACP SDK is imported on a worker thread a moment

@@ -15,27 +15,24 @@ awaits them.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
-import stat
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.checkpoints import seeding
+from host.checkpoints import journal, seeding
 from host.checkpoints.diffs import file_changes
 from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.keeping import kept_of, names_of, paths_of
 from host.checkpoints.writer import Write, write_back
 from host.git_child import GIT_TIMEOUT_S, run_git
 from host.protocol.models import FileChange
 
-MAX_FILES = 20_000
-MAX_FILE_BYTES = 1024 * 1024
-# the project's: a record holds at most this much (a home folder's caches are not copied)
-MAX_RECORD_BYTES = 512 * 1024 * 1024
-YIELD_EVERY = 200  # files a worker thread reads between two turns of the event loop
+log = logging.getLogger(__name__)
+
 PACK_EVERY = 16  # records between two packings of the store's loose objects
 MAX_DIFF_CHARS = 256 * 1024  # one file's diff
 MAX_CHANGES_CHARS = 6 * 1024 * 1024  # all diffs of one answer, well under the 8 MiB frame
@@ -159,7 +156,22 @@ class FolderStore:
 
     async def record(self, cwd: Path, skip: Path | None = None) -> Record:
         """The folder as it is now, as a tree in the store; `skip` (the host's data
-        folder, when it is inside) is never recorded."""
+        folder, when it is inside) is never recorded. The store's index is only a cache
+        of the files' stat data: one a kill left locked or half-written is made again."""
+        try:
+            return await self._record(cwd, skip)
+        except FolderError as exc:
+            index = self.root / "nib-index"
+            locked = index.with_name("nib-index.lock")
+            if not (locked.exists() or "index" in str(exc)):
+                raise
+            log.warning("the checkpoint store's index is made again: %s", exc)
+            locked.unlink(missing_ok=True)
+            index.unlink(missing_ok=True)
+            self._indexed = None
+            return await self._record(cwd, skip)
+
+    async def _record(self, cwd: Path, skip: Path | None) -> Record:
         if not cwd.is_dir():
             raise FolderGone(f"the folder {cwd} no longer exists")
         await self._ensure()
@@ -179,9 +191,9 @@ class FolderStore:
             await self._seed(cwd, index)
         if self._indexed is None:
             before = await self._git("ls-files", "-z", cwd=cwd, index=index)
-            self._indexed = frozenset(_names(before))
+            self._indexed = frozenset(names_of(before))
         indexed, self._indexed = self._indexed, None  # unknown until the index is written
-        kept = await asyncio.to_thread(_keep, cwd, listed, prefix, indexed)
+        kept = await asyncio.to_thread(kept_of, cwd, listed, prefix, indexed)
         if kept.dropped:
             await self._git(
                 "update-index",
@@ -223,7 +235,7 @@ class FolderStore:
         before = alternates.read_text() if alternates.is_file() else ""  # a parent's, borrowed
         alternates.write_text(f"{before}{objects}\n")
         try:  # an index git reads as the store's own (no shared index of a split one…)
-            tagged = _names(await self._git("ls-files", "-v", "-z", cwd=cwd, index=index))
+            tagged = names_of(await self._git("ls-files", "-v", "-z", cwd=cwd, index=index))
         except FolderError:
             tagged = ["?"]
         # only entries git trusts to their stat data alone: one marked assume-unchanged
@@ -325,7 +337,26 @@ class FolderStore:
         if removals:  # a file `then` would have ignored is not one it says was absent
             ignored = await self.ignored_in(then, removals, cwd)
             removals = [p for p in removals if p not in ignored]
-        return await asyncio.to_thread(write_back, cwd, removals, writes)
+        underway = journal.Underway(str(cwd), now, then, paths)
+        await asyncio.to_thread(journal.begin, self.root, underway)
+        try:  # a kill from here on: carried out whole at the next start (`interrupted`)
+            return await asyncio.to_thread(write_back, cwd, removals, writes)
+        finally:  # (an error here is told to the user who asked for the restore)
+            journal.end(self.root)
+
+    async def interrupted(self) -> tuple[list[str], list[str]] | None:
+        """A restore a kill stopped part-way, carried out again whole (what it wrote and
+        skipped), its temporary files removed; None when none was under way."""
+        underway = await asyncio.to_thread(journal.underway, self.root)
+        if underway is None:
+            return None
+        cwd = Path(underway.cwd)
+        try:
+            done, skipped = await self.restore(cwd, underway.now, underway.then, underway.paths)
+        finally:
+            journal.end(self.root)
+        await asyncio.to_thread(journal.sweep, cwd, done + skipped)
+        return done, skipped
 
     async def ignored_in(self, tree: str, names: list[str], cwd: Path) -> set[str]:
         """Those of `names` that the ignore files recorded in `tree` (and the folder's
@@ -351,11 +382,11 @@ class FolderStore:
                 "-z",
                 "--stdin",
                 cwd=base,
-                stdin=_paths(names),
+                stdin=paths_of(names),
                 check=False,
                 exclude=exclude,
             )
-        return set(_names(out))
+        return set(names_of(out))
 
     async def borrow(self, other: FolderStore) -> None:
         """Read `other`'s records as this store's own (git's alternates), until `own`."""
@@ -375,61 +406,3 @@ class FolderStore:
 
     async def remove(self) -> None:
         await asyncio.to_thread(shutil.rmtree, self.root, True)
-
-
-def _paths(names: list[str]) -> bytes:
-    return b"".join(n.encode("utf-8", "surrogateescape") + b"\0" for n in names)
-
-
-def _names(listed: bytes) -> list[str]:
-    return [n for n in listed.decode("utf-8", "surrogateescape").split("\0") if n]
-
-
-@dataclass(frozen=True)
-class _Kept:
-    names: frozenset[str]
-    paths: bytes  # the kept names, for update-index
-    dropped: bytes  # names the index holds that are not kept
-    partial_reason: str | None
-
-
-def _keep(cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str]) -> _Kept:
-    """The listed paths (git's, in path order) a record keeps: links (never followed)
-    and regular files up to MAX_FILE_BYTES, the first MAX_FILES of them, but those under
-    `skip`. In a worker thread: for 20,000 files this is most of a record's own work."""
-    kept: list[str] = []
-    over = 0
-    size = 0
-    base = str(cwd) + os.sep
-    lstat, is_link, is_file = os.lstat, stat.S_ISLNK, stat.S_ISREG
-    for count, name in enumerate(_names(listed)):
-        if count % YIELD_EVERY == 0:
-            time.sleep(0)  # the event loop's thread gets the interpreter now and then
-        if name.endswith("/"):  # a repository inside the folder: its own business
-            continue
-        if skip is not None and name.startswith(skip):
-            continue
-        try:
-            info = lstat(base + name)
-        except OSError:
-            continue
-        mode = info.st_mode
-        if is_link(mode) or (is_file(mode) and info.st_size <= MAX_FILE_BYTES):
-            size += info.st_size
-            if len(kept) < MAX_FILES and size <= MAX_RECORD_BYTES:
-                kept.append(name)
-            else:
-                over += 1
-    reason = None
-    if over and size > MAX_RECORD_BYTES:
-        reason = (
-            f"the folder's files come to {size / 2**20:,.0f} MiB; the first "
-            f"{MAX_RECORD_BYTES // 2**20} MiB in path order ({len(kept):,} files) are recorded"
-        )
-    elif over:
-        reason = (
-            f"the folder has {MAX_FILES + over:,} files; the first {MAX_FILES:,} in path "
-            "order are recorded"
-        )
-    names = frozenset(kept)
-    return _Kept(names, _paths(kept), _paths(sorted(indexed - names)), reason)

@@ -6,13 +6,21 @@ refused in words outside the folder, in its `.git`, or recorded nowhere."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Callable
 from pathlib import Path
 
+from host.checkpoints import journal
 from host.checkpoints.errors import FolderError, FolderGone
 from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
 from host.checkpoints.names import resolve, shown
-from host.checkpoints.service import Checkpoints, Row
+from host.checkpoints.service import STORE_FOLDER, Checkpoints, Row
 from host.protocol import errors, models as m
+from host.store.errors import StorageFailure
+
+log = logging.getLogger(__name__)
+# (session id, what to say, whether it is a failure): a line of the session's transcript
+Tell = Callable[[str, str, bool], None]
 
 
 class Restorer:
@@ -153,3 +161,44 @@ def _relative(cwd: Path, path: str) -> str:
     if inside.parts[0] == ".git":
         raise errors.InvalidParams(f"{path!r} is in the folder's .git, which is never recorded")
     return inside.as_posix()
+
+
+async def recover(points: Checkpoints, tell: Tell) -> None:
+    """At the host's start: each restore a kill stopped part-way (its journal in the
+    session's store) carried out again whole, in the session's queue, and said in the
+    session's transcript; one that cannot be finished is said too, with its undo."""
+    root = points.data_dir / STORE_FOLDER
+    found = await asyncio.to_thread(
+        lambda: sorted(p.parent.name for p in root.glob(f"*/{journal.JOURNAL}"))
+    )
+    for session_id in found:
+        store = points.store(session_id)
+        try:
+            done = await points.in_queue(session_id, store.interrupted)
+        except (FolderError, OSError) as exc:
+            log.warning(
+                "an interrupted restore of session %s could not be finished: %s", session_id, exc
+            )
+            said = (
+                f"A restore of this folder was stopped part-way when Nib stopped, and could "
+                f"not be finished when it started again: {exc}. The files it had not written "
+                "yet are as they were; its “restore” checkpoint holds the folder as it was "
+                "before it, to restore from the Changes view."
+            )
+            _tell(tell, session_id, said, True)
+            continue
+        if done is not None:
+            count = len(done[0])
+            said = (
+                "A restore of this folder was stopped part-way when Nib stopped; it was "
+                f"finished when Nib started again ({count} file{'' if count == 1 else 's'} "
+                "written or removed). It can be undone from the Changes view."
+            )
+            _tell(tell, session_id, said, False)
+
+
+def _tell(tell: Tell, session_id: str, said: str, failed: bool) -> None:
+    try:
+        tell(session_id, said, failed)
+    except (errors.RpcError, StorageFailure) as exc:  # its session is gone
+        log.info("not told to session %s: %s", session_id, exc)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from host.checkpoints.errors import FolderError, FolderGone
-from host.checkpoints.folder import MAX_FILES, FolderStore
+from host.checkpoints.folder import FolderStore
+from host.checkpoints.keeping import MAX_FILES
 
 
 def record(store: FolderStore, folder: Path) -> str:
