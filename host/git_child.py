@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Callable
 
 GIT_TIMEOUT_S = 120.0
+READ_CHUNK = 256 * 1024  # of a streamed output, read at a time
 
 
 async def run_git(
@@ -41,3 +43,51 @@ async def run_git(
             await process.wait()
         raise
     return process.returncode or 0, out, err
+
+
+async def read_git(
+    args: list[str],
+    take: Callable[[bytes], bool],
+    *,
+    cwd: str | None,
+    env: dict[str, str],
+    niceness: int = 0,
+) -> tuple[int | None, bytes]:
+    """`git ARGS`, its output handed to `take` as it comes (a large diff is never held
+    whole); once `take` answers False git is ended. Its exit status (None: ended here)
+    and error output; TimeoutError after GIT_TIMEOUT_S."""
+    process = await asyncio.create_subprocess_exec(
+        "git",
+        *args,
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
+    assert process.stdout is not None and process.stderr is not None
+    errors = asyncio.ensure_future(process.stderr.read(64 * 1024))
+
+    async def reading() -> bool:
+        assert process.stdout is not None
+        while chunk := await process.stdout.read(READ_CHUNK):
+            if not take(chunk):
+                return False
+        return True
+
+    try:
+        whole = await asyncio.wait_for(reading(), GIT_TIMEOUT_S)
+    except BaseException:
+        errors.cancel()
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        raise
+    if not whole and process.returncode is None:
+        process.kill()
+    code = await process.wait()
+    err = await errors
+    return (code if whole else None), err

@@ -36,23 +36,68 @@ def numstat(parts: list[bytes]) -> list[tuple[int | None, int | None]]:
     return found
 
 
-def split_patch(patch: bytes) -> list[bytes]:
-    pieces: list[bytes] = []
-    start = -1
-    at = 0
-    while True:
-        line_start = at
-        if patch.startswith(b"diff --git ", line_start):
-            if start >= 0:
-                pieces.append(patch[start:line_start])
-            start = line_start
-        nl = patch.find(b"\n", at)
-        if nl < 0:
-            break
-        at = nl + 1
-    if start >= 0:
-        pieces.append(patch[start:])
-    return pieces
+MARK = b"\ndiff --git "
+HEAD_ROOM = 4096  # bytes of a file's patch kept past its limit, for git's header lines
+
+
+class PatchCut:
+    """git's `-p` output, fed as it is read, split per file and cut while it is read:
+    each file's patch kept to `per_file` (plus its header lines), all of them to `whole`;
+    `feed` answers False once `whole` is spent (git can stop: what follows is not kept)."""
+
+    def __init__(self, per_file: int, whole: int) -> None:
+        self.pieces: list[bytearray] = []
+        self.cut: list[bool] = []  # each piece: whether some of it was not kept
+        self.stopped = False  # the whole was spent before git's output ended
+        self._per_file = per_file + HEAD_ROOM
+        self._left = whole
+        self._tail = b""  # bytes not yet placed: they may begin a file's mark
+        self._begun = False
+
+    def feed(self, chunk: bytes) -> bool:
+        data = self._tail + chunk
+        at = 0
+        if not self._begun and len(data) >= len(MARK):
+            self._begun = True
+            if data.startswith(MARK[1:]):
+                self._next()
+        while (found := data.find(MARK, at)) >= 0:
+            self._add(data[at : found + 1])
+            self._next()
+            at = found + 1
+            if self._left <= 0:
+                self.stopped = True
+                return False
+        keep = max(at, len(data) - len(MARK) + 1)
+        self._add(data[at:keep])
+        self._tail = data[keep:]
+        return True
+
+    def close(self) -> list[tuple[bytes, bool]]:
+        if self.stopped and self.cut:  # the file begun when the whole was spent: not read
+            self.cut[-1] = True
+        if not self.stopped:
+            if not self._begun and self._tail.startswith(MARK[1:]):
+                self._next()
+            self._add(self._tail)
+        return [(bytes(piece), cut) for piece, cut in zip(self.pieces, self.cut, strict=True)]
+
+    def _next(self) -> None:
+        if self.pieces:
+            self._left -= len(self.pieces[-1])
+        self.pieces.append(bytearray())
+        self.cut.append(False)
+
+    def _add(self, part: bytes) -> None:
+        if not self.pieces or not part:
+            return
+        piece = self.pieces[-1]
+        room = self._per_file - len(piece)
+        if len(part) > room:
+            piece += part[: max(room, 0)]
+            self.cut[-1] = True
+        else:
+            piece += part
 
 
 def patch_body(piece: bytes) -> str:
@@ -69,21 +114,25 @@ def _text(raw: bytes) -> str:
 
 
 def file_changes(
-    status: bytes, numbers: bytes, patch: bytes, per_file: int, whole: int
+    status: bytes, numbers: bytes, patch: PatchCut, per_file: int, whole: int
 ) -> list[FileChange]:
-    """git's `diff-tree -z --name-status`, `-z --numstat` and `-p` of the same two trees as
-    FileChanges in path order: each file's diff cut at `per_file` characters on a line's
-    end, all of them together at `whole` (past it, `diff: ""` and `truncated`)."""
+    """git's `diff-tree -z --name-status`, `-z --numstat` and `-p` (as `patch` kept it)
+    of the same two trees as FileChanges in path order: each file's diff cut at
+    `per_file` characters on a line's end, all of them together at `whole` (past it,
+    `diff: ""` and `truncated`)."""
     entries = name_status(status.split(b"\0"))
     counts = numstat(numbers.split(b"\0"))
-    patches = split_patch(patch)
+    patches = patch.close()
     budget = whole
     result: list[FileChange] = []
     for i, (kind, path, old_path) in enumerate(entries):
         added, deleted = counts[i] if i < len(counts) else (None, None)
         binary = added is None
-        text = "" if binary or i >= len(patches) else patch_body(patches[i])
-        truncated = False
+        piece, cut_short = patches[i] if i < len(patches) else (b"", patch.stopped)
+        text = "" if binary else patch_body(piece)
+        truncated = cut_short and not binary
+        if cut_short and "\n" in text:  # its last line may be cut in two: left out
+            text = text[: text.rfind("\n") + 1]
         limit = min(per_file, max(budget, 0))
         if len(text) > limit:
             cut = text.rfind("\n", 0, limit)

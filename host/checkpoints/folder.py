@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from host.checkpoints import journal, seeding
-from host.checkpoints.diffs import file_changes
+from host.checkpoints.diffs import PatchCut, file_changes
 from host.checkpoints.errors import FolderError, FolderGone
 from host.checkpoints.keeping import kept_of, names_of, paths_of
 from host.checkpoints.writer import Write, write_back
-from host.git_child import GIT_TIMEOUT_S, run_git
+from host.git_child import GIT_TIMEOUT_S, read_git, run_git
 from host.protocol.models import FileChange
 
 log = logging.getLogger(__name__)
@@ -283,8 +283,18 @@ class FolderStore:
         base = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
         status = await self._git(*base, "-z", "--name-status", old, new)
         numbers = await self._git(*base, "-z", "--numstat", old, new)
-        patch = await self._git(*base, "-p", "-U3", "--full-index", old, new)
-        # read and cut in a worker thread: a large change is not split on the loop
+        patch = PatchCut(MAX_DIFF_CHARS, MAX_CHANGES_CHARS)  # cut as it is read, never whole
+        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+        code, err = await read_git(
+            [*config, *base, "-p", "-U3", "--full-index", old, new],
+            patch.feed,
+            cwd=str(self.root.parent),
+            env=self._env(None, None),
+            niceness=NICENESS,
+        )
+        if code not in (0, None):
+            raise FolderError(f"git diff-tree failed: {err.decode('utf-8', 'replace').strip()}")
+        # the rest in a worker thread: a large change is not split on the loop
         return await asyncio.to_thread(
             file_changes, status, numbers, patch, MAX_DIFF_CHARS, MAX_CHANGES_CHARS
         )

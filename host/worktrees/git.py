@@ -14,11 +14,11 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.git_child import run_git
+from host.git_child import read_git, run_git
 
 # what would point git elsewhere than the repository it is run in
 _OWN = frozenset(
@@ -92,6 +92,18 @@ async def run(
         lines = [line for line in words.splitlines() if line.strip()]
         raise GitFailed(args, code, lines[-1] if lines else "")
     return Done(code, out, words)
+
+
+async def stream(
+    cwd: Path, take: Callable[[bytes], bool], *args: str, env: dict[str, str] | None = None
+) -> None:
+    """`git -C cwd ARGS`, its output handed to `take` as it comes (ended once `take`
+    answers False); GitFailed when it exits other than 0."""
+    config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+    code, err = await read_git([*config, "-C", str(cwd), *args], take, cwd=None, env=_env(env))
+    if code not in (0, None):
+        lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+        raise GitFailed(args, code, lines[-1] if lines else "")
 
 
 async def text(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:

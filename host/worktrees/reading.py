@@ -9,7 +9,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.checkpoints.diffs import file_changes
+from host.checkpoints.diffs import PatchCut, file_changes
 from host.protocol import errors, models as m
 from host.worktrees import git
 from host.worktrees.git import GitFailed, Scratch
@@ -117,7 +117,8 @@ async def changed_files(
     """What differs from `old` to `new`, as section 16's FileChanges."""
     status = (await git.run(path, *DIFF, "-z", "--name-status", old, new, env=env)).out
     numbers = (await git.run(path, *DIFF, "-z", "--numstat", old, new, env=env)).out
-    patch = (await git.run(path, *DIFF, "-p", "-U3", "--full-index", old, new, env=env)).out
+    patch = PatchCut(MAX_DIFF_CHARS, whole)  # cut as it is read, never held whole
+    await git.stream(path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env)
     return await asyncio.to_thread(file_changes, status, numbers, patch, MAX_DIFF_CHARS, whole)
 
 
