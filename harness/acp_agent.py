@@ -869,6 +869,13 @@ class Scripted:
                 + chunk(b"IEND", b"")
             )
             svg = base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'/>").decode()
+            # a decompression bomb: 12,000 by 12,000 grey pixels in about 140 KiB
+            pack = zlib.compressobj(9)
+            row = b"\0" * 12_001
+            body = b"".join(pack.compress(row) for _ in range(12_000)) + pack.flush()
+            side = struct.pack(">IIBBBBB", 12_000, 12_000, 8, 0, 0, 0, 0)
+            bomb = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", side) + chunk(b"IDAT", body)
+            bomb += chunk(b"IEND", b"")
             await self.conn.session_update(
                 sid,
                 acp.start_tool_call(
@@ -881,6 +888,9 @@ class Scripted:
                             acp.image_block(base64.b64encode(png).decode(), "image/png")
                         ),
                         acp.tool_content(acp.image_block(svg, "image/svg+xml")),
+                        acp.tool_content(
+                            acp.image_block(base64.b64encode(bomb).decode(), "image/png")
+                        ),
                     ],
                 ),
             )

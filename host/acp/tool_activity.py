@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from host.protocol import models as m
 from host.protocol.text import shorten
 
+from .image_size import fits
 from .updates import (
     ContentPart,
     DiffPart,
@@ -127,11 +128,14 @@ def line_in_file(path: str, new: str) -> int | None:
 
 def tool_image(block: ImageBlock | NamedBlock) -> m.ToolImage | None:
     """An image content block kept to be drawn: a known image type, valid base64, at
-    most MAX_TOOL_IMAGE bytes; None otherwise (it stays named in the output)."""
+    most MAX_TOOL_IMAGE bytes and, as its header says, at most 16 megapixels (a small
+    file can say gigapixels, which drawing its thumbnail would decode); None otherwise
+    (it stays named in the output)."""
     if not isinstance(block, ImageBlock) or len(block.data) > m.MAX_TOOL_IMAGE * 4 // 3 + 4:
         return None
     try:
-        base64.b64decode(block.data, validate=True)
+        if not fits(base64.b64decode(block.data, validate=True)):
+            return None
         return m.ToolImage.model_validate({"mimeType": block.mime_type, "data": block.data})
     except (ValueError, binascii.Error):
         return None

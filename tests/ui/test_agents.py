@@ -694,7 +694,8 @@ def test_ctrl_c_copies_the_whole_transcript_pages_not_loaded_too(
 
 def test_an_image_a_tool_showed_is_drawn_small_under_its_line(gui: Gui) -> None:
     """A tool call's image content of a known type is kept and drawn as a thumbnail; one
-    of another type (an SVG) is only named."""
+    of another type (an SVG), and a decompression bomb (12,000 by 12,000 pixels in 140
+    KiB, issue 46 item 14), are only named."""
     configure(gui)
 
     async def body() -> None:
