@@ -26,7 +26,7 @@ from pathlib import Path
 from host.checkpoints import journal, seeding
 from host.checkpoints.diffs import PatchCut, file_changes
 from host.checkpoints.errors import FolderError, FolderGone
-from host.checkpoints.keeping import kept_of, names_of, paths_of
+from host.checkpoints.keeping import Listing, kept_of, names_of, paths_of
 from host.checkpoints.writer import Write, write_back
 from host.git_child import GIT_TIMEOUT_S, read_git, run_git
 from host.protocol.models import FileChange
@@ -175,14 +175,7 @@ class FolderStore:
         if not cwd.is_dir():
             raise FolderGone(f"the folder {cwd} no longer exists")
         await self._ensure()
-        listed = await self._git(
-            "ls-files",
-            "--others",
-            "--exclude-standard",
-            "-z",
-            cwd=cwd,
-            index=self.root / "nib-empty-index",
-        )
+        listed = await self._listing(cwd)
         prefix = None
         if skip is not None and skip.is_relative_to(cwd) and skip != cwd:
             prefix = skip.relative_to(cwd).as_posix() + "/"
@@ -193,7 +186,7 @@ class FolderStore:
             before = await self._git("ls-files", "-z", cwd=cwd, index=index)
             self._indexed = frozenset(names_of(before))
         indexed, self._indexed = self._indexed, None  # unknown until the index is written
-        kept = await asyncio.to_thread(kept_of, cwd, listed, prefix, indexed)
+        kept = await asyncio.to_thread(kept_of, cwd, listed.names, prefix, indexed, listed.cut)
         if kept.dropped:
             await self._git(
                 "update-index",
@@ -220,6 +213,27 @@ class FolderStore:
         await self._keep_reachable(tree)
         self._since_pack += 1 if indexed else PACK_EVERY  # a first record: packed at once
         return Record(tree, len(kept.names), kept.partial_reason)
+
+    async def _listing(self, cwd: Path) -> Listing:
+        """The folder's files as git lists them (its ignore files applied), read as git
+        writes them and ended past LIST_CAP names: a folder of `/` or a home folder is
+        not listed whole into the host's memory."""
+        listing = Listing()
+        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+        exclude = self.exclude_of(cwd)
+        excludes = str(exclude) if exclude.is_file() else os.devnull
+        listing_args = ("ls-files", "--others", "--exclude-standard", "-z")
+        code, err = await read_git(
+            [*config, "-c", f"core.excludesFile={excludes}", *listing_args],
+            listing.take,
+            cwd=str(cwd),
+            env=self._env(cwd, self.root / "nib-empty-index"),
+            niceness=NICENESS,
+        )
+        if code not in (0, None):
+            words = err.decode("utf-8", "replace").strip().splitlines()
+            raise FolderError(f"git ls-files failed: {words[-1] if words else code}")
+        return listing
 
     async def _seed(self, cwd: Path, index: Path) -> None:
         """A first record of a git checkout's top starts from git's own index (see

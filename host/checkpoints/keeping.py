@@ -14,6 +14,7 @@ MAX_FILES = 20_000
 MAX_FILE_BYTES = 1024 * 1024
 # the project's: a record holds at most this much (a home folder's caches are not copied)
 MAX_RECORD_BYTES = 512 * 1024 * 1024
+LIST_CAP = 10 * MAX_FILES  # names of git's listing read, at most (the rest not listed)
 YIELD_EVERY = 200  # files a worker thread reads between two turns of the event loop
 
 
@@ -25,6 +26,30 @@ def names_of(listed: bytes) -> list[str]:
     return [n for n in listed.decode("utf-8", "surrogateescape").split("\0") if n]
 
 
+class Listing:
+    """git's NUL-separated listing of a folder, taken as it is read, up to LIST_CAP names
+    (`cut`: there were more)."""
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self._count = 0
+        self.cut = False
+
+    def take(self, chunk: bytes) -> bool:
+        self._parts.append(chunk)
+        self._count += chunk.count(b"\0")
+        if self._count > LIST_CAP:
+            self.cut = True
+            return False
+        return True
+
+    @property
+    def names(self) -> bytes:
+        """The whole names read (a name cut by the end of the reading left out)."""
+        listed = b"".join(self._parts)
+        return listed[: listed.rfind(b"\0") + 1] if self.cut else listed
+
+
 @dataclass(frozen=True)
 class Kept:
     names: frozenset[str]
@@ -33,15 +58,21 @@ class Kept:
     partial_reason: str | None
 
 
-def kept_of(cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str]) -> Kept:
+def kept_of(
+    cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str], cut: bool = False
+) -> Kept:
     """The listed paths (git's, in path order) a record keeps: links (never followed)
     and regular files up to MAX_FILE_BYTES, the first MAX_FILES of them, but those under
-    `skip`. In a worker thread: for 20,000 files this is most of a record's own work."""
+    `skip`, those this process cannot read and those on another filesystem mounted in
+    the folder (a folder of `/` holds /proc, whose files say a size they do not have). In
+    a worker thread: for 20,000 files this is most of a record's own work."""
     kept: list[str] = []
     over = 0
     size = 0
+    elsewhere = 0  # files on another filesystem, or not readable
     base = str(cwd) + os.sep
-    lstat, is_link, is_file = os.lstat, stat.S_ISLNK, stat.S_ISREG
+    device = os.stat(cwd).st_dev
+    lstat, is_link, is_file, access = os.lstat, stat.S_ISLNK, stat.S_ISREG, os.access
     for count, name in enumerate(names_of(listed)):
         if count % YIELD_EVERY == 0:
             time.sleep(0)  # the event loop's thread gets the interpreter now and then
@@ -54,6 +85,9 @@ def kept_of(cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str])
         except OSError:
             continue
         mode = info.st_mode
+        if info.st_dev != device or (is_file(mode) and not access(base + name, os.R_OK)):
+            elsewhere += is_file(mode) or is_link(mode)
+            continue
         if is_link(mode) or (is_file(mode) and info.st_size <= MAX_FILE_BYTES):
             size += info.st_size
             if len(kept) < MAX_FILES and size <= MAX_RECORD_BYTES:
@@ -66,10 +100,17 @@ def kept_of(cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str])
             f"the folder's files come to {size / 2**20:,.0f} MiB; the first "
             f"{MAX_RECORD_BYTES // 2**20} MiB in path order ({len(kept):,} files) are recorded"
         )
-    elif over:
+    elif over or cut:
+        more = "more than " if cut else ""
         reason = (
-            f"the folder has {MAX_FILES + over:,} files; the first {MAX_FILES:,} in path "
-            "order are recorded"
+            f"the folder has {more}{MAX_FILES + over:,} files; the first {MAX_FILES:,} in"
+            " path order are recorded"
         )
+    if elsewhere:
+        left = (
+            f"{elsewhere:,} file{'s' if elsewhere != 1 else ''} on another filesystem or not"
+            " readable are not recorded"
+        )
+        reason = f"{reason}; {left}" if reason else left
     names = frozenset(kept)
     return Kept(names, paths_of(kept), paths_of(sorted(indexed - names)), reason)

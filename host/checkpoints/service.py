@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.errors import FolderError, FolderGone, failure
 from host.checkpoints.folder import FolderStore, Record
 from host.checkpoints.names import shown
 from host.clock import new_id, now_iso
@@ -181,6 +181,8 @@ class Checkpoints:
             log.info("no %s checkpoint of session %s: %s", reason, session_id, exc)
         except (FolderError, StorageFailure, OSError) as exc:
             log.warning("the %s checkpoint of session %s failed: %s", reason, session_id, exc)
+            failed = failure(session_id, reason, turn_id, exc)
+            self._publisher.publish(rpc.CHECKPOINTS_FAILED, failed)
 
     async def _take(
         self,

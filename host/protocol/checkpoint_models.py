@@ -99,3 +99,14 @@ class Restored(Wire):
 class CheckpointChanged(Wire):
     session_id: str
     checkpoint: Checkpoint
+
+
+class CheckpointFailed(Wire):
+    """The project's `checkpoints.failed`: a checkpoint the host could not take (the
+    disk full, the folder unreadable), why in words; told, never stored (a full disk
+    could not store it)."""
+
+    session_id: str
+    reason: CheckpointReason
+    turn_id: str | None
+    error: str

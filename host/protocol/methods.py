@@ -152,6 +152,8 @@ APPROVALS_RESOLVED = Notification("approvals.resolved", m.ApprovalResolved)
 TOOLS_CHANGED = Notification("tools.changed", m.ToolsList)
 AGENTS_CHANGED = Notification("agents.changed", m.AgentsList)
 CHECKPOINTS_CHANGED = Notification("checkpoints.changed", m.CheckpointChanged)
+# the project's: a checkpoint that could not be taken, why in words
+CHECKPOINTS_FAILED = Notification("checkpoints.failed", m.CheckpointFailed)
 WORKTREES_CHANGED = Notification("worktrees.changed", m.WorktreeStatus)  # section 18
 ATTEMPTS_CHANGED = Notification("attempts.changed", m.Attempt)
 AGENTS_CONTROLS_CHANGED = Notification("agents.controlsChanged", m.AgentControls)  # section 17
@@ -178,6 +180,7 @@ NOTIFICATIONS: dict[str, Notification[m.Wire]] = {
         TOOLS_CHANGED,
         AGENTS_CHANGED,
         CHECKPOINTS_CHANGED,
+        CHECKPOINTS_FAILED,
         WORKTREES_CHANGED,
         ATTEMPTS_CHANGED,
         SETTINGS_CHANGED,

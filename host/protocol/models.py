@@ -54,6 +54,7 @@ from host.protocol.checkpoint_models import (
     ChangeStatus as ChangeStatus,
     Checkpoint as Checkpoint,
     CheckpointChanged as CheckpointChanged,
+    CheckpointFailed as CheckpointFailed,
     CheckpointList as CheckpointList,
     CheckpointListParams as CheckpointListParams,
     CheckpointReason as CheckpointReason,

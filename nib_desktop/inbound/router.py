@@ -112,6 +112,17 @@ class Router:
     def checkpoints_changed(self, told: m.CheckpointChanged) -> None:
         self._state.apply(ev.CheckpointTaken(told.session_id))
 
+    def checkpoints_failed(self, told: m.CheckpointFailed) -> None:
+        """Said in the notice: what the agent changes from here may not be restorable."""
+        session = self._state.session(told.session_id)
+        title = f"“{session.title}”" if session is not None else "a session"
+        self._state.apply(
+            ev.NoticeShown(
+                f"The folder of {title} could not be recorded: {shown_text(told.error)}. What"
+                " changes in it from here cannot be restored until a checkpoint is taken."
+            )
+        )
+
     def worktrees_changed(self, told: m.WorktreeStatus) -> None:
         self._state.apply(ev.WorktreeTold(convert.worktree(told)))
 

@@ -80,3 +80,19 @@ def test_a_write_whose_commit_never_comes_is_loaded_when_its_turn_ends() -> None
     )
     assert history.snapshot_told(snapshot)
     assert history.given_up("s") and not history.given_up("s") and not history.awaits("s", 1)
+
+
+def test_a_checkpoint_not_taken_is_said_in_the_notice() -> None:
+    """`checkpoints.failed`: the notice names the session and says why, and what it means
+    for restoring (issue 46, item 14: a full disk)."""
+    state = AppState()
+    router = Router(state, LineFeed(), HistoryFeed())
+    state.apply(ev.SessionsListed((Session("s", "Parser work", "agent"),)))
+    failed = m.CheckpointFailed(
+        session_id="s", reason="turn-start", turn_id="t1", error="the disk is full"
+    )
+    router.route("checkpoints.failed", failed)
+    assert state.notice == (
+        "The folder of “Parser work” could not be recorded: the disk is full. What changes"
+        " in it from here cannot be restored until a checkpoint is taken."
+    )

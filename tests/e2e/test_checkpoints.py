@@ -354,3 +354,32 @@ def test_one_hunk_of_a_change_is_reverted_where_the_file_still_matches(tmp_path:
             assert refused.value.code == -32602 and words in refused.value.error["message"]
         client.call("changes.restore", {"sessionId": sid, "checkpointId": done["checkpoint"]["id"]})
         assert (folder / "notes.txt").read_text() == changed + "line 31\n"  # undone
+
+
+def test_a_checkpoint_that_cannot_be_taken_is_told_in_words(tmp_path: Path) -> None:
+    """Issue 46, item 14 (a full disk, a store that cannot be written): the host tells
+    `checkpoints.failed` with why, each time, and the turn still runs."""
+    from harness.host_process import host_env, running_host
+
+    folder = repository(tmp_path / "repo")
+    data = tmp_path / "data"
+    with running_host(data, str(tmp_path / "h.sock"), host_env()) as host:
+        client = host.connect()
+        sid = client.call("sessions.create", {"cwd": str(folder)})["id"]
+        (data / "checkpoints").mkdir(exist_ok=True)
+        (data / "checkpoints" / sid).write_text("a file where its store would be")
+        started = client.call("turns.start", {"sessionId": sid, "text": "demo: 1 steps"})
+        assert client.wait_turn_end(started["id"])["state"] == "completed"
+        failed = until_note(
+            client,
+            lambda n: n["method"] == "checkpoints.failed" and n["params"]["reason"] == "turn-end",
+        )["params"]
+        assert failed["sessionId"] == sid and failed["turnId"] == started["id"]
+        assert failed["error"].startswith("git ")  # git's own words for what failed
+        reasons = [
+            n["params"]["reason"]
+            for n in client.notifications
+            if n["method"] == "checkpoints.failed"
+        ]
+        assert reasons[0] == "turn-start" and reasons[-1] == "turn-end"
+        assert client.call("checkpoints.list", {"sessionId": sid})["checkpoints"] == []

@@ -149,3 +149,22 @@ def test_a_folder_that_has_gone(folder: Path, store: FolderStore) -> None:
     with pytest.raises(FolderGone, match="no longer exists"):
         asyncio.run(store.record(folder))
     assert [c.path for c in asyncio.run(store.changes(tree, tree))] == []
+
+
+def test_a_huge_folder_is_listed_only_so_far(
+    folder: Path, store: FolderStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of `/` or a home folder (issue 46, item 14): git's listing is read as it
+    comes and ended past LIST_CAP names, never held whole; the record says there were
+    more. (Here the caps are small; the real ones are 20,000 kept of 200,000 listed.)"""
+    from host.checkpoints import keeping
+
+    monkeypatch.setattr(keeping, "MAX_FILES", 10)
+    monkeypatch.setattr(keeping, "LIST_CAP", 50)
+    for i in range(500):
+        (folder / f"f{i:03}.txt").write_text(f"{i}\n")
+    made = asyncio.run(store.record(folder))
+    assert made.files == 10
+    assert made.partial_reason is not None
+    assert made.partial_reason.startswith("the folder has more than 5")  # 50 listed, about
+    assert "the first 10 in path order are recorded" in made.partial_reason
