@@ -721,9 +721,8 @@ def test_many_calls_at_once_a_huge_diff_an_image_and_a_move(tmp_path: Path) -> N
         [diff] = results["big"]["activity"]["diffs"]
         assert diff["truncated"] and len(diff["newText"]) == 256 * 1024
         assert results["shot"]["activity"]["output"] == "(image file:///s.png)"
-        assert results["shot"]["activity"]["images"] == [
-            {"mimeType": "image/png", "data": "iVBORw0KGgo="}
-        ]
+        # the PNG signature alone: no size in it to read, so it is named, not kept
+        assert results["shot"]["activity"]["images"] == []
         assert results["mv"]["activity"]["locations"] == [{"path": "b.txt", "line": None}]
         again = client.call("messages.list", {"sessionId": sid, "limit": 200})["messages"]
         assert again == listed
