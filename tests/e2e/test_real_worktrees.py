@@ -16,7 +16,7 @@ import pytest
 
 from harness import real_agents
 from harness.agent_calls import AGENTS, plan_call, risky_call
-from harness.fake_models import Reply, ScriptedModels
+from harness.fake_models import Hold, Reply, ScriptedModels
 from harness.git_env import IDENTITY
 from harness.host_process import RpcClient, host_env, running_host
 from tests.e2e.test_real_agents import bin_dir
@@ -68,9 +68,11 @@ def two_agents(
         (data / "settings.json").write_text(json.dumps({"agents": agents}))
         traces = tmp_path / "traces"
         env = host_env(
-            NIB_ACP_TRACE=str(traces), GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1",
+            NIB_ACP_TRACE=str(traces),
+            GIT_CONFIG_GLOBAL=os.devnull,
+            GIT_CONFIG_NOSYSTEM="1",
             **IDENTITY,
-        )  # fmt: skip
+        )
         with running_host(data, str(tmp_path / "h.sock"), env) as host:
             try:
                 yield host.connect(), claude, codex
@@ -124,3 +126,62 @@ def test_two_real_agents_in_worktrees_of_one_repository(tmp_path: Path, bin_dir:
         assert removed["removed"] == str(places["codex"]) and not places["codex"].exists()
         branches = git(repo, "branch", "--format=%(refname:short)").split()
         assert sessions["codex"]["worktree"]["branch"] not in branches
+
+
+def test_one_task_tried_by_three_real_agents(tmp_path: Path, bin_dir: Path) -> None:
+    """Issue 50: Claude Code, Codex and Gemini CLI in one attempt, three worktrees from
+    one base commit; Claude's and Codex's plans their checklists (Gemini CLI shares none);
+    two runs' files compared; Claude's kept and merged, the others removed; the checkout
+    untouched until the merge."""
+    repo = repository(tmp_path / "repo")
+    names = ("claude", "codex", "gemini")
+    with contextlib.ExitStack() as stack:
+        models = {agent: stack.enter_context(ScriptedModels()) for agent in names}
+        data = tmp_path / "data"
+        data.mkdir()
+        agents = {a: AGENTS[a](bin_dir, tmp_path / f"{a}-home", models[a].url) for a in names}
+        (data / "settings.json").write_text(json.dumps({"agents": agents}))
+        env = host_env(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", **IDENTITY)
+        # each first request waits until the worktrees (and so the paths) are known
+        holds = {agent: Hold() for agent in names}
+        for agent in names:
+            models[agent].script = [holds[agent]]
+        with running_host(data, str(tmp_path / "h.sock"), env) as host:
+            client = host.connect()
+            started = client.call(
+                "attempts.start",
+                {"cwd": str(repo), "text": "Make the file", "agents": list(names)},
+            )
+            runs = {s["agent"]: s for s in started["sessions"]}
+            assert {Path(s["worktree"]["baseCommit"]) for s in runs.values()} == {
+                Path(git(repo, "rev-parse", "HEAD"))
+            }
+            for agent, session in runs.items():
+                steps = script(agent, Path(session["cwd"]))
+                if agent == "gemini":  # it has no plan tool: the file, then its word
+                    steps = [steps[1], steps[3]]
+                holds[agent].then = steps[0]
+                models[agent].script.extend(steps[1:])
+                holds[agent].release.set()
+            turns = {s["runningTurnId"] for s in runs.values()}
+            ended = run_all(client, turns, 240)
+            assert all(t["state"] == "completed" for t in ended.values()), ended
+            for agent in ("claude", "codex"):
+                todos = client.call("todos.get", {"sessionId": runs[agent]["id"]})
+                assert [i["status"] for i in todos["items"]] == ["completed"] * 3, agent
+            assert client.call("todos.get", {"sessionId": runs["gemini"]["id"]})["revision"] == 0
+            assert not (repo / "made.txt").exists()
+            compared = client.call(
+                "attempts.compare",
+                {
+                    "attemptId": started["attemptId"],
+                    "a": runs["claude"]["id"],
+                    "b": runs["codex"]["id"],
+                },
+            )
+            assert [f["path"] for f in compared["files"]] == ["made.txt"]  # "made" and empty
+            client.call("worktrees.merge", {"sessionId": runs["claude"]["id"]})
+            assert (repo / "made.txt").read_text() == "made\n"
+            for agent in ("codex", "gemini"):
+                client.call("worktrees.remove", {"sessionId": runs[agent]["id"], "force": True})
+                assert not Path(runs[agent]["cwd"]).exists()
