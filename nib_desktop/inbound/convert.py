@@ -63,6 +63,7 @@ def session(s: m.Session) -> Session:
         if s.worktree is not None and s.worktree.state != "removed"
         else "",
         attempt=s.attempt_id or "",
+        repo=s.worktree.repo if s.worktree is not None else "",
     )
 
 

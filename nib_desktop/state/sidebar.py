@@ -98,44 +98,67 @@ def row(state: AppState, session: Session, waiting: frozenset[str]) -> SidebarRo
     )
 
 
-def ordered(state: AppState) -> list[Session]:
-    """The sessions in the sidebar's order: newest first, the runs of one attempt together
-    where its newest run would be."""
-    runs: dict[str, list[Session]] = {}  # each attempt's runs, in the list's order
+def group_of(session: Session, repos: frozenset[str]) -> str:
+    """The group a session is listed in: its attempt's ("attempt:ID"), else its
+    repository's ("repo:PATH": a worktree of it, or a folder inside it), else none."""
+    if session.attempt:
+        return f"attempt:{session.attempt}"
+    if session.remote:  # a folder on another machine: not this machine's repository
+        return ""
+    repo = session.repo or next(
+        (r for r in repos if session.cwd == r or session.cwd.startswith(r.rstrip("/") + "/")), ""
+    )
+    return f"repo:{repo}" if repo else ""
+
+
+def grouped(state: AppState) -> list[tuple[Session, str]]:
+    """The sessions in the sidebar's order, each with its group: newest first, the
+    sessions of one group together where its newest would be. An attempt's runs are
+    one group; so are the sessions of one repository that has sessions in worktrees of
+    it (each worktree with its branch), where they are more than one."""
+    repos = frozenset(s.repo for s in state.sessions if s.repo and not (s.attempt or s.remote))
+    members: dict[str, list[Session]] = {}  # each group's sessions, in the list's order
     for session in state.sessions:
-        if session.attempt:
-            runs.setdefault(session.attempt, []).append(session)
-    out: list[Session] = []
-    for session in state.sessions:  # one pass: an attempt's runs where its first stands
-        if not session.attempt:
-            out.append(session)
-        elif session.attempt in runs:
-            out += runs.pop(session.attempt)
+        members.setdefault(group_of(session, repos), []).append(session)
+    lone = {key for key, held in members.items() if key.startswith("repo:") and len(held) < 2}
+    out: list[tuple[Session, str]] = []
+    for session in state.sessions:  # one pass: a group's sessions where its first stands
+        key = group_of(session, repos)
+        if not key or key in lone:
+            out.append((session, ""))
+        elif key in members:
+            out += [(member, key) for member in members.pop(key)]
     return out
 
 
-def heading(state: AppState, attempt_id: str, runs: int) -> str:
-    """An attempt's group heading in the sidebar."""
-    told = state.attempts.get(attempt_id)
+def ordered(state: AppState) -> list[Session]:
+    return [session for session, _group in grouped(state)]
+
+
+def heading(state: AppState, key: str, count: int) -> str:
+    """A group's heading in the sidebar: an attempt's task, or a repository's name."""
+    kind, _, name = key.partition(":")
+    if kind == "repo":
+        return f"Repository {name.rstrip('/').rsplit('/', 1)[-1]} · {count} sessions"
+    told = state.attempts.get(name)
     task = " ".join(told.text.split())[:80] if told is not None else "one task"
-    return f"Tried by {runs} agents: {task}" if runs != 1 else f"Tried: {task}"
+    return f"Tried by {count} agents: {task}" if count != 1 else f"Tried: {task}"
 
 
 def rows(state: AppState) -> list[SidebarRow]:
     waiting = frozenset(a.session_id for a in state.approvals)
-    sessions = ordered(state)
-    runs: dict[str, int] = {}
-    for session in sessions:
-        if session.attempt:
-            runs[session.attempt] = runs.get(session.attempt, 0) + 1
+    sessions = grouped(state)
+    counts: dict[str, int] = {}
+    for _session, key in sessions:
+        counts[key] = counts.get(key, 0) + 1
     made: list[SidebarRow] = []
     headed: set[str] = set()
-    for session in sessions:
+    for session, key in sessions:
         line = row(state, session, waiting)
-        if session.attempt:
-            first = session.attempt not in headed
-            headed.add(session.attempt)
-            group = heading(state, session.attempt, runs[session.attempt]) if first else ""
+        if key:
+            first = key not in headed
+            headed.add(key)
+            group = heading(state, key, counts[key]) if first else ""
             line = line._replace(group=group, grouped=True)
         made.append(line)
     return made

@@ -90,6 +90,7 @@ class Session(NamedTuple):
     cwd: str = ""  # and as the host has it (an absolute path on the host's machine)
     branch: str = ""  # its own worktree's branch, while it has one (section 18)
     attempt: str = ""  # the attempt it is a run of (section 18), "" none
+    repo: str = ""  # its worktree's repository (the main work tree's folder), "" none
 
     @property
     def running(self) -> bool:

@@ -287,3 +287,31 @@ def test_an_attempts_runs_are_one_group_in_the_sidebar() -> None:
     assert "a run of a task tried by several agents" in made[1].accessible
     state.apply(ev.SessionShown("c"))
     assert adjacent(state, 1) == "b" and adjacent(state, -1) == "a"
+
+
+def test_the_sessions_of_one_repository_are_one_group_in_the_sidebar() -> None:
+    """Issue 49, point 2: the sessions in worktrees of one repository, and one in the
+    repository's own folder, are listed together under the repository's name, where the
+    newest of them would be; a lone worktree session, another repository's folder and a
+    remote session stay as they are."""
+    from nib_desktop.state.sidebar import adjacent, rows
+
+    def made(sid: str, updated: str, repo: str = "", cwd: str = "", **more: object) -> Session:
+        return session(sid, updated)._replace(repo=repo, cwd=cwd, **more)
+
+    state = AppState()
+    listed = (
+        made("a", "6", "/src/app", "/data/worktrees/a", branch="nib/a"),
+        made("b", "5", cwd="/src/other"),
+        made("c", "4", cwd="/src/app/sub"),  # the checkout itself, a folder inside it
+        made("d", "3", "/src/app", "/data/worktrees/d", branch="nib/d"),
+        made("e", "2", "/src/lone", "/data/worktrees/e", branch="nib/e"),
+        made("f", "1", "/src/app", "/remote/wt", remote=True, remote_state="connected"),
+    )
+    state.apply(ev.SessionsListed(listed))
+    shown = rows(state)
+    assert [r.session_id for r in shown] == ["a", "c", "d", "b", "e", "f"]
+    assert [r.group for r in shown] == ["Repository app · 3 sessions", "", "", "", "", ""]
+    assert [r.grouped for r in shown] == [True, True, True, False, False, False]
+    state.apply(ev.SessionShown("d"))
+    assert adjacent(state, 1) == "b" and adjacent(state, -1) == "c"
