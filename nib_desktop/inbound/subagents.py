@@ -39,7 +39,7 @@ class SubCalls:
 
     def told(self, parent: str) -> tuple[str, str]:
         """The count and state for the parent's line ("" for none), and the calls, one a
-        line, for under it: the first line says the count again (the folded form)."""
+        line, for under it, below a first line that names them (the folded form)."""
         subs = list(self._under.get(parent, {}).values())
         if not subs:
             return "", ""
@@ -51,7 +51,7 @@ class SubCalls:
         ]
         summary = ", ".join([count, *states])
         listing = "\n".join(f"  {GLYPHS[sub.state]} {sub.name}" for sub in subs)
-        return summary, f"{summary}:\n{listing}"
+        return summary, f"Its sub-agent's calls:\n{listing}"
 
     def close(self, parent: str) -> tuple[str, str]:
         """The parent's own result: what `told` says, then its calls are let go."""

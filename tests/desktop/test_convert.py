@@ -526,7 +526,7 @@ def test_a_sub_agents_calls_are_counted_on_their_task_folded_under_it() -> None:
     call(2, "sub1", "Read a.py", "task1")
     lines = call(3, "sub2", "Run ls", "task1")
     assert [x.text for x in lines] == ["→ Task Explore · 2 sub-agent calls, 2 running"]
-    assert lines[0].detail == "2 sub-agent calls, 2 running:\n  ◐ Read a.py\n  ◐ Run ls"
+    assert lines[0].detail == "Its sub-agent's calls:\n  ◐ Read a.py\n  ◐ Run ls"
     assert "Run ls" not in lines[0].detail_preview  # folded to the line that counts them
     told(4, "tool", tool_call_id="sub1")
     lines = told(5, "tool", tool_call_id="sub2", is_error=True)
@@ -536,7 +536,7 @@ def test_a_sub_agents_calls_are_counted_on_their_task_folded_under_it() -> None:
         ("✓ Task Explore · Found it. · 2 sub-agent calls, 1 failed", 1)
     ]
     # its output on its line (short), its sub-agent's calls under it
-    assert lines[0].detail == "2 sub-agent calls, 1 failed:\n  ✓ Read a.py\n  ✕ Run ls"
+    assert lines[0].detail == "Its sub-agent's calls:\n  ✓ Read a.py\n  ✕ Run ls"
     # a call marked as under a call not held (its Task on an earlier page): its own line
     assert (
         LineMaker(titled=True)

@@ -267,7 +267,7 @@ def test_a_sub_agents_calls_are_folded_under_their_task(gui: Gui) -> None:
         shown = gui.visible_items("toolDetail")
         assert len(shown) == 1
         folded = shown[0].property("text")
-        assert "2 sub-agent calls, 1 failed:" in folded and "Run ls" not in folded
+        assert "Its sub-agent's calls:" in folded and "Run ls" not in folded
         assert "more lines ▸" in folded
         await gui.click(shown[0])
         await until(lambda: "Run ls" in shown[0].property("text"), 5, "unfolded")
