@@ -167,6 +167,18 @@ class HostHandlers:
     def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
         return self._core.runtime.compaction.compact_session(params)
 
+    async def files_list(self, params: m.SessionRef) -> m.FilesList:
+        """The session's folder's files, as "@" offers them (a remote session's are
+        listed by its host: section 19's routing)."""
+        from host.protocol.folder_files import listed_for_wire
+
+        session = self._core.sessions.require_local(params.session_id)
+        if not session.cwd:
+            raise errors.InvalidParams("this session has no folder, so no files to offer")
+        if not Path(session.cwd).is_dir():
+            raise errors.InvalidParams(f"the folder {session.cwd} no longer exists")
+        return await listed_for_wire(Path(session.cwd))
+
     # --- turns and transcripts ----------------------------------------------------------
 
     def turns_start(self, params: m.StartTurnParams) -> Answer[m.Turn]:

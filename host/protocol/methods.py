@@ -37,6 +37,8 @@ TURNS_START = Method("turns.start", m.StartTurnParams, m.Turn)
 TURNS_CANCEL = Method("turns.cancel", m.TurnRef, m.Turn)
 TURNS_LIST = Method("turns.list", m.TurnListParams, m.TurnList)
 SESSIONS_COMPACT = Method("sessions.compact", m.SessionRef, m.CompactResult)
+# the project's: a session's folder's files, for "@" (a remote session's on its host)
+FILES_LIST = Method("files.list", m.SessionRef, m.FilesList)
 MESSAGES_LIST = Method("messages.list", m.MessageListParams, m.MessageList)
 TODOS_GET = Method("todos.get", m.SessionRef, m.TodoSnapshot)
 TODOS_HISTORY = Method("todos.history", m.TodoHistoryParams, m.TodoHistory)
@@ -93,6 +95,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         TURNS_CANCEL,
         TURNS_LIST,
         SESSIONS_COMPACT,
+        FILES_LIST,
         MESSAGES_LIST,
         TODOS_GET,
         TODOS_HISTORY,

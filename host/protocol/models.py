@@ -284,6 +284,15 @@ class SessionRef(Wire):
     session_id: Id
 
 
+class FilesList(Wire):
+    """The project's `files.list`: the files of a session's folder as "@" offers them,
+    relative with "/" between parts; `truncated` when more were left out (at most
+    200,000 names and 4 MiB of them)."""
+
+    files: tuple[str, ...]
+    truncated: bool = False
+
+
 class ForkParams(Wire):
     session_id: Id
     title: Title | None = None

@@ -58,7 +58,8 @@ class Intents:
         self._loader = loader
         self._run = run
         self.images = ImagesWork(state)
-        self.sessions = SessionsWork(host, state, loader, self.images)
+        self.files = FilesWork(state, run, host)
+        self.sessions = SessionsWork(host, state, loader, self.images, self.files.held)
         self.changes = ChangesWork(host, state, run)
         self.restores = RestoreWork(host, state, run, self.changes.reload)
         self.step_files = StepFiles(host, state, run)
@@ -69,7 +70,6 @@ class Intents:
         self.commands = CommandsWork(host, state, run, start_in, due)
         self.remote = RemoteWork(host, state, self.sessions.open)
         self.steering = SteeringWork(host, state, run, self.sessions.start_turn_in)
-        self.files = FilesWork(state, run)
         self.library = LibraryWork(host, state, run)
         self.worktree = WorktreeWork(host, state, run)
         self.attempts = AttemptWork(host, state, run, self.changes.load)

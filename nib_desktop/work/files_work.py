@@ -15,85 +15,21 @@ than a slice, and a newer query ends an older one's run.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from host.protocol import methods as rpc, models as m
+from host.protocol.folder_files import MAX_FILES as MAX_FILES, list_files
+from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 
-MAX_FILES = 200_000  # a folder's files listed, at most
+REMOTE = "remote:"  # a listing held for a remote session, by its id: its host listed it
 SLICE = 1_000  # paths matched between two turns of the loop (a few ms)
 LIMIT = 20  # suggestions shown
 _MENTION = re.compile(r"(?:^|(?<=\s))@(\S+)")
-
-
-async def list_files(folder: Path) -> tuple[str, ...]:
-    """The files under `folder`, relative, with "/" between parts: git's (tracked but
-    not deleted, and untracked but not ignored) in git's order, or the walk's, sorted.
-    What runs on the loop is a few C calls, never a Python loop over every file."""
-    listed = await _git(folder, "--cached", "--others", "--exclude-standard", "--deduplicate")
-    if listed is None:
-        return await asyncio.to_thread(lambda: tuple(sorted(_walk(folder)[:MAX_FILES])))
-    deleted = set(await _git(folder, "--deleted") or ())
-    if deleted:
-        listed = [name for name in listed if name not in deleted]
-    return tuple(listed[:MAX_FILES])
-
-
-async def _git(folder: Path, *options: str) -> list[str] | None:
-    """`git ls-files` of the folder; None where it is not a repository (or git is missing)."""
-    try:
-        process = await asyncio.create_subprocess_exec(
-            "git",
-            "-C",
-            str(folder),
-            "ls-files",
-            "-z",
-            *options,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-    except OSError:
-        return None
-    out, _ = await process.communicate()
-    if process.returncode != 0:
-        return None
-    names = out.decode("utf-8", "replace").split("\0")
-    if names and names[-1] == "":
-        names.pop()
-    return names
-
-
-def _walk(folder: Path) -> list[str]:
-    """Every file under `folder` that its .gitignore files (at any depth) do not ignore."""
-    import pathspec
-
-    found: list[str] = []
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []  # (the directory's prefix, its rules)
-    for root, dirs, files in os.walk(folder):
-        prefix = os.path.relpath(root, folder).replace(os.sep, "/")
-        prefix = "" if prefix == "." else prefix + "/"
-        ignore = Path(root) / ".gitignore"
-        if ignore.is_file():
-            lines = ignore.read_text("utf-8", "replace").splitlines()
-            specs.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines)))
-
-        def ignored(path: str, is_dir: bool) -> bool:
-            probe = path + "/" if is_dir else path
-            return any(
-                probe.startswith(base) and spec.match_file(probe[len(base) :])
-                for base, spec in specs
-            )
-
-        dirs[:] = sorted(d for d in dirs if d != ".git" and not ignored(prefix + d, True))
-        found += [prefix + f for f in files if not ignored(prefix + f, False)]
-        if len(found) >= MAX_FILES:
-            break
-    return found
 
 
 def _pattern(query: str) -> re.Pattern[str]:
@@ -135,6 +71,17 @@ async def find(query: str, paths: tuple[str, ...], limit: int = LIMIT) -> list[s
     return [p for _s, p in best]
 
 
+def mentioned_of(text: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The files of `known` (a remote folder's, as its host listed them) that the text
+    mentions as "@path", each once, in order."""
+    files: list[str] = []
+    for found in _MENTION.finditer(text):
+        name = found.group(1).rstrip(".,;:!?)\"'”")
+        if name in known and name not in files:
+            files.append(name)
+    return tuple(files)
+
+
 def mentioned(cwd: str, text: str) -> tuple[str, ...]:
     """The files under `cwd` the text mentions as "@path" (each once, in order); a
     mention of anything else (a missing file, a folder, a path outside) is only text."""
@@ -159,39 +106,55 @@ class FilesWork:
 
     FRESH_S = 5.0
 
-    def __init__(self, state: AppState, run: Runner) -> None:
+    def __init__(self, state: AppState, run: Runner, host: HostLink | None = None) -> None:
         self._state = state
         self._run = run
-        self._listed: dict[str, tuple[float, tuple[str, ...]]] = {}  # by folder
+        self._host = host  # a remote session's folder is listed by its host (`files.list`)
+        # by folder; a remote session's by REMOTE and its id
+        self._listed: dict[str, tuple[float, tuple[str, ...]]] = {}
         self._asked = 0  # the newest query's number
         self._listing: dict[str, asyncio.Future[tuple[str, ...]]] = {}  # being listed
 
+    def held(self, session_id: str) -> tuple[str, ...]:
+        """A remote session's files as last listed ("@" asked for them)."""
+        return self._listed.get(REMOTE + session_id, (0.0, ()))[1]
+
     def find(self, query: str) -> None:
         shown = self._state.shown
-        if shown is None or not shown.cwd or shown.remote:
+        if shown is None or not shown.cwd:
+            return
+        if shown.remote and (self._host is None or not shown.reachable):
             return
         self._asked += 1
-        self._run(self._find(shown.session_id, shown.cwd, query, self._asked), "find files")
+        key = REMOTE + shown.session_id if shown.remote else shown.cwd
+        self._run(self._find(shown.session_id, key, query, self._asked), "find files")
 
-    async def _find(self, session_id: str, cwd: str, query: str, asked: int) -> None:
-        held = self._listed.get(cwd)
+    async def _find(self, session_id: str, key: str, query: str, asked: int) -> None:
+        held = self._listed.get(key)
         if held is None:
-            held = await self._list(cwd)
+            held = await self._list(key)
         elif not query and asyncio.get_running_loop().time() - held[0] > self.FRESH_S:
-            self._run(self._list(cwd), "list the folder's files")
+            self._run(self._list(key), "list the folder's files")
         if asked != self._asked:
             return  # a newer query is on its way
         paths = await find(query, held[1])
         if asked == self._asked:
             self._state.apply(ev.FilesFound(session_id, query, tuple(paths)))
 
-    async def _list(self, cwd: str) -> tuple[float, tuple[str, ...]]:
-        """The folder listed; a query that comes while it is being listed waits for the
-        same listing."""
-        pending = self._listing.get(cwd)
+    async def _list(self, key: str) -> tuple[float, tuple[str, ...]]:
+        """The folder (`key`) listed, or a remote session's (`key` its id) by its host; a
+        query that comes while it is being listed waits for the same listing."""
+        pending = self._listing.get(key)
         if pending is None:
-            pending = self._listing[cwd] = asyncio.ensure_future(list_files(Path(cwd)))
-            pending.add_done_callback(lambda _done: self._listing.pop(cwd, None))
+            remote = key.startswith(REMOTE)
+            listing = self._remote(key[len(REMOTE) :]) if remote else list_files(Path(key))
+            pending = self._listing[key] = asyncio.ensure_future(listing)
+            pending.add_done_callback(lambda _done: self._listing.pop(key, None))
         listed = await asyncio.shield(pending)
-        held = self._listed[cwd] = (asyncio.get_running_loop().time(), listed)
+        held = self._listed[key] = (asyncio.get_running_loop().time(), listed)
         return held
+
+    async def _remote(self, session_id: str) -> tuple[str, ...]:
+        assert self._host is not None
+        told = await self._host.call(rpc.FILES_LIST, m.SessionRef(session_id=session_id))
+        return told.files

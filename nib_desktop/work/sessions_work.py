@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from host.protocol import methods as rpc, models as m
 from nib_desktop.inbound import convert
@@ -14,7 +15,7 @@ from nib_desktop.link.connection import HostLink
 from nib_desktop.state import events as ev, slash
 from nib_desktop.state.editing import Editing
 from nib_desktop.state.store import AppState
-from nib_desktop.work.files_work import mentioned
+from nib_desktop.work.files_work import mentioned, mentioned_of
 from nib_desktop.work.images_work import ImagesWork
 
 log = logging.getLogger(__name__)
@@ -22,8 +23,16 @@ STOP_REMOTE_S = 5.0  # what closing waits for remote hosts to stop their turns
 
 
 class SessionsWork:
-    def __init__(self, host: HostLink, state: AppState, loader: Loader, images: ImagesWork) -> None:
+    def __init__(
+        self,
+        host: HostLink,
+        state: AppState,
+        loader: Loader,
+        images: ImagesWork,
+        listed: Callable[[str], tuple[str, ...]] = lambda _session_id: (),
+    ) -> None:
         self._host, self._state, self._loader, self._images = host, state, loader, images
+        self._listed = listed  # a remote session's files as "@" last listed them
         self.stop_remote_on_close = False  # the quit question's answer (CloseChoice)
 
     async def create_session(
@@ -105,6 +114,8 @@ class SessionsWork:
         images = self._images.take(session_id)
         if session is not None and session.agent and not session.remote:
             files = await asyncio.to_thread(mentioned, session.cwd, text)
+        elif session is not None and session.agent:  # its files are on its host's machine
+            files = mentioned_of(text, frozenset(self._listed(session_id)))
         attached: list[m.Attachment] = [m.FileAttachment(type="file", path=p) for p in files]
         attached += [
             m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data) for i in images

@@ -454,3 +454,28 @@ def test_todos_history_over_the_socket(host) -> None:
     with pytest.raises(RpcErrorReply) as info:
         client.call("todos.history", {"sessionId": remote["id"]})
     assert info.value.code == -32012  # unreachable; a v1 remote gives -32011 (test_racp)
+
+
+def test_files_list_offers_a_sessions_folder_and_refuses_without_one(host, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The project's `files.list` ("@" in a remote session, answered by its host): the
+    folder's files as git lists them, its ignore rules honoured; a session with no folder
+    is refused in words."""
+    import subprocess
+
+    folder = tmp_path / "work"
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "app.py").write_text("print(1)\n")
+    (folder / "build").mkdir()
+    (folder / "build" / "out.o").write_text("")
+    (folder / ".gitignore").write_text("build/\n")
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    client = host.connect()
+    sid = client.call("sessions.create", {"cwd": str(folder)})["id"]
+    assert client.call("files.list", {"sessionId": sid}) == {
+        "files": [".gitignore", "src/app.py"],
+        "truncated": False,
+    }
+    bare = client.call("sessions.create", {})["id"]
+    with pytest.raises(RpcErrorReply) as refused:
+        client.call("files.list", {"sessionId": bare})
+    assert refused.value.code == -32602 and "no folder" in refused.value.error["message"]

@@ -89,6 +89,10 @@ def test_an_agent_session_on_a_remote_host_is_a_whole_session(short: Path) -> No
         }
         controls = client.call("agents.controls", {"sessionId": sid})
         assert controls["sessionId"] == sid
+        # "@": the remote folder's files, listed by its host (the project's files.list)
+        listed = client.call("files.list", {"sessionId": sid})
+        assert {"app.py", "new.txt"} <= set(listed["files"]) and not listed["truncated"]
+        assert listed == direct.call("files.list", {"sessionId": remote_id})
 
         # named here and there; written out on this machine; merged there by git
         renamed = client.call("sessions.rename", {"sessionId": sid, "title": "Far steps"})
@@ -159,6 +163,7 @@ def test_an_older_remote_host_says_what_it_does_not_share(short: Path) -> None:
             ("agents.controls", "its agents"),
             ("worktrees.status", "its worktree"),
             ("sessions.fork", "forks"),
+            ("files.list", "its folder's files"),
         ):
             assert need in refused(client, method, {"sessionId": sid}), method
 

@@ -172,6 +172,10 @@ def agent_remote(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[HostProcess,
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def texts(gui: Gui) -> list[str]:
+    return [row.text for row in gui.transcript.model.rows()]
+
+
 def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
     gui: Gui, agent_remote: tuple[HostProcess, Path]
 ) -> None:
@@ -214,6 +218,24 @@ def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
         titles = [row.title for row in scopes.rows()]
         assert titles[:3] == ["Step: Step 1", "Step: Step 2", "Step: Step 3"]
         assert [row.title for row in gui.views.changes_view.file_model.rows()] == ["app.py"]
+        await gui.key(Qt.Key.Key_Escape)
+        await until(lambda: gui.state.changes.session_id is None, 10, "the Changes view closed")
+
+        # "@": the remote folder's files, listed by its host; the one chosen goes with
+        # the message, read there from its worktree
+        input_ = gui.item("composerInput")
+        input_.forceActiveFocus()
+        input_.setProperty("text", "attached see @ap")
+        input_.setProperty("cursorPosition", len("attached see @ap"))
+        gui.composer.findFiles("ap")
+        await until(lambda: gui.composer.files(), 15, "the remote folder's files")
+        assert gui.composer.files()[0]["name"] == "@app.py"
+        input_.setProperty("text", "attached see @app.py")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: any(t.startswith("got: ") for t in texts(gui)), 15, "the answer")
+        said = next(t for t in texts(gui) if t.startswith("got: "))
+        assert (Path(shown.cwd) / "app.py").as_uri() in said, said
+        await until(lambda: not gui.state.shown.running, 15, "the turn's end")
 
     gui.run(body(), timeout=90)
 

@@ -91,9 +91,10 @@ class ComposerView(QObject):
         self._ask(it.Steer(option_id, value))
 
     def _attachable(self) -> bool:
-        """Files may go with a message: a local agent session with a folder."""
+        """Files may go with a message: an agent session with a folder (a remote one's
+        listed by its host while it is linked)."""
         shown = self._state.shown
-        return shown is not None and bool(shown.agent and shown.cwd) and not shown.remote
+        return shown is not None and bool(shown.agent and shown.cwd) and shown.reachable
 
     @Slot(result="QVariantList")
     def files(self) -> list[dict[str, str]]:
