@@ -356,8 +356,12 @@ class HostHandlers:
     def agents_authenticate(self, params: m.AuthenticateParams) -> Answer[m.OkResult]:
         return self._core.agents().authenticate(params)
 
-    def agents_answer(self, params: m.AnswerParams) -> m.OkResult:
-        """A form or URL an agent asked for, answered (the project's)."""
+    def agents_answer(self, params: m.AnswerParams) -> Answer[m.OkResult]:
+        """A form or URL an agent asked for, answered (the project's); one a remote
+        host's agent asked, answered there."""
+        return self._core.remotes.answer(params, self._answer_here)
+
+    def _answer_here(self, params: m.AnswerParams) -> m.OkResult:
         if not self._core.agents_loaded:  # no agent ran in this host's life: none asked
             raise errors.InvalidParams(f"nothing waits as {params.ask_id!r} (answered, or ended)")
         return self._core.agents().asks().answer(params)

@@ -66,6 +66,7 @@ class Owner(Protocol):
 
     remote_approvals: dict[str, RemoteHost]
     remote_asked: dict[str, list[m.ApprovalRequested]]  # as told here, by approval id
+    remote_forms: dict[str, RemoteHost]  # an agent's ask waiting on a host, by ask id
 
     def drop(self, host: RemoteHost) -> None: ...
     def publish_session(self, local_id: str) -> None: ...
@@ -341,14 +342,24 @@ class RemoteHost:
             if self._owner.remote_approvals.pop(params.approval_id, None) is self:
                 self._owner.remote_asked.pop(params.approval_id, None)
                 self._owner.publish(rpc.APPROVALS_RESOLVED, params)
+        elif isinstance(params, m.AgentAsked) and params.session_id in self.locals:
+            self._owner.remote_forms[params.ask_id] = self  # answered there (`answer`)
+            self._told_as_local(name, params, params.session_id)
+        elif isinstance(params, m.AgentAnswered) and params.session_id in self.locals:
+            self._owner.remote_forms.pop(params.ask_id, None)
+            self._told_as_local(name, params, params.session_id)
         elif isinstance(params, m.SessionDeleted) and params.session_id in self.locals:
             log.warning("%s deleted session %s", self.parsed.label(), params.session_id)
         elif getattr(params, "session_id", None) in self.locals:
             # the rest of section 19: checkpoints, worktrees, the agent's controls, usage
             remote_id: str = getattr(params, "session_id")  # noqa: B009
-            note = rpc.NOTIFICATIONS[name]
-            for local_id in self.locals[remote_id]:
-                self._owner.publish(note, localised(params, remote_id, local_id))
+            self._told_as_local(name, params, remote_id)
+
+    def _told_as_local(self, name: str, params: m.Wire, remote_id: str) -> None:
+        """A notification of a remote session told under each local id it has here."""
+        note = rpc.NOTIFICATIONS[name]
+        for local_id in self.locals[remote_id]:
+            self._owner.publish(note, localised(params, remote_id, local_id))
 
     def forward_message(self, remote_id: str, message: m.Message) -> None:
         mirror = self.mirrors.get(remote_id)

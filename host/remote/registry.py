@@ -39,6 +39,7 @@ class RemoteSessions:
         self._where: dict[str, tuple[RemoteHost, str]] = {}  # local id -> host, remote id
         self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
         self.remote_asked: dict[str, list[m.ApprovalRequested]] = {}  # as told here
+        self.remote_forms: dict[str, RemoteHost] = {}  # an agent's ask waiting on a host
 
     def start(self) -> None:
         """Link to every host a stored remote session names (in the running loop)."""
@@ -180,6 +181,16 @@ class RemoteSessions:
         if host is None:
             return local(params)
         return await host.call(rpc.APPROVALS_RESPOND, params)
+
+    async def answer(
+        self, params: m.AnswerParams, local: Callable[[m.AnswerParams], m.OkResult]
+    ) -> m.OkResult:
+        """A form or URL a remote host's agent asked for is answered there; any other,
+        here."""
+        host = self.remote_forms.get(params.ask_id)
+        if host is None:
+            return local(params)
+        return await host.call(rpc.AGENTS_ANSWER, params)
 
     def forget(self, local_id: str) -> None:
         """The local row of a remote session was deleted (the remote session stays)."""

@@ -114,10 +114,9 @@ def test_an_approval_still_waiting_is_told_again_after_a_reconnect(short: Path) 
     relay = Relay(str(short / "relay.sock"), str(short / "remote.sock"))
     with linked(short, short / "relay.sock") as (local, client, _direct, endpoint):
         relay.start()
-        session = client.call(
-            "sessions.create", {"remote": {"endpoint": endpoint}, "agent": "scripted"}
-        )
-        sid = session["id"]
+        (short / "small").mkdir()  # its folder: small, as checkpoints read it
+        made = {"remote": {"endpoint": endpoint}, "agent": "scripted", "cwd": str(short / "small")}
+        sid = client.call("sessions.create", made)["id"]
         turn = client.call("turns.start", {"sessionId": sid, "text": "ask"})
         asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 30)
         approval = asked["params"]["approvalId"]
@@ -186,8 +185,9 @@ def test_an_ssh_link_killed_while_an_approval_waits_comes_back_to_it(short: Path
         )
         with running_host(short / "local-data", str(short / "local.sock"), env) as local:
             client = local.connect()
+            (short / "small").mkdir()  # its folder: small, as checkpoints read it
             there = {"remote": {"endpoint": server.endpoint()}, "agent": "scripted"}
-            sid = client.call("sessions.create", there)["id"]
+            sid = client.call("sessions.create", {**there, "cwd": str(short / "small")})["id"]
             turn = client.call("turns.start", {"sessionId": sid, "text": "ask"})
             asked = client.wait_notification(lambda n: n["method"] == "approvals.requested", 60)
             children = Path(f"/proc/{local.proc.pid}/task/{local.proc.pid}/children")
@@ -251,3 +251,30 @@ def test_two_remote_hosts_are_told_apart_and_one_failing_leaves_the_other_be(
             if n["method"] == "turns.changed" and n["params"]["id"] == one["id"]
         ]
         assert set(told) <= {first["id"]}  # never under the other host's session
+
+
+def test_a_form_a_remote_agent_asks_for_is_answered_here(short: Path) -> None:
+    """Issue 51 with 52's forms: the remote host's agent asks for a form; it is told here
+    under the local session's id, answered here, and the answer goes to that host."""
+    import json
+
+    with linked(short) as (_local, client, _direct, endpoint):
+        remote = {"endpoint": endpoint}
+        (short / "small").mkdir()
+        made = {"remote": remote, "agent": "scripted", "cwd": str(short / "small")}
+        sid = client.call("sessions.create", made)["id"]
+        turn = client.call("turns.start", {"sessionId": sid, "text": "form"})
+        asked = client.wait_notification(lambda n: n["method"] == "agents.asked", 30)["params"]
+        assert asked["sessionId"] == sid and asked["message"] == "Some details, please"
+        values = {"name": "Ada", "count": "3", "sure": True, "colour": "green"}
+        client.call(
+            "agents.answer", {"askId": asked["askId"], "action": "accept", "values": values}
+        )
+        ended = client.wait_notification(lambda n: n["method"] == "agents.answered", 30)
+        assert ended["params"] == {"askId": asked["askId"], "sessionId": sid, "action": "accept"}
+        assert client.wait_turn_end(turn["id"], 30)["state"] == "completed"
+        content = {"colour": "green", "count": 3, "name": "Ada", "sure": True}
+        listed = client.call("messages.list", {"sessionId": sid})["messages"]
+        assert f"form: accept {json.dumps(content, sort_keys=True)}" in [
+            m["content"] for m in listed
+        ]
