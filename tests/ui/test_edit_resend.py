@@ -5,6 +5,8 @@ fork of the session from there; Escape gives it up. The parent stays as it was."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -16,6 +18,21 @@ from tests.ui.test_agents import send, turn_end
 ALT = Qt.KeyboardModifier.AltModifier
 
 
+async def two_turns(gui: Gui, folder: Path) -> str:
+    """The window started, a session of the host's own agent on `folder` shown (its id),
+    two turns run in it: app.py "print('between')" as the second found it, "after" now."""
+    await gui.start()
+    await gui.actions.sessions.create_session("agent", "", str(folder))
+    session = gui.state.current or ""
+    await send(gui, "demo: 1 steps")
+    await turn_end(gui)
+    (folder / "app.py").write_text("print('between')\n")  # as the second turn finds it
+    await send(gui, "demo: 2 steps")
+    await turn_end(gui)
+    (folder / "app.py").write_text("print('after')\n")
+    return session
+
+
 def test_an_earlier_message_is_edited_and_resent_in_a_fork(
     gui: Gui, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -23,15 +40,7 @@ def test_an_earlier_message_is_edited_and_resent_in_a_fork(
     folder = repository(gui.data_dir.parent / "work")
 
     async def body() -> None:
-        await gui.start()
-        await gui.actions.sessions.create_session("agent", "", str(folder))
-        parent = gui.state.current or ""
-        await send(gui, "demo: 1 steps")
-        await turn_end(gui)
-        (folder / "app.py").write_text("print('between')\n")  # as the second turn finds it
-        await send(gui, "demo: 2 steps")
-        await turn_end(gui)
-        (folder / "app.py").write_text("print('after')\n")
+        parent = await two_turns(gui, folder)
         before = [row.text for row in gui.transcript.model.rows()]
 
         input_ = gui.item("composerInput")
@@ -111,15 +120,7 @@ def test_the_files_only_go_back_to_before_a_message(
     folder = repository(gui.data_dir.parent / "work")
 
     async def body() -> None:
-        await gui.start()
-        await gui.actions.sessions.create_session("agent", "", str(folder))
-        session = gui.state.current
-        await send(gui, "demo: 1 steps")
-        await turn_end(gui)
-        (folder / "app.py").write_text("print('between')\n")  # as the second turn finds it
-        await send(gui, "demo: 2 steps")
-        await turn_end(gui)
-        (folder / "app.py").write_text("print('after')\n")
+        session = await two_turns(gui, folder)
         lines = [row.text for row in gui.transcript.model.rows()]
 
         await gui.key(Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
