@@ -78,13 +78,17 @@ class Line:
         """A long line's folded form (its first FOLD_LINES lines, at most FOLD_CHARS
         characters, then how much more there is); "" for a line short enough to show
         whole. A message of pages does not fill the window, nor cost a frame to lay out.
-        An agent's message folds between its blocks (`markdown.folded`)."""
+        An agent's message folds between its blocks (`markdown.folded`), and only past a
+        page (ANSWER_LINES, ANSWER_CHARS): an answer of a few paragraphs, its code and
+        its last sentence, is read whole (issue 47, point 10)."""
         if self.markdown:
-            return markdown.folded(self.text, FOLD_LINES, FOLD_CHARS)
+            return markdown.folded(self.text, ANSWER_LINES, ANSWER_CHARS)
         return folded(self.text)
 
 
 FOLD_LINES = 10
+ANSWER_LINES = 40  # an agent's message shown whole up to a page
+ANSWER_CHARS = 4000
 
 
 FOLD_CHARS = 800

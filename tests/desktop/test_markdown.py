@@ -69,9 +69,14 @@ def test_inputs_made_to_be_slow_are_shown_as_text_and_code_stays_code() -> None:
 
 def test_only_agents_messages_are_rendered_and_a_long_one_folds_rendered() -> None:
     assert Line("user", "**not** rendered").rich == ""
-    long = Line("assistant", "**start**\n" + "word\n" * 40)
+    long = Line("assistant", "**start**\n" + "word\n" * 120)
     assert long.rich.startswith("<p><strong>start</strong>")
     assert "more characters" in long.rich_short and "more characters" not in long.rich
+    # an answer of a page (issue 47, point 10: "Run it with:", its code and its last
+    # sentence were folded away) is shown whole
+    page = "\n\n".join(f"Paragraph {i} says what was done and why." for i in range(15))
+    answer = Line("assistant", f"{page}\n\nRun it with:\n\n```sh\nmake test\n```\n\nDone.")
+    assert answer.preview == "" and "Done." in answer.rich_short
     short = Line("assistant", "*hi*")
     assert short.rich_short == short.rich == "<p><em>hi</em></p>\n"
 
