@@ -22,7 +22,7 @@ def test_the_common_forms_render() -> None:
         "<li>one</li>",
         "<pre><code",
         ">print<",
-        "<table>",
+        '<table border="1" cellspacing="0" cellpadding="4" style="border-color:#868e96">',
         "<td>1</td>",
         "<blockquote>",
     ):
