@@ -16,6 +16,11 @@ class HeldImage(NamedTuple):
     data: str  # base64
     label: str  # "Image 1 · 120 KB"
 
+    @property
+    def source(self) -> str:
+        """As a data URL, for its thumbnail (the user's own paste, of a known type)."""
+        return f"data:{self.mime_type};base64,{self.data}"
+
 
 @dataclass(frozen=True)
 class FindFiles:

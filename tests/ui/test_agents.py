@@ -522,6 +522,9 @@ def test_a_pasted_image_goes_to_an_agent_that_takes_images(gui: Gui, takes: bool
             return
         await until(lambda: len(gui.visible_items("heldImage")) == 1, 10, "the image held")
         assert gui.item("composerInput").property("text") == ""  # not pasted as text
+        # its chip shows the image itself, small (a missing emoji glyph before)
+        thumbnail = gui.visible_items("heldImageThumbnail")[0]
+        await until(lambda: thumbnail.property("implicitWidth") > 0, 10, "the thumbnail drawn")
         await send(gui, "attached")
         await until(lambda: any(t.startswith("got: ") for t in transcript(gui)), 15, "the answer")
         said = next(t for t in transcript(gui) if t.startswith("got: "))

@@ -4,7 +4,7 @@ import QtQuick.Layouts
 import Nib
 
 // Above the input: the images pasted into it, to go with the next message (each can be
-// dropped). Only their names and sizes: nothing of the image is drawn.
+// dropped): a small thumbnail of each, its name and size.
 Flow {
     id: held
 
@@ -21,6 +21,7 @@ Flow {
         delegate: Rectangle {
             id: chip
             required property string label
+            required property string source
             required property int index
             objectName: "heldImage"
             implicitWidth: row.implicitWidth + 12
@@ -32,8 +33,18 @@ Flow {
                 id: row
                 anchors.centerIn: parent
                 spacing: 4
+                Image {
+                    objectName: "heldImageThumbnail"
+                    source: chip.source
+                    sourceSize.height: 18
+                    Layout.preferredHeight: 18
+                    Layout.preferredWidth: Math.min(32, implicitWidth)
+                    fillMode: Image.PreserveAspectFit
+                    asynchronous: true
+                    Accessible.ignored: true
+                }
                 Text {
-                    text: "🖼 " + chip.label
+                    text: chip.label
                     textFormat: Text.PlainText
                     color: held.theme.text
                     font.pixelSize: 12

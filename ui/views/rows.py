@@ -233,7 +233,7 @@ class AskModel(RowModel):
 class ImageModel(RowModel):
     """The images held to go with the next message. Rows: `HeldImage`s."""
 
-    ROLES = ("label",)
+    ROLES = ("label", "source")
 
 
 @QmlElement
