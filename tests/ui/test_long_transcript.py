@@ -3,7 +3,7 @@ newest page at once, older pages as the user scrolls up; nothing restarts the ho
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtTest import QTest
 
 from harness.gui import Gui
@@ -98,5 +98,32 @@ def test_a_long_message_is_folded_to_its_first_lines_until_clicked(gui: Gui) -> 
             )
         )
         await until(lambda: words(long) == shown, what="folded again")
+
+    gui.run(body())
+
+
+def test_the_copy_button_stands_beside_a_short_line_never_over_its_words(gui: Gui) -> None:
+    """Issue 47, point 20: the hover's "Copy" covered the end of short lines. It stands
+    left of the user's bubble and right of an agent's short message."""
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.transcript_lines import Line
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the session shown")
+        lines = (Line("user", "Fix it", seq=1), Line("assistant", "Fixed.", seq=2))
+        gui.state.apply(ev.LinesAppended(session.id, lines))
+        await until(lambda: len(gui.visible_items("transcriptText")) == 2, what="both shown")
+        for text in gui.visible_items("transcriptText"):
+            centre = text.mapToScene(QPointF(text.width() / 2, text.height() / 2)).toPoint()
+            await gui.act(lambda at=centre: QTest.mouseMove(gui.window, at))
+            await until(lambda: len(gui.visible_items("copyLine")) == 1, 5, "the Copy button")
+            button = gui.visible_items("copyLine")[0]
+            words = QRectF(text.mapToScene(QPointF(0, 0)), QSizeF(text.width(), text.height()))
+            place = QRectF(
+                button.mapToScene(QPointF(0, 0)), QSizeF(button.width(), button.height())
+            )
+            assert not words.intersects(place), (words, place)
 
     gui.run(body())

@@ -59,8 +59,12 @@ Item {
         objectName: "copyLine"
         z: 1
         visible: hover.hovered && entry.kind !== "turn_end"
-        anchors.top: bubble.top
-        anchors.right: bubble.right
+        // beside a bubble, never over its words: left of the user's, right of a short
+        // line; over the right edge only of a line as wide as the view
+        y: bubble.y
+        x: entry.kind === "user" ? Math.max(0, bubble.x - width - 4)
+           : bubble.x + bubble.width + width + 4 <= entry.width ? bubble.x + bubble.width + 4
+           : bubble.x + bubble.width - width
         text: qsTr("Copy")
         font.pixelSize: 11
         focusPolicy: Qt.NoFocus
