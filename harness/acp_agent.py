@@ -490,8 +490,17 @@ class Scripted:
                 tool_call=huge,
             )
             await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
-        elif command in ("askedit", "askrun"):  # asks before an edit (its diff) or a command
-            if command == "askedit":
+        elif command in ("askedit", "askrun", "planask"):  # an edit, a command, or a plan
+            if command == "planask":  # as Claude Code asks to leave its plan mode
+                plan = "## Plan\n\n1. **Read** the parser\n2. Fix `parse()`"
+                call = ToolCallUpdate(
+                    tool_call_id="pa1",
+                    title="Ready to code?",
+                    kind="switch_mode",
+                    content=[acp.tool_content(acp.text_block(plan))],
+                    raw_input={"plan": plan},
+                )
+            elif command == "askedit":
                 diff = acp.tool_diff_content("app.py", "print(2)\n", "print(1)\n")
                 call = ToolCallUpdate(
                     tool_call_id="ae1",

@@ -64,6 +64,9 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
     The input's JSON is never what is shown where it names a command."""
     if activity is not None and activity.diffs:
         return detail(activity)
+    plan = _plan_of(arguments)
+    if plan:  # a plan to approve (Claude Code's leaving its plan mode): read as written
+        return plan, "markdown"
     command = command_of(arguments)
     if command:
         said = _said_for(arguments)
@@ -71,6 +74,16 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
     if activity is not None and activity.output and not _is_json(activity.output):
         return detail(activity)
     return "", ""
+
+
+def _plan_of(arguments: str) -> str:
+    """The plan an input carries (`plan`, in Markdown), or ""."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return ""
+    plan = value.get("plan") if isinstance(value, dict) else None
+    return plan if isinstance(plan, str) else ""
 
 
 def _said_for(arguments: str) -> str:

@@ -575,7 +575,8 @@ def test_an_agents_approval_offers_its_own_options_under_its_own_names(gui: Gui)
 
 def test_an_approval_shows_the_diff_or_the_command_it_asks_for(gui: Gui) -> None:
     """Before the user answers: an edit's approval shows its coloured diff, a command's
-    the command as the agent would run it, never the agent's own fields."""
+    the command as the agent would run it, never the agent's own fields; a plan's the
+    plan rendered."""
     configure(gui)
 
     async def body() -> None:
@@ -599,6 +600,19 @@ def test_an_approval_shows_the_diff_or_the_command_it_asks_for(gui: Gui) -> None
         assert "$ rm -rf build" in html and "call_id" not in html and "execpolicy" not in html
         await gui.key(Qt.Key.Key_Y, ALT)
         await until(lambda: "permission: yes" in transcript(gui), 15, "allowed")
+        await turn_end(gui)
+        # a plan to approve (issue 47, point 19): rendered as the agent wrote it, not
+        # its Markdown's marks
+        await send(gui, "planask")
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        html = gui.approvals.property("detailHtml")
+        assert "<strong>Read</strong>" in html and "<h2>Plan</h2>" in html
+        drawn = gui.visible_items("approvalDetail")[0]
+        assert "**" not in drawn.property("textDocument").textDocument().toPlainText()
+        assert gui.approvals.property("detailMarkdown")
+        await gui.key(Qt.Key.Key_Y, ALT)
+        await until(lambda: transcript(gui).count("permission: yes") == 2, 15, "approved")
 
     gui.run(body(), timeout=60)
 
@@ -725,9 +739,14 @@ def test_a_plan_mode_offers_to_approve_the_plan_or_ask_for_changes(gui: Gui) -> 
 
     async def body() -> None:
         await agent_session(gui)
+        await send(gui, "compact")  # a checklist left with steps unfinished
+        await turn_end(gui)
+        await until(lambda: gui.dock.property("canContinue"), 5, "Continue offered")
         await send(gui, "plan-mode")  # the agent enters its plan mode itself
         await turn_end(gui)
         await until(lambda: gui.visible_items("agentAsksRow"), 5, "the plan's asks")
+        # the plan waits: Continue of the older list is not offered beside it (point 19)
+        assert not gui.dock.property("canContinue")
         assert gui.item("agentAsksTitle").property("text") == f"{NAME}'s plan waits for you:"
         names = [
             b.property("text")

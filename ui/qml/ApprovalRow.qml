@@ -82,8 +82,9 @@ FocusScope {
                 width: askedBox.availableWidth
                 text: row.approvals.detailHtml
                 textFormat: TextEdit.RichText
-                font.family: "monospace"
-                font.pixelSize: 12
+                // a plan to approve reads as prose; a diff or a command as code
+                font.family: row.approvals.detailMarkdown ? askedBox.font.family : "monospace"
+                font.pixelSize: row.approvals.detailMarkdown ? 13 : 12
                 color: row.theme.text
                 readOnly: true
                 selectByMouse: true

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from nib_desktop.state.intents import Ask
 
 MAX_ASKED_LINES = 400  # of a diff shown in the approval row (it scrolls), then how many more
+MAX_PLAN_CHARS = 20_000  # of a plan to approve, rendered
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -67,7 +68,16 @@ class ApprovalsView(QObject):
         waiting = self._shown()
         if waiting is None or not waiting.detail:
             return ""
+        if waiting.detail_kind == "markdown":  # a plan: rendered, as an agent's message is
+            from nib_desktop.state import markdown
+
+            return markdown.to_html(waiting.detail[:MAX_PLAN_CHARS])
         return rich.detail_html(waiting.detail, waiting.detail_kind, MAX_ASKED_LINES)
+
+    def _detail_markdown(self) -> bool:
+        """Whether the detail is a plan, rendered (drawn in the text's font, not code's)."""
+        waiting = self._shown()
+        return waiting is not None and waiting.detail_kind == "markdown"
 
     def _agent_asks(self) -> bool:
         waiting = self._shown()
@@ -103,6 +113,7 @@ class ApprovalsView(QObject):
     tool = Property(str, _tool, notify=changed)
     arguments = Property(str, _arguments, notify=changed)
     detailHtml = Property(str, _detail_html, notify=changed)
+    detailMarkdown = Property(bool, _detail_markdown, notify=changed)
     agentAsks = Property(bool, _agent_asks, notify=changed)
     elsewhere = Property(int, _elsewhere, notify=changed)
     elsewhereText = Property(str, _elsewhere_text, notify=changed)

@@ -12,6 +12,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import facts, store
 from nib_desktop.state.facts import End, Progress
 from nib_desktop.state.lazy import events as ev, intents as it
+from nib_desktop.state.steering import plan_exit
 from nib_desktop.state.store import AppState, Change
 from ui.snapshots import Headline, Snapshot, checklist_note, completed_between, headline, todo_rows
 from ui.views.rows import TodoListModel, qml_uncreatable
@@ -54,6 +55,8 @@ class DockView(QObject):
             self._refresh(announce=True)
         elif store.CURRENT in change:  # the shown session's row: its checklist note
             self._refresh(announce=False)
+        elif store.STEERING in change and change.session_id in (shown, None):
+            self.changed.emit()  # its plan mode: Continue gives way to the plan's asks
 
     def _refresh(self, announce: bool) -> None:
         state = self._state
@@ -134,6 +137,9 @@ class DockView(QObject):
         shown, live = state.shown, self._live
         if shown is None or live is None or self._note or not shown.reachable:
             return False
+        told = state.steering.get(shown.session_id)
+        if told is not None and plan_exit(told) is not None:
+            return False  # in its plan mode: the plan waits to be approved, not an old list
         ended = state.turn(shown.session_id).end is not End.NONE
         return ended and facts.unfinished(live.items)
 
