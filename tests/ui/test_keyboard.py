@@ -7,7 +7,7 @@ import os
 import signal
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPointF, Qt
 from PySide6.QtTest import QTest
 
 from harness.gui import Gui
@@ -282,6 +282,15 @@ def test_the_transcript_follows_unless_the_user_scrolled_up(gui) -> None:
         # a real agent's transcript in test_agents)
         assert gui.items("transcriptText")[0].property("selectByMouse")
         listview.forceActiveFocus()
+        await gui.key(Qt.Key.Key_C, CTRL)
+        await until(lambda: "whole transcript is copied" in gui.state.notice, what="copied")
+        # and from a line a click put the focus in, with nothing selected there: the
+        # same, never nothing (issue 47, point 12)
+        gui.state.apply(ev.NoticeShown(""))
+        seen = [t for t in gui.visible_items("transcriptText") if t.mapToScene(QPointF()).y() > 0]
+        line = max(seen, key=lambda t: t.mapToScene(QPointF()).y())  # the newest, in view
+        await gui.click(line)
+        assert line.hasActiveFocus() and line.property("selectedText") == ""
         await gui.key(Qt.Key.Key_C, CTRL)
         await until(lambda: "whole transcript is copied" in gui.state.notice, what="copied")
 

@@ -117,6 +117,14 @@ Item {
             selectByKeyboard: true
             cursorVisible: activeFocus
             Keys.onEscapePressed: entry.ListView.view.forceActiveFocus()
+            // with nothing selected here (a click put the focus here), Ctrl+C copies the
+            // transcript, as it does from the list: never nothing (issue 47, point 12)
+            Keys.onPressed: (event) => {
+                if (event.matches(StandardKey.Copy) && body.selectedText === "") {
+                    entry.view.copy()
+                    event.accepted = true
+                }
+            }
             activeFocusOnTab: false
             wrapMode: TextEdit.Wrap
             selectionColor: entry.theme.selection
