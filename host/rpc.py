@@ -19,9 +19,9 @@ log = logging.getLogger(__name__)
 
 # what this host serves of its own sessions to a host that links to it (sections 14 and
 # 19): the todo snapshot (14), agents and their controls (15, 17), checkpoints and changes
-# (16), worktrees and attempts (18), import, rewind, rename, export, fork (20), and the
+# (16), worktrees and attempts (18), import, rewind, rename, export, fork (20) and the
 # project's `files.list` ("@" in a remote session)
-CAPABILITIES = ("todos", "agents", "checkpoints", "worktrees", "sessions", "files")
+CAPABILITIES = ("todos", "agents", "checkpoints", "worktrees", "sessions")
 V1_ENV = "NIB_RACP_V1"  # set: advertise nothing, as a RACP v1 host (to test clients)
 
 

@@ -211,7 +211,12 @@ class RemoteSessions:
         if isinstance(params, m.ExportParams):
             return await self._export(params, host, remote_id)  # type: ignore[return-value]
         remote_params = params.model_copy(update={"session_id": remote_id})
-        result = await host.call(method, remote_params)
+        try:
+            result = await host.call(method, remote_params)
+        except errors.MethodNotFound:  # a host of this round without the project's method
+            raise errors.RemoteSession(
+                f"{host.parsed.label()} does not share {method.name} (an older Nib host)"
+            ) from None
         problem = unbounded(result)
         if problem is not None:  # answered as the host would have refused to write it
             raise errors.RemoteUnreachable(f"{host.parsed.label()} answered {problem}")

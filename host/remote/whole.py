@@ -34,14 +34,13 @@ NEEDS: dict[str, str] = {
     "worktrees.remove": "worktrees",
     "agents.controls": "agents", "agents.setMode": "agents", "agents.setOption": "agents",
     "sessions.fork": "sessions", "sessions.rewind": "sessions",
-    "sessions.rename": "sessions", "sessions.export": "sessions", "files.list": "files",
+    "sessions.rename": "sessions", "sessions.export": "sessions", "files.list": "sessions",
 }  # fmt: skip
 # what each capability is, in the words a refusal uses
 FEATURE = {
     "todos": "its checklist",
     "checkpoints": "its checkpoints and changes", "worktrees": "its worktree",
-    "sessions": "forks, rewinds, renames and exports", "agents": "its agents",
-    "files": "its folder's files",
+    "sessions": "forks, rewinds, renames, exports and its files", "agents": "its agents",
 }  # fmt: skip
 
 

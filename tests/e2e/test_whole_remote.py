@@ -162,7 +162,7 @@ def test_an_older_remote_host_says_what_it_does_not_share(short: Path) -> None:
             ("agents.controls", "its agents"),
             ("worktrees.status", "its worktree"),
             ("sessions.fork", "forks"),
-            ("files.list", "its folder's files"),
+            ("files.list", "its files"),
         ):
             assert need in refused(client, method, {"sessionId": sid}), method
 
