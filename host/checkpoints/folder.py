@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,21 +220,44 @@ class FolderStore:
         writes them and ended past LIST_CAP names: a folder of `/` or a home folder is
         not listed whole into the host's memory."""
         listing = Listing()
-        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
         exclude = self.exclude_of(cwd)
         excludes = str(exclude) if exclude.is_file() else os.devnull
-        listing_args = ("ls-files", "--others", "--exclude-standard", "-z")
-        code, err = await read_git(
-            [*config, "-c", f"core.excludesFile={excludes}", *listing_args],
+        await self._read(
             listing.take,
-            cwd=str(cwd),
-            env=self._env(cwd, self.root / "nib-empty-index"),
+            (
+                "-c",
+                f"core.excludesFile={excludes}",
+                "ls-files",
+                "--others",
+                "--exclude-standard",
+                "-z",
+            ),
+            cwd=cwd,
+            index=self.root / "nib-empty-index",
+        )
+        return listing
+
+    async def _read(
+        self,
+        take: Callable[[bytes], bool],
+        args: tuple[str, ...],
+        cwd: Path | None = None,
+        index: Path | None = None,
+    ) -> None:
+        """`git ARGS`, its output handed to `take` as it comes (`git_child.read_git`);
+        FolderError in git's words when it fails."""
+        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
+        code, err = await read_git(
+            [*config, *args],
+            take,
+            cwd=str(cwd if cwd is not None else self.root.parent),
+            env=self._env(cwd, index),
             niceness=NICENESS,
         )
         if code not in (0, None):
             words = err.decode("utf-8", "replace").strip().splitlines()
-            raise FolderError(f"git ls-files failed: {words[-1] if words else code}")
-        return listing
+            name = next(a for a in args if not a.startswith("-") and "=" not in a)
+            raise FolderError(f"git {name} failed: {words[-1] if words else code}")
 
     async def _seed(self, cwd: Path, index: Path) -> None:
         """A first record of a git checkout's top starts from git's own index (see
@@ -298,16 +322,7 @@ class FolderStore:
         status = await self._git(*base, "-z", "--name-status", old, new)
         numbers = await self._git(*base, "-z", "--numstat", old, new)
         patch = PatchCut(MAX_DIFF_CHARS, MAX_CHANGES_CHARS)  # cut as it is read, never whole
-        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-        code, err = await read_git(
-            [*config, *base, "-p", "-U3", "--full-index", old, new],
-            patch.feed,
-            cwd=str(self.root.parent),
-            env=self._env(None, None),
-            niceness=NICENESS,
-        )
-        if code not in (0, None):
-            raise FolderError(f"git diff-tree failed: {err.decode('utf-8', 'replace').strip()}")
+        await self._read(patch.feed, (*base, "-p", "-U3", "--full-index", old, new))
         # the rest in a worker thread: a large change is not split on the loop
         return await asyncio.to_thread(
             file_changes, status, numbers, patch, MAX_DIFF_CHARS, MAX_CHANGES_CHARS
