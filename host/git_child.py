@@ -45,6 +45,14 @@ async def run_git(
     return process.returncode or 0, out, err
 
 
+async def _tail(stream: asyncio.StreamReader, keep: int = 64 * 1024) -> bytes:
+    """A stream read to its end (a writer never waits on it), its last `keep` bytes."""
+    held = b""
+    while chunk := await stream.read(READ_CHUNK):
+        held = (held + chunk)[-keep:]
+    return held
+
+
 async def read_git(
     args: list[str],
     take: Callable[[bytes], bool],
@@ -69,7 +77,7 @@ async def read_git(
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
     assert process.stdout is not None and process.stderr is not None
-    errors = asyncio.ensure_future(process.stderr.read(64 * 1024))
+    errors = asyncio.ensure_future(_tail(process.stderr))
 
     async def reading() -> bool:
         assert process.stdout is not None
