@@ -404,8 +404,11 @@ class Scripted:
                 "sure": ElicitationBooleanPropertySchema(type="boolean", title="Sure?"),
                 "colour": string(type="string", title="Colour", enum=["red", "green"]),
             }
-            if command == "hugeform":
-                properties = {f"f{i}": string(type="string") for i in range(40)}
+            if command in ("hugeform", "manyform"):  # 40 fields; 10,000
+                many = 40 if command == "hugeform" else 10_000
+                properties = {f"f{i}": string(type="string") for i in range(many)}
+            if command == "longform":  # a field described in 4 MiB
+                properties["name"] = string(type="string", description="d" * (4 << 20))
             schema = ElicitationSchema(properties=properties, required=["name"])
             mode = ElicitationFormSessionMode(session_id=sid, requested_schema=schema)
         try:
@@ -551,7 +554,7 @@ class Scripted:
                         await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=folder)
                     ).wait()
             await self._plan(sid, 3, 3)
-        elif command in ("form", "url", "hugeform"):  # asks the user (elicitation)
+        elif command in ("form", "url", "hugeform", "manyform", "longform"):  # elicitation
             await self._ask_user(sid, command)
         elif command == "wait":
             await self._plan(sid, 2, 0)

@@ -76,9 +76,17 @@ def test_declined_refused_and_cancelled_by_the_turns_end(tmp_path: Path) -> None
         assert client.wait_turn_end(turn["id"], 30)["state"] == "completed"
         assert "form: decline" in said(client, sid)
 
-        turn = client.call("turns.start", {"sessionId": sid, "text": "hugeform"})
-        assert client.wait_turn_end(turn["id"], 30)["state"] == "completed"
-        assert any("a form of 40 fields" in s for s in said(client, sid))
+        # hostile forms: refused to the agent, in words it says back, never shown in part
+        for command, words in (
+            ("hugeform", "a form of 40 fields"),
+            ("manyform", "a form of 10000 fields"),
+            ("longform", "characters"),
+        ):
+            turn = client.call("turns.start", {"sessionId": sid, "text": command})
+            assert client.wait_turn_end(turn["id"], 30)["state"] == "completed"
+            refusals = [s for s in said(client, sid) if s.startswith("form refused:")]
+            assert words in refusals[-1], (command, refusals)
+        assert not [n for n in client.notifications if n["method"] == "agents.asked"][1:]
 
         turn = client.call("turns.start", {"sessionId": sid, "text": "form"})
         form = asked(client)
