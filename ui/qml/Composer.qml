@@ -226,7 +226,7 @@ Rectangle {
                     : dock.model.canContinue
                     ? qsTr("Ctrl+Enter continues the unfinished checklist, or describe a new task")
                     : composer.app.composer.attachable
-                    ? qsTr("Describe a task — @ attaches a file of the folder, / lists the agent's commands")
+                    ? qsTr("Describe a task — @ attaches a file of the folder, / lists %1").arg(composer.app.composer.agentCommands ? qsTr("the agent's commands") : qsTr("commands (the agent's once it has started)"))
                     : qsTr("Describe a task — Enter sends, Shift+Enter adds a line, /compact summarises")
                 color: composer.theme.text
                 placeholderTextColor: composer.theme.muted

@@ -75,6 +75,11 @@ class ComposerView(QObject):
         shown = self._state.shown
         return bool(self._queued()) and shown is not None and not shown.running
 
+    def _agent_commands(self) -> bool:
+        """Whether the shown agent session's own "/" commands are known yet (an agent
+        tells them once its session is open: at its first prompt, or after a restart)."""
+        return bool(self._state.agent_commands(self._state.current))
+
     def _steering(self) -> str:
         """What the agent offers to steer the session, in words; while its process starts
         (the first prompt, or after a restart), that it is starting."""
@@ -142,6 +147,7 @@ class ComposerView(QObject):
 
     images = Property(ImageModel, _get_images, constant=True)
     attachable = Property(bool, _attachable, notify=changed)
+    agentCommands = Property(bool, _agent_commands, notify=changed)
     steering = Property(str, _steering, notify=changed)
     queuedText = Property(str, _queued, notify=changed)
     queuedHeld = Property(bool, _queued_held, notify=changed)
