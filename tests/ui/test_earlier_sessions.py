@@ -1,5 +1,6 @@
 """An agent's own earlier sessions, opened from the window (issue 52, point 1), by keys:
-the palette's "Open an earlier … session…", a folder, the agent's list paged with More,
+the New menu's "Earlier … sessions…" (and the palette's "Open an earlier … session…"), a
+folder, the agent's list paged with More,
 one opened with its history kept; opened again, the same session, marked "in Nib"."""
 
 from __future__ import annotations
@@ -29,7 +30,18 @@ def test_an_earlier_session_is_listed_and_opened(gui: Gui, tmp_path: Path) -> No
     async def body() -> None:
         await gui.start()
         await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await palette(gui, f"Open an earlier {NAME}")
+        # from the New menu, by keys: its last entry (Plan, Goal, Remote…, the agent's
+        # new session, then its earlier ones; separators skipped)
+        await gui.key(
+            Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        await until(lambda: gui.visible_items("newEarlierSessions"), what="the New menu")
+        assert gui.visible_items("newEarlierSessions")[0].property("text") == (
+            f"Earlier {NAME} sessions…"
+        )
+        for _ in range(5):
+            await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.window.findChild(object, "earlierDialog"), what="the dialog")
         dialog = gui.window.findChild(object, "earlierDialog")
         await until(lambda: dialog.property("opened"), what="the dialog open")

@@ -239,6 +239,7 @@ ApplicationWindow {
             onToolsAsked: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
             onRemoteAsked: window.openDialog(remoteDialogLoader, "RemoteDialog.qml")
             onAgentAsked: (agent) => window.newAgentSession(agent)
+            onEarlierAsked: (agent) => { window.app.earlier.choose(agent); window.openLibrary("EarlierDialog.qml") }
             onSettingsAsked: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")
         }
 

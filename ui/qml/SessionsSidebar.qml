@@ -23,6 +23,7 @@ Rectangle {
     signal toolsAsked()
     signal remoteAsked()
     signal agentAsked(agent: string)
+    signal earlierAsked(agent: string)  // its own earlier sessions (section 20)
     signal settingsAsked()
 
     color: theme.sidebar
@@ -96,6 +97,22 @@ Rectangle {
                                                                          : Qt.callLater(sidebar.agentAsked, name)
                                 }
                                 onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
+                                onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
+                            }
+                            // and its own earlier sessions, opened in Nib (section 20)
+                            Instantiator {
+                                model: sidebar.app.sessions.agents
+                                delegate: MenuItem {
+                                    required property string name
+                                    required property string agentState
+                                    objectName: "newEarlierSessions"
+                                    visible: agentState !== "failed"
+                                    height: visible ? implicitHeight : 0
+                                    text: qsTr("Earlier %1 sessions…").arg(name)
+                                    onTriggered: Qt.callLater(sidebar.earlierAsked, name)
+                                }
+                                // after the agents' new sessions, which are added in the same turn
+                                onObjectAdded: (index, object) => Qt.callLater(() => newMenu.insertItem(newMenu.count, object as MenuItem))
                                 onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
                             }
                         }
