@@ -76,24 +76,24 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
     return "", ""
 
 
-def _plan_of(arguments: str) -> str:
-    """The plan an input carries (`plan`, in Markdown), or ""."""
+def _field(arguments: str, key: str) -> str:
+    """The text an input's `key` holds (its JSON's), or ""."""
     try:
         value = json.loads(arguments)
     except ValueError:
         return ""
-    plan = value.get("plan") if isinstance(value, dict) else None
-    return plan if isinstance(plan, str) else ""
+    told = value.get(key) if isinstance(value, dict) else None
+    return told if isinstance(told, str) else ""
+
+
+def _plan_of(arguments: str) -> str:
+    """The plan an input carries (`plan`, in Markdown), or ""."""
+    return _field(arguments, "plan")
 
 
 def _said_for(arguments: str) -> str:
     """What a command's input says it is for (Claude Code's `description`), or ""."""
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return ""
-    said = value.get("description") if isinstance(value, dict) else None
-    return shorten(said, 300) if isinstance(said, str) else ""
+    return shorten(_field(arguments, "description"), 300)
 
 
 def _is_json(text: str) -> bool:
