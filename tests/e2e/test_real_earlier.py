@@ -12,6 +12,7 @@ import pytest
 from harness.agent_calls import plan_call
 from harness.fake_models import Reply, ScriptedModels
 from harness.host_process import RpcClient
+from harness.waiting import until_now
 from tests.e2e.test_real_agents import agent_host, bin_dir, start
 
 __all__ = ["bin_dir"]  # the module's fixture, used here by name
@@ -44,6 +45,16 @@ def test_an_agents_own_session_is_listed_imported_and_continued(
             sid = client.call("sessions.create", {"agent": agent, "cwd": str(work)})["id"]
             ended = client.wait_turn_end(start(client, sid, "Remember the word pelican"), 120)
             assert ended["state"] == "completed", ended
+            # the agent writes its session to its own files after the turn's answer:
+            # listed or loaded at once, it was missing, or replayed without its last message
+            until_now(
+                lambda: any(
+                    "Noted: the word is pelican." in p.read_text("utf-8", "replace")
+                    for p in (tmp_path / f"{agent}-home").rglob("*.jsonl")
+                ),
+                30,
+                "the agent's own record of its answer",
+            )
             listed = client.call("agents.sessions", {"agent": agent, "cwd": str(work)})
             mine = [s for s in listed["sessions"] if s["imported"] == sid]
             assert len(mine) == 1, listed  # bound to the Nib session that made it
