@@ -4,6 +4,7 @@ messages, the configured tools and agents."""
 
 from __future__ import annotations
 
+from nib_desktop.state import parts
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.on_checklist import close_history
 from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
@@ -110,15 +111,16 @@ def window_activated(s: Held, e: ev.WindowActivated) -> Change:
 
 
 def approval_requested(s: Held, e: ev.ApprovalRequested) -> Change:
-    if any(a.approval_id == e.approval.approval_id for a in s.approvals):
-        return NOTHING  # told again on a reconnect: asked once
-    s.approvals = (*s.approvals, e.approval)
+    added = parts.once(s.approvals, e.approval, lambda a: a.approval_id)
+    if added is None:
+        return NOTHING
+    s.approvals = added
     return change(A.APPROVALS, session_id=e.approval.session_id)
 
 
 def approval_resolved(s: Held, e: ev.ApprovalResolved) -> Change:
-    waiting = tuple(a for a in s.approvals if a.approval_id != e.approval_id)
-    if waiting == s.approvals:
+    waiting = parts.without(s.approvals, e.approval_id, lambda a: a.approval_id)
+    if waiting is None:
         return NOTHING
     s.approvals = waiting
     return change(A.APPROVALS)
@@ -229,15 +231,16 @@ def attempt_told(s: Held, e: ev.AttemptTold) -> Change:
 
 
 def ask_told(s: Held, e: ev.AskTold) -> Change:
-    if any(a.ask_id == e.ask.ask_id for a in s.asks):
-        return NOTHING  # told again on a reconnect: asked once
-    s.asks = (*s.asks, e.ask)
+    added = parts.once(s.asks, e.ask, lambda a: a.ask_id)
+    if added is None:
+        return NOTHING
+    s.asks = added
     return change(A.ASKS, session_id=e.ask.session_id)
 
 
 def ask_ended(s: Held, e: ev.AskEnded) -> Change:
-    kept = tuple(a for a in s.asks if a.ask_id != e.ask_id)
-    if kept == s.asks:
+    kept = parts.without(s.asks, e.ask_id, lambda a: a.ask_id)
+    if kept is None:
         return NOTHING
     s.asks = kept
     return change(A.ASKS)

@@ -3,6 +3,7 @@ change touches, the change itself, the shown transcript and the History view."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
@@ -233,3 +234,15 @@ class Held:
             return False
         self.notice, self.notice_until = "", ""
         return True
+
+
+def once(held: tuple[V, ...], item: V, key: Callable[[V], str]) -> tuple[V, ...] | None:
+    """`held` with `item` after it; None when one of that id is held already (told again
+    on a reconnect: asked once)."""
+    return None if any(key(h) == key(item) for h in held) else (*held, item)
+
+
+def without(held: tuple[V, ...], gone: str, key: Callable[[V], str]) -> tuple[V, ...] | None:
+    """`held` without the one of id `gone`; None when none was held."""
+    kept = tuple(h for h in held if key(h) != gone)
+    return None if kept == held else kept
