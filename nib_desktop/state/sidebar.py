@@ -5,6 +5,7 @@ approval waiting. Pure functions of the state; no Qt."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 from nib_desktop.state import facts, store
@@ -185,3 +186,19 @@ def _against(told: WorktreeView, short: bool = False) -> str:
         many = f"{n} conflict{'' if n == 1 else 's'}"
         parts.append(f" · ⚠ {many}" if short else f" · {many} with its base")
     return "".join(parts)
+
+
+def last_folder(state: AppState, agent: str) -> str:
+    """The folder a new agent session is offered: where the newest local session of that
+    agent was made, else of any agent (a worktree's session: its repository), home
+    written as "~"; "~" when there is none. Read from the sessions, so it outlives a
+    restart."""
+    local = [s for s in state.sessions if not s.remote and (s.repo or s.cwd)]
+    same = [s for s in local if s.agent == agent] or [s for s in local if s.agent]
+    if not same:
+        return "~"
+    newest = max(same, key=lambda s: s.order[1])
+    where, home = Path(newest.repo or newest.cwd), Path.home()
+    if not where.is_relative_to(home):
+        return str(where)
+    return str(Path("~") / where.relative_to(home))

@@ -315,3 +315,29 @@ def test_the_sessions_of_one_repository_are_one_group_in_the_sidebar() -> None:
     assert [r.grouped for r in shown] == [True, True, True, False, False, False]
     state.apply(ev.SessionShown("d"))
     assert adjacent(state, 1) == "b" and adjacent(state, -1) == "c"
+
+
+def test_the_agent_dialog_offers_the_folder_of_the_newest_session_of_that_agent() -> None:
+    from pathlib import Path
+
+    from nib_desktop.state.sidebar import last_folder
+
+    home = Path.home()
+    state = AppState()
+    assert last_folder(state, "Codex") == "~"  # no session yet
+    claude = Session("a", "A", "agent", order=("9", "1"), agent="Claude", cwd=str(home / "src/a"))
+    codex = Session("b", "B", "agent", order=("1", "2"), agent="Codex", cwd="/srv/b")
+    tree = Session(
+        "c",
+        "C",
+        "agent",
+        order=("1", "3"),
+        agent="Claude",
+        cwd=str(home / ".wt/x"),
+        repo=str(home / "src/app"),
+    )
+    remote = Session("d", "D", "agent", order=("1", "4"), agent="Codex", cwd="/x", remote=True)
+    state.apply(ev.SessionsListed((claude, codex, tree, remote)))
+    assert last_folder(state, "Codex") == "/srv/b"  # made last, not updated last; local only
+    assert last_folder(state, "Claude") == "~/src/app"  # a worktree's: its repository
+    assert last_folder(state, "Gemini") == "~/src/app"  # none of its own: any agent's

@@ -895,3 +895,23 @@ def walk_texts(gui: Gui) -> list[Any]:
         for i in walk(dialog.property("contentItem"))
         if i.property("text") is not None and isinstance(i.property("text"), str) and i.isVisible()
     ]
+
+
+def test_the_agent_dialog_offers_the_folder_of_the_last_session_it_made(gui: Gui) -> None:
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)  # made as the listing after a restart would tell it
+        await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
+        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
+        for _ in range(4):
+            await gui.key(Qt.Key.Key_Down)
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "agentDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        field = gui.item("folderField")
+        assert field.property("text") == str(gui.data_dir.parent / "work")
+        assert field.property("selectedText") == field.property("text")  # typing replaces it
+
+    gui.run(body())

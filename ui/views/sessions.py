@@ -173,6 +173,12 @@ class SessionsView(QObject):
 
         return branch_problem(typed)
 
+    @Slot(str, result=str)
+    def lastFolder(self, agent: str) -> str:
+        """The folder the newest session of `agent` was made in ("~/src/app"), offered
+        again by the agent dialog; "~" when there is none."""
+        return sidebar.last_folder(self._state, agent)
+
     @Slot(str, result=bool)
     def inRepository(self, typed: str) -> bool:
         """The folder as typed is inside a git work tree (a `.git` in it or above it)."""

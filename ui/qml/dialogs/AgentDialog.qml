@@ -15,8 +15,9 @@ Dialog {
     required property Theme theme
     // the agent's name as configured in settings.json
     property string agent: ""
-    // the folder the last agent session was made in, offered again
-    property string lastFolder: "~"
+    // the folder typed last in this run ("": none yet); else the one the newest session
+    // of this agent was made in is offered, so it outlives a restart
+    property string lastFolder: ""
     objectName: "agentDialog"
 
     // what is wrong with the folder as typed ("": nothing), checked as it is typed; and,
@@ -38,7 +39,8 @@ Dialog {
     modal: true
     focus: true
     onOpened: {
-        folderField.text = agentDialog.lastFolder
+        folderField.text = agentDialog.lastFolder !== "" ? agentDialog.lastFolder
+                                                         : agentDialog.app.sessions.lastFolder(agentDialog.agent)
         folderField.selectAll()
         folderField.forceActiveFocus()
     }

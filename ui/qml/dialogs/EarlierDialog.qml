@@ -14,7 +14,8 @@ Dialog {
     required property AppViews app
     required property Theme theme
     readonly property EarlierView earlier: app.earlier
-    property string lastFolder: "~"
+    // the folder typed last in this run ("": none yet; the agent's newest session's)
+    property string lastFolder: ""
 
     objectName: "earlierDialog"
     title: qsTr("Earlier %1 sessions").arg(earlierDialog.earlier.agent)
@@ -26,7 +27,8 @@ Dialog {
     focus: true
     standardButtons: Dialog.Close
     onOpened: {
-        folderField.text = earlierDialog.lastFolder
+        folderField.text = earlierDialog.lastFolder !== "" ? earlierDialog.lastFolder
+            : earlierDialog.app.sessions.lastFolder(earlierDialog.earlier.agent)
         folderField.selectAll()
         folderField.forceActiveFocus()
     }
