@@ -889,7 +889,8 @@ def test_at_the_minimum_size_nothing_is_cut_without_its_whole_text(gui) -> None:
                 cut.append(item.objectName())
         assert "sessionTitle" in cut and set(header) & set(cut), cut  # the case was met
         titles = [t for t in gui.visible_items("sessionTitle") if "(fork)" in t.property("text")]
-        assert titles and titles[0].property("truncated")  # cut, at its end (see above)
+        assert titles and titles[0].property("truncated")  # cut, in its middle: "(fork)" read
+        assert titles[0].property("elideMiddle")  # see SessionRow.qml
 
     gui.run(body())
 

@@ -88,7 +88,10 @@ ItemDelegate {
                 Layout.fillWidth: true
                 text: entry.title
                 textFormat: Text.PlainText
-                elide: Text.ElideRight
+                // a title ending in "(fork)" or "(2)" is cut in its middle: two such rows
+                // never read the same
+                readonly property bool elideMiddle: entry.title.endsWith(")")
+                elide: elideMiddle ? Text.ElideMiddle : Text.ElideRight
                 FullTextTip { target: parent }
                 color: entry.theme.text
                 font.bold: entry.unseen
