@@ -107,3 +107,40 @@ def command_of(arguments: str) -> str:
     if len(command) >= 3 and command[-2] in ("-c", "-lc"):
         return str(command[-1])
     return shlex.join(command)
+
+
+# An agent's own bookkeeping in a call's input, never what the call does (Codex's ids,
+# its parse of the command and the answers it takes, which the approval offers by name).
+BOOKKEEPING = frozenset(
+    {
+        "call_id",
+        "turn_id",
+        "started_at_ms",
+        "parsed_cmd",
+        "available_decisions",
+        "proposed_execpolicy_amendment",
+    }
+)
+MAX_INPUT_VALUE = 2_000  # characters of one field of an input shown
+
+
+def input_text(arguments: str) -> str:
+    """A call's input as a person reads it: the command it runs as "$ command", then each
+    other field on its own line ("path: app.py", a value's own lines indented), long
+    values cut; an input that is not a JSON object as given."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return arguments
+    if not isinstance(value, dict):
+        return arguments
+    command = command_of(arguments)
+    lines = [f"$ {command}"] if command else []
+    for key, field in value.items():
+        if key in BOOKKEEPING or (command and key in ("command", "cmd")):
+            continue
+        text = field if isinstance(field, str) else json.dumps(field, ensure_ascii=False)
+        if len(text) > MAX_INPUT_VALUE:
+            text = f"{text[:MAX_INPUT_VALUE]}… ({len(text):,} characters)"
+        lines.append(f"{key}: " + text.replace("\n", "\n    "))
+    return "\n".join(lines)

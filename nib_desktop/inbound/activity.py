@@ -92,8 +92,9 @@ def _plan_of(arguments: str) -> str:
 
 
 def _said_for(arguments: str) -> str:
-    """What a command's input says it is for (Claude Code's `description`), or ""."""
-    return shorten(_field(arguments, "description"), 300)
+    """What a command's input says it is for (Claude Code's `description`, Codex's
+    `reason`), or ""."""
+    return shorten(_field(arguments, "description") or _field(arguments, "reason"), 300)
 
 
 def _is_json(text: str) -> bool:

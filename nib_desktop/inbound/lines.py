@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from host.protocol import models as m
 from host.protocol.text import shorten, shown_text
+from host.protocol.tool_text import input_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
 from nib_desktop.inbound.subagents import SubCalls
@@ -142,9 +143,9 @@ class LineMaker:
                 self._subs.add(call.parent_id, call.id, named)  # told on its parent's line
                 lines.append(self._parent_line(call.parent_id))
                 continue
-            self._calls[call.id] = (message.seq, named, call.arguments)
+            self._calls[call.id] = (message.seq, named, input_text(call.arguments))
             lines.append(
-                Line("tool_call", f"→ {named}", call_id=call.id, call_input=call.arguments)
+                Line("tool_call", f"→ {named}", call_id=call.id, call_input=input_text(call.arguments))
             )
         return lines
 

@@ -305,7 +305,7 @@ def test_each_tool_call_is_one_line_its_result_taking_its_place() -> None:
     assert texts[3] == "✓ Edited app.py +2 −1" and held[3].detail_kind == "diff"
     assert texts[7] == "✕ Read f7.txt · 7 lines" and held[7].is_error
     assert all("call_id" not in t for t in texts)  # the agent's own fields: not shown
-    assert held[0].call_input == raw  # one keystroke away
+    assert held[0].call_input == "path: f.txt"  # one keystroke away, as fields, not JSON
     again = transcript((*calls, *results), (), titled=True)
     assert [x.text for x in again] == texts
 
@@ -344,9 +344,10 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
             "call_id": "c1",
             "command": ["bash", "-lc", "rm -rf build"],
             "proposed_execpolicy_amendment": ["rm"],
+            "reason": "clean the build",
         }
     )
-    assert asked(codex) == "$ rm -rf build"
+    assert asked(codex) == "$ rm -rf build\nclean the build"  # Codex's reason said
     assert asked(json.dumps({"command": ["git", "commit", "-m", "a b"]})) == "$ git commit -m 'a b'"
     # Claude Code's Bash: the command, and what the agent says it is for, in words; the
     # input's JSON told back as the request's text is never what is shown (issue 47, 8)
@@ -359,6 +360,27 @@ def test_an_approval_shows_the_diff_or_the_command_never_the_agents_own_fields()
     assert asked("{}", edit) == "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-1\n+2"
     assert asked('{"path": "x"}') == "" and asked("not json") == ""
     assert asked(json.dumps({"command": "ls"}), agent=False) == ""  # an MCP tool: its arguments
+
+
+def test_a_calls_input_reads_as_its_command_and_fields_never_as_json() -> None:
+    from host.protocol.tool_text import input_text
+
+    codex = {
+        "call_id": "c1",
+        "turn_id": "t",
+        "command": ["/bin/bash", "-lc", "touch made.txt"],
+        "cwd": "/w",
+        "reason": "make a file",
+        "proposed_execpolicy_amendment": ["touch"],
+        "available_decisions": ["approved", "abort"],
+        "parsed_cmd": [{"type": "unknown"}],
+    }
+    assert input_text(json.dumps(codex)) == "$ touch made.txt\ncwd: /w\nreason: make a file"
+    edit = {"file_path": "a.py", "old_string": "a\nb", "limit": 3, "x": "y" * 3000}
+    assert input_text(json.dumps(edit)) == (
+        f"file_path: a.py\nold_string: a\n    b\nlimit: 3\nx: {'y' * 2000}… (3,000 characters)"
+    )
+    assert input_text("not json") == "not json" and input_text("[1]") == "[1]"
 
 
 def test_the_places_a_tool_touched_are_links_and_find_counts_every_part() -> None:

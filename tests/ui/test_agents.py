@@ -245,7 +245,8 @@ def test_an_edit_shows_its_diff_and_a_command_its_output(
         assert opened.read_text().strip() == f"+5 {work / 'app.py'}"
         # the call's input, kept out of its line, is shown with the line unfolded
         await until(lambda: len(gui.visible_items("toolInput")) == 1, 5, "the input shown")
-        assert gui.visible_items("toolInput")[0].property("text").startswith("Input: {")
+        said = gui.visible_items("toolInput")[0].property("text")
+        assert said.startswith("Input:\n") and "{" not in said, said  # its fields, not JSON
 
     gui.run(body(), timeout=60)
 

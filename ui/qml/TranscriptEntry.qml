@@ -216,7 +216,7 @@ Item {
         anchors.leftMargin: 16
         sourceComponent: TextEdit {
             objectName: "toolInput"
-            text: qsTr("Input: %1").arg(entry.callInput)
+            text: qsTr("Input:\n%1").arg(entry.callInput)
             textFormat: TextEdit.PlainText
             font.family: "monospace"
             font.pixelSize: 12
