@@ -493,7 +493,7 @@ class Scripted:
                 tool_call=huge,
             )
             await self._say(sid, f"permission: {getattr(answer.outcome, 'option_id', 'none')}")
-        elif command in ("askedit", "askrun", "planask"):  # an edit, a command, or a plan
+        elif command in ("askedit", "asklong", "askrun", "planask"):  # an edit, a command, a plan
             if command == "planask":  # as Claude Code asks to leave its plan mode
                 plan = "## Plan\n\n1. **Read** the parser\n2. Fix `parse()`"
                 call = ToolCallUpdate(
@@ -503,8 +503,10 @@ class Scripted:
                     content=[acp.tool_content(acp.text_block(plan))],
                     raw_input={"plan": plan},
                 )
-            elif command == "askedit":
-                diff = acp.tool_diff_content("app.py", "print(2)\n", "print(1)\n")
+            elif command in ("askedit", "asklong"):  # a change of one line, or of 60
+                lines = 60 if command == "asklong" else 1
+                new = "".join(f"print({n + 2})\n" for n in range(lines))
+                diff = acp.tool_diff_content("app.py", new, "print(1)\n")
                 call = ToolCallUpdate(
                     tool_call_id="ae1",
                     title="Edit app.py",

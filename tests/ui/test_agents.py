@@ -597,8 +597,27 @@ def test_an_approval_shows_the_diff_or_the_command_it_asks_for(gui: Gui) -> None
         assert len(shown) == 1 and gui.visible_items("approvalArguments") == []
         html = shown[0].property("text")
         assert "print(2)" in html and "color:#2f9e44" in html and "color:#e03131" in html
+        assert gui.visible_items("approvalMore") == []  # all of it in view: nothing said
         await gui.key(Qt.Key.Key_N, ALT)
         await until(lambda: "permission: no" in transcript(gui), 15, "the refusal")
+        await turn_end(gui)
+        # a long diff says how much is below its box, and scrolls by keyboard from the
+        # input (issue 47, point 7)
+        await send(gui, "asklong")
+        await until(lambda: gui.visible_items("approvalMore"), 10, "the long approval")
+        more = gui.item("approvalMore")
+        below = int(more.property("below"))
+        assert below > 30 and more.property("text").startswith(f"{below} more lines below")
+        assert gui.item("composerInput").hasActiveFocus()
+        await gui.key(Qt.Key.Key_PageDown, ALT)
+        await until(lambda: 0 < more.property("below") < below, 5, "scrolled down a page")
+        for _ in range(10):
+            await gui.key(Qt.Key.Key_PageDown, ALT)
+        await until(lambda: not more.isVisible(), 5, "scrolled to its end")
+        await gui.key(Qt.Key.Key_PageUp, ALT)
+        await until(lambda: more.isVisible(), 5, "back up a page")
+        await gui.key(Qt.Key.Key_N, ALT)
+        await until(lambda: transcript(gui).count("permission: no") == 2, 15, "refused")
         await turn_end(gui)
         await send(gui, "askrun")
         await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")

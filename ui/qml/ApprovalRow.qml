@@ -42,6 +42,12 @@ FocusScope {
         return keys === "" ? what : qsTr("%1 (%2)").arg(what).arg(keys)
     }
 
+    // the call's diff or command scrolled by `pages` of its box (negative: back)
+    function scrollAsked(pages: int): void {
+        const bar = askedBox.ScrollBar.vertical
+        bar.position = Math.max(0, Math.min(1 - bar.size, bar.position + pages * bar.size * 0.9))
+    }
+
     implicitHeight: approvalColumn.implicitHeight + 16
     Accessible.role: Accessible.Grouping
     Accessible.name: qsTr("Approval: %1").arg(row.approvals.tool)
@@ -95,6 +101,31 @@ FocusScope {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: qsTr("What it would do: %1").arg(getText(0, length))
             }
+        }
+        // what is below the box's edge, said, and the keys that scroll it from anywhere
+        Label {
+            objectName: "approvalMore"
+            readonly property real shownPart: askedBox.ScrollBar.vertical.position + askedBox.ScrollBar.vertical.size
+            readonly property int below: Math.ceil(askedText.implicitHeight * (1 - shownPart)
+                                                   / Math.max(1, askedLines.lineSpacing) - 0.2)
+            visible: askedBox.visible && below > 0
+            text: (below === 1 ? qsTr("1 more line below") : qsTr("%1 more lines below").arg(below))
+                  + qsTr(" · Alt+PgDn scrolls, Alt+PgUp back")
+            font.pixelSize: 11
+            color: row.theme.muted
+            FontMetrics { id: askedLines; font: askedText.font }
+        }
+        Shortcut {
+            sequence: "Alt+PgDown"
+            enabled: askedBox.visible
+            context: Qt.WindowShortcut
+            onActivated: row.scrollAsked(1)
+        }
+        Shortcut {
+            sequence: "Alt+PgUp"
+            enabled: askedBox.visible
+            context: Qt.WindowShortcut
+            onActivated: row.scrollAsked(-1)
         }
         Text {
             objectName: "approvalArguments"
