@@ -33,8 +33,11 @@ def headline(snapshot: Snapshot, turn: TurnView) -> Headline:
     the turn runs."""
     items = snapshot.items
     step = facts.next_step(items)
-    if not step:
-        return Headline(ALL_DONE, "done", False)
+    if not step:  # the count leaves cancelled steps out: said, so it matches the rows
+        cancelled = sum(1 for item in items if item.status == "cancelled")
+        return Headline(
+            ALL_DONE + (f" · {cancelled} cancelled" if cancelled else ""), "done", False
+        )
     if turn.running:
         if facts.running_index(items) < 0:  # between steps: the next one has not begun
             return Headline(f"Next: {step}", "running", False)
@@ -84,6 +87,7 @@ class TodoRow(NamedTuple):
     endedWord: str  # then how: "stopped", "interrupted", "failed"
     sweeping: bool
     filesText: str = ""  # "3 files" the step changed in the folder, "" when none or not known
+    askedText: str = ""  # what the user's held asks ask of it ("Asked: skip"), "" none
 
 
 def files_text(n: int) -> str:

@@ -91,6 +91,16 @@ def message(revision: int, items: Sequence[tuple[str, str]], asks: Sequence[Plan
     )
 
 
+def split(text: str) -> tuple[str, str] | None:
+    """A feedback message as the transcript shows it: (its asks, the checklist it lists),
+    so the asks read whole and the list folds apart; None for any other text."""
+    lines = text.splitlines()
+    if not lines or not _HEAD.match(lines[0]) or _LISTING not in lines:
+        return None
+    at = lines.index(_LISTING)
+    return "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at:])
+
+
 def parse(text: str) -> tuple[list[tuple[str, str]], list[PlanAsk]] | None:
     """The checklist and the asks of a feedback message; None for any other text."""
     lines = text.splitlines()

@@ -3,7 +3,7 @@ puts the host's transcript into words. Outside text is made safe to display here
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import feedback, models as m
 from host.protocol.text import shorten, shown_text
 from host.protocol.tool_text import input_text
 from nib_desktop.inbound import activity
@@ -132,6 +132,9 @@ class LineMaker:
                     places=activity.places(message.activity, self._folder),
                 )
             ]
+        told = feedback.split(message.content) if message.role == "user" else None
+        if told is not None:  # the user's feedback on the plan: its asks, the list folded
+            return [Line("user", told[0], detail=told[1], detail_kind="output")]
         if message.content.strip():  # stored as the agent streamed it: blank lines around it
             lines.append(Line(message.role, message.content.strip("\n")))
         for call in message.tool_calls:
@@ -145,7 +148,12 @@ class LineMaker:
                 continue
             self._calls[call.id] = (message.seq, named, input_text(call.arguments))
             lines.append(
-                Line("tool_call", f"→ {named}", call_id=call.id, call_input=input_text(call.arguments))
+                Line(
+                    "tool_call",
+                    f"→ {named}",
+                    call_id=call.id,
+                    call_input=input_text(call.arguments),
+                )
             )
         return lines
 

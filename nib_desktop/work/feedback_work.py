@@ -14,7 +14,6 @@ from nib_desktop.state import events as ev, feedback as fb
 from nib_desktop.state.store import AppState
 
 StartIn = Callable[[str, str], Coroutine[Any, Any, m.Turn]]
-OPEN = frozenset({"pending", "in_progress"})  # a step an ask can still be about
 
 
 class FeedbackWork:
@@ -46,16 +45,6 @@ class FeedbackWork:
                 if held:
                     self._run(self.send(session_id), "send the feedback on the plan")
 
-    def message(self, session_id: str) -> str:
-        """The message the held asks make ("" without asks or a checklist)."""
-        asks = self._state.plan_asks.get(session_id, ())
-        snapshot = self._state.snapshot(session_id)
-        if not asks or snapshot is None:
-            return ""
-        items = [(item.content, item.status) for item in snapshot.items]
-        told = [words.PlanAsk(a.kind, a.step, a.text, a.places) for a in asks]
-        return words.message(snapshot.revision, items, told)
-
     async def send(self, session_id: str) -> None:
         """The asks to the agent: now, or when the running turn ends, composed then
         against the checklist as it stands then (`due`); held until the host took the
@@ -70,10 +59,10 @@ class FeedbackWork:
                 ev.NoticeShown("Your asks go to the agent when this turn ends.", "done")
             )
             return
-        text = self.message(session_id)
+        text = self._written(session_id, held)
         if text:
             await self._start_in(session_id, text)
-            self._state.apply(ev.PlanAsked(session_id, ()))
+        self._state.apply(ev.PlanAsked(session_id, ()))
 
     def due(self, session_id: str, completed: bool) -> str:
         """At the end of a turn: the message of the asks queued for it, written against
@@ -86,11 +75,17 @@ class FeedbackWork:
         if not completed:
             state.apply(ev.PlanAsked(session_id, asks))
             return ""
-        snapshot = state.snapshot(session_id)
-        status = {item.content: item.status for item in snapshot.items} if snapshot else {}
-        live = tuple(a for a in asks if a.kind == "add" or status.get(a.step) in OPEN)
-        stale = [a for a in asks if a not in live]
         state.apply(ev.PlanAsked(session_id, ()))
+        return self._written(session_id, asks)
+
+    def _written(self, session_id: str, asks: tuple[fb.PlanAsk, ...]) -> str:
+        """The message of `asks` against the checklist as it is now; the asks about steps
+        finished or gone meanwhile left out, and said ("" when none is left)."""
+        state = self._state
+        snapshot = state.snapshot(session_id)
+        steps = snapshot.items if snapshot else ()
+        live = tuple(a for a in asks if not fb.stale(a, steps))
+        stale = [a for a in asks if a not in live]
         if stale:
             listed = "; ".join(fb.said(a) for a in stale)
             which = "These asks were" if live else "Your asks were"
@@ -101,6 +96,6 @@ class FeedbackWork:
             )
         if not live or snapshot is None:
             return ""
-        items = [(item.content, item.status) for item in snapshot.items]
+        items = [(item.content, item.status) for item in steps]
         told = [words.PlanAsk(a.kind, a.step, a.text, a.places) for a in live]
         return words.message(snapshot.revision, items, told)

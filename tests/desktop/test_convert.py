@@ -577,3 +577,18 @@ def test_a_sub_agents_calls_are_counted_on_their_task_folded_under_it() -> None:
         .text
         == "→ Read b"
     )
+
+
+def test_a_feedback_message_shows_its_asks_whole_and_its_list_folded() -> None:
+    from host.protocol import feedback as words
+
+    items = [(f"Step {n}", "pending") for n in range(30)]
+    text = words.message(3, items, [words.PlanAsk("skip", "Step 2")])
+    shown = LineMaker(titled=True).lines(message("user", text))
+    assert shown[0].text.splitlines() == [
+        "Feedback on the plan (checklist revision 3):",
+        "- Skip “Step 2”.",
+        "Write the checklist again as asked, then carry on with it.",
+    ]
+    assert shown[0].detail.startswith("The checklist as I see it:\n1. [pending] Step 0")
+    assert LineMaker(titled=True).lines(message("user", "Feedback on the plan"))[0].detail == ""

@@ -58,6 +58,36 @@ def test_asks_join_as_the_dock_lists_them() -> None:
     assert [fb.said(a) for a in held] == ["Skip “A”", "Move “B” up 2 places"]
 
 
+def test_a_move_says_where_it_lands_and_a_stale_ask_says_why() -> None:
+    """Issue 47, point 26: a move named by where the step lands, an ask whose step has
+    finished or gone marked, each step's asks on its row."""
+    from nib_desktop.state.types import Item
+
+    items = (
+        Item("A", "completed"),
+        Item("B", "pending"),
+        Item("C", "pending"),
+        Item("D", "pending"),
+    )
+
+    def said(step: str, places: int) -> str:
+        return fb.said(fb.PlanAsk("move", step, places=places), items)
+
+    assert said("C", -1) == "Move “C” before “B”" and said("B", 1) == "Move “B” after “C”"
+    assert said("C", -2) == "Move “C” to the top" and said("B", 5) == "Move “B” to the end"
+    assert said("Z", -1) == "Move “Z” up 1 place"  # not in the list: as asked
+    assert fb.stale(fb.PlanAsk("skip", "A"), items) == "its step is completed now"
+    assert fb.stale(fb.PlanAsk("comment", "Z", "x"), items) == "its step is no longer in the list"
+    assert fb.stale(fb.PlanAsk("add", "A", "x"), items) == ""  # after a finished step: fine
+    assert (
+        fb.stale(fb.PlanAsk("add", "", "x"), ()) == ""
+        and fb.stale(fb.PlanAsk("skip", "B"), items) == ""
+    )
+    held = (fb.PlanAsk("skip", "B"), fb.PlanAsk("comment", "B", "x"), fb.PlanAsk("add", "B", "y"))
+    assert fb.step_asks(held, "B") == "Asked: skip, comment, a step after it"
+    assert fb.step_asks(held, "C") == ""
+
+
 def test_no_method_of_the_contract_writes_the_checklist() -> None:
     todos = {name for name in rpc.METHODS if name.startswith("todos.")}
     assert todos == {"todos.get", "todos.history"} and todos <= rpc.READS
@@ -161,7 +191,10 @@ def test_asks_queued_for_a_turns_end_are_written_then_and_stale_ones_said(
             )
             feedback = next(t for t in user_texts(state) if t.startswith("Feedback on the plan"))
             assert "Tag the release" in feedback and "Skip" not in feedback
-            assert "[completed] Update the docs" in feedback  # the list as it was then
+            line = next(x for x in state.transcript.lines if x.text.startswith("Feedback on"))
+            # the list as it was then, folded under the asks in the transcript (point 26)
+            assert "[completed] Update the docs" in line.detail
+            assert "The checklist as I see it" not in line.text
             assert state.notice == (
                 "These asks were not sent: their steps were finished or removed meanwhile:"
                 " Skip “Update the docs”"

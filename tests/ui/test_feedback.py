@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from harness.gui import Gui
 from harness.waiting import until
 from host.protocol import methods as rpc, models as m
+from nib_desktop.state import events as ev
+from nib_desktop.state.types import PlanAsk
 from tests.ui.test_dock import running_session
 from tests.ui.test_keyboard import type_text
 
@@ -66,11 +68,20 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
         await until(lambda: len(asks(gui)) == 4, what="four asks listed")
         assert asks(gui) == [
             "• Skip “Write the tests”",
-            "• Move “Update the docs” up 1 place",
+            "• Move “Update the docs” before “Write the tests”",
             "• Add a step after “Update the docs”: “tag the release”",
             "• On “Add the column”: “nullable”",
         ]
         assert gui.item("feedbackSend").property("text") == "Send after this turn"
+        # each step's row says what is asked of it (issue 47, point 26)
+        marks = {r.content: r.askedText for r in gui.dock.model.rows()}
+        assert marks == {
+            "Add the column": "Asked: comment",
+            "Write the tests": "Asked: skip",
+            "Update the docs": "Asked: move, a step after it",
+        }
+        shown = [t.property("text") for t in gui.items("stepAsked") if t.isVisible()]
+        assert sorted(shown) == sorted(marks.values())
 
         await gui.key(Qt.Key.Key_Return, CTRL)  # the turn runs: they go when it ends
         await until(lambda: sid in gui.state.asks_queued, what="the feedback queued")
@@ -119,7 +130,8 @@ def test_a_finished_step_is_not_skipped_and_home_and_end_choose_the_ends(gui, mo
     async def body() -> None:
         await gui.start()
         session = await gui.actions.sessions.create_session("agent")
-        await gui.actions.sessions.start_turn("1. Read it\n2. Fix it\n3. Ship it")
+        more = "".join(f"\n{n}. Check part {n}" for n in range(4, 21))  # past the list's box
+        await gui.actions.sessions.start_turn("1. Read it\n2. Fix it\n3. Ship it" + more)
         await until(
             lambda: (
                 (s := gui.state.snapshot(session.id)) is not None
@@ -135,5 +147,24 @@ def test_a_finished_step_is_not_skipped_and_home_and_end_choose_the_ends(gui, mo
         await until(lambda: gui.state.notice != "", what="said")
         assert gui.state.notice == "“Read it” is already completed: it is not skipped."
         assert asks(gui) == []
+        # an ask made while its step still ran, held after the step finished: marked
+        gui.state.apply(ev.PlanAsked(session.id, (PlanAsk("skip", "Fix it"),)))
+        await until(lambda: asks(gui), what="the ask listed")
+        assert asks(gui) == ["• Skip “Fix it” · not sent: its step is completed now"]
+        assert gui.items("askText")[0].property("font").strikeOut()
+        # Home and End choose the first and the last step, and show it whole
+        listview.forceActiveFocus()
+
+        def in_view(row: int) -> bool:
+            item = next(r for r in gui.items("todoRow") if r.property("index") == row)
+            top = item.mapToItem(listview, 0, 0).y()
+            return top >= -0.5 and top + item.height() <= listview.height() + 0.5
+
+        await gui.key(Qt.Key.Key_End)
+        await until(lambda: listview.property("currentIndex") == 19, what="the last step")
+        await until(lambda: in_view(19), what="the last step in view")
+        assert not in_view(0)
+        await gui.key(Qt.Key.Key_Home)
+        await until(lambda: listview.property("currentIndex") == 0 and in_view(0), what="first")
 
     gui.run(body())

@@ -96,7 +96,7 @@ def test_the_headline_tells_how_the_turn_ended() -> None:
         assert (line.text, line.tone, line.counted) == (text, tone, counted), turn
     finished = Snapshot("s", 4, (Item("A", "completed"), Item("D", "cancelled")))
     for turn in cases:
-        assert headline(finished, turn).text == "All steps completed"
+        assert headline(finished, turn).text == "All steps completed · 1 cancelled"
     # nothing in progress after a stop: the next pending step is where it stands
     paused = Snapshot("s", 5, (Item("A", "completed"), Item("C", "pending")))
     assert headline(paused, TurnView("s", "cancelled")).text == "Stopped at 1 / 2 · C"

@@ -56,15 +56,18 @@ Item {
             delegate: RowLayout {
                 id: asked
                 required property string said
+                required property string stale  // why it will not be sent, "" while it fits
                 required property int index
                 Layout.fillWidth: true
                 Text {
                     objectName: "askText"
                     Layout.fillWidth: true
-                    text: "• " + asked.said
+                    text: asked.stale === "" ? "• " + asked.said
+                                             : qsTr("• %1 · not sent: %2").arg(asked.said).arg(asked.stale)
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
-                    color: strip.theme.text
+                    color: asked.stale === "" ? strip.theme.text : strip.theme.muted
+                    font.strikeout: asked.stale !== ""
                     font.pixelSize: 12
                 }
                 NibToolButton {

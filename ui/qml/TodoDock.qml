@@ -137,11 +137,10 @@ Item {
                 } else if (event.key === Qt.Key_PageUp) {
                     contentY = Math.max(top, contentY - page)
                     userScrolled = true
-                } else if (event.key === Qt.Key_Home) {
-                    contentY = top
-                    userScrolled = true
-                } else if (event.key === Qt.Key_End) {
-                    contentY = bottom
+                } else if (event.key === Qt.Key_Home || event.key === Qt.Key_End) {
+                    // the first or last step chosen, and shown once the list is laid out
+                    currentIndex = event.key === Qt.Key_Home ? 0 : count - 1
+                    Qt.callLater(list.showChosen)
                     userScrolled = true
                 } else if (!list.feedbackKey(event)) {
                     return
@@ -155,6 +154,10 @@ Item {
             Keys.onShortcutOverride: (event) => event.accepted = dock.feedback.possible
                 && event.modifiers === Qt.AltModifier
                 && (event.key === Qt.Key_Up || event.key === Qt.Key_Down)
+            function showChosen(): void {
+                forceLayout()
+                positionViewAtIndex(currentIndex, currentIndex === 0 ? ListView.Beginning : ListView.End)
+            }
             Keys.onUpPressed: (event) => list.arrow(event, -1)
             Keys.onDownPressed: (event) => list.arrow(event, 1)
             function arrow(event: KeyEvent, step: int): void {

@@ -20,6 +20,7 @@ Item {
     required property string endedWord
     required property bool sweeping
     required property string filesText
+    required property string askedText  // what the user's held asks ask of it, "" none
     required property Theme theme
     required property ChangesView changes
     required property FeedbackView feedback
@@ -49,7 +50,7 @@ Item {
     objectName: "todoRow"
     implicitHeight: Math.max(24, layout.implicitHeight + 12)
     Accessible.role: Accessible.ListItem
-    Accessible.name: accessibleName
+    Accessible.name: askedText !== "" ? qsTr("%1. %2").arg(accessibleName).arg(askedText) : accessibleName
 
     HoverHandler { id: rowHover }
 
@@ -125,6 +126,19 @@ Item {
             }
         }
 
+        // what the user asked of the step, held until sent ("Asked: skip")
+        Text {
+            objectName: "stepAsked"
+            visible: row.askedText !== ""
+            Layout.alignment: Qt.AlignTop
+            leftPadding: 8
+            text: row.askedText
+            textFormat: Text.PlainText
+            color: row.theme.accent
+            font.pixelSize: 12
+            font.italic: true
+        }
+
         // what the step changed in the folder ("3 files"): a click shows those changes
         Text {
             objectName: "stepFiles"
@@ -163,7 +177,11 @@ Item {
                     text: modelData.label
                     font.pixelSize: 12
                     padding: 2
-                    implicitHeight: 20
+                    topPadding: 0
+                    bottomPadding: 0
+                    // no taller than a line of text: a row keeps its height when chosen,
+                    // so the list does not shift under the keys
+                    implicitHeight: firstLine.height
                     focusPolicy: Qt.NoFocus
                     enabled: modelData.kind === "comment" || modelData.kind === "add" || !row.done
                     ToolTip.visible: hovered

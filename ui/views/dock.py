@@ -11,6 +11,7 @@ from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import facts, store
 from nib_desktop.state.facts import End, Progress
+from nib_desktop.state.feedback import step_asks
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.steering import plan_exit
 from nib_desktop.state.store import AppState, Change
@@ -53,7 +54,9 @@ class DockView(QObject):
             self._refresh(announce=False)
         elif store.CHECKLIST in change and change.session_id in (shown, None):
             self._refresh(announce=True)
-        elif store.CURRENT in change:  # the shown session's row: its checklist note
+        elif (
+            store.CURRENT in change or store.FEEDBACK in change
+        ):  # the shown session's row: its checklist note
             self._refresh(announce=False)
         elif store.STEERING in change and change.session_id in (shown, None):
             self.changed.emit()  # its plan mode: Continue gives way to the plan's asks
@@ -80,7 +83,11 @@ class DockView(QObject):
         if viewed is not None and snapshot is not None:
             self._headline = Headline(facts.current_step(snapshot.items), "idle", False)
         files = dict(state.step_files.get(session or "", ()))
-        self.model.set_rows(todo_rows(snapshot, turn, live=viewed is None, files=files))
+        rows = todo_rows(snapshot, turn, live=viewed is None, files=files)
+        asks = state.plan_asks.get(session or "", ()) if viewed is None else ()
+        if asks:
+            rows = [r._replace(askedText=step_asks(asks, r.content)) for r in rows]
+        self.model.set_rows(rows)
         self.changed.emit()
         if announce and was_running and not turn.running and self._headline is not None:
             self.announcement.emit(self._headline.text)

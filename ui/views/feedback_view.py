@@ -10,7 +10,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
-from nib_desktop.state.feedback import AskKind, PlanAsk, said
+from nib_desktop.state.feedback import AskKind, PlanAsk, said, stale
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.store import AppState, Change
 from nib_desktop.state.types import Item
@@ -38,7 +38,8 @@ class FeedbackView(QObject):
     def _changed(self, _event: ev.Event, change: Change) -> None:
         touched = {store.FEEDBACK, store.CURRENT, store.CHECKLIST, store.HISTORY, store.QUEUED}
         if touched & change.aspects:
-            self.model.set_rows([AskRow(said(ask)) for ask in self._held()])
+            items = self._items()
+            self.model.set_rows([AskRow(said(a, items), stale(a, items)) for a in self._held()])
             self.changed.emit()
 
     def _held(self) -> tuple[PlanAsk, ...]:

@@ -152,7 +152,7 @@ class TodoListModel(RowModel):
     """Rows: `ui.snapshots.TodoRow`s."""
 
     ROLES = ("content", "status", "glyph", "activeForm", "number", "accessibleName",
-             "interrupted", "endedWord", "sweeping", "filesText")  # fmt: skip
+             "interrupted", "endedWord", "sweeping", "filesText", "askedText")  # fmt: skip
 
 
 class HistoryRow(NamedTuple):
@@ -218,6 +218,7 @@ class EarlierModel(RowModel):
 
 class AskRow(NamedTuple):
     said: str  # the ask in the dock's words
+    stale: str = ""  # why it will not be sent (its step finished or gone), "" while it fits
 
 
 @QmlElement
@@ -225,7 +226,7 @@ class AskRow(NamedTuple):
 class AskModel(RowModel):
     """The asks on the plan not sent yet. Rows: `AskRow`s."""
 
-    ROLES = ("said",)
+    ROLES = ("said", "stale")
 
 
 @QmlElement
