@@ -10,6 +10,22 @@ from dataclasses import dataclass
 from nib_desktop.state import markdown, rich
 
 
+# a line's leading glyph and the words said for it, longest first
+GLYPH_WORDS = (
+    ("← error: ", "Error: "), ("← ", "Result: "), ("→ ", "Running: "), ("✓ ", "Done: "),
+    ("✕ ", "Failed: "), ("⚠ ", "Warning: "), ("◐ ", "In progress: "), ("○ ", "Pending: "),
+    ("⟲ ", "Restored: "),
+)  # fmt: skip
+
+
+def spoken_status(text: str) -> str:
+    """`text` with its leading status glyph said in words."""
+    for glyph, words in GLYPH_WORDS:
+        if text.startswith(glyph):
+            return words + text[len(glyph) :]
+    return text
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of the transcript."""
@@ -37,6 +53,20 @@ class Line:
     # the user's message it tells (its id, and its turn's), to edit and resend it
     message_id: str = ""
     turn_id: str = ""
+
+    @property
+    def spoken(self) -> str:
+        """Its words as assistive technology says them: who wrote it, and a status in
+        words where the line shows a glyph ("Done: Edited app.py", not "✓ Edited …")."""
+        return self._who() + spoken_status(self.text)
+
+    @property
+    def spoken_short(self) -> str:
+        """As `spoken`, of the line as first shown (folded when long)."""
+        return self._who() + spoken_status(self.preview) if self.preview else self.spoken
+
+    def _who(self) -> str:
+        return {"user": "You: ", "assistant": "Agent: "}.get(self.kind, "")
 
     @property
     def markdown(self) -> bool:

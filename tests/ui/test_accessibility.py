@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAccessible
+from PySide6.QtGui import QAccessible, QAccessibleInterface
 from PySide6.QtQuick import QQuickItem
 
 from harness.gui import Gui, walk
@@ -128,5 +128,62 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         )
         await gui.frame()
         assert len(heard) == 2 and other.id == gui.sessions.property("currentId")
+
+    gui.run(body())
+
+
+GLYPHS = "✓✕→←⚠◐○⟲●⊘"  # statuses the window draws; a name says them in words
+UNNAMED = {QAccessible.Role.ScrollBar, QAccessible.Role.Client, QAccessible.Role.Pane}
+
+
+def tree(iface: QAccessibleInterface) -> list[QAccessibleInterface]:
+    found = []
+    for index in range(iface.childCount()):
+        child = iface.child(index)
+        if child is not None:
+            found += [child, *tree(child)]
+    return found
+
+
+def test_the_tree_says_what_is_shown_in_words_and_nothing_hidden(gui, monkeypatch) -> None:
+    """Issue 47, point 29: a hidden control is not in the tree as if shown (Qt Quick
+    Controls report a hidden button as shown, and nameless); every shown control and alert
+    has a name, no name carries a status glyph, and each line's Copy says which line."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent")
+        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
+        await until(
+            lambda: (
+                (s := gui.state.snapshot(session.id)) is not None
+                and all(i.status == "completed" for i in s.items)
+            ),
+            20,
+            "every step done",
+        )
+        await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
+        gui.expand(True)
+        await gui.frame()
+        wrong = []
+        nodes = tree(QAccessible.queryAccessibleInterface(gui.window))
+        for node in nodes:
+            item, name, role = node.object(), node.text(QAccessible.Text.Name), node.role()
+            label = f"{item.objectName() if item else '?'} {role.name} {name!r}"
+            if isinstance(item, QQuickItem) and not item.isVisible() and not node.state().invisible:
+                wrong.append(f"hidden, told as shown: {label}")
+            if node.state().invisible:
+                continue
+            if not name and role not in UNNAMED:
+                wrong.append(f"nameless: {label}")
+            if name and name.lstrip()[:1] in GLYPHS:
+                wrong.append(f"a glyph for words: {label}")
+        assert wrong == []
+        said = [n.text(QAccessible.Text.Name) for n in nodes]
+        assert "Done: Add the column" in said and "Done: Write the tests" in said
+        copies = [described(i)[0] for i in gui.items("copyLine")]
+        assert len(copies) >= 5 and len(set(copies)) == len(copies), copies
+        assert "Copy this line: You: 1. Add the column" in copies[0]
 
     gui.run(body())

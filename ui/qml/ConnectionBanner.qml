@@ -51,6 +51,7 @@ Rectangle {
             running: banner.visible && banner.state_ !== "failed" && !banner.app.dock.reducedMotion
             implicitWidth: 20
             implicitHeight: 20
+            Accessible.ignored: !visible  // the words say it; hidden, it is not there
         }
         Text {
             id: connectionText

@@ -40,7 +40,7 @@ ListView {
         Accessible.role: Accessible.Heading
         Accessible.name: section
     }
-    ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus }
+    ScrollBar.vertical: ScrollBar { focusPolicy: Qt.NoFocus; Accessible.ignored: !visible }
     onCurrentIndexChanged: if (currentIndex === count - 1 && historyList.history.hasMore)
                                historyList.history.loadOlder()
     onAtYEndChanged: if (atYEnd && count > 0 && historyList.history.hasMore)

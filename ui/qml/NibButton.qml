@@ -14,6 +14,9 @@ Button {
     // as wide as its text (not Fusion's 80 px at least), so a narrow window cuts none
     implicitWidth: Math.max(48, implicitContentWidth + leftPadding + rightPadding)
     focusPolicy: Qt.TabFocus
+    // a hidden button is out of assistive technology's tree: Qt Quick Controls report it
+    // as shown, and nameless
+    Accessible.ignored: !visible
     highlighted: primary
     font.bold: primary && enabled
     Keys.onReturnPressed: button.clicked()

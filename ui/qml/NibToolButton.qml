@@ -7,6 +7,7 @@ ToolButton {
     id: button
 
     focusPolicy: Qt.TabFocus
+    Accessible.ignored: !visible  // hidden: out of assistive technology's tree (NibButton)
     Keys.onReturnPressed: button.clicked()
     Keys.onEnterPressed: button.clicked()
 

@@ -18,6 +18,7 @@ Rectangle {
     color: app.notice.done ? theme.surface : theme.noticeBackground
     Accessible.role: app.notice.done ? Accessible.StaticText : Accessible.AlertMessage
     Accessible.name: app.notice.text
+    Accessible.ignored: !visible  // no alert without words
 
     readonly property int doneMs: 6000
     Timer {  // restarted by each new success said

@@ -102,6 +102,7 @@ Item {
             ScrollBar.vertical: ScrollBar {
                 objectName: "dockScrollBar"
                 focusPolicy: Qt.NoFocus
+                Accessible.ignored: !visible
                 policy: list.contentHeight > list.height ? ScrollBar.AsNeeded : ScrollBar.AlwaysOff
             }
             // The running (or first unfinished) step stays in view as the work moves on,

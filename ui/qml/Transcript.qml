@@ -288,6 +288,7 @@ Item {
         background: Rectangle { color: transcript.theme.userBubble; radius: 6 }
         Accessible.role: Accessible.AlertMessage
         Accessible.name: text
+        Accessible.ignored: !visible  // no alert without words
         Timer { id: copiedTimer; interval: 1800 }
         Connections {
             target: transcript.app.transcript

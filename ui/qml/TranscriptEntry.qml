@@ -24,6 +24,9 @@ Item {
     required property bool markdown
     required property string richShort
     required property string callInput  // a tool call's input: shown when unfolded
+    // its words as a screen reader says them (a status glyph in words), whole and folded
+    required property string spoken
+    required property string spokenShort
     required property var images  // the images a tool call showed (data URLs): drawn small
 
     readonly property bool compact: kind === "tool_call" || kind === "tool_result" || kind === "todo"
@@ -70,7 +73,7 @@ Item {
         focusPolicy: Qt.NoFocus
         ToolTip.visible: hovered
         ToolTip.text: qsTr("Copy this as written (M in the transcript: the last line in view)")
-        Accessible.name: qsTr("Copy this line")
+        Accessible.name: qsTr("Copy this line: %1").arg(entry.spokenShort.substring(0, 80))
         onClicked: entry.view.copyLine(entry.index)
     }
 
@@ -134,9 +137,8 @@ Item {
                  : entry.compact ? entry.theme.muted : entry.theme.text
             font.pixelSize: entry.compact ? 13 : 14
             Accessible.role: Accessible.StaticText
-            Accessible.name: (entry.kind === "user" ? qsTr("You: ") : entry.kind === "assistant" ? qsTr("Agent: ")
-                              : entry.thought ? qsTr("Agent's thought: ") : "")
-                             + (entry.long && !entry.unfolded ? entry.preview : entry.text)
+            Accessible.name: (entry.thought ? qsTr("Agent's thought: ") : "")
+                             + (entry.long && !entry.unfolded ? entry.spokenShort : entry.spoken)
             FindHighlight {
                 document: entry.view.findQuery.length > 0 ? body.textDocument : null
                 query: entry.view.findQuery

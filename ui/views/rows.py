@@ -140,10 +140,12 @@ class TranscriptModel(RowModel):
     """Rows: the state's transcript `Line`s."""
 
     ROLES = ("kind", "text", "preview", "isError", "warning", "detail", "detailHtml",
-             "detailPreview", "markdown", "richShort", "callInput", "images")  # fmt: skip
+             "detailPreview", "markdown", "richShort", "callInput", "images", "spoken",
+             "spokenShort")  # fmt: skip
     ATTRIBUTES = {"isError": "is_error", "detailHtml": "detail_html",  # noqa: RUF012
                   "detailPreview": "detail_preview", "richShort": "rich_short",
-                  "callInput": "call_input", "images": "image_list"}  # fmt: skip
+                  "callInput": "call_input", "images": "image_list",
+                  "spokenShort": "spoken_short"}  # fmt: skip
 
 
 @QmlElement
