@@ -882,7 +882,7 @@ def test_an_agent_that_cannot_start_says_so_in_the_new_menu_before_it_is_picked(
     gui.data_dir.mkdir(parents=True, exist_ok=True)
     agents = {
         NAME: {"command": sys.executable, "args": [str(AGENT)]},
-        "Missing": {"command": "no-such-agent-acp"},
+        "Missing Ghost Agent of Long Name": {"command": "no-such-agent-acp"},
     }
     (gui.data_dir / "settings.json").write_text(json.dumps({"agents": agents}))
 
@@ -890,10 +890,17 @@ def test_an_agent_that_cannot_start_says_so_in_the_new_menu_before_it_is_picked(
         await gui.start()
         await until(lambda: gui.sessions.property("agentCount") == 2, 10, "the agents listed")
         await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
-        await until(lambda: gui.visible_items("newAgentSession"), what="the New menu")
+        await until(lambda: len(gui.visible_items("newAgentSession")) == 2, what="the New menu")
         texts = sorted(i.property("text") for i in gui.visible_items("newAgentSession"))
-        assert texts == ["Missing cannot start — see why…", f"{NAME} session…"]
-        for _ in range(4 + [NAME, "Missing"].index("Missing")):
+        assert texts == [
+            "Missing Ghost Agent of Long Name cannot start — see why…",
+            f"{NAME} session…",
+        ]
+        for entry in gui.visible_items("newAgentSession"):  # never cut (issue 47, point 21)
+            assert entry.width() >= entry.property("implicitWidth") - 0.5, entry.property("text")
+        for _ in range(
+            4 + [NAME, "Missing Ghost Agent of Long Name"].index("Missing Ghost Agent of Long Name")
+        ):
             await gui.key(Qt.Key.Key_Down)
         await gui.key(Qt.Key.Key_Return)  # the Tools view says why, before any session
         await until(lambda: gui.window.findChild(object, "toolsDialog"), what="the Tools view")

@@ -74,6 +74,14 @@ Rectangle {
                         Menu {
                             id: newMenu
                             objectName: "newMenu"
+                            // as wide as its widest entry ("Ghost cannot start — see why…"),
+                            // within the window: an entry is never cut
+                            width: {
+                                let widest = 200
+                                for (let i = 0; i < count; ++i)
+                                    widest = Math.max(widest, itemAt(i)?.implicitWidth ?? 0)
+                                return Math.min(widest + leftPadding + rightPadding, Overlay.overlay.width - 16)
+                            }
                             onClosed: sidebar.done()
                             MenuItem { text: qsTr("Agent session"); onTriggered: sidebar.app.sessions.create("agent") }
                             MenuItem { text: qsTr("Plan session"); onTriggered: sidebar.app.sessions.create("plan") }
