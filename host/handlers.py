@@ -338,14 +338,18 @@ class HostHandlers:
 
     # --- steering an external agent (section 17) ---------------------------------------
 
-    def agents_controls(self, params: m.SessionRef) -> m.AgentControls:
+    def agents_controls(self, params: m.ControlsParams) -> m.AgentControls:
         core = self._core
-        if not core.agents_loaded:  # nothing told yet in this host's life: the SDK (about a
-            session = core.sessions.require_local(params.session_id)  # second) stays unloaded
-            if session.agent == m.NIB_AGENT:
+        if not core.agents_loaded and not params.open:  # nothing told yet in this host's
+            session = core.sessions.require_local(params.session_id)  # life: the SDK (about
+            if session.agent == m.NIB_AGENT:  # a second) stays unloaded
                 raise errors.InvalidParams("this session is Nib's own: it has no agent to steer")
             return m.AgentControls(session_id=session.id)
-        return core.agents().controls(params)
+        agents = core.agents()
+        held = agents.controls(params)
+        if params.open:
+            agents.open_ahead(params.session_id)
+        return held
 
     def agents_set_mode(self, params: m.SetModeParams) -> Answer[m.AgentControls]:
         return self._core.agents().set_mode(params)

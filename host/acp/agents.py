@@ -57,6 +57,7 @@ class Agents:
         self._running: dict[str, Recorder] = {}  # Nib session id -> its turn's recorder
         self._said_dropped: dict[str, str | None] = {}  # session id: the turn that was told
         self._stopping: set[asyncio.Future[None]] = set()  # agents removed from settings
+        self._ahead: dict[str, asyncio.Task[None]] = {}  # sessions being opened ahead
         self._controls = Controls(lambda c: publisher.publish(rpc.AGENTS_CONTROLS_CHANGED, c))
         self._reload()
 
@@ -143,11 +144,39 @@ class Agents:
         )
 
     async def close(self) -> None:
+        for task in list(self._ahead.values()):
+            task.cancel()
         processes = list(self._processes.values())
         if processes:
             await asyncio.gather(*(process.stop() for process in processes))
         if self._stopping:
             await asyncio.wait(self._stopping)
+
+    # --- a session opened ahead of its first turn ---------------------------------------
+
+    def open_ahead(self, session_id: str) -> None:
+        """The session's agent started and its agent-side session opened now, in the
+        background, so what it offers (modes, options, commands) is told before the first
+        prompt; nothing when it is open, opening or running a turn. A failure is logged:
+        the first prompt tries again and says it in words."""
+        process, session = self._agent_session(session_id)
+        if process is None or session_id in self._running or session_id in self._ahead:
+            return
+        if self.sessions.agent_session(session_id) in process.routing.owned:
+            return
+        task = asyncio.ensure_future(self._opening_ahead(process, session))
+        self._ahead[session_id] = task
+        task.add_done_callback(lambda _done: self._ahead.pop(session_id, None))
+
+    async def _opening_ahead(self, process: AgentProcess, session: m.Session) -> None:
+        driver = AgentTurn(process, self.sessions, self._todos, self._data_dir, self.opened)
+        try:
+            await driver.open_ahead(session)
+        except (AgentFailure, RequestError, StorageFailure) as exc:
+            log.info("agent %s did not open session %s ahead: %s", process.name, session.id, exc)
+        finally:
+            if process.conn is not None:  # what its start told (prompt content, sign-in)
+                self._controls.set(self._full(self._controls.of(session.id), process))
 
     # --- a turn ------------------------------------------------------------------------
 

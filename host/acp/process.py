@@ -91,6 +91,7 @@ class AgentProcess:
         self._trace: Trace | None = None  # its traffic, where NIB_ACP_TRACE asks for it
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
+        self._opening: dict[str, asyncio.Lock] = {}  # Nib session id -> its opening's lock
         self._broken: str | None = None
         self._stop_reason: str | None = None  # why it was stopped, told to its turns
         self.outdated = False  # its settings changed while it ran: started again later
@@ -123,6 +124,11 @@ class AgentProcess:
         if (state, error) != (self.state, self.error):
             self.state, self.error = state, error
             self.agents.changed()
+
+    def opening(self, session_id: str) -> asyncio.Lock:
+        """Held while the session's agent-side session is opened: a prompt waits for an
+        opening ahead of it instead of opening a second one."""
+        return self._opening.setdefault(session_id, asyncio.Lock())
 
     # --- start and stop ------------------------------------------------------------------
 
@@ -238,6 +244,7 @@ class AgentProcess:
         if process is not self._process:
             return
         self.routing.owned.clear()
+        self.routing.unprompted.clear()
         conn, self.conn = self.conn, None
         if conn is not None:
             await conn.close()

@@ -51,6 +51,12 @@ class Routing:
     def __init__(self, process: Process) -> None:
         self._process = process
         self.owned: dict[str, str] = {}  # agent-side session id -> Nib session id
+        # agent-side sessions opened empty and not prompted yet: the first prompt still
+        # carries the checklist (and a fork's conversation) though they were opened ahead
+        self.unprompted: set[str] = set()
+        # Nib sessions whose agent-side session is being loaded with no turn running: the
+        # agent's replay of the history is not stored again, nor told as a late plan
+        self.quiet: set[str] = set()
         self._late_told: set[str] = set()  # sessions told of a plan after their turn
         # updates for a session id not known yet, while a session/new is unanswered: an
         # agent may send them before its answer (or the answer's waiter runs after them);
@@ -81,6 +87,8 @@ class Routing:
         agents = self._process.agents
         if update.get("sessionUpdate") in CONTROL_UPDATES:  # section 17: kept, not stored
             self._process.controls_told(session_id, update)
+            return
+        if session_id in self.quiet:
             return
         recorder = agents.running(session_id)
         try:

@@ -64,7 +64,9 @@ class AgentTurn:
         process = self._process
         conn = await process.ensure_started()
         try:
-            agent_session, fresh = await self._open(conn, session, recorder)
+            async with process.opening(session.id):
+                agent_session, fresh = await self._open(conn, session, recorder)
+            process.routing.unprompted.discard(agent_session)
             # the checklist is given again when the agent's session starts empty, and when
             # the agent said it compacted its context since it was last prompted
             compacted = not fresh and self._sessions.transcript.compacted_lately(session.id)
@@ -110,21 +112,36 @@ class AgentTurn:
             await asyncio.wait_for(asyncio.wait({prompt}), CANCEL_GRACE_S)
         prompt.cancel()
 
+    async def open_ahead(self, session: m.Session) -> None:
+        """The agent-side session opened before its first prompt (the window shows the
+        session): the agent's modes, options and commands are told at once. Its first
+        prompt still carries what an empty session is given."""
+        conn = await self._process.ensure_started()
+        try:
+            async with self._process.opening(session.id):
+                await self._open(conn, session, None)
+        except (ConnectionError, RequestError) as exc:
+            raise AgentFailure(await self._process.gone_reason(exc)) from None
+
     async def _open(
-        self, conn: ClientSideConnection, session: m.Session, recorder: Recorder
+        self, conn: ClientSideConnection, session: m.Session, recorder: Recorder | None
     ) -> tuple[str, bool]:
-        """The agent-side session this turn prompts, and whether it starts empty (its first
-        prompt then carries the unfinished checklist, and a fork's its conversation); one
-        the agent forked itself knows what its parent did."""
+        """The agent-side session this turn prompts (None: opened ahead of any turn), and
+        whether it starts empty and unprompted (its first prompt then carries the
+        unfinished checklist, and a fork's its conversation); one the agent forked itself
+        knows what its parent did."""
         process = self._process
         stored = self._sessions.agent_session(session.id)
         if stored is not None and stored in process.routing.owned:
-            return stored, False
+            return stored, stored in process.routing.unprompted
         cwd = session.cwd or str(Path.home())
         servers = self._mcp_servers()
         if stored is not None and process.offers.load_session:
             process.routing.owned[stored] = session.id
-            recorder.loading = True  # its replay of the history is not stored again
+            if recorder is not None:  # its replay of the history is not stored again
+                recorder.loading = True
+            else:
+                process.routing.quiet.add(session.id)
             try:
                 loaded = await conn.load_session(cwd=cwd, session_id=stored, mcp_servers=servers)
                 self._opened(process, session.id, loaded)
@@ -133,7 +150,9 @@ class AgentTurn:
                 log.info("agent %s could not load session %s: %s", process.name, stored, exc)
                 process.routing.owned.pop(stored, None)
             finally:
-                recorder.loading = False
+                if recorder is not None:
+                    recorder.loading = False
+                process.routing.quiet.discard(session.id)
         parent = self._sessions.agent_session(session.parent_id) if session.parent_id else None
         forked = False  # by the agent itself: it knows all the parent's session did
         try:
@@ -151,11 +170,19 @@ class AgentTurn:
                     )
                 else:
                     forked = True
-                    recorder.say(
+                    said = (
                         f"Forked: {process.name} goes on from a copy of its own "
                         "session (session/fork), with all it knew."
                     )
+                    if recorder is not None:
+                        recorder.say(said)
+                    else:  # opened ahead: a note of the session's, before its turns
+                        self._sessions.transcript.append(
+                            session.id, None, "tool", said, kind="plan"
+                        )
                 process.routing.adopt(answer.session_id, session.id)
+                if not forked:
+                    process.routing.unprompted.add(answer.session_id)
         except TimeoutError:
             raise AgentFailure(
                 f"it did not answer session/new within {SESSION_NEW_S:.0f} s"

@@ -67,7 +67,7 @@ SESSIONS_REWIND = Method("sessions.rewind", m.RewindParams, m.Session)  # sectio
 AGENTS_SESSIONS = Method("agents.sessions", m.AgentSessionsParams, m.AgentSessions)
 SESSIONS_IMPORT = Method("sessions.import", m.ImportParams, m.Session)
 # section 17: steering an external agent
-AGENTS_CONTROLS = Method("agents.controls", m.SessionRef, m.AgentControls)
+AGENTS_CONTROLS = Method("agents.controls", m.ControlsParams, m.AgentControls)
 AGENTS_SET_MODE = Method("agents.setMode", m.SetModeParams, m.AgentControls)
 AGENTS_SET_OPTION = Method("agents.setOption", m.SetOptionParams, m.AgentControls)
 AGENTS_AUTHENTICATE = Method("agents.authenticate", m.AuthenticateParams, m.OkResult)

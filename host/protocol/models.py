@@ -284,6 +284,14 @@ class SessionRef(Wire):
     session_id: Id
 
 
+class ControlsParams(SessionRef):
+    """`agents.controls`; the project's `open`: the agent started and its session opened
+    now if it is not (in the background: the answer is as held, what the agent offers
+    follows as `agents.controlsChanged`), as a window does when it shows the session."""
+
+    open: bool = False
+
+
 class FilesList(Wire):
     """The project's `files.list`: the files of a session's folder as "@" offers them,
     relative with "/" between parts; `truncated` when more were left out (at most

@@ -12,7 +12,7 @@ from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
-from nib_desktop.inbound.lines import tool_name
+from nib_desktop.inbound.line_text import tool_name
 from nib_desktop.inbound.tools_and_controls import usage_words
 from nib_desktop.state import intents as it
 from nib_desktop.state.attempts import Attempt, Run

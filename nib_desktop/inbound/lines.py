@@ -4,27 +4,15 @@ puts the host's transcript into words. Outside text is made safe to display here
 from __future__ import annotations
 
 from host.protocol import feedback, models as m
-from host.protocol.text import shorten, shown_text
+from host.protocol.text import shorten
 from host.protocol.tool_text import input_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
+from nib_desktop.inbound.line_text import bounded, summary_text, tool_name
 from nib_desktop.inbound.subagents import SubCalls
 from nib_desktop.state.transcript_lines import Line
 
 TODO_WRITE = "TodoWrite"
-
-
-def summary_text(message: m.Message, agents: bool = False) -> str:
-    """A compaction's line: how many messages it stands for, the same count whether the
-    line came live or from a page read later (messages are numbered from 1 in a session,
-    and a summary stands for every message before it), then the summary itself, shown
-    when the line is unfolded. In an external agent's session (`agents`) the agent
-    compacted its own context, which Nib cannot count."""
-    count = max(0, message.seq - 1)
-    head = f"Context compacted: {count} earlier message{'s' if count != 1 else ''} summarised"
-    if agents:
-        head = "The agent compacted its context"
-    return f"{head}\n\n{message.content}" if message.content.strip() else head
 
 
 class LineMaker:
@@ -234,24 +222,3 @@ class LineMaker:
             call_id=parent,
             call_input=given,
         )
-
-
-MAX_LINE = 50_000  # characters of one transcript line the window lays out
-
-
-def bounded(text: str) -> str:
-    """A line the window can lay out at once, made safe to show (`shown_text`): a message
-    of megabytes (a remote's, a tool's) keeps its first MAX_LINE characters and says how
-    long it is."""
-    if len(text) <= MAX_LINE:
-        return shown_text(text)
-    shown = shown_text(text[:MAX_LINE])
-    return f"{shown}\n… ({len(text):,} characters in all; the rest is not shown)"
-
-
-def tool_name(name: str) -> str:
-    """An offered tool name as a person reads it: "get_current_time (time)"."""
-    if name.startswith("mcp__") and name.count("__") >= 2:
-        server, _, tool = name[len("mcp__") :].partition("__")
-        return f"{tool} ({server})"
-    return name

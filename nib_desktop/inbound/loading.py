@@ -93,7 +93,8 @@ class Loader:
         if session.remote and session.remote_state != "connected":
             return  # loaded once its host is linked again
         if session.agent:  # what its agent offers to steer it, as the host holds it
-            controls = await self._host.call(rpc.AGENTS_CONTROLS, ref)
+            held = m.ControlsParams(session_id=sid)
+            controls = await self._host.call(rpc.AGENTS_CONTROLS, held)
             self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
         turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
         if turns.turns:
@@ -122,6 +123,13 @@ class Loader:
                 newest_seq=last.seq if last else 0,
             )
         )
+        if session.agent and not session.remote:  # its agent's commands, modes and model
+            # told before the first prompt: the agent started and its session opened now,
+            # once the transcript is drawn (agents.controlsChanged follows)
+            ahead = m.ControlsParams(session_id=sid, open=True)
+            controls = await self._host.call(rpc.AGENTS_CONTROLS, ahead)
+            if self._state.current == sid:
+                self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
 
     async def load_older_messages(self) -> None:
         """The page of the shown transcript before the oldest message loaded."""

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from nib_desktop.state import markdown, rich
 
-
 # a line's leading glyph and the words said for it, longest first
 GLYPH_WORDS = (
     ("← error: ", "Error: "), ("← ", "Result: "), ("→ ", "Running: "), ("✓ ", "Done: "),

@@ -222,7 +222,7 @@ def test_an_empty_first_write_reads_empty() -> None:
 def test_a_huge_message_is_laid_out_bounded_and_says_so() -> None:
     """A message of megabytes (a remote's, a tool's) is one line of at most 50,000
     characters plus its length in words: the window never lays out megabytes at once."""
-    from nib_desktop.inbound.lines import MAX_LINE
+    from nib_desktop.inbound.line_text import MAX_LINE
 
     [line] = LineMaker().lines(message("assistant", "x" * 1_000_000))
     assert len(line.text) < MAX_LINE + 100

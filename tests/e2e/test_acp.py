@@ -570,7 +570,7 @@ def test_listing_agents_and_creating_a_session_load_no_sdk(tmp_path: Path) -> No
         f"core = HostCore(Path({str(tmp_path / 'data')!r}))\n"
         "listed = core.agents_listing()\n"
         "made = HostHandlers(core).sessions_create(m.CreateSessionParams(agent='scripted'))\n"
-        "HostHandlers(core).agents_controls(m.SessionRef(session_id=made.id))\n"
+        "HostHandlers(core).agents_controls(m.ControlsParams(session_id=made.id))\n"
         "print(json.dumps([listed.agents[0].state, 'acp' in sys.modules]))\n"
     )
     done = subprocess.run(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.host_process import RpcErrorReply
-from tests.e2e.test_acp import agent_host, messages, new_session, turn
+from tests.e2e.test_acp import agent_host, messages, new_session, texts, turn
 
 
 def controls_note(client, session_id: str, predicate=lambda c: True) -> dict:  # type: ignore[no-untyped-def]
@@ -255,3 +255,44 @@ def test_updates_are_read_as_types_once_and_a_malformed_one_is_said_once(tmp_pat
         assert result["content"] == "looked" and result["activity"]["output"] == "looked"
         assert result["activity"]["locations"] == [{"path": "a.txt", "line": None}]
         assert said[-1]["content"] == "Still here."
+
+
+@pytest.mark.parametrize("loads", [True, False])
+def test_a_session_opened_ahead_tells_its_controls_and_its_first_prompt_is_whole(
+    tmp_path: Path, loads: bool
+) -> None:
+    """Issue 47, point 15: `open` (the project's) starts the agent and opens the session
+    when the window shows it, so its commands, modes and model are there before the first
+    prompt, also after a restart. One agent-side session is opened, not two; a new one
+    still gets the unfinished checklist at the head of its first prompt, and a loaded
+    one's replay is neither stored nor told as a late plan."""
+    flags = () if loads else ("--no-load",)
+    with agent_host(tmp_path, *flags) as (_host, client):
+        sid = new_session(client)["id"]
+        held = client.call("agents.controls", {"sessionId": sid, "open": True})
+        assert held["commands"] == []  # as held: what the agent offers follows
+        told = controls_note(client, sid, lambda c: bool(c["commands"] and c["modes"]))
+        assert told["commands"][0]["name"] == "review" and told["modes"]["current"] == "default"
+        client.call("agents.setMode", {"sessionId": sid, "modeId": "plan"})  # no -32602 now
+        started = client.call("turns.start", {"sessionId": sid, "text": "wait"})
+        client.wait_notification(lambda n: n["method"] == "todos.changed")
+    state = tmp_path / "data-agent-state.jsonl"
+    assert len(state.read_text().splitlines()) == 1  # opened ahead, then prompted: once
+    with agent_host(tmp_path, *flags) as (_host, client):
+        assert client.call("turns.list", {"sessionId": sid})["turns"][0]["id"] == started["id"]
+        client.call("agents.controls", {"sessionId": sid, "open": True})
+        client.wait_notification(  # started by the open alone (its session opens then)
+            lambda n: (
+                n["method"] == "agents.changed" and n["params"]["agents"][0]["state"] == "ready"
+            )
+        )
+        before = texts(client, sid)
+        assert turn(client, sid, "echo go on")["state"] == "completed"
+        answer = texts(client, sid)[-1]
+        if loads:  # the agent continues its own session: nothing repeated, nothing replayed
+            assert answer == "echo: echo go on" and len(state.read_text().splitlines()) == 1
+        else:  # opened ahead, empty: its first prompt still carries the unfinished list
+            assert len(state.read_text().splitlines()) == 2
+            assert "1. [in_progress] Step 1" in answer and answer.endswith("\n\necho go on")
+        added = texts(client, sid)[len(before) :]
+        assert not any("after the turn" in t or "replayed" in t for t in added), added

@@ -333,14 +333,13 @@ def test_the_agents_own_commands_are_offered_and_sent_to_it(gui: Gui) -> None:
 
     async def body() -> None:
         await agent_session(gui)
-        # before its first prompt the agent has told no commands: the hint says so
-        # rather than promising them (issue 47, point 15)
+        # the agent is started and its session opened when the session is shown: its
+        # commands, mode and model are there before the first prompt (issue 47, point 15)
         hint = gui.item("composerInput")
-        assert "the agent's once it has started" in hint.property("placeholderText")
-        await send(gui, "hello")
-        await turn_end(gui)
         sid = gui.state.current or ""
         await until(lambda: sid in gui.state.steering, 10, "the agent's commands")
+        assert gui.state.transcript.lines == ()  # nothing was sent
+        await until(lambda: gui.item("steeringText").property("text").startswith("Default mode"), 5)
         await until(
             lambda: "lists the agent's commands" in hint.property("placeholderText"), 5, "hint"
         )

@@ -276,26 +276,11 @@ Item {
     }
 
     // what went to the clipboard, said for a moment
-    Label {
-        id: copiedNote
-        objectName: "copiedNote"
+    CopiedNote {
         anchors.top: parent.top
         anchors.right: parent.right
         anchors.margins: 12
-        visible: copiedTimer.running
-        padding: 6
-        color: transcript.theme.text
-        background: Rectangle { color: transcript.theme.userBubble; radius: 6 }
-        Accessible.role: Accessible.AlertMessage
-        Accessible.name: text
-        Accessible.ignored: !visible  // no alert without words
-        Timer { id: copiedTimer; interval: 1800 }
-        Connections {
-            target: transcript.app.transcript
-            function onCopied(said: string): void {
-                copiedNote.text = said
-                copiedTimer.restart()
-            }
-        }
+        view: transcript.app.transcript
+        theme: transcript.theme
     }
 }
