@@ -925,6 +925,10 @@ class Scripted:
                 "```py\nprint(1)\n```\n\nSee [the docs](https://example.org)."
             )
             await self._say(sid, said)
+        elif command == "longmarkdown":  # a block in view, then one past its fold
+            filler = "".join(f"Line {n} of the answer.\n\n" for n in range(60))
+            said = f"```py\nprint(1)\n```\n\n{filler}```py\nprint('hidden')\n```\n"
+            await self._say(sid, said)
         elif command == "badfail":
             raise acp.RequestError(-32603, "the model \ud800 is down")
         elif command == "many":  # the updates of a "big-N" replay, told live

@@ -322,6 +322,22 @@ def test_an_agents_markdown_is_rendered_and_its_html_shown_as_text(gui: Gui) -> 
         assert "Bold words" in clipboard.text() and "See the docs" in clipboard.text()
         await gui.key(Qt.Key.Key_Escape)
         assert gui.item("transcriptList").hasActiveFocus()
+        # a long answer's fold hides its last block: C copies the last one shown, and
+        # once Return unfolded it, the last one (issue 47, point 10)
+        gui.item("composerInput").forceActiveFocus()
+        await send(gui, "longmarkdown")
+        await turn_end(gui)
+        gui.item("transcriptList").forceActiveFocus()
+        await gui.key(Qt.Key.Key_End)
+        await gui.frame()
+        await gui.key(Qt.Key.Key_C)
+        assert clipboard.text() == "print(1)\n"
+        await gui.key(Qt.Key.Key_Return)  # every line unfolded
+        await gui.frame()
+        await gui.key(Qt.Key.Key_End)
+        await gui.frame()
+        await gui.key(Qt.Key.Key_C)
+        assert clipboard.text() == "print('hidden')\n"
 
     gui.run(body(), timeout=60)
 

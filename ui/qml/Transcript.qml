@@ -140,6 +140,11 @@ Item {
         onContentYChanged: maybeLoadOlder()
 
         // the row at the view's bottom edge (or just above it, between two rows)
+        // the line at `row` shows only its folded form: C copies only what is shown
+        function foldedAt(row: int): bool {
+            const line = list.itemAtIndex(row) as TranscriptEntry
+            return line !== null && line.long && !line.unfolded
+        }
         function lastInView(): int {
             for (let y = contentY + height - 2; y > contentY; y -= 8) {
                 const at = indexAt(contentX + 1, y)
@@ -162,7 +167,8 @@ Item {
             const page = Math.max(40, list.height - 40)
             if (event.matches(StandardKey.Copy)) {
                 transcript.app.transcript.copy()
-            } else if (event.modifiers === Qt.NoModifier && transcript.app.transcript.key(event.text, list.lastInView())) {
+            } else if (event.modifiers === Qt.NoModifier
+                       && transcript.app.transcript.key(event.text, list.lastInView(), list.foldedAt(list.lastInView()))) {
                 // C, M and O: done on the last line in view
             } else if (event.key === Qt.Key_E && event.modifiers === Qt.NoModifier) {
                 transcript.app.editing.take(list.lastInView())

@@ -204,14 +204,17 @@ class TranscriptView(QObject):
             self._to_clipboard(line.detail or line.text, "Copied")
 
     @Slot(int)
-    def copyLastCode(self, row: int) -> None:
+    @Slot(int, bool)
+    def copyLastCode(self, row: int, folded: bool = False) -> None:
         """The last code block of line `row` or, where it has none, of the nearest line
-        before it that has one."""
+        before it that has one; of a `folded` line, the last block its folded form shows
+        (never one hidden in its fold)."""
         from nib_desktop.state.markdown import code_blocks
 
         rows = self.model.rows()
         for at in range(min(row, len(rows) - 1), -1, -1):
-            codes = code_blocks(rows[at].text) if rows[at].markdown else []
+            shown = rows[at].preview if at == row and folded else rows[at].text
+            codes = code_blocks(shown) if rows[at].markdown else []
             if codes:
                 self._to_clipboard(codes[-1], "Code block copied")
                 return
@@ -229,11 +232,15 @@ class TranscriptView(QObject):
                 return
         self.copied.emit("No file or place in view to open")
 
-    @Slot(str, int, result=bool)
-    def key(self, text: str, row: int) -> bool:
-        """The transcript's one-key commands on the last line in view (`row`): C copies
-        its last code block, M the line, O opens its file; False for any other key."""
-        act = {"c": self.copyLastCode, "m": self.copyLine, "o": self.openPlaceAt}.get(text)
+    @Slot(str, int, bool, result=bool)
+    def key(self, text: str, row: int, folded: bool = False) -> bool:
+        """The transcript's one-key commands on the last line in view (`row`, `folded`
+        when it shows only its folded form): C copies its last code block shown, M the
+        line, O opens its file; False for any other key."""
+        if text == "c":
+            self.copyLastCode(row, folded)
+            return True
+        act = {"m": self.copyLine, "o": self.openPlaceAt}.get(text)
         if act is not None:
             act(row)
         return act is not None
