@@ -8,6 +8,7 @@ import signal
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from harness.gui import Gui
@@ -628,6 +629,16 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         await gui.frame()
         ring = [r for r in gui.items("focusRing") if r.parentItem() is dark]
         await until(lambda: ring[0].isVisible(), what="the focus shown")
+        # the chosen appearance's dot stands out from its circle (issue 47, point 20: it
+        # was a faint grey on grey in the dark palette)
+        dot = dark.property("indicator")
+        centre = dot.mapToScene(QPointF(dot.width() / 2, dot.height() / 2))
+        shot = gui.grab()
+        ratio = contrast(
+            shot.pixelColor(int(centre.x()), int(centre.y())),
+            shot.pixelColor(int(centre.x()) + 6, int(centre.y())),
+        )
+        assert ratio >= 3, ratio
         await gui.key(Qt.Key.Key_Tab)
         assert gui.item("reducedMotionBox").hasActiveFocus()
         await gui.key(Qt.Key.Key_Space)
@@ -1012,3 +1023,17 @@ def test_sending_a_message_brings_the_transcript_to_it(gui) -> None:
         assert not gui.item("jumpToLatest").isVisible()
 
     gui.run(body())
+
+
+def contrast(one: QColor, other: QColor) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+
+    def luminance(colour: QColor) -> float:
+        parts = [
+            c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (colour.redF(), colour.greenF(), colour.blueF())
+        ]
+        return 0.2126 * parts[0] + 0.7152 * parts[1] + 0.0722 * parts[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

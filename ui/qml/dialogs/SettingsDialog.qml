@@ -30,11 +30,28 @@ Dialog {
     }
 
     component Look: RadioButton {
+        id: look
         required property string key
-        // the circle drawn in the theme's colours (a visible edge on both palettes)
-        palette.base: settingsDialog.theme.surface
-        palette.mid: settingsDialog.theme.muted
-        palette.dark: settingsDialog.theme.muted
+        // the circle and its dot drawn in the theme's colours: a clear edge and a solid
+        // accent dot on both palettes (Fusion's half-transparent dot was faint in dark)
+        indicator: Rectangle {
+            objectName: "lookIndicator"
+            x: look.leftPadding
+            y: (look.height - height) / 2
+            implicitWidth: 16
+            implicitHeight: 16
+            radius: 8
+            color: settingsDialog.theme.surface
+            border.color: look.checked ? settingsDialog.theme.accent : settingsDialog.theme.muted
+            Rectangle {
+                anchors.centerIn: parent
+                width: 8
+                height: 8
+                radius: 4
+                color: settingsDialog.theme.accent
+                visible: look.checked
+            }
+        }
         Accessible.name: text
         checked: settingsDialog.app.settings.appearance === key
         Keys.onReturnPressed: settingsDialog.close()
@@ -44,12 +61,29 @@ Dialog {
     }
 
     component Choice: CheckBox {
+        id: choice
         required property string key
         Layout.fillWidth: true
-        // the box drawn in the theme's colours (a visible edge on both palettes)
-        palette.base: settingsDialog.theme.surface
-        palette.mid: settingsDialog.theme.muted
-        palette.dark: settingsDialog.theme.muted
+        // the box drawn in the theme's colours: a clear edge, and an accent fill with its
+        // mark when on, on both palettes
+        indicator: Rectangle {
+            objectName: "choiceIndicator"
+            x: choice.leftPadding
+            y: (choice.height - height) / 2
+            implicitWidth: 16
+            implicitHeight: 16
+            radius: 3
+            color: choice.checked ? settingsDialog.theme.accent : settingsDialog.theme.surface
+            border.color: choice.checked ? settingsDialog.theme.accent : settingsDialog.theme.muted
+            Text {
+                anchors.centerIn: parent
+                text: "✓"
+                visible: choice.checked
+                color: settingsDialog.theme.accentText
+                font.pixelSize: 12
+                font.bold: true
+            }
+        }
         Accessible.name: text
         Keys.onReturnPressed: settingsDialog.close()
         Keys.onEnterPressed: settingsDialog.close()
