@@ -152,6 +152,7 @@ Item {
             font.underline: filesHover.hovered
             Accessible.role: Accessible.Link
             Accessible.name: qsTr("%1 changed by this step: show them").arg(row.filesText)
+            Accessible.ignored: !visible
             HoverHandler { id: filesHover; cursorShape: Qt.PointingHandCursor }
             TapHandler { onTapped: row.changes.ask(row.content) }
         }
