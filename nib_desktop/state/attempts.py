@@ -47,6 +47,14 @@ class AttemptTold(NamedTuple):
     attempt: Attempt
 
 
+class CheckRecalled(NamedTuple):
+    """The check command last given to an attempt on a repository (its `attempts.list`),
+    offered again: `folder` as the user typed it, `command` as typed then ("" none)."""
+
+    folder: str
+    command: str
+
+
 def any_running(attempt: Attempt) -> bool:
     """Whether any of the attempt's runs has its turn running."""
     return any(run.state == "running" for run in attempt.runs)

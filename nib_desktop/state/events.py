@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.asking import AskEnded as AskEnded, AskTold as AskTold
-from nib_desktop.state.attempts import AttemptTold as AttemptTold
+from nib_desktop.state.attempts import AttemptTold as AttemptTold, CheckRecalled as CheckRecalled
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import EarlierListed as EarlierListed
 from nib_desktop.state.editing import EditingSet as EditingSet
@@ -241,6 +241,6 @@ Event = (
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
     | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
     | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet | EarlierListed
-    | AttemptTold | AskTold | AskEnded
+    | AttemptTold | AskTold | AskEnded | CheckRecalled
 )
 # fmt: on

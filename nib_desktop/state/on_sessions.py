@@ -222,14 +222,6 @@ def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:
     return Change(frozenset({A.SESSIONS}), told.session_id)
 
 
-def attempt_told(s: Held, e: ev.AttemptTold) -> Change:
-    told = e.attempt
-    if s.attempts.get(told.attempt_id) == told:
-        return NOTHING
-    s.attempts[told.attempt_id] = told
-    return change(A.ATTEMPTS)
-
-
 def ask_told(s: Held, e: ev.AskTold) -> Change:
     added = parts.once(s.asks, e.ask, lambda a: a.ask_id)
     if added is None:

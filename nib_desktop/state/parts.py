@@ -141,6 +141,7 @@ class Held:
     steering: dict[str, Steering] = field(default_factory=dict)  # by session id
     worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
     attempts: dict[str, Attempt] = field(default_factory=dict)  # by attempt id
+    recalled_check: tuple[str, str] = ("", "")  # a repository as typed, its last check
     asks: tuple[Ask, ...] = ()  # what agents ask the user to fill in, oldest first
     editing: Editing | None = None  # an earlier message edited in the composer
     earlier: Earlier = field(default_factory=Earlier)  # an agent's earlier sessions

@@ -10,6 +10,7 @@ from typing import Any
 
 from nib_desktop.state import (
     events as ev,
+    on_attempts as attempts,
     on_checklist as checklist,
     on_sessions as sessions,
     on_transcript as transcript,
@@ -53,7 +54,8 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.ChangesShown: checklist.changes_shown,
     ev.CheckpointTaken: checklist.checkpoint_taken,
     ev.WorktreeTold: sessions.worktree_told,
-    ev.AttemptTold: sessions.attempt_told,
+    ev.AttemptTold: attempts.attempt_told,
+    ev.CheckRecalled: attempts.check_recalled,
     ev.EditingSet: sessions.editing_set,
     ev.EarlierListed: sessions.earlier_listed,
     ev.StepFilesCounted: checklist.step_files_counted,

@@ -32,6 +32,17 @@ class StartAttempt:
     agents: tuple[str, ...]
     base: str = ""
     check: str = ""
+    # the session whose composer the task came from: the images held there go with each
+    # run, and its draft, when it is the task, is taken (cleared) once the runs start
+    from_session: str = ""
+
+
+@dataclass(frozen=True)
+class RecallCheck:
+    """The check command last given to an attempt on the repository of `folder` (as
+    typed), offered again in the dialog."""
+
+    folder: str
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ WorktreeIntent = (
     | MergeWorktree
     | RemoveWorktree
     | StartAttempt
+    | RecallCheck
     | ReadAttempt
     | CompareRuns
     | RemoveRuns

@@ -5,6 +5,7 @@ Changes view, above the first run's own steps."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 from collections.abc import Awaitable, Callable
 
@@ -16,11 +17,21 @@ from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.attempts import Run
 from nib_desktop.state.changes import Changes, Scope
 from nib_desktop.state.store import AppState
+from nib_desktop.state.worktree_intents import RecallCheck
 from nib_desktop.work.changes_work import files_of
+from nib_desktop.work.files_work import mentioned
+from nib_desktop.work.images_work import ImagesWork
 
 
 class AttemptWork:
-    HANDLES = (it.StartAttempt, it.ReadAttempt, it.CompareRuns, it.RemoveRuns, it.StopRuns)
+    HANDLES = (
+        it.StartAttempt,
+        RecallCheck,
+        it.ReadAttempt,
+        it.CompareRuns,
+        it.RemoveRuns,
+        it.StopRuns,
+    )
 
     def __init__(
         self,
@@ -28,17 +39,26 @@ class AttemptWork:
         state: AppState,
         run: Runner,
         load_changes: Callable[[str], Awaitable[Changes]],
+        images: ImagesWork,
     ) -> None:
         self._host, self._state, self._run = host, state, run
         self._load_changes = load_changes
+        self._images = images
 
     def ask(
         self,
-        intent: it.StartAttempt | it.ReadAttempt | it.CompareRuns | it.RemoveRuns | it.StopRuns,
+        intent: it.StartAttempt
+        | RecallCheck
+        | it.ReadAttempt
+        | it.CompareRuns
+        | it.RemoveRuns
+        | it.StopRuns,
     ) -> None:
         match intent:
             case it.StartAttempt():
                 self._run(self.attempt(intent), "start the runs")
+            case RecallCheck(folder):
+                self._run(self.recall(folder), "read the last check of the repository")
             case it.ReadAttempt(attempt_id):
                 self._run(self.read(attempt_id), "read the attempt")
             case it.CompareRuns(attempt_id, a, b):
@@ -51,22 +71,52 @@ class AttemptWork:
                 self._run(self.stop_all(attempt_id), "stop the runs")
 
     async def attempt(self, asked: it.StartAttempt) -> None:
-        """The runs started, each a session in its worktree; the first one shown."""
+        """The runs started, each a session in its worktree; the first one shown. The
+        files the task mentions with "@" (under the repository) and the images held in
+        the composer it came from go with each run, as a message's would."""
         check = shlex.split(asked.check) if asked.check.strip() else None
+        cwd = convert.folder_path(asked.folder)
+        files = await asyncio.to_thread(mentioned, cwd, asked.text)
+        images = self._images.take(asked.from_session) if asked.from_session else ()
+        attached: list[m.Attachment] = [m.FileAttachment(type="file", path=p) for p in files]
+        attached += [
+            m.ImageAttachment(type="image", mime_type=i.mime_type, data=i.data) for i in images
+        ]
         params = m.AttemptStartParams(
-            cwd=convert.folder_path(asked.folder),
+            cwd=cwd,
             text=asked.text,
             agents=asked.agents,
             base=asked.base.strip() or None,
             check=tuple(check) if check else None,
+            attachments=tuple(attached),
         )
-        started = await self._host.call(rpc.ATTEMPTS_START, params)
+        try:
+            started = await self._host.call(rpc.ATTEMPTS_START, params)
+        except BaseException:  # not started: the images are held again, none lost
+            if images and not self._state.images.get(asked.from_session):
+                self._state.apply(ev.ImagesHeld(asked.from_session, images))
+            raise
         for session in started.sessions:
             self._state.apply(ev.SessionChanged(convert.session(session)))
         if started.sessions:
             self._state.apply(ev.SessionShown(started.sessions[0].id))
+        drafts = self._state.drafts
+        if asked.from_session and drafts.get(asked.from_session, "").strip() == asked.text.strip():
+            self._state.apply(ev.DraftSaved(asked.from_session, ""))  # taken by the runs
         agents = ", ".join(s.agent for s in started.sessions)
         self._state.apply(ev.NoticeShown(f"Started {len(started.sessions)} runs: {agents}", "done"))
+
+    async def recall(self, folder: str) -> None:
+        """The check of the newest attempt on `folder`'s repository that had one."""
+        cwd = convert.folder_path(folder)
+        listed = await self._host.call(rpc.ATTEMPTS_LIST, m.Empty())
+        command = ""
+        for attempt in listed.attempts:  # newest first
+            checks = [r.check.command for r in attempt.sessions if r.check is not None]
+            if os.path.realpath(attempt.cwd) == os.path.realpath(cwd) and checks:
+                command = shlex.join(checks[0])
+                break
+        self._state.apply(ev.CheckRecalled(folder, command))
 
     async def read(self, attempt_id: str) -> None:
         """The attempt, and each run's checklist not held yet (its plan, side by side)."""

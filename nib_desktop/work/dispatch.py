@@ -72,7 +72,7 @@ class Intents:
         self.steering = SteeringWork(host, state, run, self.sessions.start_turn_in)
         self.library = LibraryWork(host, state, run)
         self.worktree = WorktreeWork(host, state, run)
-        self.attempts = AttemptWork(host, state, run, self.changes.load)
+        self.attempts = AttemptWork(host, state, run, self.changes.load, self.images)
         self.earlier = EarlierWork(host, state, run, self.sessions)
         self._handlers = self.handlers()
 

@@ -201,3 +201,91 @@ def test_every_run_stopped_at_once(
         )
 
     gui.run(body(), timeout=100)
+
+
+def test_the_composers_task_goes_to_several_agents_with_its_attachments(
+    gui: Gui, tmp_path: Path
+) -> None:
+    """Issue 50, point 1: Ctrl+Alt+N (and the New menu) opens the dialog on what the
+    composer holds: its text is the task, in the shown session's folder; its image and the
+    files its text names with "@" go with each run; the draft is taken once the runs
+    start. The check given last on a repository is offered again for it."""
+    import json
+    import sys
+
+    from harness import ACP_AGENT
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.attachments import HeldImage
+
+    gui.data_dir.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(ACP_AGENT)], "env": {"PACE_S": "0.05"}}
+    agents = {"Agent A": entry, "Agent B": entry}
+    (gui.data_dir / "settings.json").write_text(json.dumps({"agents": agents}))
+    repo = repository(tmp_path / "repo")
+    png = (  # one pixel
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    )
+
+    async def open_dialog() -> object:
+        await gui.key(
+            Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        )
+        await until(lambda: gui.window.findChild(object, "attemptDialog"), what="the dialog")
+        dialog = gui.window.findChild(object, "attemptDialog")
+        await until(lambda: dialog.property("opened"), what="the dialog open")
+        return dialog
+
+    async def start(dialog: object) -> None:
+        gui.item("attemptAgent_Agent A").setProperty("checked", True)
+        gui.item("attemptAgent_Agent B").setProperty("checked", True)
+        await gui.frame()
+        gui.item("attemptCheck").forceActiveFocus()
+        await gui.key(Qt.Key.Key_Return)
+
+    async def body() -> None:
+        await gui.start()
+        await until(lambda: gui.sessions.property("agentCount") == 2, 10, "the agents listed")
+        source = await gui.actions.sessions.create_session("agent", "Agent A", str(repo))
+        await until(lambda: gui.state.current == source.id, what="shown")
+        gui.item("composerInput").setProperty("text", "attached @notes.txt")
+        gui.state.apply(ev.ImagesHeld(source.id, (HeldImage("image/png", png, "Image 1"),)))
+        dialog = await open_dialog()
+        assert gui.item("attemptTask").property("text") == "attached @notes.txt"
+        assert gui.item("attemptFolder").property("text") == str(repo)
+        said = gui.item("attemptAttachments").property("text")
+        assert "The image from the composer" in said and "@" in said
+        gui.item("attemptCheck").setProperty("text", "python3 -c pass")
+        await start(dialog)
+        await until(lambda: gui.state.notice.startswith("Started 2 runs"), 15, "the two runs")
+        runs = [s for s in gui.state.sessions if s.attempt]
+        assert (
+            len(runs) == 2
+            and gui.state.drafts.get(source.id, "") == ""
+            and not gui.state.images.get(source.id)
+        )
+
+        async def got(run_id: str) -> str:
+            gui.sessions.show(run_id)
+            await until(
+                lambda: any(line.text.startswith("got: ") for line in gui.state.transcript.lines),
+                20,
+                "the run's answer",
+            )
+            return next(x.text for x in gui.state.transcript.lines if x.text.startswith("got: "))
+
+        for run in runs:  # the file as the agent's embedded text, the image beside it
+            answer = await got(run.session_id)
+            assert "notes.txt 'one\\ntwo\\nthree\\n'" in answer and "image image/png" in answer
+        # the same repository again: its check is offered, as given last time
+        gui.sessions.show(source.id)
+        await until(lambda: gui.state.current == source.id, what="the source shown")
+        dialog = await open_dialog()
+        assert gui.item("attemptTask").property("text") == ""  # the draft went with the runs
+        await until(
+            lambda: gui.item("attemptCheck").property("text") == "python3 -c pass",
+            10,
+            "the check recalled",
+        )
+        dialog.close()
+
+    gui.run(body(), timeout=90)

@@ -238,6 +238,7 @@ ApplicationWindow {
             onDeleteAsked: window.confirmDelete()
             onToolsAsked: window.openDialog(toolsDialogLoader, "ToolsDialog.qml")
             onRemoteAsked: window.openDialog(remoteDialogLoader, "RemoteDialog.qml")
+            onAttemptAsked: window.openLibrary("AttemptDialog.qml")
             onAgentAsked: (agent) => window.newAgentSession(agent)
             onEarlierAsked: (agent) => { window.app.earlier.choose(agent); window.openLibrary("EarlierDialog.qml") }
             onSettingsAsked: window.openDialog(settingsDialogLoader, "SettingsDialog.qml")

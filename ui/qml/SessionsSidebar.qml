@@ -22,6 +22,7 @@ Rectangle {
     signal deleteAsked()
     signal toolsAsked()
     signal remoteAsked()
+    signal attemptAsked()  // one task tried by several agents (section 18)
     signal agentAsked(agent: string)
     signal earlierAsked(agent: string)  // its own earlier sessions (section 20)
     signal settingsAsked()
@@ -91,6 +92,14 @@ Rectangle {
                             // so the dialog keeps the focus it takes
                             MenuItem { text: qsTr("Remote session…"); onTriggered: Qt.callLater(sidebar.remoteAsked) }
                             MenuSeparator { visible: sidebar.app.sessions.agentCount > 0 }
+                            // last: the agents' entries below are put before it
+                            MenuItem {
+                                objectName: "newAttempt"
+                                visible: sidebar.app.sessions.agentCount > 0
+                                height: visible ? implicitHeight : 0
+                                text: qsTr("Try a task with several agents… (%1)").arg(sidebar.keys["attempt"])
+                                onTriggered: Qt.callLater(sidebar.attemptAsked)
+                            }
                             // one entry per ACP agent configured in settings.json; one that
                             // cannot start says so, and opens the Tools view, which says why
                             Instantiator {
@@ -104,7 +113,7 @@ Rectangle {
                                     onTriggered: agentState === "failed" ? Qt.callLater(sidebar.toolsAsked)
                                                                          : Qt.callLater(sidebar.agentAsked, name)
                                 }
-                                onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count, object as MenuItem)
+                                onObjectAdded: (index, object) => newMenu.insertItem(newMenu.count - 1, object as MenuItem)
                                 onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
                             }
                             // and its own earlier sessions, opened in Nib (section 20)
@@ -120,7 +129,7 @@ Rectangle {
                                     onTriggered: Qt.callLater(sidebar.earlierAsked, name)
                                 }
                                 // after the agents' new sessions, which are added in the same turn
-                                onObjectAdded: (index, object) => Qt.callLater(() => newMenu.insertItem(newMenu.count, object as MenuItem))
+                                onObjectAdded: (index, object) => Qt.callLater(() => newMenu.insertItem(newMenu.count - 1, object as MenuItem))
                                 onObjectRemoved: (index, object) => newMenu.removeItem(object as MenuItem)
                             }
                         }

@@ -71,6 +71,12 @@ Item {
         onActivated: keys.libraryRequested("RunsDialog.qml")
     }
     Shortcut {
+        id: attemptShortcut
+        objectName: "attemptShortcut"
+        sequence: "Ctrl+Alt+N"  // one task tried by several agents (the composer's text)
+        onActivated: keys.libraryRequested("AttemptDialog.qml")
+    }
+    Shortcut {
         id: deleteShortcut
         sequence: "Ctrl+Shift+Delete"
         enabled: keys.sessions.currentId !== ""
@@ -145,6 +151,7 @@ Item {
     readonly property var texts: ({
         "new": newShortcut.nativeText,
         "newMenu": newMenuShortcut.nativeText,
+        "attempt": attemptShortcut.nativeText,
         "fork": forkShortcut.nativeText,
         "delete": deleteShortcut.nativeText,
         "previous": previousShortcut.nativeText,

@@ -155,7 +155,7 @@ class PaletteView(QObject):
         # what a few letters find: a folder of Nib's own agent (a worktree of its own),
         # several agents on one task, an agent's earlier sessions
         out.append(_command("agent", "New agent session in a folder…", "", ""))
-        out.append(_command("attempt", "Try a task with several agents…"))
+        out.append(_command("attempt", "Try a task with several agents…", key("attempt", "")))
         out += [
             _command("earlier", f"Open an earlier {a.name} session…", "", a.name)
             for a in state.agents

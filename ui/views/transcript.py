@@ -177,20 +177,17 @@ class TranscriptView(QObject):
         from PySide6.QtCore import QUrl
         from PySide6.QtGui import QDesktopServices
 
-        from nib_desktop.state.markdown import code_blocks, safe_link
+        from nib_desktop.state import line_picks as pick
+        from nib_desktop.state.markdown import safe_link
 
         if url.startswith("copy:"):
-            rows = self.model.rows()
-            number = url.removeprefix("copy:")
-            if 0 <= row < len(rows) and number.isdigit():
-                codes = code_blocks(rows[row].text)
-                if int(number) < len(codes):
-                    self._to_clipboard(codes[int(number)], "Code block copied")
+            code = pick.linked_code(self.model.rows(), row, url.removeprefix("copy:"))
+            if code is not None:
+                self._to_clipboard(code, "Code block copied")
         elif url.startswith("place:"):
-            rows, number = self.model.rows(), url.removeprefix("place:")
-            if 0 <= row < len(rows) and number.isdigit() and int(number) < len(rows[row].places):
-                path, line = rows[row].places[int(number)]
-                self._ask(it.OpenPlace(path, line))
+            place = pick.linked_place(self.model.rows(), row, url.removeprefix("place:"))
+            if place is not None:
+                self._ask(it.OpenPlace(*place))
         elif safe_link(url):
             QDesktopServices.openUrl(QUrl(url))
 
@@ -206,31 +203,27 @@ class TranscriptView(QObject):
     @Slot(int)
     @Slot(int, bool)
     def copyLastCode(self, row: int, folded: bool = False) -> None:
-        """The last code block of line `row` or, where it has none, of the nearest line
-        before it that has one; of a `folded` line, the last block its folded form shows
-        (never one hidden in its fold)."""
-        from nib_desktop.state.markdown import code_blocks
+        """The last code block in view (`line_picks.last_code`; `folded`: line `row`
+        shows only its folded form)."""
+        from nib_desktop.state.line_picks import last_code
 
-        rows = self.model.rows()
-        for at in range(min(row, len(rows) - 1), -1, -1):
-            shown = rows[at].preview if at == row and folded else rows[at].text
-            codes = code_blocks(shown) if rows[at].markdown else []
-            if codes:
-                self._to_clipboard(codes[-1], "Code block copied")
-                return
-        self.copied.emit("No code block to copy")
+        code = last_code(self.model.rows(), row, folded)
+        if code is None:
+            self.copied.emit("No code block to copy")
+        else:
+            self._to_clipboard(code, "Code block copied")
 
     @Slot(int)
     def openPlaceAt(self, row: int) -> None:
-        """The first file or place of line `row` or, where it has none, of the nearest
-        line before it that has one, opened as its link would (O in the transcript)."""
-        rows = self.model.rows()
-        for at in range(min(row, len(rows) - 1), -1, -1):
-            if rows[at].places:
-                path, line = rows[at].places[0]
-                self._ask(it.OpenPlace(path, line))
-                return
-        self.copied.emit("No file or place in view to open")
+        """The first file or place of line `row` or of the nearest line before it that
+        has one, opened as its link would (O in the transcript)."""
+        from nib_desktop.state.line_picks import nearest_place
+
+        place = nearest_place(self.model.rows(), row)
+        if place is None:
+            self.copied.emit("No file or place in view to open")
+        else:
+            self._ask(it.OpenPlace(*place))
 
     @Slot(str, int, bool, result=bool)
     def key(self, text: str, row: int, folded: bool = False) -> bool:

@@ -32,7 +32,7 @@ class WorktreeView(QObject):
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
-        if {store.SESSIONS, store.CURRENT} & change.aspects:
+        if {store.SESSIONS, store.CURRENT, store.ATTEMPTS} & change.aspects:
             self.changed.emit()
 
     def _branch(self) -> str:
@@ -86,9 +86,28 @@ class WorktreeView(QObject):
         Nib's own."""
         return [a.name for a in self._state.agents if a.state != "failed"] + ["nib"]
 
-    @Slot(str, str, "QStringList", str, str)
-    def tryAgents(self, folder: str, text: str, agents: list[str], base: str, check: str) -> None:
-        self._ask(it.StartAttempt(folder, text, tuple(agents), base, check))
+    @Slot(str, str, "QStringList", str, str, str)
+    def tryAgents(
+        self, folder: str, text: str, agents: list[str], base: str, check: str, source: str
+    ) -> None:
+        """The runs started; `source` the session whose composer the task came from ("":
+        none), whose held images go with them."""
+        self._ask(it.StartAttempt(folder, text, tuple(agents), base, check, source))
+
+    @Slot(str)
+    def recallCheck(self, folder: str) -> None:
+        """The check last given to an attempt on `folder`'s repository, asked for
+        (`recalledCheck` once told)."""
+        from nib_desktop.state.worktree_intents import RecallCheck
+
+        if folder.strip():
+            self._ask(RecallCheck(folder.strip()))
+
+    @Slot(str, result=str)
+    def recalledCheck(self, folder: str) -> str:
+        """That check, once told, for `folder` as typed ("" none, or not told yet)."""
+        told, command = self._state.recalled_check
+        return command if folder.strip() and told == folder.strip() else ""
 
     branch = Property(str, _branch, notify=changed)
     summary = Property(str, _summary, notify=changed)

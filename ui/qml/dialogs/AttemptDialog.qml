@@ -34,15 +34,42 @@ Dialog {
     anchors.centerIn: parent
     modal: true
     focus: true
+    // the session whose composer the task comes from: its text is the task, its held
+    // images and the files its text mentions with "@" go with each run
+    property string source: ""
+    property int images: 0
+    // the check as the user typed it ("": the one recalled for the repository is offered)
+    property bool checkTyped: false
     onOpened: {
         attemptDialog.names = attemptDialog.app.worktree.agentNames()
         attemptDialog.chosen = ({})
+        attemptDialog.source = attemptDialog.app.sessions.currentId
+        attemptDialog.images = attemptDialog.source !== "" ? attemptDialog.app.composer.images.rowCount() : 0
+        task.text = attemptDialog.app.composer.draft(attemptDialog.source)
+        folderField.text = attemptDialog.app.sessions.lastFolder(attemptDialog.app.sessions.currentAgent)
+        attemptDialog.checkTyped = false
+        checkField.text = ""
+        folderField.selectAll()
         folderField.forceActiveFocus()
     }
     onAccepted: {
         const agents = attemptDialog.names.filter(name => attemptDialog.chosen[name])
         attemptDialog.app.worktree.tryAgents(folderField.text.trim(), task.text, agents,
-                                             baseField.text, checkField.text)
+                                             baseField.text, checkField.text, attemptDialog.source)
+    }
+    // the repository's last check offered, a moment after its folder is typed
+    Timer {
+        id: recall
+        interval: 250
+        onTriggered: attemptDialog.app.worktree.recallCheck(folderField.text)
+    }
+    Connections {
+        target: attemptDialog.app.worktree
+        function onChanged(): void {
+            const told = attemptDialog.app.worktree.recalledCheck(folderField.text)
+            if (!attemptDialog.checkTyped && told !== "")
+                checkField.text = told
+        }
     }
 
     ColumnLayout {
@@ -55,6 +82,7 @@ Dialog {
             Layout.fillWidth: true
             placeholderText: qsTr("The repository: ~/src/project")
             Accessible.name: qsTr("Folder of the repository")
+            onTextChanged: recall.restart()
             Keys.onReturnPressed: if (attemptDialog.ready) attemptDialog.accept()
         }
         TextArea {
@@ -83,6 +111,17 @@ Dialog {
             wrapMode: TextEdit.Wrap
             placeholderText: qsTr("The task, as you would send it")
             Accessible.name: qsTr("The task")
+        }
+        Label {
+            objectName: "attemptAttachments"
+            visible: attemptDialog.images > 0 || task.text.indexOf("@") >= 0
+            Layout.fillWidth: true
+            wrapMode: Text.Wrap
+            text: (attemptDialog.images === 1 ? qsTr("The image from the composer goes with each run. ")
+                   : attemptDialog.images > 1 ? qsTr("%1 images from the composer go with each run. ").arg(attemptDialog.images) : "")
+                  + (task.text.indexOf("@") >= 0 ? qsTr("Files named with @ go with each run.") : "")
+            color: attemptDialog.theme.muted
+            font.pixelSize: 12
         }
         Label {
             text: qsTr("Agents (two to six):")
@@ -116,6 +155,7 @@ Dialog {
             Layout.fillWidth: true
             placeholderText: qsTr("Check, run in each after its turn (optional): pytest -q")
             Accessible.name: qsTr("Check command")
+            onTextEdited: attemptDialog.checkTyped = true
             Keys.onReturnPressed: if (attemptDialog.ready) attemptDialog.accept()
         }
     }
