@@ -198,6 +198,11 @@ def real_window(sessions: tuple[Session, ...]) -> Window:
     state.apply(ev.SessionsListed(sessions))
     shown = history()
     state.apply(ev.TranscriptPage(sessions[0].session_id, shown, False, 1, newest_seq=len(shown)))
+    # as the app does once started (`nib_desktop.shell.window.run`): what start-up made
+    # is left out of the collector's full passes, each a pause of the window
+    import gc
+
+    gc.freeze()
     return Window(app, scene_graph, state, router, engine, window, views)
 
 

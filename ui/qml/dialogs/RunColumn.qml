@@ -63,9 +63,12 @@ Rectangle {
             color: column.theme.muted
         }
         Repeater {  // its plan, as its dock shows it
-            model: column.run.steps
+            // counted, not the list itself: a new list of as many steps updates the rows
+            // in place instead of making them again (a frame's work twice a second a run)
+            model: (column.run.steps ?? []).length
             delegate: Text {
-                required property var modelData
+                required property int index
+                readonly property var modelData: column.run.steps[index] ?? ({ glyph: "", text: "", status: "" })
                 objectName: "runStep"
                 Layout.fillWidth: true
                 text: (modelData.glyph !== "" ? modelData.glyph + " " : "") + modelData.text

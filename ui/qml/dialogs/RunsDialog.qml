@@ -98,13 +98,14 @@ Dialog {
                 }
             }
             Repeater {
-                model: runsDialog.runs
+                // counted, not the list itself: the runs told again update their columns in
+                // place instead of making them again at every `changed`
+                model: runsDialog.runs.length
                 delegate: RunColumn {
-                    required property var modelData
                     required property int index
                     Layout.fillWidth: true
                     Layout.alignment: Qt.AlignTop
-                    run: modelData
+                    run: runsDialog.runs[index] ?? ({})
                     theme: runsDialog.theme
                     selected: index === runsDialog.current
                     comparable: runsDialog.runs.length > 1
