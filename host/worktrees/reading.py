@@ -53,24 +53,26 @@ async def read(tree: m.Worktree, work: Scratch) -> Reading:
     if not path.is_dir():
         raise gone(path)
     env = work.env
-    try:
-        head = await git.text(path, "rev-parse", "--verify", "HEAD^{commit}")
-    except GitFailed:
-        raise errors.InvalidParams(f"{path} is no longer a git worktree") from None
-    found = await git.run(
-        path, "rev-parse", "--verify", "--quiet", f"{tree.base}^{{commit}}", check=False
+    # git's answers that do not wait on each other are asked at once (each is a process)
+    head_found, base_found = await asyncio.gather(
+        git.run(path, "rev-parse", "--verify", "HEAD^{commit}", check=False),
+        git.run(path, "rev-parse", "--verify", "--quiet", f"{tree.base}^{{commit}}", check=False),
     )
-    if found.code != 0:
+    if head_found.code != 0:
+        raise errors.InvalidParams(f"{path} is no longer a git worktree")
+    if base_found.code != 0:
         raise errors.InvalidParams(f"the base {tree.base!r} no longer exists in the repository")
-    base_head = found.out.decode().strip()
-    await git.run(path, "add", "--all", env=env)  # into the scratch index and objects
+    head, base_head = head_found.out.decode().strip(), base_found.out.decode().strip()
+    _added, head_tree, merge_base = await asyncio.gather(
+        git.run(path, "add", "--all", env=env),  # into the scratch index and objects
+        git.text(path, "rev-parse", f"{head}^{{tree}}"),
+        git.run(path, "merge-base", base_head, head, check=False),
+    )
     now = await git.text(path, "write-tree", env=env)
-    head_tree = await git.text(path, "rev-parse", f"{head}^{{tree}}")
     dirty = now != head_tree
     commit = head
     if dirty:
         commit = await git.text(path, "commit-tree", now, "-p", head, "-m", "now", env=env)
-    merge_base = await git.run(path, "merge-base", base_head, head, check=False)
     base = merge_base.out.decode().strip() if merge_base.code == 0 else base_head
     return Reading(head, now, commit, base_head, base, dirty)
 
@@ -108,18 +110,23 @@ async def trial(
 
 async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
     """A scratch over the worktree's repository, its index a copy of the worktree's."""
-    return git.scratch(objects_of(await common_of(path)), await index_of(path))
+    common, index = await asyncio.gather(common_of(path), index_of(path))
+    return git.scratch(objects_of(common), index)
 
 
 async def changed_files(
     path: Path, old: str, new: str, env: dict[str, str], whole: int = MAX_STATUS_CHARS
 ) -> list[m.FileChange]:
     """What differs from `old` to `new`, as section 16's FileChanges."""
-    status = (await git.run(path, *DIFF, "-z", "--name-status", old, new, env=env)).out
-    numbers = (await git.run(path, *DIFF, "-z", "--numstat", old, new, env=env)).out
     patch = PatchCut(MAX_DIFF_CHARS, whole)  # cut as it is read, never held whole
-    await git.stream(path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env)
-    return await asyncio.to_thread(file_changes, status, numbers, patch, MAX_DIFF_CHARS, whole)
+    named, counted, _streamed = await asyncio.gather(
+        git.run(path, *DIFF, "-z", "--name-status", old, new, env=env),
+        git.run(path, *DIFF, "-z", "--numstat", old, new, env=env),
+        git.stream(path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env),
+    )
+    return await asyncio.to_thread(
+        file_changes, named.out, counted.out, patch, MAX_DIFF_CHARS, whole
+    )
 
 
 async def status(
@@ -131,12 +138,12 @@ async def status(
         raise gone(path)
     with await scratch_of(path) as work:
         now = await read(tree, work)
-        counted = await git.text(
-            path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"
+        counted, files, (_merged, clashes) = await asyncio.gather(
+            git.text(path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"),
+            changed_files(path, now.merge_base, now.tree, work.env),
+            trial(path, now.base_head, now.commit, work.env),
         )
         behind, ahead = (int(x) for x in counted.split())
-        files = await changed_files(path, now.merge_base, now.tree, work.env)
-        _merged, clashes = await trial(path, now.base_head, now.commit, work.env)
     if not diffs:
         files = [f.model_copy(update={"diff": ""}) for f in files]
     told = m.WorktreeStatus(
