@@ -167,6 +167,16 @@ class HostHandlers:
     def sessions_compact(self, params: m.SessionRef) -> Answer[m.CompactResult]:
         return self._core.runtime.compaction.compact_session(params)
 
+    def folders_check(self, params: m.FolderCheckParams) -> Answer[m.FolderChecked]:
+        """A folder typed for a new session, checked here, or on the remote host named."""
+        from host.protocol.folder_check import folder_problem, in_repository
+
+        if params.remote is not None:
+            return self._core.remotes.check_folder(params.remote.endpoint, params.cwd)
+        return m.FolderChecked(
+            problem=folder_problem(params.cwd), repository=in_repository(params.cwd)
+        )
+
     async def files_list(self, params: m.SessionRef) -> m.FilesList:
         """The session's folder's files, as "@" offers them (a remote session's are
         listed by its host: section 19's routing)."""

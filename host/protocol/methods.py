@@ -80,6 +80,8 @@ SESSIONS_SEARCH = Method("sessions.search", m.SearchParams, m.SearchResults)
 SESSIONS_EXPORT = Method("sessions.export", m.ExportParams, m.Exported)
 # the project's: what an agent asks the user to fill in (ACP's elicitation), answered
 AGENTS_ANSWER = Method("agents.answer", m.AnswerParams, m.OkResult)
+# the project's: a folder typed for a new session, checked on its machine (section 19)
+FOLDERS_CHECK = Method("folders.check", m.FolderCheckParams, m.FolderChecked)
 
 METHODS: dict[str, Method[m.Wire, m.Wire]] = {
     method.name: method  # type: ignore[misc]
@@ -129,6 +131,7 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
         SESSIONS_SEARCH,
         SESSIONS_EXPORT,
         AGENTS_ANSWER,
+        FOLDERS_CHECK,
     )
 }
 
@@ -138,7 +141,8 @@ METHODS: dict[str, Method[m.Wire, m.Wire]] = {
 _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TODOS_HISTORY,
           REMOTE_SESSIONS, TOOLS_LIST, AGENTS_LIST, CHECKPOINTS_LIST, CHANGES_GET,
           CHANGES_STEP, SETTINGS_GET, AGENTS_CONTROLS, SESSIONS_SEARCH,
-          WORKTREES_STATUS, ATTEMPTS_GET, ATTEMPTS_LIST, ATTEMPTS_COMPARE)  # fmt: skip
+          WORKTREES_STATUS, ATTEMPTS_GET, ATTEMPTS_LIST, ATTEMPTS_COMPARE,
+          FOLDERS_CHECK)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.

@@ -399,6 +399,19 @@ class RemoteSessionsParams(Wire):
         return value
 
 
+class FolderCheckParams(Wire):
+    """The project's `folders.check`: a folder as typed for a new session, checked on the
+    machine it would be used on (with `remote`, that host's)."""
+
+    cwd: Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+    remote: RemoteSessionsParams | None = None
+
+
+class FolderChecked(Wire):
+    problem: str  # in words; "" when it can be used
+    repository: bool  # it is in a git work tree (a new worktree can be made of it)
+
+
 class AgentsListParams(Wire):
     """`agents.list`: this host's agents, or with `remote` (section 19) the agents of
     that remote host's own settings.json."""

@@ -240,6 +240,20 @@ class RemoteSessions:
         finally:
             host.close_when_idle()
 
+    async def check_folder(self, endpoint: str, cwd: str) -> m.FolderChecked:
+        """A folder typed for a new session there, checked on that machine; a host that
+        cannot check one (an older Nib host) is said to, and the folder is checked when
+        the session is made."""
+        host = self._host(endpoint.strip())
+        try:
+            connection = await host.ready()
+            try:
+                return await host.call(rpc.FOLDERS_CHECK, m.FolderCheckParams(cwd=cwd), connection)
+            except errors.MethodNotFound:
+                return m.FolderChecked(problem="", repository=False)
+        finally:
+            host.close_when_idle()
+
     async def _adopt(self, host: RemoteHost, remote: m.Session) -> m.Session:
         """A session the remote host made from one linked here (a fork, a rewind): a
         local row attached to it, told like any new session."""

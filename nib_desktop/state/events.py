@@ -12,6 +12,7 @@ from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import EarlierListed as EarlierListed
 from nib_desktop.state.editing import EditingSet as EditingSet
 from nib_desktop.state.feedback import PlanAsked as PlanAsked
+from nib_desktop.state.folder_intents import RemoteFolderChecked as RemoteFolderChecked
 from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
@@ -241,6 +242,6 @@ Event = (
     | HistoryPageLoaded | RevisionWritten | StepFilesCounted | RevisionFilesCounted
     | HistoryRequestsRead | RevisionViewed | DockExpanded | ReducedMotionSet | PlanAsked
     | FilesFound | ImagesHeld | SearchAnswered | WorktreeTold | EditingSet | EarlierListed
-    | AttemptTold | AskTold | AskEnded | CheckRecalled
+    | AttemptTold | AskTold | AskEnded | CheckRecalled | RemoteFolderChecked
 )
 # fmt: on

@@ -4,6 +4,7 @@ closed, a restore, and a place a tool call touched opened in the editor."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,34 @@ class RevertHunk:
     hunk: int
 
 
+@dataclass(frozen=True)
+class CheckRemoteFolder:
+    """A folder typed in the remote dialog for a new session there, checked on that
+    host's machine (the project's `folders.check`)."""
+
+    endpoint: str
+    folder: str
+
+
+class RemoteFolderChecked(NamedTuple):
+    """What the remote host said of a folder typed for a session there: `problem` in
+    words ("" it can be used), `sure` when that host checked it (not when it could not be
+    asked), and whether it is in a git work tree."""
+
+    endpoint: str
+    folder: str
+    problem: str
+    sure: bool
+    repository: bool
+
+
 FolderIntent = (
-    OpenChanges | OpenPlace | CloseChanges | AskRestore | DropRestoreQuestion | Restore | RevertHunk
+    OpenChanges
+    | OpenPlace
+    | CloseChanges
+    | AskRestore
+    | DropRestoreQuestion
+    | Restore
+    | RevertHunk
+    | CheckRemoteFolder
 )

@@ -4,7 +4,7 @@ messages, the configured tools and agents."""
 
 from __future__ import annotations
 
-from nib_desktop.state import parts
+from nib_desktop.state import keyed
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.on_checklist import close_history
 from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
@@ -111,7 +111,7 @@ def window_activated(s: Held, e: ev.WindowActivated) -> Change:
 
 
 def approval_requested(s: Held, e: ev.ApprovalRequested) -> Change:
-    added = parts.once(s.approvals, e.approval, lambda a: a.approval_id)
+    added = keyed.once(s.approvals, e.approval, lambda a: a.approval_id)
     if added is None:
         return NOTHING
     s.approvals = added
@@ -119,7 +119,7 @@ def approval_requested(s: Held, e: ev.ApprovalRequested) -> Change:
 
 
 def approval_resolved(s: Held, e: ev.ApprovalResolved) -> Change:
-    waiting = parts.without(s.approvals, e.approval_id, lambda a: a.approval_id)
+    waiting = keyed.without(s.approvals, e.approval_id, lambda a: a.approval_id)
     if waiting is None:
         return NOTHING
     s.approvals = waiting
@@ -169,6 +169,11 @@ def message_queued(s: Held, e: ev.MessageQueued) -> Change:
 
 def remote_choices_listed(s: Held, e: ev.RemoteChoicesListed) -> Change:
     s.remote_choices, s.remote_choices_note, s.remote_agents = e.choices, e.note, e.agents
+    return change(A.REMOTE_CHOICES)
+
+
+def remote_folder_checked(s: Held, e: ev.RemoteFolderChecked) -> Change:
+    s.remote_folder = e
     return change(A.REMOTE_CHOICES)
 
 
@@ -223,7 +228,7 @@ def worktree_told(s: Held, e: ev.WorktreeTold) -> Change:
 
 
 def ask_told(s: Held, e: ev.AskTold) -> Change:
-    added = parts.once(s.asks, e.ask, lambda a: a.ask_id)
+    added = keyed.once(s.asks, e.ask, lambda a: a.ask_id)
     if added is None:
         return NOTHING
     s.asks = added
@@ -231,7 +236,7 @@ def ask_told(s: Held, e: ev.AskTold) -> Change:
 
 
 def ask_ended(s: Held, e: ev.AskEnded) -> Change:
-    kept = parts.without(s.asks, e.ask_id, lambda a: a.ask_id)
+    kept = keyed.without(s.asks, e.ask_id, lambda a: a.ask_id)
     if kept is None:
         return NOTHING
     s.asks = kept

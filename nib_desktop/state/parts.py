@@ -3,7 +3,6 @@ change touches, the change itself, the shown transcript and the History view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
@@ -13,6 +12,7 @@ from nib_desktop.state.attempts import Attempt
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import Earlier
 from nib_desktop.state.editing import Editing
+from nib_desktop.state.folder_intents import RemoteFolderChecked
 from nib_desktop.state.library import Search
 from nib_desktop.state.pieces import NO_PIECES, Pieces
 from nib_desktop.state.steering import Steering
@@ -156,6 +156,7 @@ class Held:
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     remote_agents: tuple[str, ...] = ()  # the listed host's own agents
+    remote_folder: RemoteFolderChecked | None = None  # a folder typed there, checked there
     history: History = field(default_factory=History)
     changes: Changes = field(default_factory=Changes)
     # files each step changed, by session and the step's content (from its checkpoints)
@@ -235,15 +236,3 @@ class Held:
             return False
         self.notice, self.notice_until = "", ""
         return True
-
-
-def once(held: tuple[V, ...], item: V, key: Callable[[V], str]) -> tuple[V, ...] | None:
-    """`held` with `item` after it; None when one of that id is held already (told again
-    on a reconnect: asked once)."""
-    return None if any(key(h) == key(item) for h in held) else (*held, item)
-
-
-def without(held: tuple[V, ...], gone: str, key: Callable[[V], str]) -> tuple[V, ...] | None:
-    """`held` without the one of id `gone`; None when none was held."""
-    kept = tuple(h for h in held if key(h) != gone)
-    return None if kept == held else kept

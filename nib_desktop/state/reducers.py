@@ -56,6 +56,7 @@ REDUCERS: dict[type[Any], Reducer] = {
     ev.WorktreeTold: sessions.worktree_told,
     ev.AttemptTold: attempts.attempt_told,
     ev.CheckRecalled: attempts.check_recalled,
+    ev.RemoteFolderChecked: sessions.remote_folder_checked,
     ev.EditingSet: sessions.editing_set,
     ev.EarlierListed: sessions.earlier_listed,
     ev.StepFilesCounted: checklist.step_files_counted,

@@ -19,6 +19,7 @@ from nib_desktop.inbound.loading import Loader
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, intents as it, sidebar, slash
+from nib_desktop.state.folder_intents import CheckRemoteFolder
 from nib_desktop.state.store import AppState
 from nib_desktop.work.attempt_work import AttemptWork
 from nib_desktop.work.changes_work import ChangesWork
@@ -102,6 +103,10 @@ class Intents:
             it.ListRemoteSessions: lambda i: (
                 self.remote.list_remote_sessions(i.endpoint),
                 "list the remote sessions",
+            ),
+            CheckRemoteFolder: lambda i: (
+                self.remote.check_folder(i.endpoint, i.folder),
+                "check the folder on the remote host",
             ),
             it.ForkSession: lambda _i: (self.sessions.fork_session(), "fork the session"),
             it.AnswerAsk: lambda i: (self._answer_ask(i), "answer the agent"),

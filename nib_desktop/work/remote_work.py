@@ -78,6 +78,18 @@ class RemoteWork:
             note = f"{note} Its agents could not be listed: {describe(exc)}".strip()
         self._state.apply(ev.RemoteChoicesListed(choices, note, agents))
 
+    async def check_folder(self, endpoint: str, folder: str) -> None:
+        """A folder typed for a new session on the host at `endpoint`, checked there."""
+        params = m.FolderCheckParams(cwd=folder, remote=m.RemoteSessionsParams(endpoint=endpoint))
+        try:
+            told = await self._host.call(rpc.FOLDERS_CHECK, params)
+        except Exception as exc:  # said beside the field; the session's create checks again
+            words = f"It could not be checked there: {describe(exc)}"
+            self._state.apply(ev.RemoteFolderChecked(endpoint, folder, words, False, False))
+            return
+        checked = ev.RemoteFolderChecked(endpoint, folder, told.problem, True, told.repository)
+        self._state.apply(checked)
+
     async def retry_remote(self) -> None:
         """Ctrl+R on an unreachable remote session: any call forwarded to its host makes
         the local host try the link now; the session's row says how that went."""

@@ -278,3 +278,26 @@ def test_a_form_a_remote_agent_asks_for_is_answered_here(short: Path) -> None:
         assert f"form: accept {json.dumps(content, sort_keys=True)}" in [
             m["content"] for m in listed
         ]
+
+
+def test_a_folder_typed_for_a_remote_session_is_checked_on_its_host(short: Path) -> None:
+    """The project's `folders.check` (issue 51, point 1): a folder typed for a new session
+    is checked where it would be used, on the remote host's machine, in words; here too."""
+    repo = repository(short / "repo")
+    (short / "a-file").write_text("x")
+    with linked(short) as (_local, client, _direct, endpoint):
+        remote = {"endpoint": endpoint}
+
+        def check(cwd: str, **where: Any) -> dict[str, Any]:
+            told: dict[str, Any] = client.call("folders.check", {"cwd": cwd, **where})
+            return told
+
+        assert check(str(repo), remote=remote) == {"problem": "", "repository": True}
+        assert check(str(short), remote=remote) == {"problem": "", "repository": False}
+        missing = check(str(short / "nowhere"), remote=remote)
+        assert missing["problem"] == f"There is no folder {short / 'nowhere'}"
+        assert check(str(short / "a-file"), remote=remote)["problem"].endswith(
+            "a file, not a folder"
+        )
+        assert check("src/app", remote=remote)["problem"] == "Give the whole path: from / or ~"
+        assert check(str(repo)) == {"problem": "", "repository": True}  # this machine's

@@ -25,6 +25,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 @qml_uncreatable("made by the views")
 class RemoteView(QObject):
     choicesChanged = Signal()
+    folderChecked = Signal()  # a folder typed for a session there was checked there
 
     def __init__(
         self,
@@ -40,7 +41,9 @@ class RemoteView(QObject):
         self.model = RemoteChoiceModel(self)
 
     def _changed(self, event: ev.Event, change: Change) -> None:
-        if store.REMOTE_CHOICES in change:
+        if isinstance(event, ev.RemoteFolderChecked):
+            self.folderChecked.emit()
+        elif store.REMOTE_CHOICES in change:
             self.model.set_rows(list(self._state.remote_choices))
             self.choicesChanged.emit()
 
@@ -63,6 +66,23 @@ class RemoteView(QObject):
     def problem(self, endpoint: str) -> str:
         """What is wrong with a remote endpoint as typed, or "" if nothing."""
         return self._problem(endpoint)
+
+    @Slot(str, str)
+    def checkFolder(self, endpoint: str, folder: str) -> None:
+        """The folder typed for a new session at `endpoint`, checked on that host."""
+        from nib_desktop.state.folder_intents import CheckRemoteFolder
+
+        if endpoint.strip() and folder.strip() and not self._problem(endpoint):
+            self._ask(CheckRemoteFolder(endpoint.strip(), folder.strip()))
+
+    @Slot(str, str, result="QVariantMap")
+    def folderCheck(self, endpoint: str, folder: str) -> dict[str, object]:
+        """What that host said of `folder` (`problem` in words, `sure`, `repository`),
+        once it has; all empty until then, or for another folder."""
+        told = self._state.remote_folder
+        if told is None or (told.endpoint, told.folder) != (endpoint.strip(), folder.strip()):
+            return {"problem": "", "sure": False, "repository": True}
+        return {"problem": told.problem, "sure": told.sure, "repository": told.repository}
 
     @Slot(str)
     def list(self, endpoint: str) -> None:

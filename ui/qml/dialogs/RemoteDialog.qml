@@ -15,7 +15,23 @@ Dialog {
     objectName: "remoteDialog"
     readonly property string problem: endpointField.text.trim() === "" ? ""
                                       : remoteDialog.app.remote.problem(endpointField.text)
+    // what the host said of the folder typed there, checked on its machine as it is typed
+    property var folderCheck: ({ problem: "", sure: false, repository: true })
     readonly property bool ready: endpointField.text.trim() !== "" && problem === ""
+                                  && !(remoteIdField.text.trim() === "" && folderCheck.sure
+                                       && folderCheck.problem !== "")
+    function readFolderCheck(): void {
+        remoteDialog.folderCheck = remoteDialog.app.remote.folderCheck(endpointField.text, folderField.text)
+    }
+    Timer {
+        id: folderTimer
+        interval: 300
+        onTriggered: remoteDialog.app.remote.checkFolder(endpointField.text, folderField.text)
+    }
+    Connections {
+        target: remoteDialog.app.remote
+        function onFolderChecked(): void { remoteDialog.readFolderCheck() }
+    }
 
     function attach(): void {
         if (ready)
@@ -155,13 +171,26 @@ Dialog {
                 Accessible.description: qsTr("An absolute path on the remote machine")
                 Keys.onReturnPressed: remoteDialog.attach()
                 Keys.onEnterPressed: remoteDialog.attach()
+                onTextChanged: { remoteDialog.readFolderCheck(); folderTimer.restart() }
+            }
+            Label {
+                objectName: "remoteFolderProblem"
+                Layout.columnSpan: 2
+                Layout.fillWidth: true
+                visible: text !== ""
+                text: remoteDialog.folderCheck.problem
+                wrapMode: Text.Wrap
+                color: remoteDialog.folderCheck.sure ? remoteDialog.theme.danger : remoteDialog.theme.muted
+                font.pixelSize: 12
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
             }
             CheckBox {
                 id: worktreeBox
                 objectName: "remoteWorktreeBox"
                 Layout.columnSpan: 2
                 text: qsTr("In a new worktree of that folder's repository")
-                enabled: folderField.text.trim() !== ""
+                enabled: folderField.text.trim() !== "" && remoteDialog.folderCheck.repository
                 Accessible.name: text
             }
         }
