@@ -67,6 +67,7 @@ class Owner(Protocol):
     remote_approvals: dict[str, RemoteHost]
     remote_asked: dict[str, list[m.ApprovalRequested]]  # as told here, by approval id
     remote_forms: dict[str, RemoteHost]  # an agent's ask waiting on a host, by ask id
+    remote_form_sessions: dict[str, str]  # ... and its remote session, by ask id
 
     def drop(self, host: RemoteHost) -> None: ...
     def publish_session(self, local_id: str) -> None: ...
@@ -281,6 +282,7 @@ class RemoteHost:
             self._settle_approvals(
                 {p.approval_id for _c, _n, p in queued if isinstance(p, m.ApprovalRequested)}
             )
+            self._settle_forms({p.ask_id for _c, _n, p in queued if isinstance(p, m.AgentAsked)})
         for source, name, params in queued:
             if source is connection:
                 self._handle(name, params)
@@ -297,6 +299,17 @@ class RemoteHost:
                 self._owner.publish(
                     rpc.APPROVALS_RESOLVED, m.ApprovalResolved.model_validate(settled)
                 )
+
+    def _settle_forms(self, still: set[str]) -> None:
+        """As `_settle_approvals`, for the forms and URLs its agents asked: one not asked
+        again was settled there (its turn ended), and is told here as cancelled."""
+        for ask_id, host in list(self._owner.remote_forms.items()):
+            if host is self and ask_id not in still:
+                del self._owner.remote_forms[ask_id]
+                remote_id = self._owner.remote_form_sessions.pop(ask_id, "")
+                if remote_id in self.locals:
+                    ended = m.AgentAnswered(ask_id=ask_id, session_id=remote_id, action="cancel")
+                    self._told_as_local(rpc.AGENTS_ANSWERED.name, ended, remote_id)
 
     def _handle(self, name: str, params: m.Wire) -> None:
         problem = unbounded(params)
@@ -344,9 +357,11 @@ class RemoteHost:
                 self._owner.publish(rpc.APPROVALS_RESOLVED, params)
         elif isinstance(params, m.AgentAsked) and params.session_id in self.locals:
             self._owner.remote_forms[params.ask_id] = self  # answered there (`answer`)
+            self._owner.remote_form_sessions[params.ask_id] = params.session_id
             self._told_as_local(name, params, params.session_id)
         elif isinstance(params, m.AgentAnswered) and params.session_id in self.locals:
             self._owner.remote_forms.pop(params.ask_id, None)
+            self._owner.remote_form_sessions.pop(params.ask_id, None)
             self._told_as_local(name, params, params.session_id)
         elif isinstance(params, m.SessionDeleted) and params.session_id in self.locals:
             log.warning("%s deleted session %s", self.parsed.label(), params.session_id)

@@ -40,6 +40,7 @@ class RemoteSessions:
         self.remote_approvals: dict[str, RemoteHost] = {}  # waiting on a remote host
         self.remote_asked: dict[str, list[m.ApprovalRequested]] = {}  # as told here
         self.remote_forms: dict[str, RemoteHost] = {}  # an agent's ask waiting on a host
+        self.remote_form_sessions: dict[str, str] = {}  # ... and its remote session
 
     def start(self) -> None:
         """Link to every host a stored remote session names (in the running loop)."""

@@ -301,3 +301,34 @@ def test_a_folder_typed_for_a_remote_session_is_checked_on_its_host(short: Path)
         )
         assert check("src/app", remote=remote)["problem"] == "Give the whole path: from / or ~"
         assert check(str(repo)) == {"problem": "", "repository": True}  # this machine's
+
+
+def test_a_form_its_host_settled_while_the_link_was_down_is_settled_here(short: Path) -> None:
+    """A remote agent's form still waiting after a reconnect is asked again and stays; one
+    its host cancelled while the link was down (its turn stopped there) is told here as
+    cancelled, not left waiting in the window."""
+    relay = Relay(str(short / "relay.sock"), str(short / "remote.sock"))
+    with linked(short, short / "relay.sock") as (_local, client, direct, endpoint):
+        relay.start()
+        (short / "small").mkdir()
+        made = {"remote": {"endpoint": endpoint}, "agent": "scripted", "cwd": str(short / "small")}
+        sid = client.call("sessions.create", made)["id"]
+        client.call("turns.start", {"sessionId": sid, "text": "form"})
+        asked = client.wait_notification(lambda n: n["method"] == "agents.asked", 30)["params"]
+
+        relay.cut()  # still waiting there: asked again, and still waiting here
+        wait_state(client, sid, "unreachable")
+        relay.start()
+        wait_state(client, sid, "connected")
+        again = client.wait_notification(lambda n: n["method"] == "agents.asked", 30)["params"]
+        assert again == asked
+
+        relay.cut()  # stopped there while the link is down
+        wait_state(client, sid, "unreachable")
+        [there] = direct.call("sessions.list", {})["sessions"]
+        direct.call("turns.cancel", {"sessionId": there["id"], "turnId": there["runningTurnId"]})
+        relay.start()
+        wait_state(client, sid, "connected")
+        ended = client.wait_notification(lambda n: n["method"] == "agents.answered", 30)
+        assert ended["params"] == {"askId": asked["askId"], "sessionId": sid, "action": "cancel"}
+        relay.cut()
