@@ -593,3 +593,84 @@ def test_an_earlier_session_imported_a_message_resent_and_a_form_answered_by_key
         assert "Thanks" not in transcript(gui)  # the fork from before the message resent
 
     gui.run(body(), timeout=100)
+
+
+@pytest.mark.timeout(150)  # real Claude Code starts and takes its turn
+def test_a_remote_claude_code_session_made_from_the_new_menu_and_used_by_keys(
+    gui: Gui, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 51 under a window manager, by keys only: real Claude Code (its model
+    scripted) under a second host, reached as a remote host: made from the New menu's
+    "Remote session…" on that host's agent, in a worktree of a repository there; a
+    message typed, its approval answered by Alt+Y, its plan the dock's checklist, its
+    file made in its worktree there and not in the checkout."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from harness import real_agents
+    from harness.agent_calls import AGENTS, plan_call, risky_call
+    from harness.fake_models import Reply, ScriptedModels
+    from harness.host_process import host_env, running_host
+    from tests.e2e.test_checkpoints import repository
+
+    bin_dir = real_agents.installed()
+    short = Path(tempfile.mkdtemp(prefix="far-", dir="/tmp"))  # Unix socket paths are short
+    repo = repository(tmp_path / "repo")
+    far = tmp_path / "far-data"
+    far.mkdir()
+    monkeypatch.setenv("NIB_RACP_TOKEN", "far-token-wm")
+    with ScriptedModels() as models:
+        entry = AGENTS["claude"](bin_dir, tmp_path / "claude-home", models.url)
+        (far / "settings.json").write_text(json.dumps({"agents": {"claude": entry}}))
+        env = host_env(NIB_HOST_TOKEN="far-token-wm")
+        with running_host(far, str(short / "far.sock"), env):
+
+            async def body() -> None:
+                await launched(gui)
+                await keys("ctrl+shift+n")  # the New menu: Remote session…
+                await until(lambda: gui.window.findChild(object, "newMenu").property("opened"))
+                await keys("Down", "Down", "Down", "Return")
+                dialog = await opened(gui, "remoteDialog")
+                await type_text(f"unix:{short / 'far.sock'}")
+                await tab_to(gui, "listRemoteButton")
+                await keys("space")  # that host's sessions and agents listed
+                box = gui.item("remoteAgentBox")
+                await until(lambda: box.property("count") == 2, 20, "the host's agents")
+                await tab_to(gui, "remoteAgentBox")
+                await keys("Down")  # nib, then its own Claude Code
+                await until(lambda: box.property("currentText") == "claude", 5, "chosen")
+                await tab_to(gui, "remoteFolderField")
+                await type_text(str(repo))
+                await until(lambda: gui.item("remoteWorktreeBox").property("enabled"), 10)
+                await tab_to(gui, "remoteWorktreeBox")
+                await keys("space")
+                await tab_to(gui, "remoteFolderField")
+                await keys("Return")
+                await until(lambda: gui.state.shown is not None and gui.state.shown.remote, 60)
+                await closed(gui, dialog)
+                shown = gui.state.shown
+                assert shown.agent == "claude" and shown.branch
+                tree = Path(shown.cwd)
+                models.script = [
+                    Reply(calls=(plan_call("claude", "in_progress", "pending"),)),
+                    Reply(calls=(risky_call("claude", tree),)),
+                    Reply(calls=(plan_call("claude", "completed", "completed"),)),
+                    Reply("Made it."),
+                ]
+                await type_text("Make a file")
+                await keys("Return")
+                await until(lambda: gui.approvals.property("approvalId") != "", 120, "asked")
+                await keys("alt+y")
+                await until(
+                    lambda: (
+                        not gui.sessions.property("currentRunning")
+                        and gui.state.turn(gui.state.current).state == "completed"
+                    ),
+                    120,
+                    "the turn's end",
+                )
+                assert [r.content for r in gui.dock.model.rows()] == ["Step 1", "Step 2"]
+                assert (tree / "made.txt").exists() and not (repo / "made.txt").exists()
+
+            gui.run(body(), timeout=240)
