@@ -10,6 +10,7 @@ from PySide6.QtQuick import QQuickItem
 
 from harness.gui import Gui, walk
 from harness.waiting import until
+from tests.ui.test_feedback import finished_demo
 from ui.snapshots import Item
 
 pytestmark = pytest.mark.in_memory  # the host core in this process (tests/helpers/gui.py)
@@ -153,17 +154,7 @@ def test_the_tree_says_what_is_shown_in_words_and_nothing_hidden(gui, monkeypatc
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.sessions.create_session("agent")
-        await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
-        await until(
-            lambda: (
-                (s := gui.state.snapshot(session.id)) is not None
-                and all(i.status == "completed" for i in s.items)
-            ),
-            20,
-            "every step done",
-        )
-        await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
+        await finished_demo(gui, "1. Add the column\n2. Write the tests")
         gui.expand(True)
         await gui.frame()
         wrong = []

@@ -80,6 +80,19 @@ async def choose(
     await until(lambda: not palette(gui).property("visible"), what=f"ran {typed!r}")
 
 
+async def open_agent_dialog(gui: Gui) -> Any:
+    """The New menu by Ctrl+Shift+N, its agent entry (Plan, Goal, Remote…, then the
+    agent: separators skipped) by Down, and the agent dialog it opens."""
+    await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
+    for _ in range(4):
+        await gui.key(Qt.Key.Key_Down)
+    await gui.key(Qt.Key.Key_Return)
+    await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
+    dialog = gui.window.findChild(object, "agentDialog")
+    await until(lambda: dialog.property("opened"), what="the dialog open")
+    return dialog
+
+
 async def turn_end(gui: Gui) -> None:
     def ended() -> bool:
         turn = gui.state.turn(gui.state.current)
@@ -945,13 +958,7 @@ def test_the_agent_dialog_offers_the_folder_of_the_last_session_it_made(gui: Gui
     async def body() -> None:
         await agent_session(gui)  # made as the listing after a restart would tell it
         await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
-        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
-        for _ in range(4):
-            await gui.key(Qt.Key.Key_Down)
-        await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
-        dialog = gui.window.findChild(object, "agentDialog")
-        await until(lambda: dialog.property("opened"), what="the dialog open")
+        await open_agent_dialog(gui)
         field = gui.item("folderField")
         assert field.property("text") == str(gui.data_dir.parent / "work")
         assert field.property("selectedText") == field.property("text")  # typing replaces it

@@ -5,6 +5,8 @@ the turn runs). The checklist changes only when the agent writes it (ADR 0312)."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -24,6 +26,23 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 
 def asks(gui: Gui) -> list[str]:
     return [item.property("text") for item in gui.items("askText") if item.isVisible()]
+
+
+async def finished_demo(gui: Gui, request: str) -> Any:
+    """A session of the demo agent (its steps paced at 0 ms by the caller) whose turn has
+    done every step of `request` and ended."""
+    session = await gui.actions.sessions.create_session("agent")
+    await gui.actions.sessions.start_turn(request)
+    await until(
+        lambda: (
+            (s := gui.state.snapshot(session.id)) is not None
+            and all(i.status == "completed" for i in s.items)
+        ),
+        20,
+        "every step done",
+    )
+    await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
+    return session
 
 
 async def to_the_dock_list(gui: Gui) -> object:
@@ -129,18 +148,8 @@ def test_a_finished_step_is_not_skipped_and_home_and_end_choose_the_ends(gui, mo
 
     async def body() -> None:
         await gui.start()
-        session = await gui.actions.sessions.create_session("agent")
         more = "".join(f"\n{n}. Check part {n}" for n in range(4, 21))  # past the list's box
-        await gui.actions.sessions.start_turn("1. Read it\n2. Fix it\n3. Ship it" + more)
-        await until(
-            lambda: (
-                (s := gui.state.snapshot(session.id)) is not None
-                and all(i.status == "completed" for i in s.items)
-            ),
-            15,
-            "every step done",
-        )
-        await until(lambda: not gui.sessions.property("currentRunning"), what="the turn's end")
+        session = await finished_demo(gui, "1. Read it\n2. Fix it\n3. Ship it" + more)
         listview = await to_the_dock_list(gui)
         assert listview.property("currentIndex") == 0  # "Read it", completed
         await gui.key(Qt.Key.Key_S)

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from harness.gui import Gui
 from harness.waiting import until
 from tests.e2e.test_worktrees import IDENTITY, git, repository
-from tests.ui.test_agents import CTRL_SHIFT, NAME, configure
+from tests.ui.test_agents import CTRL_SHIFT, NAME, configure, open_agent_dialog
 
 
 def test_a_session_in_a_new_worktree_by_keys(
@@ -31,13 +31,7 @@ def test_a_session_in_a_new_worktree_by_keys(
     async def body() -> None:
         await gui.start()
         await until(lambda: gui.sessions.property("agentCount") == 1, 10, "the agent listed")
-        await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
-        for _ in range(4):
-            await gui.key(Qt.Key.Key_Down)
-        await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
-        dialog = gui.window.findChild(object, "agentDialog")
-        await until(lambda: dialog.property("opened"), what="the dialog open")
+        dialog = await open_agent_dialog(gui)
         field, box = gui.item("folderField"), gui.item("worktreeBox")
         field.setProperty("text", str(plain))
         await gui.frame()
