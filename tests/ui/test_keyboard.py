@@ -644,6 +644,17 @@ def test_appearance_and_reduced_motion_are_settings_in_the_window(gui) -> None:
         await gui.key(Qt.Key.Key_Space)
         await until(lambda: gui.state.reduced_motion, what="still motion")
         assert gui.dock.property("reducedMotion")
+        # a box that is on stands out from the dialog in the dark palette (NibCheckBox;
+        # Fusion's was a faint grey on grey)
+        await gui.frame()
+        box = gui.item("reducedMotionBox").property("indicator")
+        corner = box.mapToScene(QPointF(3, 3))
+        shot = gui.grab()
+        ratio = contrast(
+            shot.pixelColor(int(corner.x()), int(corner.y())),
+            shot.pixelColor(int(corner.x()) - 8, int(corner.y())),
+        )
+        assert ratio >= 3, ratio
         await gui.key(Qt.Key.Key_Escape)
         kept = json.loads((gui.data_dir / "settings.json").read_text())["desktop"]
         assert kept["appearance"] == "dark" and kept["reducedMotion"] is True

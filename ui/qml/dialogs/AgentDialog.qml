@@ -82,8 +82,9 @@ Dialog {
             Accessible.role: Accessible.AlertMessage
             Accessible.name: text
         }
-        CheckBox {
+        NibCheckBox {
             id: worktreeBox
+            theme: agentDialog.theme
             objectName: "worktreeBox"
             visible: agentDialog.inRepository
             text: qsTr("In a new worktree: a branch of its own, your checkout left as it is")
@@ -112,8 +113,9 @@ Dialog {
                 Keys.onReturnPressed: agentDialog.create()
             }
         }
-        CheckBox {
+        NibCheckBox {
             id: carryBox
+            theme: agentDialog.theme
             objectName: "carryBox"
             visible: agentDialog.worktree
             text: qsTr("Carry my uncommitted changes into it")

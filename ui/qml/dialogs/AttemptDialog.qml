@@ -129,7 +129,8 @@ Dialog {
         }
         Repeater {
             model: attemptDialog.names
-            delegate: CheckBox {
+            delegate: NibCheckBox {
+                theme: attemptDialog.theme
                 required property string modelData
                 objectName: "attemptAgent_" + modelData
                 text: modelData === "nib" ? qsTr("Nib's own agent") : modelData

@@ -62,8 +62,9 @@ Dialog {
             Accessible.role: Accessible.AlertMessage
             Accessible.name: text
         }
-        CheckBox {
+        NibCheckBox {
             id: replaceBox
+            theme: exportDialog.theme
             objectName: "exportReplace"
             visible: exportDialog.problem === "replace"
             text: qsTr("A file is there: replace it")

@@ -105,7 +105,8 @@ Dialog {
                     Keys.onReturnPressed: formDialog.send()
                     Keys.onEnterPressed: formDialog.send()
                 }
-                CheckBox {
+                NibCheckBox {
+                    theme: formDialog.theme
                     objectName: "formCheck_" + row.modelData.name
                     visible: row.modelData.kind === "boolean"
                     text: row.modelData.title

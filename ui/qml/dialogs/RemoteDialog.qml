@@ -185,8 +185,9 @@ Dialog {
                 Accessible.role: Accessible.AlertMessage
                 Accessible.name: text
             }
-            CheckBox {
+            NibCheckBox {
                 id: worktreeBox
+                theme: remoteDialog.theme
                 objectName: "remoteWorktreeBox"
                 Layout.columnSpan: 2
                 text: qsTr("In a new worktree of that folder's repository")

@@ -60,35 +60,13 @@ Dialog {
         FocusRing { shown: parent.visualFocus }
     }
 
-    component Choice: CheckBox {
-        id: choice
+    component Choice: NibCheckBox {
         required property string key
         Layout.fillWidth: true
-        // the box drawn in the theme's colours: a clear edge, and an accent fill with its
-        // mark when on, on both palettes
-        indicator: Rectangle {
-            objectName: "choiceIndicator"
-            x: choice.leftPadding
-            y: (choice.height - height) / 2
-            implicitWidth: 16
-            implicitHeight: 16
-            radius: 3
-            color: choice.checked ? settingsDialog.theme.accent : settingsDialog.theme.surface
-            border.color: choice.checked ? settingsDialog.theme.accent : settingsDialog.theme.muted
-            Text {
-                anchors.centerIn: parent
-                text: "✓"
-                visible: choice.checked
-                color: settingsDialog.theme.accentText
-                font.pixelSize: 12
-                font.bold: true
-            }
-        }
-        Accessible.name: text
+        theme: settingsDialog.theme
         Keys.onReturnPressed: settingsDialog.close()
         Keys.onEnterPressed: settingsDialog.close()
         onToggled: settingsDialog.app.settings.set(key, checked)
-        FocusRing { shown: parent.visualFocus }
     }
 
     ColumnLayout {
