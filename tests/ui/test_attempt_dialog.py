@@ -254,6 +254,8 @@ def test_the_composers_task_goes_to_several_agents_with_its_attachments(
         assert gui.item("attemptFolder").property("text") == str(repo)
         said = gui.item("attemptAttachments").property("text")
         assert "The image from the composer" in said and "@" in said
+        # the repository's last check asked for as the dialog opened: none yet
+        await until(lambda: gui.state.recalled_check == (str(repo), ""), 10, "the recall")
         gui.item("attemptCheck").setProperty("text", "python3 -c pass")
         await start(dialog)
         await until(lambda: gui.state.notice.startswith("Started 2 runs"), 15, "the two runs")

@@ -51,6 +51,7 @@ Dialog {
         checkField.text = ""
         folderField.selectAll()
         folderField.forceActiveFocus()
+        recall.restart()  // asked at each opening: the folder may be as it was last time
     }
     onAccepted: {
         const agents = attemptDialog.names.filter(name => attemptDialog.chosen[name])
