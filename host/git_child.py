@@ -7,7 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 GIT_TIMEOUT_S = 120.0
 READ_CHUNK = 256 * 1024  # of a streamed output, read at a time
@@ -43,6 +47,86 @@ async def run_git(
             await process.wait()
         raise
     return process.returncode or 0, out, err
+
+
+async def fed_git(
+    args: list[str],
+    feed: Callable[[Callable[[bytes], None]], T],
+    *,
+    cwd: str | None,
+    env: dict[str, str],
+    niceness: int = 0,
+) -> tuple[int, bytes, bytes, T | None]:
+    """`git ARGS` reading its input as `feed` writes it: `feed(write)` runs in a worker
+    thread, git working on each piece meanwhile. Its exit status, output, error output
+    and what `feed` returned (None: git ended before reading it all); TimeoutError after
+    GIT_TIMEOUT_S. git is ended (and `feed` finds its pipe closed) with the awaiting task."""
+    reading, writing = os.pipe()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "git",
+            *args,
+            cwd=cwd,
+            env=env,
+            stdin=reading,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except BaseException:
+        os.close(writing)
+        raise
+    finally:
+        os.close(reading)
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
+    pipe = _Pipe(writing)
+    outputs = asyncio.ensure_future(process.communicate())
+    try:
+        made = await asyncio.wait_for(asyncio.to_thread(pipe.run, feed), GIT_TIMEOUT_S)
+        out, err = await asyncio.wait_for(outputs, GIT_TIMEOUT_S)
+    except BaseException:
+        pipe.drop()
+        if process.returncode is None:
+            process.kill()
+        outputs.cancel()
+        await process.wait()
+        raise
+    return process.returncode or 0, out, err, made
+
+
+class _Pipe:
+    """The writing end of a child's input, closed once: by the worker thread that fed it,
+    or, when that thread never started, by the task that gave up on it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._lock = threading.Lock()
+        self._started = False
+        self._closed = False
+
+    def write(self, piece: bytes) -> None:
+        view = memoryview(piece)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    def run(self, feed: Callable[[Callable[[bytes], None]], T]) -> T | None:
+        with self._lock:
+            if self._closed:
+                return None
+            self._started = True
+        try:
+            return feed(self.write)
+        except BrokenPipeError:  # git ended early: its exit status says why
+            return None
+        finally:
+            os.close(self._fd)
+
+    def drop(self) -> None:
+        with self._lock:
+            if not self._started and not self._closed:
+                self._closed = True
+                os.close(self._fd)
 
 
 async def _tail(stream: asyncio.StreamReader, keep: int = 64 * 1024) -> bytes:

@@ -18,7 +18,6 @@ import asyncio
 import logging
 import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,24 +26,17 @@ from pathlib import Path
 from host.checkpoints import journal, seeding
 from host.checkpoints.diffs import PatchCut, file_changes
 from host.checkpoints.errors import FolderError, FolderGone
-from host.checkpoints.keeping import Listing, kept_of, names_of, paths_of
+from host.checkpoints.keeping import Kept, Listing, kept_of, names_of, paths_of
+from host.checkpoints.store_git import StoreGit
 from host.checkpoints.writer import Write, write_back
-from host.git_child import GIT_TIMEOUT_S, read_git, run_git
 from host.protocol.models import FileChange
 
 log = logging.getLogger(__name__)
 
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 PACK_EVERY = 16  # records between two packings of the store's loose objects
 MAX_DIFF_CHARS = 256 * 1024  # one file's diff
 MAX_CHANGES_CHARS = 6 * 1024 * 1024  # all diffs of one answer, well under the 8 MiB frame
-NICENESS = 10  # git's priority below the host's, the agents' and the window's
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-_CONFIG = (
-    "core.autocrlf=false", "core.safecrlf=false", "core.symlinks=true",
-    "core.quotepath=false", "core.fsmonitor=false", "core.untrackedCache=false",
-    "core.preloadIndex=true", "gc.auto=0", "diff.renames=true", "diff.noprefix=false",
-    "diff.external=", "core.hooksPath=/dev/null", "advice.detachedHead=false",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -60,98 +52,15 @@ class Entry:
     sha: str
 
 
-class FolderStore:
+class FolderStore(StoreGit):
     """One session's store. Calls on one store must not overlap (the checkpoint service
     runs them one at a time per session)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
+        super().__init__(root)
         self._indexed: frozenset[str] | None = None  # what the store's index holds, once known
         self._since_pack = 0
-        self._exclude: Path | None = None  # a worktree's exclude file, once asked
         self._borrowing = False  # a first record seeded from a checkout's own index
-
-    # --- git ----------------------------------------------------------------------------
-
-    def _env(self, cwd: Path | None, index: Path | None) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-        env.update(
-            GIT_DIR=str(self.root),
-            GIT_CONFIG_NOSYSTEM="1",
-            GIT_CONFIG_GLOBAL=os.devnull,
-            GIT_LITERAL_PATHSPECS="1",
-            GIT_TERMINAL_PROMPT="0",
-            GIT_OPTIONAL_LOCKS="0",
-            LC_ALL="C",
-            GIT_AUTHOR_NAME="Nib",
-            GIT_AUTHOR_EMAIL="nib@localhost",
-            GIT_COMMITTER_NAME="Nib",
-            GIT_COMMITTER_EMAIL="nib@localhost",
-        )
-        if cwd is not None:
-            env["GIT_WORK_TREE"] = str(cwd)
-        if index is not None:
-            env["GIT_INDEX_FILE"] = str(index)
-        return env
-
-    async def _git(
-        self,
-        *args: str,
-        cwd: Path | None = None,
-        index: Path | None = None,
-        stdin: bytes | None = None,
-        check: bool = True,
-        exclude: Path | None = None,
-    ) -> bytes:
-        excludes = os.devnull
-        if exclude is None and cwd is not None:
-            exclude = self.exclude_of(cwd)
-        if exclude is not None and exclude.is_file():
-            excludes = str(exclude)
-        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-        code, out, err = await run_git(
-            [*config, "-c", f"core.excludesFile={excludes}", *args],
-            cwd=str(cwd if cwd is not None else self.root.parent),
-            env=self._env(cwd, index),
-            stdin=stdin,
-            niceness=NICENESS,
-        )
-        if check and code != 0:
-            words = err.decode("utf-8", "replace").strip().splitlines()
-            raise FolderError(f"git {args[0]} failed: {words[-1] if words else code}")
-        return out
-
-    def exclude_of(self, cwd: Path) -> Path:
-        """The folder's exclude file: `.git/info/exclude`, or, where `.git` is a file (a
-        worktree, section 18), the one git names for it (asked once)."""
-        if not (cwd / ".git").is_file():
-            return cwd / ".git" / "info" / "exclude"
-        if self._exclude is None:
-            env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-            done = subprocess.run(
-                [
-                    "git",
-                    "-C",
-                    str(cwd),
-                    "rev-parse",
-                    "--path-format=absolute",
-                    "--git-path",
-                    "info/exclude",
-                ],
-                capture_output=True,
-                env=env,
-                timeout=GIT_TIMEOUT_S,
-                check=False,
-            )
-            named = done.stdout.decode("utf-8", "surrogateescape").strip()
-            self._exclude = Path(named) if done.returncode == 0 and named else Path(os.devnull)
-        return self._exclude
-
-    async def _ensure(self) -> None:
-        if (self.root / "objects").is_dir():
-            return
-        self.root.parent.mkdir(parents=True, exist_ok=True)
-        await self._git("init", "--bare", "--quiet", str(self.root))
 
     # --- recording ----------------------------------------------------------------------
 
@@ -176,18 +85,33 @@ class FolderStore:
         if not cwd.is_dir():
             raise FolderGone(f"the folder {cwd} no longer exists")
         await self._ensure()
-        listed = await self._listing(cwd)
+        index = self.root / "nib-index"
+        # a first record seeds its index from the checkout's while git lists the folder
+        seeded = None if index.exists() else asyncio.ensure_future(self._seed(cwd, index))
+        try:
+            listed = await self._listing(cwd)
+        except BaseException:
+            if seeded is not None:
+                seeded.cancel()
+                await asyncio.gather(seeded, return_exceptions=True)
+            raise
+        if seeded is not None:
+            await seeded
         prefix = None
         if skip is not None and skip.is_relative_to(cwd) and skip != cwd:
             prefix = skip.relative_to(cwd).as_posix() + "/"
-        index = self.root / "nib-index"
-        if not index.exists():
-            await self._seed(cwd, index)
         if self._indexed is None:
             before = await self._git("ls-files", "-z", cwd=cwd, index=index)
             self._indexed = frozenset(names_of(before))
         indexed, self._indexed = self._indexed, None  # unknown until the index is written
-        kept = await asyncio.to_thread(kept_of, cwd, listed.names, prefix, indexed, listed.cut)
+
+        def keep(write: Callable[[bytes], None]) -> Kept:
+            return kept_of(cwd, listed.names, prefix, indexed, listed.cut, write)
+
+        # the kept paths go to git as they are found: it reads their files meanwhile
+        kept = await self._fed(
+            keep, "update-index", "-z", "--add", "--remove", "--stdin", cwd=cwd, index=index
+        )
         if kept.dropped:
             await self._git(
                 "update-index",
@@ -197,17 +121,6 @@ class FolderStore:
                 cwd=cwd,
                 index=index,
                 stdin=kept.dropped,
-            )
-        if kept.paths:
-            await self._git(
-                "update-index",
-                "-z",
-                "--add",
-                "--remove",
-                "--stdin",
-                cwd=cwd,
-                index=index,
-                stdin=kept.paths,
             )
         tree = (await self._git("write-tree", cwd=cwd, index=index)).decode().strip()
         self._indexed = kept.names  # (a file gone since the listing is removed, not kept)
@@ -236,28 +149,6 @@ class FolderStore:
             index=self.root / "nib-empty-index",
         )
         return listing
-
-    async def _read(
-        self,
-        take: Callable[[bytes], bool],
-        args: tuple[str, ...],
-        cwd: Path | None = None,
-        index: Path | None = None,
-    ) -> None:
-        """`git ARGS`, its output handed to `take` as it comes (`git_child.read_git`);
-        FolderError in git's words when it fails."""
-        config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-        code, err = await read_git(
-            [*config, *args],
-            take,
-            cwd=str(cwd if cwd is not None else self.root.parent),
-            env=self._env(cwd, index),
-            niceness=NICENESS,
-        )
-        if code not in (0, None):
-            words = err.decode("utf-8", "replace").strip().splitlines()
-            name = next(a for a in args if not a.startswith("-") and "=" not in a)
-            raise FolderError(f"git {name} failed: {words[-1] if words else code}")
 
     async def _seed(self, cwd: Path, index: Path) -> None:
         """A first record of a git checkout's top starts from git's own index (see

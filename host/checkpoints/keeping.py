@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +16,7 @@ MAX_FILE_BYTES = 1024 * 1024
 # the project's: a record holds at most this much (a home folder's caches are not copied)
 MAX_RECORD_BYTES = 512 * 1024 * 1024
 LIST_CAP = 10 * MAX_FILES  # names of git's listing read, at most (the rest not listed)
-YIELD_EVERY = 200  # files a worker thread reads between two turns of the event loop
+YIELD_EVERY = 1000  # files a worker thread reads between two turns of the event loop
 
 
 def paths_of(names: list[str]) -> bytes:
@@ -58,24 +59,44 @@ class Kept:
     partial_reason: str | None
 
 
+def _readable(base: str, name: str, info: os.stat_result, me: int) -> bool:
+    """Whether this process may read the file: its owner's read bit decides for its
+    owner (ACLs leave the owner to the mode bits), `access` asks for anyone else."""
+    if info.st_uid == me and me != 0:
+        return bool(info.st_mode & stat.S_IRUSR)
+    return os.access(base + name, os.R_OK)
+
+
 def kept_of(
-    cwd: Path, listed: bytes, skip: str | None, indexed: frozenset[str], cut: bool = False
+    cwd: Path,
+    listed: bytes,
+    skip: str | None,
+    indexed: frozenset[str],
+    cut: bool = False,
+    emit: Callable[[bytes], None] | None = None,
 ) -> Kept:
     """The listed paths (git's, in path order) a record keeps: links (never followed)
     and regular files up to MAX_FILE_BYTES, the first MAX_FILES of them, but those under
     `skip`, those this process cannot read and those on another filesystem mounted in
     the folder (a folder of `/` holds /proc, whose files say a size they do not have). In
-    a worker thread: for 20,000 files this is most of a record's own work."""
+    a worker thread: for 20,000 files this is most of a record's own work. `emit` is
+    handed the kept paths as they are found, every YIELD_EVERY names (git's update-index
+    reads them meanwhile)."""
     kept: list[str] = []
     over = 0
     size = 0
     elsewhere = 0  # files on another filesystem, or not readable
     base = str(cwd) + os.sep
     device = os.stat(cwd).st_dev
-    lstat, is_link, is_file, access = os.lstat, stat.S_ISLNK, stat.S_ISREG, os.access
+    me = os.geteuid()
+    lstat, is_link, is_file = os.lstat, stat.S_ISLNK, stat.S_ISREG
+    told = 0
     for count, name in enumerate(names_of(listed)):
         if count % YIELD_EVERY == 0:
             time.sleep(0)  # the event loop's thread gets the interpreter now and then
+            if emit is not None and told < len(kept):
+                emit(paths_of(kept[told:]))
+                told = len(kept)
         if name.endswith("/"):  # a repository inside the folder: its own business
             continue
         if skip is not None and name.startswith(skip):
@@ -85,7 +106,7 @@ def kept_of(
         except OSError:
             continue
         mode = info.st_mode
-        if info.st_dev != device or (is_file(mode) and not access(base + name, os.R_OK)):
+        if info.st_dev != device or (is_file(mode) and not _readable(base, name, info, me)):
             elsewhere += is_file(mode) or is_link(mode)
             continue
         if is_link(mode) or (is_file(mode) and info.st_size <= MAX_FILE_BYTES):
@@ -94,6 +115,8 @@ def kept_of(
                 kept.append(name)
             else:
                 over += 1
+    if emit is not None and told < len(kept):
+        emit(paths_of(kept[told:]))
     reason = None
     if over and size > MAX_RECORD_BYTES:
         reason = (

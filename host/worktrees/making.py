@@ -29,14 +29,15 @@ class Repo:
 async def repo_of(cwd: Path) -> Repo:
     """The git work tree `cwd` is in; -32602 naming why when it is none."""
     try:
-        top = Path(await git.text(cwd, "rev-parse", "--show-toplevel"))
-        common = Path(
-            await git.text(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir")
-        )
+        asked = ("--show-toplevel", "--path-format=absolute", "--git-common-dir")
+        found = (await git.text(cwd, "rev-parse", *asked)).splitlines()
     except GitFailed:
+        found = []
+    if len(found) != 2:  # (a bare repository has no top)
         raise errors.InvalidParams(
             f"{cwd} is not inside a git work tree, so it cannot have a worktree"
-        ) from None
+        )
+    top, common = Path(found[0]), Path(found[1])
     main = common.parent if common.name == ".git" else top
     below = cwd.resolve().relative_to(top.resolve()).as_posix()
     return Repo(top, main, common, "" if below == "." else below)

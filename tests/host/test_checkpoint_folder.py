@@ -171,3 +171,43 @@ def test_a_huge_folder_is_listed_only_so_far(
     said = re.fullmatch(r"the folder has more than (\d+) files; .*", made.partial_reason)
     assert said is not None and 50 <= int(said.group(1)) <= 501, made.partial_reason
     assert "the first 10 in path order are recorded" in made.partial_reason
+
+
+def test_a_large_folder_goes_to_git_in_pieces_as_it_is_read(
+    folder: Path, store: FolderStore
+) -> None:
+    """The kept paths are handed to git's update-index as they are found (several pieces
+    here): every one is recorded, once, and a second record reads only what changed."""
+    from host.checkpoints import keeping
+
+    many = folder / "many"
+    many.mkdir()
+    count = 3 * keeping.YIELD_EVERY + 7
+    for i in range(count):
+        (many / f"{i:05}").write_text(f"{i}\n")
+    first = asyncio.run(store.record(folder))
+    assert first.files == count + 1
+    assert len(asyncio.run(store.entries(first.tree))) == count + 1
+    (many / "00003").write_text("changed\n")
+    (many / "00004").unlink()
+    second = asyncio.run(store.record(folder))
+    assert changes(store, first.tree, second.tree) == [
+        ("many/00003", None, "modified", False),
+        ("many/00004", None, "deleted", False),
+    ]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_files_this_process_cannot_read_are_left_out_and_said(
+    folder: Path, store: FolderStore
+) -> None:
+    """The owner's read bit decides for the owner's own files (no `access` per file)."""
+    secret = folder / "secret.txt"
+    secret.write_text("mine, unreadable\n")
+    secret.chmod(0o200)
+    try:
+        made = asyncio.run(store.record(folder))
+    finally:
+        secret.chmod(0o600)
+    assert set(asyncio.run(store.entries(made.tree))) == {"a.txt"}
+    assert made.partial_reason == "1 file on another filesystem or not readable are not recorded"
