@@ -15,7 +15,6 @@ cannot be read is ignored (nothing else is in it), and writing it never fails th
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import stat
@@ -26,6 +25,8 @@ from nib_desktop.state import store
 from nib_desktop.state.types import AskKind, PlanAsk
 
 if TYPE_CHECKING:
+    import asyncio
+
     from nib_desktop.state import events as ev
     from nib_desktop.state.store import AppState, Change
 
@@ -139,6 +140,8 @@ class DraftKeeper:
     def _heard(self, _event: ev.Event, change: Change) -> None:
         if not any(part in change for part in KEPT):
             return
+        import asyncio  # (not at the module's top: `load` is in the first frame, asyncio not)
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -148,6 +151,8 @@ class DraftKeeper:
         self._timer = loop.call_later(WRITE_AFTER_S, self._write_soon)
 
     def _write_soon(self) -> None:
+        import asyncio
+
         self._timer = None
         unsent = Unsent.of(self._state)
         if unsent != self._written:
