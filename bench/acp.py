@@ -79,9 +79,11 @@ def builtin_run(folder: Path, steps: int) -> list[float]:
         server.stop()
 
 
-def acp_run(folder: Path, steps: int, cwd: Path | None = None) -> list[float]:
+def acp_run(
+    folder: Path, steps: int, cwd: Path | None = None, worktree: bool = False
+) -> list[float]:
     """Each plan update's latency; the session's folder `cwd` (the host's small home
-    folder when None)."""
+    folder when None), in a new worktree of its repository when `worktree`."""
     times = folder / "times.json"
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"BENCH_TIMES": str(times)}}
@@ -89,7 +91,9 @@ def acp_run(folder: Path, steps: int, cwd: Path | None = None) -> list[float]:
     (folder / "home").mkdir(exist_ok=True)  # the sessions' folder, as checkpoints read it
     with running_host(folder, str(folder / "h.sock"), host_env(HOME=str(folder / "home"))) as host:
         client = host.connect()
-        place = {"cwd": str(cwd)} if cwd is not None else {}
+        place: dict[str, Any] = {"cwd": str(cwd)} if cwd is not None else {}
+        if worktree:
+            place["worktree"] = {}
         sid = client.call("sessions.create", {"agent": "scripted", **place})["id"]
         turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
         got = arrivals(client, turn["id"])

@@ -1,15 +1,17 @@
 """A worktree per session (contract section 18): what making one and reading it cost,
 against git alone in the same run.
 
-    python -m bench.worktrees [--files 20000] [--runs 7]
+    python -m bench.worktrees [--files 20000] [--runs 7] [--steps 40]
 
 A repository of N files (512 bytes each, in 100 folders), one commit. Making: the host's
 own path (`git worktree add` under the data folder, then the worktree's first checkpoint,
 as its first turn takes it) against `git worktree add` alone (the floor). Reading: with 3
 files changed in the worktree, `worktrees.status` as the host computes it (a scratch
 index and object directory, the diff from the merge base, the trial merge) against `git
-status --porcelain` and `git merge-tree --write-tree` alone. Targets (issue 49): making
-<= 1.5x the floor; status p99 <= 100 ms and <= 2x its floor.
+status --porcelain` and `git merge-tree --write-tree` alone. Telling: the agent's plan
+as `todos.changed` in a worktree session against a session without one (see `told`).
+Targets (issue 49): making <= 1.5x the floor, the host's loop never held over 20 ms
+meanwhile; status p99 <= 100 ms and <= 2x its floor; `todos.changed` p99 <= 1.1x.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.acp import acp_run
 from bench.stats import percentile
 from harness.git_env import git_env
 from host.checkpoints.folder import FolderStore
@@ -29,6 +32,7 @@ from host.protocol import models as m
 from host.worktrees import making, reading
 
 ENV = git_env()
+TURNS = 5  # of each kind, for `told`: its p99 is of TURNS x steps revisions
 
 
 def git(folder: Path, *args: str) -> str:
@@ -57,8 +61,20 @@ def timed(work: object) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-async def nib_make(repo: Path, path: Path, branch: str, data: Path) -> float:
-    """The host's making; returns its own part (ms): all but `git worktree add`."""
+async def nib_make(repo: Path, path: Path, branch: str, data: Path) -> tuple[float, float]:
+    """The host's making: its own part (ms, all but `git worktree add`), and the event
+    loop's longest stall meanwhile (ms, from a 1 ms ticker on the same loop)."""
+    stall = 0.0
+
+    async def ticker() -> None:
+        nonlocal stall
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            stall, last = max(stall, now - last - 0.001), now
+
+    ticking = asyncio.ensure_future(ticker())
     started = time.perf_counter()
     found = await making.repo_of(repo)
     _base, commit = await making.base_of(found, None)
@@ -66,18 +82,21 @@ async def nib_make(repo: Path, path: Path, branch: str, data: Path) -> float:
     await making.make(found, path, branch, commit, carry=False)
     added = time.perf_counter()
     await FolderStore(data / "store" / branch.replace("/", "-")).record(path)
-    return (adding - started + time.perf_counter() - added) * 1000
+    own = (adding - started + time.perf_counter() - added) * 1000
+    ticking.cancel()
+    return own, stall * 1000
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--files", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--steps", type=int, default=40, help="plan updates in a turn")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         repo = repository(root / "repo", args.files)
-        floors, nibs, own = [], [], []
+        floors, nibs, own, stalls = [], [], [], []
         for run in range(args.runs):
             os.sync()  # each starts with the last one's files on disk: the same for both
             started = time.perf_counter()
@@ -85,8 +104,11 @@ def main() -> None:
             floors.append((time.perf_counter() - started) * 1000)
             os.sync()
             started = time.perf_counter()
-            own.append(asyncio.run(nib_make(repo, root / "data" / f"wt{run}", f"nib/{run}", root)))
+            making_one = nib_make(repo, root / "data" / f"wt{run}", f"nib/{run}", root)
+            part, stall = asyncio.run(making_one)
             nibs.append((time.perf_counter() - started) * 1000)
+            own.append(part)
+            stalls.append(stall)
         print(f"making a worktree of {args.files:,} files ({args.runs} runs):")
         print(f"  git worktree add alone:           p50 {percentile(floors, 50):8.1f} ms")
         print(
@@ -97,6 +119,7 @@ def main() -> None:
             f"  the host's own part (all but git's add): p50 {percentile(own, 50):6.1f} ms"
             f" = {percentile(own, 50) / percentile(floors, 50):.2f}x the floor"
         )
+        print(f"  the event loop's longest stall meanwhile: {max(stalls):.1f} ms (target <= 20 ms)")
 
         path = root / "data" / "wt0"
         for k in range(3):
@@ -128,6 +151,28 @@ def main() -> None:
             f"  p99 {p99:7.1f} ms (target <= 100 ms)  ratio {p99 / floor99:.2f}x"
             " (target <= 2x)"
         )
+        told(root, repo, args.steps)
+
+
+def told(root: Path, repo: Path, steps: int) -> None:
+    """`todos.changed` of the scripted agent's plan updates (bench.acp's plan latency) in
+    a session with a worktree of the repository, whose every revision and turn end makes
+    the host read the worktree's status (`worktrees.changed`, at most once a second),
+    against a session in the repository's checkout without one: the same folder, the
+    same checkpoints, no worktree. Alternated, so both see the machine alike."""
+    late: dict[bool, list[float]] = {False: [], True: []}
+    for n in range(TURNS):
+        for worktree in (False, True):
+            kind = "wt" if worktree else "plain"
+            late[worktree] += acp_run(root / f"host-{kind}{n}", steps, repo, worktree)
+    p50 = {k: percentile(v, 50) * 1e3 for k, v in late.items()}
+    p99 = {k: percentile(v, 99) * 1e3 for k, v in late.items()}
+    print(f"todos.changed of the agent's plan ({steps} updates a turn, {TURNS} turns each):")
+    print(f"  without a worktree: p50 {p50[False]:6.2f} ms  p99 {p99[False]:6.2f} ms")
+    print(
+        f"  in a worktree:      p50 {p50[True]:6.2f} ms  p99 {p99[True]:6.2f} ms  p99 ratio"
+        f" {p99[True] / p99[False]:.2f}x (target <= 1.1x)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,12 @@ _CONFIG = (
     "gc.auto=0",
     "color.ui=false",
 )
+
+
+# git's priority below the host's in a task that reads for nobody waiting (`worktrees.changed`
+# after a turn or a checklist revision): the host, its agents and the window go first
+NICENESS: ContextVar[int] = ContextVar("git_niceness", default=0)
+IN_BACKGROUND = 10
 
 
 class GitFailed(Exception):
@@ -85,7 +92,11 @@ async def run(
     """`git -C cwd ARGS`; GitFailed when it exits other than 0 and `check`."""
     config = [arg for pair in _CONFIG for arg in ("-c", pair)]
     code, out, err = await run_git(
-        [*config, "-C", str(cwd), *args], cwd=None, env=_env(env), stdin=stdin
+        [*config, "-C", str(cwd), *args],
+        cwd=None,
+        env=_env(env),
+        stdin=stdin,
+        niceness=NICENESS.get(),
     )
     words = err.decode("utf-8", "replace").strip()
     if check and code != 0:
@@ -100,7 +111,9 @@ async def stream(
     """`git -C cwd ARGS`, its output handed to `take` as it comes (ended once `take`
     answers False); GitFailed when it exits other than 0."""
     config = [arg for pair in _CONFIG for arg in ("-c", pair)]
-    code, err = await read_git([*config, "-C", str(cwd), *args], take, cwd=None, env=_env(env))
+    code, err = await read_git(
+        [*config, "-C", str(cwd), *args], take, cwd=None, env=_env(env), niceness=NICENESS.get()
+    )
     if code not in (0, None):
         lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
         raise GitFailed(args, code, lines[-1] if lines else "")

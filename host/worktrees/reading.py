@@ -109,9 +109,10 @@ async def trial(
 
 
 async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
-    """A scratch over the worktree's repository, its index a copy of the worktree's."""
+    """A scratch over the worktree's repository, its index a copy of the worktree's (made
+    in a worker thread: a large repository's index is megabytes)."""
     common, index = await asyncio.gather(common_of(path), index_of(path))
-    return git.scratch(objects_of(common), index)
+    return contextlib.closing(await asyncio.to_thread(Scratch, objects_of(common), index))
 
 
 async def changed_files(

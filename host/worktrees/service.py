@@ -26,6 +26,12 @@ from host.worktrees.git import GitFailed
 
 log = logging.getLogger(__name__)
 TELL_EVERY_S = 1.0
+# A worktree's status is read in a pause of its session: once its checklist and turns have
+# been still QUIET_S, or LATEST_S after the first change not yet told, whichever is first.
+# Reading it costs git a pass over the worktree; during a burst of revisions that pass
+# would share the processor with the revisions' own way to the window.
+QUIET_S = 0.25
+LATEST_S = 2.0
 
 
 class Worktrees:
@@ -42,6 +48,7 @@ class Worktrees:
         self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
         self._told_at: dict[str, float] = {}  # session id: when it was last told
         self._telling: dict[str, asyncio.Task[None]] = {}
+        self._untold: dict[str, tuple[float, float]] = {}  # session id: (first, last) change
         self._setting_up: dict[str, asyncio.Task[None]] = {}  # by worktree folder
         publisher.subscribe(self._heard)
 
@@ -298,30 +305,43 @@ class Worktrees:
             self._soon(params.session_id)
 
     def _soon(self, session_id: str) -> None:
-        """`worktrees.changed` for the session's worktree, at most once a second: a change
-        within a second of the last is told at its second's end, the last state."""
+        """`worktrees.changed` for the session's worktree, at most once a second, read in
+        a pause of the session (QUIET_S, LATEST_S); the last state always told."""
+        now = time.monotonic()
+        first, _last = self._untold.get(session_id, (now, now))
+        self._untold[session_id] = (first, now)
         if session_id in self._telling:
             return
         try:
             session = self._sessions.get(session_id)
             loop = asyncio.get_running_loop()
         except (errors.RpcError, RuntimeError):
+            self._untold.pop(session_id, None)
             return
         if session.worktree is None or session.worktree.state == "removed":
+            self._untold.pop(session_id, None)
             return
-        wait = TELL_EVERY_S - (time.monotonic() - self._told_at.get(session_id, -TELL_EVERY_S))
-        self._telling[session_id] = loop.create_task(self._tell_after(session_id, max(wait, 0)))
+        self._telling[session_id] = loop.create_task(self._tell_after(session_id))
 
-    async def _tell_after(self, session_id: str, wait: float) -> None:
+    def _due(self, session_id: str) -> float:
+        first, last = self._untold[session_id]
+        allowed = self._told_at.get(session_id, -TELL_EVERY_S) + TELL_EVERY_S
+        return max(allowed, min(last + QUIET_S, first + LATEST_S))
+
+    async def _tell_after(self, session_id: str) -> None:
         try:
-            await asyncio.sleep(wait)
+            while (wait := self._due(session_id) - time.monotonic()) > 0:
+                await asyncio.sleep(wait)  # (a change meanwhile moves the moment on)
             del self._telling[session_id]
+            del self._untold[session_id]
+            git.NICENESS.set(git.IN_BACKGROUND)  # (this task's own: nobody waits on it)
             tree = self._tree(session_id)
             async with self._lock(tree):
                 told, _now = await self._status(session_id, tree, diffs=False)
             self._tell_now(session_id, told)
         except (errors.RpcError, OSError) as exc:
             self._telling.pop(session_id, None)
+            self._untold.pop(session_id, None)
             log.info("the worktree of session %s was not told: %s", session_id, exc)
 
     def _tell_now(self, session_id: str, told: m.WorktreeStatus) -> None:
@@ -332,6 +352,7 @@ class Worktrees:
         self._publisher.publish(rpc.WORKTREES_CHANGED, quiet)
 
     def _forget_telling(self, session_id: str) -> None:
+        self._untold.pop(session_id, None)
         task = self._telling.pop(session_id, None)
         if task is not None:
             task.cancel()

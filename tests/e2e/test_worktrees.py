@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -361,3 +362,44 @@ def test_a_repositorys_setup_runs_in_a_new_worktree_before_its_first_turn(
         told = client.call("messages.list", {"sessionId": failing["id"]})["messages"]
         [failed] = [x for x in told if x["content"] == "The set-up false failed (exit status 1)"]
         assert failed["isError"]
+
+
+def test_a_worktree_is_told_in_a_pause_of_its_checklist_never_amid_it(tmp_path: Path) -> None:
+    """`worktrees.changed` after a burst of checklist revisions: told once the revisions
+    pause, with the last state, never while they come (reading the worktree costs git a
+    pass over it, which would share the processor with the revisions' own way out)."""
+    import json
+
+    from harness import ACP_AGENT
+
+    data = tmp_path / "data"
+    data.mkdir()
+    times = str(tmp_path / "times.json")
+    entry = {"command": sys.executable, "args": [str(ACP_AGENT)], "env": {"BENCH_TIMES": times}}
+    (data / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}}))
+    repo = repository(tmp_path / "repo")
+    env = host_env(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", **IDENTITY)
+    with running_host(data, str(tmp_path / "h.sock"), env) as host:
+        client = host.connect()
+        session = client.call(
+            "sessions.create", {"agent": "scripted", "cwd": str(repo), "worktree": {}}
+        )
+        sid = session["id"]
+        turn = client.call("turns.start", {"sessionId": sid, "text": "bench 12"})  # 0.24 s
+        assert client.wait_turn_end(turn["id"])["state"] == "completed"
+        told = client.wait_notification(
+            lambda n: n["method"] == "worktrees.changed" and n["params"]["sessionId"] == sid,
+            10,
+            keep=True,
+        )
+        order = [
+            n["method"]
+            for n in client.notifications
+            if n["method"] in ("todos.changed", "worktrees.changed")
+            and n["params"]["sessionId"] == sid
+        ]
+    revisions = [i for i, name in enumerate(order) if name == "todos.changed"]
+    assert len(revisions) == 12
+    # none told between the burst's first revision and its last
+    assert "worktrees.changed" not in order[revisions[0] : revisions[-1]], order
+    assert told["params"]["head"] and told["params"]["branch"] == session["worktree"]["branch"]
