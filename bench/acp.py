@@ -95,6 +95,8 @@ def acp_run(
         if worktree:
             place["worktree"] = {}
         sid = client.call("sessions.create", {"agent": "scripted", **place})["id"]
+        if worktree:  # its files on disk, as a while later when its user types a prompt
+            os.sync()
         turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
         got = arrivals(client, turn["id"])
     sent = json.loads(times.read_text())

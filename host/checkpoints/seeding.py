@@ -38,4 +38,7 @@ async def checkout_index(cwd: Path) -> tuple[Path, Path] | None:
 
 
 async def copy_index(index: Path, to: Path) -> None:
-    await asyncio.to_thread(shutil.copyfile, index, to)
+    """The index copied with its own time: git reads again an entry whose file time is not
+    before the index file's ("racy git": a file changed in the second it was indexed, its
+    size kept). A copy stamped now would have git trust such an entry's old blob."""
+    await asyncio.to_thread(shutil.copy2, index, to)

@@ -84,3 +84,31 @@ def test_an_index_that_trusts_what_it_does_not_read_is_not_seeded(tmp_path: Path
     files = asyncio.run(store.entries(tree))
     blob = asyncio.run(store.blobs([files["src/m5.py"].sha]))
     assert list(blob.values()) == [b"X = 'edited, unseen by git'\n"]
+
+
+def test_a_file_changed_in_the_second_git_indexed_it_is_read_again(tmp_path: Path) -> None:
+    """ "Racy git": a file changed, its size kept, in the second its index was written
+    (here: all set to one past second) has stat data the index cannot tell from the
+    indexed one; git reads such an entry again because its time is not before the index
+    file's own. The seeded copy keeps the index's time, so the record holds the file as
+    it is, not the indexed blob (a restore's undo would otherwise give back the old text)."""
+    import os
+
+    wt = checkout(tmp_path)
+    index = Path(git(wt, "rev-parse", "--path-format=absolute", "--git-path", "index").strip())
+    edited = wt / "src" / "m5.py"
+    past = (os.stat(edited).st_mtime_ns // 10**9 - 60) * 10**9
+    for _attempt in range(20):  # until the change's ctime falls in the indexed one's second
+        edited.write_text("X = 5\n")
+        os.utime(edited, ns=(past, past))
+        git(wt, "add", "src/m5.py")
+        indexed = os.stat(edited)
+        edited.write_text("X = 9\n")  # the same size
+        os.utime(edited, ns=(past, past))
+        if os.stat(edited).st_ctime_ns // 10**9 == indexed.st_ctime_ns // 10**9:
+            break
+    os.utime(index, ns=(past, past))  # the index written in that second too: racy
+    store = FolderStore(tmp_path / "store")
+    tree = asyncio.run(store.record(wt)).tree
+    blob = asyncio.run(store.entries(tree))["src/m5.py"].sha
+    assert asyncio.run(store.blobs([blob]))[blob] == b"X = 9\n"
