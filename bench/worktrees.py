@@ -32,7 +32,7 @@ from host.protocol import models as m
 from host.worktrees import making, reading
 
 ENV = git_env()
-TURNS = 5  # of each kind, for `told`: its p99 is of TURNS x steps revisions
+TURNS = 8  # of each kind, for `told`: its p99 is of TURNS x steps revisions
 
 
 def git(folder: Path, *args: str) -> str:

@@ -85,6 +85,7 @@ class FolderStore(StoreGit):
         if not cwd.is_dir():
             raise FolderGone(f"the folder {cwd} no longer exists")
         await self._ensure()
+        await self.find_exclude(cwd)
         index = self.root / "nib-index"
         # a first record seeds its index from the checkout's while git lists the folder
         seeded = None if index.exists() else asyncio.ensure_future(self._seed(cwd, index))
@@ -295,6 +296,7 @@ class FolderStore(StoreGit):
         ignored; an undo must not take them for files added since.)"""
         found = await self.entries(tree)
         rules = [n for n in found if n == ".gitignore" or n.endswith("/.gitignore")]
+        await self.find_exclude(cwd)
         exclude = self.exclude_of(cwd)
         if not rules and not exclude.is_file():
             return set()

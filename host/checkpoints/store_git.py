@@ -6,13 +6,12 @@ git's last words."""
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 from host.checkpoints.errors import FolderError
-from host.git_child import GIT_TIMEOUT_S, fed_git, read_git, run_git
+from host.git_child import fed_git, read_git, run_git
 
 T = TypeVar("T")
 
@@ -99,29 +98,21 @@ class StoreGit:
 
     def exclude_of(self, cwd: Path) -> Path:
         """The folder's exclude file: `.git/info/exclude`, or, where `.git` is a file (a
-        worktree, section 18), the one git names for it (asked once)."""
+        worktree, section 18), the one git named for it (`find_exclude`, asked once)."""
         if not (cwd / ".git").is_file():
             return cwd / ".git" / "info" / "exclude"
-        if self._exclude is None:
-            env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-            done = subprocess.run(
-                [
-                    "git",
-                    "-C",
-                    str(cwd),
-                    "rev-parse",
-                    "--path-format=absolute",
-                    "--git-path",
-                    "info/exclude",
-                ],
-                capture_output=True,
-                env=env,
-                timeout=GIT_TIMEOUT_S,
-                check=False,
-            )
-            named = done.stdout.decode("utf-8", "surrogateescape").strip()
-            self._exclude = Path(named) if done.returncode == 0 and named else Path(os.devnull)
-        return self._exclude
+        return self._exclude if self._exclude is not None else Path(os.devnull)
+
+    async def find_exclude(self, cwd: Path) -> None:
+        """Where `.git` is a file, ask git once which exclude file it reads there (awaited:
+        the host's loop is never held by a git it waits for)."""
+        if self._exclude is not None or not (cwd / ".git").is_file():
+            return
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        asked = ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"]
+        code, out, _err = await run_git(["-C", str(cwd), *asked], cwd=None, env=env)
+        named = out.decode("utf-8", "surrogateescape").strip()
+        self._exclude = Path(named) if code == 0 and named else Path(os.devnull)
 
     async def _ensure(self) -> None:
         if (self.root / "objects").is_dir():
