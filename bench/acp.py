@@ -80,10 +80,12 @@ def builtin_run(folder: Path, steps: int) -> list[float]:
 
 
 def acp_run(
-    folder: Path, steps: int, cwd: Path | None = None, worktree: bool = False
+    folder: Path, steps: int, cwd: Path | None = None, worktree: bool = False, warm: bool = False
 ) -> list[float]:
     """Each plan update's latency; the session's folder `cwd` (the host's small home
-    folder when None), in a new worktree of its repository when `worktree`."""
+    folder when None), in a new worktree of its repository when `worktree`. With `warm`,
+    a first turn of the same plan runs unmeasured (the session's first checkpoint and
+    agent start in it) and the next, started as it ends, is measured."""
     times = folder / "times.json"
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"BENCH_TIMES": str(times)}}
@@ -97,10 +99,14 @@ def acp_run(
         sid = client.call("sessions.create", {"agent": "scripted", **place})["id"]
         if worktree:  # its files on disk, as a while later when its user types a prompt
             os.sync()
+        before = 0
+        if warm:
+            turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
+            before = max(arrivals(client, turn["id"]), default=0)
         turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
         got = arrivals(client, turn["id"])
     sent = json.loads(times.read_text())
-    return [got[k + 1] - sent[k] for k in range(steps) if k + 1 in got]
+    return [got[before + k + 1] - sent[k] for k in range(steps) if before + k + 1 in got]
 
 
 def tree_rss(pid: int) -> float:

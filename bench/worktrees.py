@@ -166,12 +166,15 @@ def told(root: Path, repo: Path, steps: int) -> None:
     a session with a worktree of the repository, whose every revision and turn end makes
     the host read the worktree's status (`worktrees.changed`, at most once a second),
     against a session in the repository's checkout without one: the same folder, the
-    same checkpoints, no worktree. Alternated, so both see the machine alike."""
+    same checkpoints, no worktree. Each measures a session's second turn, started as its
+    first ends: the first turn's status is read then, and its first checkpoint (which in a
+    fresh worktree reads again every file git wrote in its last second) is behind it.
+    Alternated, so both see the machine alike."""
     late: dict[bool, list[float]] = {False: [], True: []}
     for n in range(TURNS):
         for worktree in (False, True):
             kind = "wt" if worktree else "plain"
-            late[worktree] += acp_run(root / f"host-{kind}{n}", steps, repo, worktree)
+            late[worktree] += acp_run(root / f"host-{kind}{n}", steps, repo, worktree, True)
     p50 = {k: percentile(v, 50) * 1e3 for k, v in late.items()}
     p99 = {k: percentile(v, 99) * 1e3 for k, v in late.items()}
     print(f"todos.changed of the agent's plan ({steps} updates a turn, {TURNS} turns each):")
