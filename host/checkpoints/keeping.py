@@ -54,7 +54,6 @@ class Listing:
 @dataclass(frozen=True)
 class Kept:
     names: frozenset[str]
-    paths: bytes  # the kept names, for update-index
     dropped: bytes  # names the index holds that are not kept
     partial_reason: str | None
 
@@ -72,16 +71,16 @@ def kept_of(
     listed: bytes,
     skip: str | None,
     indexed: frozenset[str],
-    cut: bool = False,
-    emit: Callable[[bytes], None] | None = None,
+    cut: bool,
+    emit: Callable[[bytes], None],
 ) -> Kept:
     """The listed paths (git's, in path order) a record keeps: links (never followed)
     and regular files up to MAX_FILE_BYTES, the first MAX_FILES of them, but those under
     `skip`, those this process cannot read and those on another filesystem mounted in
     the folder (a folder of `/` holds /proc, whose files say a size they do not have). In
     a worker thread: for 20,000 files this is most of a record's own work. `emit` is
-    handed the kept paths as they are found, every YIELD_EVERY names (git's update-index
-    reads them meanwhile)."""
+    handed the kept paths (NUL-ended) as they are found, every YIELD_EVERY names: git's
+    update-index reads them meanwhile."""
     kept: list[str] = []
     over = 0
     size = 0
@@ -94,7 +93,7 @@ def kept_of(
     for count, name in enumerate(names_of(listed)):
         if count % YIELD_EVERY == 0:
             time.sleep(0)  # the event loop's thread gets the interpreter now and then
-            if emit is not None and told < len(kept):
+            if told < len(kept):
                 emit(paths_of(kept[told:]))
                 told = len(kept)
         if name.endswith("/"):  # a repository inside the folder: its own business
@@ -115,7 +114,7 @@ def kept_of(
                 kept.append(name)
             else:
                 over += 1
-    if emit is not None and told < len(kept):
+    if told < len(kept):
         emit(paths_of(kept[told:]))
     reason = None
     if over and size > MAX_RECORD_BYTES:
@@ -136,4 +135,4 @@ def kept_of(
         )
         reason = f"{reason}; {left}" if reason else left
     names = frozenset(kept)
-    return Kept(names, paths_of(kept), paths_of(sorted(indexed - names)), reason)
+    return Kept(names, paths_of(sorted(indexed - names)), reason)

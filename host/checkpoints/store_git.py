@@ -101,7 +101,9 @@ class StoreGit:
         worktree, section 18), the one git named for it (`find_exclude`, asked once)."""
         if not (cwd / ".git").is_file():
             return cwd / ".git" / "info" / "exclude"
-        return self._exclude if self._exclude is not None else Path(os.devnull)
+        if self._exclude is None:  # a reading of the folder would apply no exclude file
+            raise RuntimeError(f"find_exclude({cwd}) is awaited before git reads it")
+        return self._exclude
 
     async def find_exclude(self, cwd: Path) -> None:
         """Where `.git` is a file, ask git once which exclude file it reads there (awaited:

@@ -21,7 +21,7 @@ from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
-from host.worktrees import git, reading, setup
+from host.worktrees import reading, setup
 
 log = logging.getLogger(__name__)
 TELL_EVERY_S = 0.25
@@ -146,10 +146,7 @@ class Attempts:
             trees.append(session.worktree)
         first, second = Path(trees[0].path), Path(trees[1].path)
         common = await reading.common_of(first)
-        with (
-            git.scratch(reading.objects_of(common), await reading.index_of(first)) as one,
-            git.scratch(reading.objects_of(common), await reading.index_of(second)) as two,
-        ):
+        with await reading.scratch_of(first) as one, await reading.scratch_of(second) as two:
             a = await reading.read(trees[0], one)
             b = await reading.read(trees[1], two)
             both = {

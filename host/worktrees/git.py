@@ -10,11 +10,10 @@ directory and index whose alternate is the repository's own objects.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,12 +158,3 @@ class Scratch:
 
     def close(self) -> None:
         shutil.rmtree(self._folder, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def scratch(objects: Path, index: Path | None = None) -> Iterator[Scratch]:
-    made = Scratch(objects, index)
-    try:
-        yield made
-    finally:
-        made.close()

@@ -329,19 +329,18 @@ class Worktrees:
         return max(allowed, min(last + QUIET_S, first + LATEST_S))
 
     async def _tell_after(self, session_id: str) -> None:
+        while (wait := self._due(session_id) - time.monotonic()) > 0:
+            await asyncio.sleep(wait)  # (a change meanwhile moves the moment on)
+        # from here a change asks for a telling of its own
+        del self._telling[session_id]
+        del self._untold[session_id]
+        git.NICENESS.set(git.IN_BACKGROUND)  # (this task's own: nobody waits on it)
         try:
-            while (wait := self._due(session_id) - time.monotonic()) > 0:
-                await asyncio.sleep(wait)  # (a change meanwhile moves the moment on)
-            del self._telling[session_id]
-            del self._untold[session_id]
-            git.NICENESS.set(git.IN_BACKGROUND)  # (this task's own: nobody waits on it)
             tree = self._tree(session_id)
             async with self._lock(tree):
                 told, _now = await self._status(session_id, tree, diffs=False)
             self._tell_now(session_id, told)
         except (errors.RpcError, OSError) as exc:
-            self._telling.pop(session_id, None)
-            self._untold.pop(session_id, None)
             log.info("the worktree of session %s was not told: %s", session_id, exc)
 
     def _tell_now(self, session_id: str, told: m.WorktreeStatus) -> None:
