@@ -84,11 +84,17 @@ async def open_agent_dialog(gui: Gui) -> Any:
     """The New menu by Ctrl+Shift+N, its agent entry (Plan, Goal, Remote…, then the
     agent: separators skipped) by Down, and the agent dialog it opens."""
     await gui.key(Qt.Key.Key_N, CTRL_SHIFT)
-    for _ in range(4):
+    return await open_from_menu(gui, 4, "agentDialog")
+
+
+async def open_from_menu(gui: Gui, downs: int, dialog_name: str) -> Any:
+    """The open menu's entry `downs` down (separators skipped) chosen by Return, and the
+    dialog `dialog_name` it opens, once open."""
+    for _ in range(downs):
         await gui.key(Qt.Key.Key_Down)
     await gui.key(Qt.Key.Key_Return)
-    await until(lambda: gui.window.findChild(object, "agentDialog"), what="the dialog")
-    dialog = gui.window.findChild(object, "agentDialog")
+    await until(lambda: gui.window.findChild(object, dialog_name), what="the dialog")
+    dialog = gui.window.findChild(object, dialog_name)
     await until(lambda: dialog.property("opened"), what="the dialog open")
     return dialog
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from harness.gui import Gui
 from harness.waiting import until
-from tests.ui.test_agents import NAME, configure, transcript
+from tests.ui.test_agents import NAME, configure, open_from_menu, transcript
 
 
 async def palette(gui: Gui, words: str) -> None:
@@ -39,12 +39,7 @@ def test_an_earlier_session_is_listed_and_opened(gui: Gui, tmp_path: Path) -> No
         assert gui.visible_items("newEarlierSessions")[0].property("text") == (
             f"Earlier {NAME} sessions…"
         )
-        for _ in range(5):
-            await gui.key(Qt.Key.Key_Down)
-        await gui.key(Qt.Key.Key_Return)
-        await until(lambda: gui.window.findChild(object, "earlierDialog"), what="the dialog")
-        dialog = gui.window.findChild(object, "earlierDialog")
-        await until(lambda: dialog.property("opened"), what="the dialog open")
+        dialog = await open_from_menu(gui, 5, "earlierDialog")
         assert dialog.property("title") == f"Earlier {NAME} sessions"
         field = gui.item("earlierFolder")
         field.setProperty("text", str(work))
