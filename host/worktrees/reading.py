@@ -116,15 +116,27 @@ async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
 
 
 async def changed_files(
-    path: Path, old: str, new: str, env: dict[str, str], whole: int = MAX_STATUS_CHARS
+    path: Path,
+    old: str,
+    new: str,
+    env: dict[str, str],
+    whole: int = MAX_STATUS_CHARS,
+    diffs: bool = True,
 ) -> list[m.FileChange]:
-    """What differs from `old` to `new`, as section 16's FileChanges."""
+    """What differs from `old` to `new`, as section 16's FileChanges; without `diffs`,
+    git's patch is not asked for (every `diff` "", none `truncated`)."""
     patch = PatchCut(MAX_DIFF_CHARS, whole)  # cut as it is read, never held whole
-    named, counted, _streamed = await asyncio.gather(
+    listed = asyncio.gather(
         git.run(path, *DIFF, "-z", "--name-status", old, new, env=env),
         git.run(path, *DIFF, "-z", "--numstat", old, new, env=env),
-        git.stream(path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env),
     )
+    if diffs:
+        streamed = git.stream(
+            path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env
+        )
+        (named, counted), _ = await asyncio.gather(listed, streamed)
+    else:
+        named, counted = await listed
     return await asyncio.to_thread(
         file_changes, named.out, counted.out, patch, MAX_DIFF_CHARS, whole
     )
@@ -133,7 +145,8 @@ async def changed_files(
 async def status(
     session_id: str, tree: m.Worktree, diffs: bool = True
 ) -> tuple[m.WorktreeStatus, Reading]:
-    """`worktrees.status` (every diff "" unless `diffs`), and the reading it rests on."""
+    """`worktrees.status` (without `diffs`, as `worktrees.changed` tells it: every diff ""
+    and git's patch never read), and the reading it rests on."""
     path = Path(tree.path)
     if not path.is_dir():
         raise gone(path)
@@ -141,12 +154,10 @@ async def status(
         now = await read(tree, work)
         counted, files, (_merged, clashes) = await asyncio.gather(
             git.text(path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"),
-            changed_files(path, now.merge_base, now.tree, work.env),
+            changed_files(path, now.merge_base, now.tree, work.env, diffs=diffs),
             trial(path, now.base_head, now.commit, work.env),
         )
         behind, ahead = (int(x) for x in counted.split())
-    if not diffs:
-        files = [f.model_copy(update={"diff": ""}) for f in files]
     told = m.WorktreeStatus(
         session_id=session_id,
         branch=tree.branch,

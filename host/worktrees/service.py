@@ -345,8 +345,12 @@ class Worktrees:
 
     def _tell_now(self, session_id: str, told: m.WorktreeStatus) -> None:
         self._told_at[session_id] = time.monotonic()
-        quiet = told.model_copy(
-            update={"files": tuple(f.model_copy(update={"diff": ""}) for f in told.files)}
+        quiet = told.model_copy(  # (a merge's answer had its diffs: not told)
+            update={
+                "files": tuple(
+                    f.model_copy(update={"diff": "", "truncated": False}) for f in told.files
+                )
+            }
         )
         self._publisher.publish(rpc.WORKTREES_CHANGED, quiet)
 

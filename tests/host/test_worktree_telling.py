@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from harness.git_env import git_env
 from host.core import HostCore
 from host.protocol import errors, methods as rpc, models as m
-from host.worktrees import reading
+from host.worktrees import git as worktree_git, reading
 
 
 def git(folder: Path, *args: str) -> None:
@@ -60,3 +61,56 @@ def test_a_failed_reading_leaves_the_telling_a_later_change_asked_for(
     told = asyncio.run(run())
     assert calls == 2
     assert isinstance(told, m.WorktreeStatus) and told.dirty is False
+
+
+def test_a_telling_never_asks_git_for_the_diffs_it_would_drop(
+    core: HostCore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`worktrees.changed` tells every diff "": git's patch of a large change (cut on
+    the host's loop as it is read) is not asked for, and no file is told as cut."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    patches: list[tuple[str, ...]] = []
+    real_stream = worktree_git.stream
+
+    async def stream(
+        path: Path, feed: Callable[[bytes], bool], *args: str, env: dict[str, str] | None = None
+    ) -> None:
+        if "-p" in args:
+            patches.append(args)
+        await real_stream(path, feed, *args, env=env)
+
+    monkeypatch.setattr(worktree_git, "stream", stream)
+
+    async def run() -> tuple[m.Wire, m.WorktreeStatus]:
+        told: asyncio.Future[m.Wire] = asyncio.get_running_loop().create_future()
+        core.publisher.subscribe(
+            lambda name, params: (
+                told.set_result(params)
+                if name == rpc.WORKTREES_CHANGED.name and not told.done()
+                else None
+            )
+        )
+        params = m.CreateSessionParams(cwd=str(repo), worktree=m.WorktreeRequest())
+        session = await core.worktrees.create(params)
+        assert session.worktree is not None
+        # a change whose diff is past a file's 256 KiB
+        big = "".join(f"line {i} of a large change\n" for i in range(20_000))
+        (Path(session.worktree.path) / "a.txt").write_text(big)
+        core.publisher.publish(rpc.TODOS_CHANGED, core.todos.snapshot(session.id))
+        quiet = await asyncio.wait_for(told, 10)
+        asked = await core.worktrees.status(m.SessionRef(session_id=session.id))
+        return quiet, asked
+
+    quiet, asked = asyncio.run(run())
+    assert isinstance(quiet, m.WorktreeStatus)
+    assert [(f.path, f.diff, f.truncated, f.additions) for f in quiet.files] == [
+        ("a.txt", "", False, 20_000)
+    ]
+    # only the status a client asked for read git's patch, and cut it
+    assert len(patches) == 1
+    assert asked.files[0].truncated and asked.files[0].diff.startswith("--- a/a.txt")
