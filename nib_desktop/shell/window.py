@@ -156,6 +156,7 @@ def run(
     # Only now: the event loop's and the protocol's modules.
     import asyncio
     import gc
+    import signal
 
     from nib_desktop.main_role import MainRole
     from nib_desktop.shell.event_loop import qt_event_loop
@@ -181,6 +182,16 @@ def run(
                     quitting.set_result(None)
 
             app.aboutToQuit.connect(quit_now)
+
+            def quit_asked() -> None:
+                # a SIGTERM or SIGINT (the desktop's logout, `kill`, Ctrl+C where it was
+                # started) quits as closing the window does, nothing asked: the drafts and
+                # the window's place kept, the host stopped, the socket's folder removed
+                window.setProperty("closeConfirmed", True)
+                app.quit()
+
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, quit_asked)
 
             settled = False  # started, and waiting for the app to quit
 

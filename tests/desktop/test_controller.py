@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -135,6 +137,44 @@ def test_quitting_leaves_no_host(aio_loop, tmp_path) -> None:
     assert alive(pid)
     app.close()
     assert not alive(pid)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_quit_quits_as_closing_the_window_does(tmp_path, signum) -> None:
+    """A logout's SIGTERM (or Ctrl+C's SIGINT where it was started) quits the app as
+    closing its window does: exit 0, its host stopped, its private socket folder gone,
+    the window's place kept."""
+    scratch, config = tmp_path / "tmp", tmp_path / "config"
+    scratch.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
+    env.update(QT_QPA_PLATFORM="offscreen", TMPDIR=str(scratch), XDG_CONFIG_HOME=str(config))
+    command = [sys.executable, "-m", "nib_desktop", "--data-dir", str(tmp_path / "d")]
+    app = subprocess.Popen(
+        [*command, "--log-level", "DEBUG"], stderr=subprocess.PIPE, text=True, env=env
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert app.stderr is not None
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in app.stderr])
+    reader.start()
+    try:
+        while (line := lines.get(timeout=60)) and "ready at monotonic" not in line:
+            assert "Traceback" not in line, line
+        host = int(line.split("host ", 1)[1].split()[0])
+        folders = [p.name[:4] for p in scratch.iterdir() if p.is_dir()]
+        assert folders == ["nib-"]  # the host's socket's (beside the single-instance socket)
+        app.send_signal(signum)
+        assert app.wait(30) == 0
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(10)
+        reader.join(10)  # (its pipe ended with the app)
+        app.stderr.close()
+    assert not alive(host)
+    assert list(scratch.iterdir()) == []
+    kept = "".join(p.read_text() for p in config.rglob("*.conf"))
+    assert "geometry" in kept
 
 
 def test_supervisor_passes_a_fresh_token_and_private_socket(tmp_path) -> None:
