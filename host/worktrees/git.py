@@ -17,6 +17,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from host.git_child import read_git, run_git
 
@@ -137,14 +138,29 @@ class Scratch:
     reading (a tree of the worktree's files, a trial merge) goes there and is thrown
     away; the repository's own objects are read through the alternate."""
 
-    def __init__(self, objects: Path, index: Path | None = None) -> None:
-        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-"))
+    # where scratches are made: the host's own folder once it said so (`keep_in`), else
+    # the system's temporary folder
+    root: ClassVar[Path | None] = None
+
+    @classmethod
+    def keep_in(cls, folder: Path) -> None:
+        """Scratches made in `folder` from now on, emptied first: what a host stopped in
+        the middle of a reading left there goes at the next start, not into /tmp for good."""
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        cls.root = folder
+
+    @classmethod
+    def let_go(cls, folder: Path) -> None:
+        """Scratches no longer made in `folder` (its host closes)."""
+        if cls.root == folder:
+            cls.root = None
+
+    def __init__(self, objects: Path) -> None:
+        root = Scratch.root if Scratch.root is not None and Scratch.root.is_dir() else None
+        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=root))
         (self._folder / "objects").mkdir()
         self.index = self._folder / "index"
-        if index is not None and index.is_file():
-            # its stat cache, so only changed files are read again; its own time kept, which
-            # git compares with each file's to tell an entry it cannot trust ("racy git")
-            shutil.copy2(index, self.index)
         self.env = {
             "GIT_OBJECT_DIRECTORY": str(self._folder / "objects"),
             "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects),
@@ -155,6 +171,14 @@ class Scratch:
             "GIT_COMMITTER_NAME": "Nib",
             "GIT_COMMITTER_EMAIL": "nib@localhost",
         }
+
+    def take(self, index: Path) -> None:
+        """A copy of `index` as this scratch's (a worker thread's job: it can be
+        megabytes): its stat cache, so only changed files are read again; its own time
+        kept, which git compares with each file's to tell an entry it cannot trust
+        ("racy git")."""
+        if index.is_file():
+            shutil.copy2(index, self.index)
 
     def close(self) -> None:
         shutil.rmtree(self._folder, ignore_errors=True)

@@ -109,10 +109,24 @@ async def trial(
 
 
 async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
-    """A scratch over the worktree's repository, its index a copy of the worktree's (made
-    in a worker thread: a large repository's index is megabytes)."""
+    """A scratch over the worktree's repository, its index a copy of the worktree's
+    (copied in a worker thread: a large repository's index is megabytes). A reading
+    cancelled meanwhile leaves no scratch behind: it goes once the copy is done."""
     common, index = await asyncio.gather(common_of(path), index_of(path))
-    return contextlib.closing(await asyncio.to_thread(Scratch, objects_of(common), index))
+    work = Scratch(objects_of(common))
+    copying = asyncio.ensure_future(asyncio.to_thread(work.take, index))
+    try:
+        await asyncio.shield(copying)
+    except BaseException:
+        copying.add_done_callback(lambda _copied: _close(work, _copied))
+        raise
+    return contextlib.closing(work)
+
+
+def _close(work: Scratch, copying: asyncio.Future[None]) -> None:
+    if not copying.cancelled():
+        copying.exception()  # (the caller was told, or left: nothing to tell)
+    work.close()
 
 
 async def changed_files(

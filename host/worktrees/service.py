@@ -25,6 +25,7 @@ from host.worktrees import git, making, reading, setup
 from host.worktrees.git import GitFailed
 
 log = logging.getLogger(__name__)
+SCRATCH_FOLDER = "scratch"  # the data folder's: readings' scratches (`git.Scratch`)
 TELL_EVERY_S = 1.0
 # A worktree's status is read in a pause of its session: once its checklist and turns have
 # been still QUIET_S, or LATEST_S after the first change not yet told, whichever is first.
@@ -44,6 +45,7 @@ class Worktrees:
         checklist: Callable[[str], m.TodoSnapshot],
     ) -> None:
         self._data_dir, self._db, self._publisher = data_dir, db, publisher
+        git.Scratch.keep_in(data_dir / SCRATCH_FOLDER)
         self._sessions, self._checklist = sessions, checklist
         self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
         self._told_at: dict[str, float] = {}  # session id: when it was last told
@@ -366,6 +368,7 @@ class Worktrees:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._telling.clear()
+        git.Scratch.let_go(self._data_dir / SCRATCH_FOLDER)
 
 
 async def _blobs(path: Path, tree: str, names: list[str], env: dict[str, str]) -> dict[str, str]:
