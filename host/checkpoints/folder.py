@@ -15,6 +15,7 @@ awaits them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import shutil
@@ -61,6 +62,8 @@ class FolderStore(StoreGit):
         self._indexed: frozenset[str] | None = None  # what the store's index holds, once known
         self._since_pack = 0
         self._borrowing = False  # a first record seeded from a checkout's own index
+        # the next record writes the store's index even if nothing changed (see `_record`)
+        self._rewrite = False
 
     # --- recording ----------------------------------------------------------------------
 
@@ -110,9 +113,25 @@ class FolderStore(StoreGit):
             return kept_of(cwd, listed.names, prefix, indexed, listed.cut, write)
 
         # the kept paths go to git as they are found: it reads their files meanwhile
+        rewrite = ("--force-write-index",) if self._rewrite else ()
         kept = await self._fed(
-            keep, "update-index", "-z", "--add", "--remove", "--stdin", cwd=cwd, index=index
+            keep,
+            "update-index",
+            "-z",
+            "--add",
+            "--remove",
+            *rewrite,
+            "--stdin",
+            cwd=cwd,
+            index=index,
         )
+        # git reads again every file changed in or after the second its index was written
+        # ("racy git"), and writes the index only when an entry changed: an index seeded
+        # from a fresh worktree's (its time kept) would have git hash the files written in
+        # checkout's last second at every record, for good. Written once more, later, it
+        # trusts them.
+        with contextlib.suppress(FileNotFoundError):  # (no index: nothing was kept)
+            self._rewrite = int(index.stat().st_mtime) <= int(kept.newest)
         if kept.dropped:
             await self._git(
                 "update-index",

@@ -56,6 +56,7 @@ class Kept:
     names: frozenset[str]
     dropped: bytes  # names the index holds that are not kept
     partial_reason: str | None
+    newest: float = 0.0  # the newest time a kept file was changed (st_mtime)
 
 
 def _readable(base: str, name: str, info: os.stat_result, me: int) -> bool:
@@ -85,6 +86,7 @@ def kept_of(
     over = 0
     size = 0
     elsewhere = 0  # files on another filesystem, or not readable
+    newest = 0.0
     base = str(cwd) + os.sep
     device = os.stat(cwd).st_dev
     me = os.geteuid()
@@ -112,6 +114,8 @@ def kept_of(
             size += info.st_size
             if len(kept) < MAX_FILES and size <= MAX_RECORD_BYTES:
                 kept.append(name)
+                if info.st_mtime > newest:
+                    newest = info.st_mtime
             else:
                 over += 1
     if told < len(kept):
@@ -135,4 +139,4 @@ def kept_of(
         )
         reason = f"{reason}; {left}" if reason else left
     names = frozenset(kept)
-    return Kept(names, paths_of(sorted(indexed - names)), reason)
+    return Kept(names, paths_of(sorted(indexed - names)), reason, newest)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from harness.git_env import git_env
@@ -112,3 +113,30 @@ def test_a_file_changed_in_the_second_git_indexed_it_is_read_again(tmp_path: Pat
     tree = asyncio.run(store.record(wt)).tree
     blob = asyncio.run(store.entries(tree))["src/m5.py"].sha
     assert asyncio.run(store.blobs([blob]))[blob] == b"X = 9\n"
+
+
+def test_an_index_git_cannot_trust_is_written_again_once(tmp_path: Path) -> None:
+    """A fresh worktree's index and the files git wrote in its last second share that
+    second (here: all set to one past second). git reads such files again at every record
+    ("racy git") and writes an index only when an entry changed: the seeded store's index,
+    its time kept, would have git hash them at every record for good. The store writes its
+    index once more, later, and git trusts the entries from then on."""
+    import os
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    files = [repo / f"m{i}.py" for i in range(5)]
+    past = (int(time.time()) - 60) * 10**9
+    for i, file in enumerate(files):
+        file.write_text(f"X = {i}\n")
+        os.utime(file, ns=(past, past))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    index = Path(git(repo, "rev-parse", "--path-format=absolute", "--git-path", "index").strip())
+    os.utime(index, ns=(past, past))  # written in the files' second: every entry racy
+    store = FolderStore(tmp_path / "store")
+    first = asyncio.run(store.record(repo))
+    second = asyncio.run(store.record(repo))
+    assert second.tree == first.tree
+    assert (store.root / "nib-index").stat().st_mtime_ns // 10**9 > past // 10**9
