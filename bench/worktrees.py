@@ -32,7 +32,8 @@ from host.protocol import models as m
 from host.worktrees import making, reading
 
 ENV = git_env()
-TURNS = 8  # of each kind, for `told`: its p99 is of TURNS x steps revisions
+TURNS = 20  # of each kind, for `told`: its p99 is of TURNS x steps revisions (at 8, two
+# runs of the same code differed by up to 10%: as much as the target leaves)
 
 
 def git(folder: Path, *args: str) -> str:
