@@ -12,6 +12,7 @@ from pathlib import Path
 from host.checkpoints.diffs import PatchCut, file_changes
 from host.protocol import errors, models as m
 from host.worktrees import git
+from host.worktrees.bases import Bases
 from host.worktrees.git import GitFailed, Scratch
 
 MAX_DIFF_CHARS = 256 * 1024  # one file's diff (section 16)
@@ -108,11 +109,16 @@ async def trial(
     return found[0], []
 
 
-async def scratch_of(path: Path) -> contextlib.AbstractContextManager[Scratch]:
-    """A scratch over the worktree's repository, its index a copy of the worktree's
-    (copied in a worker thread: a large repository's index is megabytes). A reading
-    cancelled meanwhile leaves no scratch behind: it goes once the copy is done."""
+async def scratch_of(
+    path: Path, bases: Bases | None = None
+) -> contextlib.AbstractContextManager[Scratch]:
+    """A scratch over the worktree's repository, its index a copy of the worktree's, or of
+    its base in `bases` (copied in a worker thread: a large repository's index is
+    megabytes). A reading cancelled meanwhile leaves no scratch behind: it goes once the
+    copy is done."""
     common, index = await asyncio.gather(common_of(path), index_of(path))
+    if bases is not None:
+        index = await bases.trusted(path, index)
     work = Scratch(objects_of(common))
     copying = asyncio.ensure_future(asyncio.to_thread(work.take, index))
     try:
@@ -157,14 +163,15 @@ async def changed_files(
 
 
 async def status(
-    session_id: str, tree: m.Worktree, diffs: bool = True
+    session_id: str, tree: m.Worktree, diffs: bool = True, bases: Bases | None = None
 ) -> tuple[m.WorktreeStatus, Reading]:
     """`worktrees.status` (without `diffs`, as `worktrees.changed` tells it: every diff ""
-    and git's patch never read), and the reading it rests on."""
+    and git's patch never read), and the reading it rests on; from the worktree's base in
+    `bases` (the service's: see `bases`)."""
     path = Path(tree.path)
     if not path.is_dir():
         raise gone(path)
-    with await scratch_of(path) as work:
+    with await scratch_of(path, bases) as work:
         now = await read(tree, work)
         counted, files, (_merged, clashes) = await asyncio.gather(
             git.text(path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"),

@@ -22,6 +22,7 @@ from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
 from host.worktrees import git, making, reading, setup
+from host.worktrees.bases import Bases
 from host.worktrees.git import GitFailed
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class Worktrees:
         git.Scratch.keep_in(data_dir / SCRATCH_FOLDER)
         self._sessions, self._checklist = sessions, checklist
         self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
+        self._bases = Bases()  # each worktree's index as git trusts it, for its readings
         self._told_at: dict[str, float] = {}  # session id: when it was last told
         self._telling: dict[str, asyncio.Task[None]] = {}
         self._untold: dict[str, tuple[float, float]] = {}  # session id: (first, last) change
@@ -163,7 +165,7 @@ class Worktrees:
         self, session_id: str, tree: m.Worktree, diffs: bool = True
     ) -> tuple[m.WorktreeStatus, reading.Reading]:
         try:
-            return await reading.status(session_id, tree, diffs)
+            return await reading.status(session_id, tree, diffs, self._bases)
         except GitFailed as exc:
             raise errors.InternalError(f"git could not read the worktree: {exc.words}") from None
 
@@ -256,6 +258,7 @@ class Worktrees:
             if not params.keep_branch:
                 await git.run(repo, "branch", "-D", tree.branch, check=False)
             self._set_state(tree, "removed")
+            self._bases.forget(path)
         self._forget_telling(params.session_id)
         return m.RemovedWorktree(removed=str(path))
 
@@ -368,6 +371,7 @@ class Worktrees:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._telling.clear()
+        self._bases.close()
         git.Scratch.let_go(self._data_dir / SCRATCH_FOLDER)
 
 

@@ -34,13 +34,15 @@ def test_a_failed_reading_leaves_the_telling_a_later_change_asked_for(
     real = reading.status
     calls = 0
 
-    async def status(session_id: str, tree: m.Worktree, diffs: bool = True) -> object:
+    async def status(
+        session_id: str, tree: m.Worktree, diffs: bool = True, bases: object = None
+    ) -> object:
         nonlocal calls
         calls += 1
         if calls == 1:  # the first reading: a change comes while it runs, then it fails
             core.publisher.publish(rpc.TODOS_CHANGED, core.todos.snapshot(session_id))
             raise errors.InvalidParams("the worktree's folder is gone")
-        return await real(session_id, tree, diffs)
+        return await real(session_id, tree, diffs, bases)
 
     monkeypatch.setattr(reading, "status", status)
 

@@ -1,0 +1,83 @@
+"""Each worktree's own index as git trusts it, for its status readings to start from.
+
+git reads again every file changed in or after the second its index was written ("racy
+git"), and writes an index only when an entry changed. A fresh worktree's index shares
+its second with the files its checkout wrote last, so a reading that starts from a copy
+of it (its time kept, as it must be) had git hash those files again at every reading,
+until the user's or an agent's git happened to write the index. A base is that index
+copied once and refreshed by git (`update-index -q --refresh --force-write-index`: what
+it cannot trust is read, then written as trusted; a changed file stays changed), made
+again whenever the worktree's index changes. A reading copies its base: the same entries
+and blobs as the index itself, so what it reads is the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from host.worktrees import git
+from host.worktrees.git import Scratch
+
+
+@dataclass(frozen=True)
+class _Base:
+    of: tuple[int, int, int]  # the worktree's index it was copied from: inode, size, time
+    file: Path
+
+
+class Bases:
+    """The bases of the worktrees read so far, by folder; a reading of one folder at a
+    time (the service's lock)."""
+
+    def __init__(self) -> None:
+        self._bases: dict[Path, _Base] = {}
+
+    async def trusted(self, path: Path, index: Path) -> Path:
+        """The base of the worktree at `path` whose own index is `index` (made now if
+        there is none or `index` changed since; `index` itself when it is missing)."""
+        try:
+            info = index.stat()
+        except FileNotFoundError:
+            return index
+        of = (info.st_ino, info.st_size, info.st_mtime_ns)
+        base = self._bases.get(path)
+        if base is not None and base.of == of:
+            return base.file
+        self.forget(path)
+        made, name = tempfile.mkstemp(prefix="nib-base-", dir=Scratch.root)
+        os.close(made)
+        file = Path(name)
+        # copied in a worker thread (megabytes); a reading cancelled meanwhile removes the
+        # file once the copy is done
+        copying = asyncio.ensure_future(asyncio.to_thread(shutil.copy2, index, file))
+        try:
+            await asyncio.shield(copying)
+            refresh = ("update-index", "-q", "--refresh", "--force-write-index")
+            # (one that fails, say over a merge left unfinished, leaves the copy as it was)
+            await git.run(path, *refresh, env={"GIT_INDEX_FILE": str(file)}, check=False)
+        except BaseException:
+            copying.add_done_callback(lambda copied: _remove(file, copied))
+            raise
+        self._bases[path] = _Base(of, file)
+        return file
+
+    def forget(self, path: Path) -> None:
+        base = self._bases.pop(path, None)
+        if base is not None:
+            base.file.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        for path in list(self._bases):
+            self.forget(path)
+
+
+def _remove(file: Path, copying: asyncio.Future[Any]) -> None:
+    if not copying.cancelled():
+        copying.exception()  # (the reading was told, or is gone: nothing to tell)
+    file.unlink(missing_ok=True)
