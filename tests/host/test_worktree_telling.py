@@ -22,15 +22,33 @@ def git(folder: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(folder), *args], env=env, check=True, capture_output=True)
 
 
-def test_a_failed_reading_leaves_the_telling_a_later_change_asked_for(
-    core: HostCore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = tmp_path / "repo"
+def repository(root: Path) -> Path:
+    repo = root / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     (repo / "a.txt").write_text("a\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "start")
+    return repo
+
+
+def first_told(core: HostCore) -> asyncio.Future[m.Wire]:
+    """The first `worktrees.changed` the host tells from now on (on the running loop)."""
+    told: asyncio.Future[m.Wire] = asyncio.get_running_loop().create_future()
+    core.publisher.subscribe(
+        lambda name, params: (
+            told.set_result(params)
+            if name == rpc.WORKTREES_CHANGED.name and not told.done()
+            else None
+        )
+    )
+    return told
+
+
+def test_a_failed_reading_leaves_the_telling_a_later_change_asked_for(
+    core: HostCore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = repository(tmp_path)
     real = reading.status
     calls = 0
 
@@ -47,14 +65,7 @@ def test_a_failed_reading_leaves_the_telling_a_later_change_asked_for(
     monkeypatch.setattr(reading, "status", status)
 
     async def run() -> m.Wire:
-        told: asyncio.Future[m.Wire] = asyncio.get_running_loop().create_future()
-        core.publisher.subscribe(
-            lambda name, params: (
-                told.set_result(params)
-                if name == rpc.WORKTREES_CHANGED.name and not told.done()
-                else None
-            )
-        )
+        told = first_told(core)
         params = m.CreateSessionParams(cwd=str(repo), worktree=m.WorktreeRequest())
         session = await core.worktrees.create(params)
         core.publisher.publish(rpc.TODOS_CHANGED, core.todos.snapshot(session.id))
@@ -70,12 +81,7 @@ def test_a_telling_never_asks_git_for_the_diffs_it_would_drop(
 ) -> None:
     """`worktrees.changed` tells every diff "": git's patch of a large change (cut on
     the host's loop as it is read) is not asked for, and no file is told as cut."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "a.txt").write_text("a\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "start")
+    repo = repository(tmp_path)
     patches: list[tuple[str, ...]] = []
     real_stream = worktree_git.stream
 
@@ -89,14 +95,7 @@ def test_a_telling_never_asks_git_for_the_diffs_it_would_drop(
     monkeypatch.setattr(worktree_git, "stream", stream)
 
     async def run() -> tuple[m.Wire, m.WorktreeStatus]:
-        told: asyncio.Future[m.Wire] = asyncio.get_running_loop().create_future()
-        core.publisher.subscribe(
-            lambda name, params: (
-                told.set_result(params)
-                if name == rpc.WORKTREES_CHANGED.name and not told.done()
-                else None
-            )
-        )
+        told = first_told(core)
         params = m.CreateSessionParams(cwd=str(repo), worktree=m.WorktreeRequest())
         session = await core.worktrees.create(params)
         assert session.worktree is not None
