@@ -50,7 +50,7 @@ class Bases:
         if base is not None and base.of == of:
             return base.file
         self.forget(path)
-        made, name = tempfile.mkstemp(prefix="nib-base-", dir=Scratch.root)
+        made, name = tempfile.mkstemp(prefix="nib-base-", dir=Scratch.place())
         os.close(made)
         file = Path(name)
         # copied in a worker thread (megabytes); a reading cancelled meanwhile removes the

@@ -156,9 +156,13 @@ class Scratch:
         if cls.root == folder:
             cls.root = None
 
+    @classmethod
+    def place(cls) -> Path | None:
+        """Where a scratch is made now (None: the system's temporary folder)."""
+        return cls.root if cls.root is not None and cls.root.is_dir() else None
+
     def __init__(self, objects: Path) -> None:
-        root = Scratch.root if Scratch.root is not None and Scratch.root.is_dir() else None
-        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=root))
+        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=Scratch.place()))
         (self._folder / "objects").mkdir()
         self.index = self._folder / "index"
         self.env = {
