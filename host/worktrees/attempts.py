@@ -145,14 +145,14 @@ class Attempts:
                 raise errors.InvalidParams(f"{run!r} is not a run of this attempt")
             trees.append(session.worktree)
         first, second = Path(trees[0].path), Path(trees[1].path)
-        common = await reading.common_of(first)
         with await reading.scratch_of(first) as one, await reading.scratch_of(second) as two:
             a = await reading.read(trees[0], one)
             b = await reading.read(trees[1], two)
             both = {
                 **two.env,
                 "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(
-                    [str(reading.objects_of(common)), one.env["GIT_OBJECT_DIRECTORY"]]
+                    # the repository's objects (one's alternate), then one's own
+                    [one.env["GIT_ALTERNATE_OBJECT_DIRECTORIES"], one.env["GIT_OBJECT_DIRECTORY"]]
                 ),
             }
             files = await reading.changed_files(second, a.tree, b.tree, both)

@@ -13,13 +13,11 @@ and blobs as the index itself, so what it reads is the same.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from host.worktrees import git
 from host.worktrees.git import Scratch
@@ -53,16 +51,17 @@ class Bases:
         made, name = tempfile.mkstemp(prefix="nib-base-", dir=Scratch.place())
         os.close(made)
         file = Path(name)
-        # copied in a worker thread (megabytes); a reading cancelled meanwhile removes the
-        # file once the copy is done
-        copying = asyncio.ensure_future(asyncio.to_thread(shutil.copy2, index, file))
+
+        def remove() -> None:
+            file.unlink(missing_ok=True)
+
+        await git.in_thread(lambda: shutil.copy2(index, file), remove)  # (megabytes)
+        refresh = ("update-index", "-q", "--refresh", "--force-write-index")
         try:
-            await asyncio.shield(copying)
-            refresh = ("update-index", "-q", "--refresh", "--force-write-index")
             # (one that fails, say over a merge left unfinished, leaves the copy as it was)
             await git.run(path, *refresh, env={"GIT_INDEX_FILE": str(file)}, check=False)
         except BaseException:
-            copying.add_done_callback(lambda copied: _remove(file, copied))
+            remove()
             raise
         self._bases[path] = _Base(of, file)
         return file
@@ -75,9 +74,3 @@ class Bases:
     def close(self) -> None:
         for path in list(self._bases):
             self.forget(path)
-
-
-def _remove(file: Path, copying: asyncio.Future[Any]) -> None:
-    if not copying.cancelled():
-        copying.exception()  # (the reading was told, or is gone: nothing to tell)
-    file.unlink(missing_ok=True)

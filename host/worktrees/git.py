@@ -10,6 +10,7 @@ directory and index whose alternate is the repository's own objects.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
@@ -131,6 +132,24 @@ async def ok(cwd: Path, *args: str, env: dict[str, str] | None = None) -> bool:
 def names(out: bytes) -> list[str]:
     """NUL-separated paths (`-z`), read as the checkpoints read them."""
     return [n for n in out.decode("utf-8", "surrogateescape").split("\0") if n]
+
+
+async def in_thread(work: Callable[[], object], undo: Callable[[], None]) -> None:
+    """`work` done in a worker thread and awaited. A thread cannot be stopped: when the
+    awaiting task is cancelled meanwhile (or the work fails), `undo` runs once the work is
+    done, so what it made after the cancel goes too."""
+    doing = asyncio.ensure_future(asyncio.to_thread(work))
+    try:
+        await asyncio.shield(doing)
+    except BaseException:
+        doing.add_done_callback(lambda done: _undone(done, undo))
+        raise
+
+
+def _undone(done: asyncio.Future[object], undo: Callable[[], None]) -> None:
+    if not done.cancelled():
+        done.exception()  # (the caller was told, or is gone: nothing to tell)
+    undo()
 
 
 class Scratch:

@@ -120,19 +120,8 @@ async def scratch_of(
     if bases is not None:
         index = await bases.trusted(path, index)
     work = Scratch(objects_of(common))
-    copying = asyncio.ensure_future(asyncio.to_thread(work.take, index))
-    try:
-        await asyncio.shield(copying)
-    except BaseException:
-        copying.add_done_callback(lambda _copied: _close(work, _copied))
-        raise
+    await git.in_thread(lambda: work.take(index), work.close)
     return contextlib.closing(work)
-
-
-def _close(work: Scratch, copying: asyncio.Future[None]) -> None:
-    if not copying.cancelled():
-        copying.exception()  # (the caller was told, or left: nothing to tell)
-    work.close()
 
 
 async def changed_files(
