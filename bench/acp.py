@@ -80,17 +80,23 @@ def builtin_run(folder: Path, steps: int) -> list[float]:
 
 
 def acp_run(
-    folder: Path, steps: int, cwd: Path | None = None, worktree: bool = False, warm: bool = False
+    folder: Path,
+    steps: int,
+    cwd: Path | None = None,
+    worktree: bool = False,
+    warm: bool = False,
+    turns: int = 1,
 ) -> list[float]:
     """Each plan update's latency; the session's folder `cwd` (the host's small home
     folder when None), in a new worktree of its repository when `worktree`. With `warm`,
     a first turn of the same plan runs unmeasured (the session's first checkpoint and
-    agent start in it) and the next, started as it ends, is measured."""
+    agent start in it). Then `turns` measured turns, each started as the last ends."""
     times = folder / "times.json"
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"command": sys.executable, "args": [str(AGENT)], "env": {"BENCH_TIMES": str(times)}}
     (folder / "settings.json").write_text(json.dumps({"agents": {"scripted": entry}}))
     (folder / "home").mkdir(exist_ok=True)  # the sessions' folder, as checkpoints read it
+    late: list[float] = []
     with running_host(folder, str(folder / "h.sock"), host_env(HOME=str(folder / "home"))) as host:
         client = host.connect()
         place: dict[str, Any] = {"cwd": str(cwd)} if cwd is not None else {}
@@ -103,10 +109,13 @@ def acp_run(
         if warm:
             turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
             before = max(arrivals(client, turn["id"]), default=0)
-        turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
-        got = arrivals(client, turn["id"])
-    sent = json.loads(times.read_text())
-    return [got[before + k + 1] - sent[k] for k in range(steps) if before + k + 1 in got]
+        for _ in range(turns):
+            turn = client.call("turns.start", {"sessionId": sid, "text": f"bench {steps}"})
+            got = arrivals(client, turn["id"])
+            sent = json.loads(times.read_text())  # written by the agent before its turn ends
+            late += [got[before + k + 1] - sent[k] for k in range(steps) if before + k + 1 in got]
+            before = max(got, default=before)
+    return late
 
 
 def tree_rss(pid: int) -> float:
