@@ -2,15 +2,17 @@
 folder: each session's draft, its message queued for the running turn's end, and its asks
 on the plan (and whether they were sent to go at that turn's end):
 
-    DIR/window-drafts.json: {"version": 1, "drafts": {session id: text},
+    DIR/window-drafts.json: {"version": 1, "drafts": {session id, or "": text},
                              "queued": {session id: text},
                              "asks": {session id: {"asks": [[kind, step, text, places]],
                                                    "queued": bool}}}
 
-("queued" and "asks" are additive: a file without them is read as before.) Written as it
-changes: WRITE_AFTER_S after the last change, on a worker thread (never a write on the
-GUI thread), and at once as the window closes; read before the first frame. A file that
-cannot be read is ignored (nothing else is in it), and writing it never fails the window.
+The draft of "" is what the input held with no session shown, as at the first launch
+before any session exists. ("queued" and "asks" are additive: a file without them is read
+as before.) Written as it changes: WRITE_AFTER_S after the last change, on a worker
+thread (never a write on the GUI thread), and at once as the window closes; read before
+the first frame. A file that cannot be read is ignored (nothing else is in it), and
+writing it never fails the window.
 """
 
 from __future__ import annotations
@@ -61,10 +63,15 @@ def nothing() -> Unsent:
     return Unsent({}, {}, {}, set())
 
 
-def _texts(held: object) -> dict[str, str]:
+def _texts(held: object, unshown: bool = False) -> dict[str, str]:
+    """Each session's text; with `unshown`, also the input's with no session shown ("")."""
     if not isinstance(held, dict):
         return {}
-    return {k: v for k, v in held.items() if isinstance(k, str) and k and isinstance(v, str)}
+    return {
+        k: v
+        for k, v in held.items()
+        if isinstance(k, str) and (k or unshown) and isinstance(v, str)
+    }
 
 
 def _asks(held: object) -> tuple[dict[str, tuple[PlanAsk, ...]], set[str]]:
@@ -101,7 +108,8 @@ def load(data_dir: Path) -> Unsent:
     if not isinstance(held, dict) or held.get("version") != VERSION:
         return nothing()
     asks, asks_queued = _asks(held.get("asks"))
-    return Unsent(_texts(held.get("drafts")), _texts(held.get("queued")), asks, asks_queued)
+    drafts = _texts(held.get("drafts"), unshown=True)
+    return Unsent(drafts, _texts(held.get("queued")), asks, asks_queued)
 
 
 def save(data_dir: Path, unsent: Unsent) -> None:

@@ -69,6 +69,55 @@ def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
     two_launches(aio_loop, data, type_a_draft, see_it_again)
 
 
+def test_text_typed_before_any_session_exists_comes_back_at_the_next_launch(
+    aio_loop: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first launch: no session yet, the user types, then quits before sending. The
+    input held it under no session, which was never kept."""
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    kept = data / drafts.FILENAME
+
+    async def type_with_no_session(first: Gui) -> str:
+        await first.start()
+        assert first.state.current is None and not first.state.sessions
+        first.item("composerInput").setProperty("text", "first words")
+        await until(lambda: kept.exists() and "first words" in kept.read_text(), 10, "written")
+        assert json.loads(kept.read_text())["drafts"] == {"": "first words"}
+        return ""
+
+    async def see_it_again(second: Gui, _sid: str) -> None:
+        await second.start()
+        assert second.item("composerInput").property("text") == "first words"
+        session = await second.actions.sessions.create_session("agent")
+        await until(lambda: second.state.current == session.id, 10, "the new session shown")
+        # the text typed with no session shown is the shown one's now, and only its
+        await until(lambda: second.state.drafts == {session.id: "first words"}, 5, "moved")
+        assert second.item("composerInput").property("text") == "first words"
+
+    two_launches(aio_loop, data, type_with_no_session, see_it_again)
+
+
+def test_text_typed_before_a_session_is_shown_joins_its_kept_draft(qapp: Any) -> None:
+    """At a launch, the last session is shown again once the host answers; what was typed
+    meanwhile goes after that session's kept draft, and neither is lost."""
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.store import AppState
+    from nib_desktop.state.types import Session
+    from ui.views.composer import ComposerView
+
+    state = AppState()
+    state.apply(ev.SessionsListed((Session("a", "A", "agent"), Session("b", "B", "agent"))))
+    state.apply(ev.DraftSaved("a", "half a thought"))
+    view = ComposerView(state, state.apply)
+    assert view.swapDraft("", "a", "and more") == "half a thought\nand more"
+    assert state.drafts == {"a": "half a thought\nand more"}
+    assert view.swapDraft("a", "b", "half a thought\nand more") == ""  # a keeps its text
+    assert view.swapDraft("b", "a", "") == "half a thought\nand more"
+    assert view.swapDraft("a", "a", "") == "half a thought\nand more"
+
+
 def test_a_file_that_cannot_be_read_keeps_no_draft(tmp_path: Any) -> None:
     (tmp_path / drafts.FILENAME).write_text("{not json")
     assert drafts.load(tmp_path) == drafts.nothing()

@@ -49,21 +49,18 @@ Rectangle {
 
     // Drafts belong to their session: nothing typed for one is ever sent to another.
     property string draftSession: ""
+    function showDraft(): void {  // the shown session's draft in the input (the view model decides)
+        const text = composer.app.composer.swapDraft(composer.draftSession, composer.app.sessions.currentId, input.text)
+        composer.draftSession = composer.app.sessions.currentId  // first: what is set below is its
+        if (text !== input.text) {
+            input.text = text
+            input.cursorPosition = input.length
+        }
+    }
+    Component.onCompleted: showDraft()
     Connections {
         target: composer.app.sessions
-        function onCurrentIdChanged(): void {
-            const shown = composer.app.sessions.currentId, left = composer.draftSession
-            if (shown === left)
-                return
-            composer.draftSession = shown  // first: the text set below is the shown one's
-            if (left !== "")
-                composer.app.composer.saveDraft(left, input.text)
-            // text typed before any session stays; a kept draft fills an empty input
-            if (left !== "" || input.text === "") {
-                input.text = composer.app.composer.draft(shown)
-                input.cursorPosition = input.length
-            }
-        }
+        function onCurrentIdChanged(): void { composer.showDraft() }
     }
 
     Shortcut {  // Ctrl+T toggles the dock without moving focus
@@ -213,7 +210,7 @@ Rectangle {
             TextArea {
                 id: input
                 objectName: "composerInput"
-                onTextChanged: if (composer.draftSession !== "") composer.app.composer.saveDraft(composer.draftSession, text)  // kept as typed
+                onTextChanged: composer.app.composer.saveDraft(composer.draftSession, text)  // kept as typed
                 focus: true
                 wrapMode: TextEdit.Wrap
                 textFormat: TextEdit.PlainText

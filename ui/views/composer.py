@@ -201,8 +201,26 @@ class ComposerView(QObject):
 
     @Slot(str, str)
     def saveDraft(self, session_id: str, text: str) -> None:
-        """Keep the unsent `text` of a session (the input shows another one now)."""
+        """Keep the unsent `text` of a session ("": the input with no session shown)."""
         self._ask(ev.DraftSaved(session_id, text))
+
+    @Slot(str, str, str, result=str)
+    def swapDraft(self, left: str, shown: str, text: str) -> str:
+        """What the input shows as it goes from session `left` to `shown` ("": none)
+        holding `text`. A session left keeps its text and the shown one's draft comes
+        back. Text typed with no session shown (at launch, before the last session is
+        shown again) stays in the input as the shown one's, after its kept draft: nothing
+        typed is lost either way."""
+        kept = self._state.drafts.get(shown, "")
+        if left == shown:
+            return text or kept
+        if left or not text:
+            self._ask(ev.DraftSaved(left, text))
+            return kept
+        joined = f"{kept}\n{text}" if kept else text
+        self._ask(ev.DraftSaved("", ""))
+        self._ask(ev.DraftSaved(shown, joined))
+        return joined
 
     @Slot(str, result=str)
     def draft(self, session_id: str) -> str:
