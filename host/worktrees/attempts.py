@@ -177,6 +177,13 @@ class Attempts:
             self._usage[session_id] = m.Usage(used=params.used, size=params.size)
         elif name not in (rpc.TURNS_CHANGED.name, rpc.TODOS_CHANGED.name):
             return
+        # heard at every checklist write and turn end of every session: one indexed read
+        # before a session is built, for the few that are an attempt's runs
+        row = self._db.execute(
+            "SELECT attempt_id FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        if row is None or row[0] is None:
+            return
         try:
             session = self._sessions.get(session_id)
         except errors.RpcError:

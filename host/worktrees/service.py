@@ -318,15 +318,24 @@ class Worktrees:
         if session_id in self._telling:
             return
         try:
-            session = self._sessions.get(session_id)
             loop = asyncio.get_running_loop()
-        except (errors.RpcError, RuntimeError):
+        except RuntimeError:
             self._untold.pop(session_id, None)
             return
-        if session.worktree is None or session.worktree.state == "removed":
+        if not self._has_worktree(session_id):
             self._untold.pop(session_id, None)
             return
         self._telling[session_id] = loop.create_task(self._tell_after(session_id))
+
+    def _has_worktree(self, session_id: str) -> bool:
+        """Whether the session has a worktree not removed: one indexed read, no session
+        built (heard at every checklist write and turn end of every session)."""
+        row = self._db.execute(
+            "SELECT w.state FROM sessions s JOIN worktrees w ON w.id = s.worktree_id"
+            " WHERE s.id = ?",
+            (session_id,),
+        ).fetchone()
+        return row is not None and row[0] != "removed"
 
     def _due(self, session_id: str) -> float:
         first, last = self._untold[session_id]
