@@ -19,6 +19,15 @@ from nib_desktop.state.types import PlanAsk
 pytestmark = pytest.mark.in_memory
 
 
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A data folder for the launches, and its drafts file, in an environment without
+    the suite's NIB_ settings (as a user's launch)."""
+    for key in [k for k in os.environ if k.startswith("NIB_")]:
+        monkeypatch.delenv(key)
+    data = tmp_path / "data"
+    return data, data / drafts.FILENAME
+
+
 def two_launches(
     aio_loop: Any,
     data: Path,
@@ -42,10 +51,7 @@ def two_launches(
 def test_a_draft_is_kept_as_it_is_typed_and_comes_back_at_the_next_launch(
     aio_loop: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for key in [k for k in os.environ if k.startswith("NIB_")]:
-        monkeypatch.delenv(key)
-    data = tmp_path / "data"
-    kept = data / drafts.FILENAME
+    data, kept = data_folder(tmp_path, monkeypatch)
 
     async def type_a_draft(first: Gui) -> str:
         await first.start()
@@ -74,10 +80,7 @@ def test_text_typed_before_any_session_exists_comes_back_at_the_next_launch(
 ) -> None:
     """A first launch: no session yet, the user types, then quits before sending. The
     input held it under no session, which was never kept."""
-    for key in [k for k in os.environ if k.startswith("NIB_")]:
-        monkeypatch.delenv(key)
-    data = tmp_path / "data"
-    kept = data / drafts.FILENAME
+    data, kept = data_folder(tmp_path, monkeypatch)
 
     async def type_with_no_session(first: Gui) -> str:
         await first.start()
@@ -152,10 +155,7 @@ def test_a_queued_message_and_the_asks_on_the_plan_survive_a_quit(
     """Issue 47, point 25: what waits for a turn's end is kept as a draft is."""
     from nib_desktop.state import events as ev
 
-    for key in [k for k in os.environ if k.startswith("NIB_")]:
-        monkeypatch.delenv(key)
-    data = tmp_path / "data"
-    kept = data / drafts.FILENAME
+    data, kept = data_folder(tmp_path, monkeypatch)
     asks = (PlanAsk("skip", "Write the tests"), PlanAsk("add", "", "Tag the release"))
 
     async def queue_them(first: Gui) -> str:
