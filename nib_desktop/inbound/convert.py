@@ -93,6 +93,7 @@ def attempt(a: m.Attempt) -> Attempt:
             check_state=r.check.state if r.check is not None else "",
             check_tail=shown_text(r.check.output[-CHECK_TAIL:]) if r.check is not None else "",
             check_exit=r.check.exit_code if r.check is not None else None,
+            turn_id=r.turn.id if r.turn is not None else "",
         )
         for r, name in zip(a.sessions, names, strict=True)
     )

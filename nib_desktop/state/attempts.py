@@ -32,6 +32,7 @@ class Run(NamedTuple):
     check_state: str  # "" none asked; "pending", "running", "passed", "failed", "error"
     check_tail: str  # the end of its output
     check_exit: int | None = None  # its exit status, once it ended
+    turn_id: str = ""  # of its latest turn, as the attempt told it ("" none yet)
 
 
 class Attempt(NamedTuple):

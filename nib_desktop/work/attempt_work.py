@@ -161,17 +161,18 @@ class AttemptWork:
 
     async def stop_all(self, attempt_id: str) -> None:
         """Each run whose turn runs stopped, at once (one that will not stop holds none
-        of the others)."""
-        running = [
-            self._state.session(r.session_id)
-            for r in self._runs(attempt_id)
-            if r.state == "running"
-        ]
-        refs = [
-            m.TurnRef(session_id=s.session_id, turn_id=s.running_turn)
-            for s in running
-            if s is not None and s.running
-        ]
+        of the others). A run's turn is the one its session runs, or else the one the
+        attempt told running: the attempt may tell a run's turn before the window has
+        heard of it."""
+        refs = []
+        for run in self._runs(attempt_id):
+            session = self._state.session(run.session_id)
+            if session is not None and session.running:
+                turn = session.running_turn
+            else:
+                turn = run.turn_id if run.state == "running" else ""
+            if turn:
+                refs.append(m.TurnRef(session_id=run.session_id, turn_id=turn))
         done = await asyncio.gather(
             *(self._host.call(rpc.TURNS_CANCEL, ref) for ref in refs), return_exceptions=True
         )
