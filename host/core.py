@@ -124,7 +124,9 @@ class HostCore:
     def attempts(self) -> Attempts:
         from host.worktrees.attempts import Attempts
 
-        return Attempts(self.db, self.publisher, self.sessions, self.todos.snapshot)
+        return Attempts(
+            self.db, self.publisher, self.sessions, self.todos.snapshot, self.worktrees.bases
+        )
 
     @cached_property
     def restores(self) -> Restorer:

@@ -22,6 +22,7 @@ from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
 from host.worktrees import reading, setup
+from host.worktrees.bases import Bases
 
 log = logging.getLogger(__name__)
 TELL_EVERY_S = 0.25
@@ -34,9 +35,10 @@ class Attempts:
         publisher: Publisher,
         sessions: SessionService,
         checklist: Callable[[str], m.TodoSnapshot],
+        bases: Bases,
     ) -> None:
         self._db, self._publisher, self._sessions = db, publisher, sessions
-        self._checklist = checklist
+        self._checklist, self._bases = checklist, bases  # the worktrees' (see `compare`)
         self._files: dict[str, tuple[int, int, int]] = {}  # session: files, +, -
         self._usage: dict[str, m.Usage] = {}  # session: as last told
         self._told_at: dict[str, float] = {}
@@ -145,7 +147,10 @@ class Attempts:
                 raise errors.InvalidParams(f"{run!r} is not a run of this attempt")
             trees.append(session.worktree)
         first, second = Path(trees[0].path), Path(trees[1].path)
-        with await reading.scratch_of(first) as one, await reading.scratch_of(second) as two:
+        with (
+            await reading.scratch_of(first, self._bases) as one,
+            await reading.scratch_of(second, self._bases) as two,
+        ):
             a = await reading.read(trees[0], one)
             b = await reading.read(trees[1], two)
             both = {

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from host.worktrees import git
-from host.worktrees.git import Scratch
 
 
 @dataclass(frozen=True)
@@ -31,10 +30,20 @@ class _Base:
 
 class Bases:
     """The bases of the worktrees read so far, by folder; a reading of one folder at a
-    time (the service's lock)."""
+    time (the service's lock). They, and every reading's scratch, are made in `folder`
+    (the data folder's `scratch/`), emptied here: what a host stopped in the middle of a
+    reading left there goes at its next start, not into /tmp for good."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
         self._bases: dict[Path, _Base] = {}
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def place(self) -> Path | None:
+        """Where a scratch or base is made now (None: the system's temporary folder, the
+        host's being gone)."""
+        return self._folder if self._folder.is_dir() else None
 
     async def trusted(self, path: Path, index: Path) -> Path:
         """The base of the worktree at `path` whose own index is `index` (made now if
@@ -48,7 +57,7 @@ class Bases:
         if base is not None and base.of == of:
             return base.file
         self.forget(path)
-        made, name = tempfile.mkstemp(prefix="nib-base-", dir=Scratch.place())
+        made, name = tempfile.mkstemp(prefix="nib-base-", dir=self.place())
         os.close(made)
         file = Path(name)
 

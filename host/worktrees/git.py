@@ -18,7 +18,6 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 from host.git_child import read_git, run_git
 
@@ -157,31 +156,9 @@ class Scratch:
     reading (a tree of the worktree's files, a trial merge) goes there and is thrown
     away; the repository's own objects are read through the alternate."""
 
-    # where scratches are made: the host's own folder once it said so (`keep_in`), else
-    # the system's temporary folder
-    root: ClassVar[Path | None] = None
-
-    @classmethod
-    def keep_in(cls, folder: Path) -> None:
-        """Scratches made in `folder` from now on, emptied first: what a host stopped in
-        the middle of a reading left there goes at the next start, not into /tmp for good."""
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        cls.root = folder
-
-    @classmethod
-    def let_go(cls, folder: Path) -> None:
-        """Scratches no longer made in `folder` (its host closes)."""
-        if cls.root == folder:
-            cls.root = None
-
-    @classmethod
-    def place(cls) -> Path | None:
-        """Where a scratch is made now (None: the system's temporary folder)."""
-        return cls.root if cls.root is not None and cls.root.is_dir() else None
-
-    def __init__(self, objects: Path) -> None:
-        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=Scratch.place()))
+    def __init__(self, objects: Path, within: Path | None = None) -> None:
+        """Made in `within` (the host's scratch folder), else the system's temporary one."""
+        self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=within))
         (self._folder / "objects").mkdir()
         self.index = self._folder / "index"
         self.env = {

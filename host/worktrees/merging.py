@@ -15,14 +15,17 @@ from pathlib import Path
 
 from host.protocol import errors, models as m
 from host.worktrees import git, reading
+from host.worktrees.bases import Bases
 
 QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # a status that never writes the user's index
 
 
-async def merge(tree: m.Worktree, how: m.MergeHow, message: str, checkout: Path | None) -> str:
+async def merge(
+    tree: m.Worktree, how: m.MergeHow, message: str, checkout: Path | None, bases: Bases
+) -> str:
     """The base branch's new commit."""
     path = Path(tree.path)
-    with await reading.scratch_of(path) as work:
+    with await reading.scratch_of(path, bases) as work:
         now = await reading.read(tree, work)
         merged, clashes = await reading.trial(path, now.base_head, now.commit, work.env)
         if clashes:

@@ -113,13 +113,14 @@ async def scratch_of(
     path: Path, bases: Bases | None = None
 ) -> contextlib.AbstractContextManager[Scratch]:
     """A scratch over the worktree's repository, its index a copy of the worktree's, or of
-    its base in `bases` (copied in a worker thread: a large repository's index is
-    megabytes). A reading cancelled meanwhile leaves no scratch behind: it goes once the
-    copy is done."""
+    its base in `bases` (the host's), and made in their folder (copied in a worker thread:
+    a large repository's index is megabytes). A reading cancelled meanwhile leaves no
+    scratch behind: it goes once the copy is done."""
     common, index = await asyncio.gather(common_of(path), index_of(path))
+    within = None
     if bases is not None:
-        index = await bases.trusted(path, index)
-    work = Scratch(objects_of(common))
+        index, within = await bases.trusted(path, index), bases.place()
+    work = Scratch(objects_of(common), within)
     await git.in_thread(lambda: work.take(index), work.close)
     return contextlib.closing(work)
 

@@ -46,10 +46,10 @@ class Worktrees:
         checklist: Callable[[str], m.TodoSnapshot],
     ) -> None:
         self._data_dir, self._db, self._publisher = data_dir, db, publisher
-        git.Scratch.keep_in(data_dir / SCRATCH_FOLDER)
         self._sessions, self._checklist = sessions, checklist
         self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
-        self._bases = Bases()  # each worktree's index as git trusts it, for its readings
+        # each worktree's index as git trusts it, for its readings (the attempts' too)
+        self.bases = Bases(data_dir / SCRATCH_FOLDER)
         self._told_at: dict[str, float] = {}  # session id: when it was last told
         self._telling: dict[str, asyncio.Task[None]] = {}
         self._untold: dict[str, tuple[float, float]] = {}  # session id: (first, last) change
@@ -165,7 +165,7 @@ class Worktrees:
         self, session_id: str, tree: m.Worktree, diffs: bool = True
     ) -> tuple[m.WorktreeStatus, reading.Reading]:
         try:
-            return await reading.status(session_id, tree, diffs, self._bases)
+            return await reading.status(session_id, tree, diffs, self.bases)
         except GitFailed as exc:
             raise errors.InternalError(f"git could not read the worktree: {exc.words}") from None
 
@@ -219,7 +219,7 @@ class Worktrees:
 
             message = params.message or self._message(params.session_id)
             try:
-                commit = await merge(tree, params.how, message, checkout)
+                commit = await merge(tree, params.how, message, checkout, self.bases)
             except GitFailed as exc:
                 raise errors.InternalError(f"git could not merge: {exc.words}") from None
             self._set_state(tree, "merged")
@@ -258,7 +258,7 @@ class Worktrees:
             if not params.keep_branch:
                 await git.run(repo, "branch", "-D", tree.branch, check=False)
             self._set_state(tree, "removed")
-            self._bases.forget(path)
+            self.bases.forget(path)
         self._forget_telling(params.session_id)
         return m.RemovedWorktree(removed=str(path))
 
@@ -266,7 +266,7 @@ class Worktrees:
         """Paths where the worktree's file (uncommitted changes included) differs from the
         base's and the branch changed it since `baseCommit`."""
         path = Path(tree.path)
-        with await reading.scratch_of(path) as work:
+        with await reading.scratch_of(path, self.bases) as work:
             now = await reading.read(tree, work)
             changed = await git.run(
                 path,
@@ -380,8 +380,7 @@ class Worktrees:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._telling.clear()
-        self._bases.close()
-        git.Scratch.let_go(self._data_dir / SCRATCH_FOLDER)
+        self.bases.close()
 
 
 async def _blobs(path: Path, tree: str, names: list[str], env: dict[str, str]) -> dict[str, str]:
