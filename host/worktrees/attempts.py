@@ -147,6 +147,10 @@ class Attempts:
                 raise errors.InvalidParams(f"{run!r} is not a run of this attempt")
             trees.append(session.worktree)
         first, second = Path(trees[0].path), Path(trees[1].path)
+        async with self._bases.reading(first, second):  # (their bases as a status reads)
+            return await self._compared(trees, first, second)
+
+    async def _compared(self, trees: list[m.Worktree], first: Path, second: Path) -> m.Compared:
         with (
             await reading.scratch_of(first, self._bases) as one,
             await reading.scratch_of(second, self._bases) as two,

@@ -13,9 +13,12 @@ and blobs as the index itself, so what it reads is the same.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,16 +32,27 @@ class _Base:
 
 
 class Bases:
-    """The bases of the worktrees read so far, by folder; a reading of one folder at a
-    time (the service's lock). They, and every reading's scratch, are made in `folder`
-    (the data folder's `scratch/`), emptied here: what a host stopped in the middle of a
-    reading left there goes at its next start, not into /tmp for good."""
+    """The bases of the worktrees read so far, by folder; one reading of a folder at a
+    time (`reading`: a base is made again, its file replaced, by one only). They, and
+    every reading's scratch, are made in `folder` (the data folder's `scratch/`), emptied
+    here: what a host stopped in the middle of a reading left there goes at its next
+    start, not into /tmp for good."""
 
     def __init__(self, folder: Path) -> None:
         self._folder = folder
         self._bases: dict[Path, _Base] = {}
+        self._locks: dict[Path, asyncio.Lock] = {}
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    @contextlib.asynccontextmanager
+    async def reading(self, *paths: Path) -> AsyncIterator[None]:
+        """The worktrees at `paths` read by one reading at a time (taken in one order: two
+        readings that want the same two never wait on each other)."""
+        async with contextlib.AsyncExitStack() as held:
+            for path in sorted(set(paths)):
+                await held.enter_async_context(self._locks.setdefault(path, asyncio.Lock()))
+            yield
 
     def place(self) -> Path | None:
         """Where a scratch or base is made now (None: the system's temporary folder, the

@@ -47,7 +47,6 @@ class Worktrees:
     ) -> None:
         self._data_dir, self._db, self._publisher = data_dir, db, publisher
         self._sessions, self._checklist = sessions, checklist
-        self._locks: dict[str, asyncio.Lock] = {}  # by worktree folder
         # each worktree's index as git trusts it, for its readings (the attempts' too)
         self.bases = Bases(data_dir / SCRATCH_FOLDER)
         self._told_at: dict[str, float] = {}  # session id: when it was last told
@@ -152,8 +151,8 @@ class Worktrees:
             )
         return session.worktree
 
-    def _lock(self, tree: m.Worktree) -> asyncio.Lock:
-        return self._locks.setdefault(tree.path, asyncio.Lock())
+    def _lock(self, tree: m.Worktree) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.bases.reading(Path(tree.path))
 
     async def status(self, params: m.SessionRef) -> m.WorktreeStatus:
         tree = self._tree(params.session_id)

@@ -67,3 +67,34 @@ def test_readings_start_from_the_worktrees_index_as_git_trusts_it(
     assert (first.dirty, first.files) == (False, ())
     assert (second.dirty, second.files) == (False, ())
     assert third.dirty and [f.path for f in third.files] == ["m1.py"]
+
+
+def test_one_reading_of_a_worktree_at_a_time_and_two_never_wait_on_each_other(
+    tmp_path: Path,
+) -> None:
+    """A base is made again, and its file replaced, by one reading only: a status holds
+    its worktree, and an attempt's comparison holds both of its runs', taken in one order
+    (a comparison of a with b beside one of b with a once waited on each other for ever)."""
+    from host.worktrees.bases import Bases
+
+    held = Bases(tmp_path / "scratch")
+    a, b = tmp_path / "a", tmp_path / "b"
+    inside: dict[Path, str] = {}  # a worktree: the reading that holds it
+    done: list[str] = []
+
+    async def read(name: str, *paths: Path) -> None:
+        async with held.reading(*paths):
+            assert not set(paths) & set(inside), (name, inside)
+            inside.update(dict.fromkeys(paths, name))
+            await asyncio.sleep(0.01)  # (a reading's git, awaited)
+            for path in paths:
+                del inside[path]
+        done.append(name)
+
+    async def run() -> None:
+        # a and b held first: then ab waits for a while ba waits for b
+        both = asyncio.gather(read("a", a), read("b", b), read("ab", a, b), read("ba", b, a))
+        await asyncio.wait_for(both, 5)  # none waits on another for ever
+
+    asyncio.run(run())
+    assert sorted(done) == ["a", "ab", "b", "ba"]
