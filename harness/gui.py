@@ -261,6 +261,20 @@ class Gui:
         await until(settled, what="the expanded list laid out")
         return listview
 
+    async def steady(self, item: QQuickItem, timeout: float = 10.0) -> None:
+        """Until `item` stands where it stood a frame before (a dialog that grows as what
+        it shows arrives moves its buttons: a click at the old place lands beside them)."""
+        deadline = time.monotonic() + timeout
+        before = self.rect_of(item)
+        while True:
+            await self.frame()
+            now = self.rect_of(item)
+            if now == before:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{item.objectName()} never stood still")
+            before = now
+
     def centre(self, item: QQuickItem) -> QPointF:
         return item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
 

@@ -36,10 +36,11 @@ def watch(state: Watched) -> None:
 async def until(
     condition: Callable[[], object],
     timeout: float = 10.0,
-    what: str = "it",
+    what: str | Callable[[], str] = "it",
     poll: float = POLL_S,
 ) -> None:
-    """Return once `condition()` is true; TimeoutError naming `what` after `timeout` s."""
+    """Return once `condition()` is true; TimeoutError naming `what` after `timeout` s
+    (a callable: what it says then, as the state stood when the wait gave up)."""
     deadline = time.monotonic() + timeout
     woken = asyncio.Event()
     _waiting.add(woken)
@@ -47,7 +48,8 @@ async def until(
         while not condition():
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"timed out waiting for {what}")
+                said = what() if callable(what) else what
+                raise TimeoutError(f"timed out waiting for {said}")
             woken.clear()
             # past `poll` it is checked again on the clock: nothing watched told it
             with contextlib.suppress(TimeoutError):
