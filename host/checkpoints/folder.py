@@ -274,7 +274,16 @@ class FolderStore(StoreGit):
         they were in `then`; what neither records is left alone, and so is a file `then`
         records that is on disk but not in `now` (over the size limit now, ignored now):
         `now` could not give it back. Returns what changed, and what was so skipped."""
-        current, target = await self.entries(now), await self.entries(then)
+        try:
+            return await self._carried_out(journal.Underway(str(cwd), now, then, paths))
+        finally:  # (an error here is told to the user who asked for the restore)
+            journal.end(self.root)
+
+    async def _carried_out(self, underway: journal.Underway) -> tuple[list[str], list[str]]:
+        """`restore`'s work, its journal begun before the first write and left in place."""
+        cwd = Path(underway.cwd)
+        current, target = await self.entries(underway.now), await self.entries(underway.then)
+        paths = underway.paths
         wanted = sorted(set(current) | set(target)) if paths is None else sorted(set(paths))
         touched = [p for p in wanted if current.get(p) != target.get(p)]
         contents = await self.blobs(sorted({target[p].sha for p in touched if p in target}))
@@ -285,28 +294,36 @@ class FolderStore(StoreGit):
         ]
         removals = [p for p in touched if p not in target]
         if removals:  # a file `then` would have ignored is not one it says was absent
-            ignored = await self.ignored_in(then, removals, cwd)
+            ignored = await self.ignored_in(underway.then, removals, cwd)
             removals = [p for p in removals if p not in ignored]
-        underway = journal.Underway(str(cwd), now, then, paths)
         await asyncio.to_thread(journal.begin, self.root, underway)
-        try:  # a kill from here on: carried out whole at the next start (`interrupted`)
-            return await asyncio.to_thread(write_back, cwd, removals, writes)
-        finally:  # (an error here is told to the user who asked for the restore)
-            journal.end(self.root)
+        # a kill from here on: carried out whole at the next start (`interrupted`)
+        return await asyncio.to_thread(write_back, cwd, removals, writes)
 
     async def interrupted(self) -> tuple[list[str], list[str]] | None:
         """A restore a kill stopped part-way, carried out again whole (what it wrote and
-        skipped), its temporary files removed; None when none was under way."""
+        skipped), the temporary files of its writes removed; None when none was under
+        way. Its journal stays until `settled`: the finishing is said first, so a kill
+        before then finishes (and says) it again rather than not at all."""
         underway = await asyncio.to_thread(journal.underway, self.root)
         if underway is None:
             return None
         cwd = Path(underway.cwd)
         try:
-            done, skipped = await self.restore(cwd, underway.now, underway.then, underway.paths)
-        finally:
-            journal.end(self.root)
+            done, skipped = await self._carried_out(underway)
+        except (FolderError, OSError):
+            with contextlib.suppress(FolderError, OSError):  # its leftovers, as far as known
+                named = set(await self.entries(underway.now)) | set(
+                    await self.entries(underway.then)
+                )
+                await asyncio.to_thread(journal.sweep, cwd, sorted(named))
+            raise
         await asyncio.to_thread(journal.sweep, cwd, done + skipped)
         return done, skipped
+
+    def settled(self) -> None:
+        """The restore `interrupted` finished (or could not) is said: its journal goes."""
+        journal.end(self.root)
 
     async def ignored_in(self, tree: str, names: list[str], cwd: Path) -> set[str]:
         """Those of `names` that the ignore files recorded in `tree` (and the folder's

@@ -1,9 +1,10 @@
 """A restore under way, written down in the session's store (`nib-restoring.json`) before
 its first write into the folder and removed after its last: a restore that a kill stopped
 part-way is carried out again, whole, when the host starts next
-(`Checkpoints.recover`), and the session's transcript says so. The files a restore writes
+(`restoring.recover`), and the session's transcript says so. The files a restore writes
 go through temporary files beside them (`writer.write_back`); those a kill left behind
-are removed then too."""
+are removed then too. A finishing's journal is removed last, after it is said: a kill
+before that finishes and says it again."""
 
 from __future__ import annotations
 

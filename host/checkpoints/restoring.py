@@ -6,12 +6,14 @@ refused in words outside the folder, in its `.git`, or recorded nowhere."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from host.checkpoints import journal
 from host.checkpoints.errors import FolderError, FolderGone
+from host.checkpoints.folder import FolderStore
 from host.checkpoints.hunks import HunkRefused, hunk_undone, write_file
 from host.checkpoints.names import resolve, shown
 from host.checkpoints.service import STORE_FOLDER, Checkpoints, Row
@@ -173,28 +175,36 @@ async def recover(points: Checkpoints, tell: Tell) -> None:
     )
     for session_id in found:
         store = points.store(session_id)
-        try:
-            done = await points.in_queue(session_id, store.interrupted)
-        except (FolderError, OSError) as exc:
-            log.warning(
-                "an interrupted restore of session %s could not be finished: %s", session_id, exc
-            )
-            said = (
-                f"A restore of this folder was stopped part-way when Nib stopped, and could "
-                f"not be finished when it started again: {exc}. The files it had not written "
-                "yet are as they were; its “restore” checkpoint holds the folder as it was "
-                "before it, to restore from the Changes view."
-            )
-            _tell(tell, session_id, said, True)
-            continue
-        if done is not None:
-            count = len(done[0])
-            said = (
-                "A restore of this folder was stopped part-way when Nib stopped; it was "
-                f"finished when Nib started again ({count} file{'' if count == 1 else 's'} "
-                "written or removed). It can be undone from the Changes view."
-            )
-            _tell(tell, session_id, said, False)
+        await points.in_queue(session_id, functools.partial(_finish, store, session_id, tell))
+
+
+async def _finish(store: FolderStore, session_id: str, tell: Tell) -> None:
+    """One interrupted restore finished and said, its journal removed last (in the
+    session's queue: no restore of the session begins its own journal meanwhile)."""
+    try:
+        done = await store.interrupted()
+    except (FolderError, OSError) as exc:
+        log.warning(
+            "an interrupted restore of session %s could not be finished: %s", session_id, exc
+        )
+        said = (
+            f"A restore of this folder was stopped part-way when Nib stopped, and could "
+            f"not be finished when it started again: {exc}. The files it had not written "
+            "yet are as they were; its “restore” checkpoint holds the folder as it was "
+            "before it, to restore from the Changes view."
+        )
+        _tell(tell, session_id, said, True)
+        store.settled()
+        return
+    if done is not None:
+        count = len(done[0])
+        said = (
+            "A restore of this folder was stopped part-way when Nib stopped; it was "
+            f"finished when Nib started again ({count} file{'' if count == 1 else 's'} "
+            "written or removed). It can be undone from the Changes view."
+        )
+        _tell(tell, session_id, said, False)
+        store.settled()
 
 
 def _tell(tell: Tell, session_id: str, said: str, failed: bool) -> None:

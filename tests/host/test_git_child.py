@@ -53,15 +53,17 @@ def test_a_cancelled_task_ends_git_and_its_feed(tmp_path: Path) -> None:
         started.set()
         try:
             while True:  # git never ends its input: only the cancel stops this
-                write(b"x" * 65536)
+                write(b"not a patch\n" * 5000)
         finally:
             ended.set()
 
     async def run() -> None:
         task = asyncio.ensure_future(
-            fed_git(["hash-object", "--stdin"], feed, cwd=str(tmp_path), env=ENV)
+            # patch-id reads line by line and holds nothing: hash-object would hold all it
+            # read, and under load grew by gigabytes before git was looked for
+            fed_git(["patch-id"], feed, cwd=str(tmp_path), env=ENV)
         )
-        await asyncio.to_thread(started.wait, 10)
+        assert await asyncio.to_thread(started.wait, 10), "the feed never started"
         pids.extend(int(p) for p in os.listdir("/proc") if p.isdigit() and _is_git(int(p)))
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -73,11 +75,11 @@ def test_a_cancelled_task_ends_git_and_its_feed(tmp_path: Path) -> None:
 
 
 def _is_git(pid: int) -> bool:
-    """Whether `pid` is a live `git hash-object` child of this process."""
+    """Whether `pid` is a live `git patch-id` child of this process."""
     try:
         args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
     except OSError:
         return False
     state, parent = fields[0], int(fields[1])
-    return args[:2] == [b"git", b"hash-object"] and state != b"Z" and parent == os.getpid()
+    return args[:2] == [b"git", b"patch-id"] and state != b"Z" and parent == os.getpid()
