@@ -159,6 +159,7 @@ def read(root: Path, repo: Path, runs: int) -> None:
         base_commit=head,
         state="active",
     )
+    os.sync()  # the worktrees made just now written out first: the same disk for both
     floor_status, nib_status = [], []
     bases = Bases(root / "scratch")  # as the host reads: from the worktree's base
     for _run in range(max(runs, READINGS)):

@@ -155,8 +155,9 @@ class Attempts:
             await reading.scratch_of(first, self._bases) as one,
             await reading.scratch_of(second, self._bases) as two,
         ):
-            a = await reading.read(trees[0], one)
-            b = await reading.read(trees[1], two)
+            (a, _), (b, _) = await asyncio.gather(  # (trees only: no commit made)
+                reading.uncommitted(trees[0], one), reading.uncommitted(trees[1], two)
+            )
             both = {
                 **two.env,
                 "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(

@@ -25,6 +25,15 @@ from pathlib import Path
 from host.worktrees import git
 
 
+async def located(path: Path) -> tuple[Path, Path]:
+    """The worktree at `path`: its repository's common folder, and its own index."""
+    said = await git.text(
+        path, "rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "index"
+    )
+    common, index = said.splitlines()
+    return Path(common), Path(index)
+
+
 @dataclass(frozen=True)
 class _Base:
     of: tuple[int, int, int]  # the worktree's index it was copied from: inode, size, time
@@ -42,6 +51,7 @@ class Bases:
         self._folder = folder
         self._bases: dict[Path, _Base] = {}
         self._locks: dict[Path, asyncio.Lock] = {}
+        self._located: dict[Path, tuple[tuple[int, int, int], tuple[Path, Path]]] = {}
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
 
@@ -53,6 +63,20 @@ class Bases:
             for path in sorted(set(paths)):
                 await held.enter_async_context(self._locks.setdefault(path, asyncio.Lock()))
             yield
+
+    async def located(self, path: Path) -> tuple[Path, Path]:
+        """`located(path)`, asked of git once for each worktree and its `.git` file (a
+        worktree moved or made again at the path is asked again)."""
+        try:
+            info = (path / ".git").stat()
+        except OSError:
+            return await located(path)  # (not a worktree: git says so in words)
+        of = (info.st_ino, info.st_size, info.st_mtime_ns)
+        known = self._located.get(path)
+        if known is not None and known[0] == of:
+            return known[1]
+        found = self._located[path] = (of, await located(path))
+        return found[1]
 
     def place(self) -> Path | None:
         """Where a scratch or base is made now (None: the system's temporary folder, the

@@ -14,12 +14,16 @@ import asyncio
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from host.git_child import read_git, run_git
+
+A = TypeVar("A")
+B = TypeVar("B")
 
 # what would point git elsewhere than the repository it is run in
 _OWN = frozenset(
@@ -131,6 +135,19 @@ async def ok(cwd: Path, *args: str, env: dict[str, str] | None = None) -> bool:
 def names(out: bytes) -> list[str]:
     """NUL-separated paths (`-z`), read as the checkpoints read them."""
     return [n for n in out.decode("utf-8", "surrogateescape").split("\0") if n]
+
+
+async def both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """`first` and `second` at once; when one fails, the other is cancelled (its git
+    ended) and awaited before the failure is raised as it was."""
+    one, two = asyncio.ensure_future(first), asyncio.ensure_future(second)
+    try:
+        return await asyncio.gather(one, two)
+    except BaseException:
+        for task in (one, two):
+            task.cancel()
+        await asyncio.gather(one, two, return_exceptions=True)
+        raise
 
 
 async def in_thread(work: Callable[[], object], undo: Callable[[], None]) -> None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from host.checkpoints.diffs import PatchCut, file_changes
 from host.protocol import errors, models as m
 from host.worktrees import git
-from host.worktrees.bases import Bases
+from host.worktrees.bases import Bases, located
 from host.worktrees.git import GitFailed, Scratch
 
 MAX_DIFF_CHARS = 256 * 1024  # one file's diff (section 16)
@@ -30,6 +31,7 @@ class Reading:
     base_head: str
     merge_base: str
     dirty: bool
+    forward: bool = False  # the base is where the branch left it: a merge fast-forwards
 
 
 def gone(path: Path) -> errors.InvalidParams:
@@ -39,48 +41,75 @@ def gone(path: Path) -> errors.InvalidParams:
     )
 
 
-def objects_of(common: Path) -> Path:
-    return common / "objects"
-
-
-async def common_of(path: Path) -> Path:
-    return Path(await git.text(path, "rev-parse", "--path-format=absolute", "--git-common-dir"))
-
-
 async def read(tree: m.Worktree, work: Scratch) -> Reading:
     """The worktree `tree` read into `work`; -32602 in words when its folder or its base
     is gone."""
+    now, _counted = await uncommitted(tree, work)
+    return await committed(now, Path(tree.path), work.env)
+
+
+async def uncommitted(tree: m.Worktree, work: Scratch, count: bool = False) -> tuple[Reading, str]:
+    """`read`, but a dirty worktree's files not yet made a commit (its `commit` ""), and
+    with `count` git's `rev-list --left-right --count` of the base and the branch (else
+    ""). git's `add` (a pass over the worktree, the longest) does not wait for the commits'
+    reading: the processes that do not wait on each other run at once."""
     path = Path(tree.path)
     if not path.is_dir():
         raise gone(path)
-    env = work.env
-    # git's answers that do not wait on each other are asked at once (each is a process)
+    _added, heads = await git.both(
+        git.run(path, "add", "--all", env=work.env),  # into the scratch index and objects
+        _heads(path, tree.base, count),
+    )
+    now = await git.text(path, "write-tree", env=work.env)
+    dirty = now != heads.head_tree
+    commit = "" if dirty else heads.head
+    forward = heads.merge_base == heads.base_head and heads.related
+    found = Reading(heads.head, now, commit, heads.base_head, heads.merge_base, dirty, forward)
+    return found, heads.counted
+
+
+@dataclass(frozen=True)
+class _Heads:
+    head: str
+    head_tree: str
+    base_head: str
+    merge_base: str  # (the base's head when they have none)
+    related: bool  # (whether they have one)
+    counted: str  # git's "behind ahead", when asked
+
+
+async def _heads(path: Path, base: str, count: bool) -> _Heads:
+    """The branch's commit and tree (read from one look at HEAD), the base's commit, their
+    merge base and, with `count`, how far each is from the other."""
     head_found, base_found = await asyncio.gather(
-        git.run(path, "rev-parse", "--verify", "HEAD^{commit}", check=False),
-        git.run(path, "rev-parse", "--verify", "--quiet", f"{tree.base}^{{commit}}", check=False),
+        git.run(path, "rev-list", "--no-walk", "--format=%T", "HEAD^{commit}", check=False),
+        git.run(path, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}", check=False),
     )
     if head_found.code != 0:
         raise errors.InvalidParams(f"{path} is no longer a git worktree")
     if base_found.code != 0:
-        raise errors.InvalidParams(f"the base {tree.base!r} no longer exists in the repository")
-    head, base_head = head_found.out.decode().strip(), base_found.out.decode().strip()
-    _added, head_tree, merge_base = await asyncio.gather(
-        git.run(path, "add", "--all", env=env),  # into the scratch index and objects
-        git.text(path, "rev-parse", f"{head}^{{tree}}"),
+        raise errors.InvalidParams(f"the base {base!r} no longer exists in the repository")
+    head, head_tree = head_found.out.decode().split()[-2:]  # "commit <sha>", "<tree>"
+    base_head = base_found.out.decode().strip()
+    counting = ("rev-list", "--left-right", "--count", f"{base_head}...{head}")
+    merge_base, counted = await git.both(
         git.run(path, "merge-base", base_head, head, check=False),
+        git.text(path, *counting) if count else _nothing(),
     )
-    now = await git.text(path, "write-tree", env=env)
-    dirty = now != head_tree
-    commit = head
-    if dirty:
-        commit = await git.text(path, "commit-tree", now, "-p", head, "-m", "now", env=env)
-    base = merge_base.out.decode().strip() if merge_base.code == 0 else base_head
-    return Reading(head, now, commit, base_head, base, dirty)
+    found = merge_base.out.decode().strip() if merge_base.code == 0 else base_head
+    return _Heads(head, head_tree, base_head, found, merge_base.code == 0, counted)
 
 
-async def index_of(path: Path) -> Path:
-    found = await git.text(path, "rev-parse", "--path-format=absolute", "--git-path", "index")
-    return Path(found)
+async def committed(now: Reading, path: Path, env: dict[str, str]) -> Reading:
+    """`now` with its commit: a dirty worktree's files made a scratch commit on its head."""
+    if now.commit:
+        return now
+    commit = await git.text(path, "commit-tree", now.tree, "-p", now.head, "-m", "now", env=env)
+    return dataclasses.replace(now, commit=commit)
+
+
+async def _nothing() -> str:
+    return ""
 
 
 async def trial(
@@ -116,11 +145,11 @@ async def scratch_of(
     its base in `bases` (the host's), and made in their folder (copied in a worker thread:
     a large repository's index is megabytes). A reading cancelled meanwhile leaves no
     scratch behind: it goes once the copy is done."""
-    common, index = await asyncio.gather(common_of(path), index_of(path))
+    common, index = await (bases.located(path) if bases is not None else located(path))
     within = None
     if bases is not None:
         index, within = await bases.trusted(path, index), bases.place()
-    work = Scratch(objects_of(common), within)
+    work = Scratch(common / "objects", within)
     await git.in_thread(lambda: work.take(index), work.close)
     return contextlib.closing(work)
 
@@ -136,40 +165,53 @@ async def changed_files(
     """What differs from `old` to `new`, as section 16's FileChanges; without `diffs`,
     git's patch is not asked for (every `diff` "", none `truncated`)."""
     patch = PatchCut(MAX_DIFF_CHARS, whole)  # cut as it is read, never held whole
-    listed = asyncio.gather(
-        git.run(path, *DIFF, "-z", "--name-status", old, new, env=env),
-        git.run(path, *DIFF, "-z", "--numstat", old, new, env=env),
-    )
+    # names and counts from one git (its renames found once), the patch from another
+    listed = git.run(path, *DIFF, "-z", "--raw", "--numstat", old, new, env=env)
     if diffs:
         streamed = git.stream(
             path, patch.feed, *DIFF, "-p", "-U3", "--full-index", old, new, env=env
         )
-        (named, counted), _ = await asyncio.gather(listed, streamed)
+        both_said, _ = await git.both(listed, streamed)
     else:
-        named, counted = await listed
-    return await asyncio.to_thread(
-        file_changes, named.out, counted.out, patch, MAX_DIFF_CHARS, whole
-    )
+        both_said = await listed
+    named, counted = raw_split(both_said.out)
+    return await asyncio.to_thread(file_changes, named, counted, patch, MAX_DIFF_CHARS, whole)
+
+
+def raw_split(out: bytes) -> tuple[bytes, bytes]:
+    """git's `--raw --numstat -z` as `--name-status -z` and `--numstat -z` would say it:
+    each raw record (":modes shas STATUS", then its path, or two for a rename or copy)
+    comes first, then the counts."""
+    fields = out.split(b"\0")
+    named: list[bytes] = []
+    at = 0
+    while at < len(fields) and fields[at].startswith(b":"):
+        said = fields[at].rsplit(b" ", 1)[-1]
+        paths = 2 if said[:1] in (b"R", b"C") else 1
+        named += [said, *fields[at + 1 : at + 1 + paths]]
+        at += 1 + paths
+    return b"".join(f + b"\0" for f in named), b"\0".join(fields[at:])
 
 
 async def status(
     session_id: str, tree: m.Worktree, diffs: bool = True, bases: Bases | None = None
-) -> tuple[m.WorktreeStatus, Reading]:
+) -> m.WorktreeStatus:
     """`worktrees.status` (without `diffs`, as `worktrees.changed` tells it: every diff ""
-    and git's patch never read), and the reading it rests on; from the worktree's base in
-    `bases` (the service's: see `bases`)."""
+    and git's patch never read), from the worktree's base in `bases` (the service's: see
+    `bases`)."""
     path = Path(tree.path)
     if not path.is_dir():
         raise gone(path)
     with await scratch_of(path, bases) as work:
-        now = await read(tree, work)
-        counted, files, (_merged, clashes) = await asyncio.gather(
-            git.text(path, "rev-list", "--left-right", "--count", f"{now.base_head}...{now.head}"),
-            changed_files(path, now.merge_base, now.tree, work.env, diffs=diffs),
-            trial(path, now.base_head, now.commit, work.env),
-        )
+        now, counted = await uncommitted(tree, work, count=True)
+        files = changed_files(path, now.merge_base, now.tree, work.env, diffs=diffs)
+        clashes: list[str] = []
+        if now.forward:  # nothing a merge could conflict on
+            found = await files
+        else:  # the trial merge's commit is made while the diffs are read
+            found, clashes = await git.both(files, _clashes(now, path, work.env))
         behind, ahead = (int(x) for x in counted.split())
-    told = m.WorktreeStatus(
+    return m.WorktreeStatus(
         session_id=session_id,
         branch=tree.branch,
         base=tree.base,
@@ -179,7 +221,11 @@ async def status(
         ahead=ahead,
         behind=behind,
         dirty=now.dirty,
-        files=tuple(files),
+        files=tuple(found),
         conflicts=tuple(clashes),
     )
-    return told, now
+
+
+async def _clashes(now: Reading, path: Path, env: dict[str, str]) -> list[str]:
+    done = await committed(now, path, env)
+    return (await trial(path, done.base_head, done.commit, env))[1]

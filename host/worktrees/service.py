@@ -157,12 +157,12 @@ class Worktrees:
     async def status(self, params: m.SessionRef) -> m.WorktreeStatus:
         tree = self._tree(params.session_id)
         async with self._lock(tree):
-            told, _now = await self._status(params.session_id, tree)
+            told = await self._status(params.session_id, tree)
         return told
 
     async def _status(
         self, session_id: str, tree: m.Worktree, diffs: bool = True
-    ) -> tuple[m.WorktreeStatus, reading.Reading]:
+    ) -> m.WorktreeStatus:
         try:
             return await reading.status(session_id, tree, diffs, self.bases)
         except GitFailed as exc:
@@ -222,7 +222,7 @@ class Worktrees:
             except GitFailed as exc:
                 raise errors.InternalError(f"git could not merge: {exc.words}") from None
             self._set_state(tree, "merged")
-            told, _now = await self._status(params.session_id, self._tree(params.session_id))
+            told = await self._status(params.session_id, self._tree(params.session_id))
         self._tell_now(params.session_id, told)
         return m.Merged(commit=commit, status=told)
 
@@ -351,7 +351,7 @@ class Worktrees:
         try:
             tree = self._tree(session_id)
             async with self._lock(tree):
-                told, _now = await self._status(session_id, tree, diffs=False)
+                told = await self._status(session_id, tree, diffs=False)
             self._tell_now(session_id, told)
         except (errors.RpcError, OSError) as exc:
             log.info("the worktree of session %s was not told: %s", session_id, exc)

@@ -14,6 +14,7 @@ from pathlib import Path
 from harness.git_env import git_env
 from host.core import HostCore
 from host.protocol import models as m
+from host.worktrees.bases import Bases
 from host.worktrees.service import SCRATCH_FOLDER
 
 
@@ -75,8 +76,6 @@ def test_one_reading_of_a_worktree_at_a_time_and_two_never_wait_on_each_other(
     """A base is made again, and its file replaced, by one reading only: a status holds
     its worktree, and an attempt's comparison holds both of its runs', taken in one order
     (a comparison of a with b beside one of b with a once waited on each other for ever)."""
-    from host.worktrees.bases import Bases
-
     held = Bases(tmp_path / "scratch")
     a, b = tmp_path / "a", tmp_path / "b"
     inside: dict[Path, str] = {}  # a worktree: the reading that holds it
@@ -98,3 +97,26 @@ def test_one_reading_of_a_worktree_at_a_time_and_two_never_wait_on_each_other(
 
     asyncio.run(run())
     assert sorted(done) == ["a", "ab", "b", "ba"]
+
+
+def test_where_a_worktree_keeps_its_index_is_asked_again_when_it_is_made_again(
+    tmp_path: Path,
+) -> None:
+    repos = [tmp_path / "one", tmp_path / "two"]
+    for repo in repos:
+        repo.mkdir()
+        git(repo, "init", "-q", "-b", "main")
+        (repo / "a.txt").write_text(repo.name)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "start")
+    path = tmp_path / "wt"
+    kept = Bases(tmp_path / "scratch")
+    git(repos[0], "worktree", "add", "-q", "-b", "nib/a", str(path))
+    first = asyncio.run(kept.located(path))
+    assert first == (repos[0] / ".git", repos[0] / ".git" / "worktrees" / "wt" / "index")
+    assert asyncio.run(kept.located(path)) == first  # (asked once)
+    git(repos[0], "worktree", "remove", str(path))
+    git(repos[1], "worktree", "add", "-q", "-b", "nib/b", str(path))  # the same folder
+    again = asyncio.run(kept.located(path))
+    assert again == (repos[1] / ".git", repos[1] / ".git" / "worktrees" / "wt" / "index")
+    kept.close()

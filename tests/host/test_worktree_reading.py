@@ -1,0 +1,115 @@
+"""A worktree's status read against its base (host/worktrees/reading.py) with the real
+`git`: names and counts from one `--raw --numstat` as the two formats say them, and the
+trial merge of uncommitted changes when the base has moved (and none when it has not)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from host.protocol import models as m
+from host.worktrees import git as wgit, reading
+
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@t",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+}
+
+
+def git(folder: Path, *args: str) -> bytes:
+    return subprocess.run(
+        ["git", "-C", str(folder), *args], env=ENV, check=True, capture_output=True
+    ).stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "one.txt").write_text("a\nb\nc\nd\ne\nf\n")
+    (path / "two.txt").write_text("x\n")
+    (path / ":odd").write_text("y\n")
+    git(path, "add", "-A")
+    git(path, "commit", "-qm", "start")
+    return path
+
+
+def test_raw_and_numstat_split_as_each_format_says_them(repo: Path) -> None:
+    git(repo, "mv", "one.txt", "moved.txt")
+    with (repo / "moved.txt").open("a") as handle:
+        handle.write("g\n")
+    (repo / "two.txt").write_text("w\n")
+    git(repo, "rm", "-q", "--", "./:odd")
+    (repo / "new.txt").write_text("n\n")
+    (repo / "bin").write_bytes(b"\0\1")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "b")
+    base = ("diff-tree", "-r", "-M", "-z", "HEAD~1", "HEAD")
+    named, counted = reading.raw_split(git(repo, *base, "--raw", "--numstat"))
+    assert named == git(repo, *base, "--name-status")
+    assert counted == git(repo, *base, "--numstat")
+    assert reading.raw_split(b"") == (b"", b"")
+
+
+def worktree(repo: Path, tmp_path: Path) -> m.Worktree:
+    path = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "nib/t", str(path))
+    head = git(path, "rev-parse", "HEAD").decode().strip()
+    return m.Worktree(
+        repo=str(repo),
+        path=str(path),
+        branch="nib/t",
+        base="main",
+        base_commit=head,
+        state="active",
+    )
+
+
+def test_uncommitted_changes_are_tried_against_a_base_that_moved(
+    repo: Path, tmp_path: Path
+) -> None:
+    tree = worktree(repo, tmp_path)
+    path = Path(tree.path)
+    (path / "two.txt").write_text("the agent's\n")  # uncommitted
+    (path / "one.txt").rename(path / "renamed.txt")
+    told = asyncio.run(reading.status("s", tree))
+    assert told.conflicts == () and told.behind == 0 and told.dirty  # not moved: no trial
+    assert [(f.path, f.status) for f in told.files] == [
+        ("renamed.txt", "renamed"),
+        ("two.txt", "modified"),
+    ]
+    (repo / "two.txt").write_text("the user's\n")
+    git(repo, "commit", "-qam", "the user's")
+    told = asyncio.run(reading.status("s", tree))
+    assert (told.behind, told.ahead, told.dirty) == (1, 0, True)
+    assert told.conflicts == ("two.txt",)
+    (path / "two.txt").write_text("x\n")  # as it was: only the rename is left
+    told = asyncio.run(reading.status("s", tree))
+    assert told.conflicts == () and [f.path for f in told.files] == ["renamed.txt"]
+
+
+def test_when_one_of_both_fails_the_other_is_ended_before_it_is_said() -> None:
+    ended = asyncio.Event()
+
+    async def long() -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            ended.set()
+
+    async def failing() -> None:
+        raise ValueError("no")
+
+    async def run() -> None:
+        with pytest.raises(ValueError, match="no"):
+            await wgit.both(long(), failing())
+        assert ended.is_set()
+
+    asyncio.run(run())
