@@ -193,9 +193,11 @@ def test_every_run_stopped_at_once(
         await until(lambda: dialog.property("opened"), what="the runs' view open")
         stop = gui.item("stopAllRuns")
         await until(lambda: stop.isVisible() and stop.width() > 0, 5, "the button")
+        await gui.steady(stop)
+        first = gui.rect_of(stop)
 
-        # the view grows as the runs' plans arrive in their columns, and its button moves
-        # (a click at its first place, under load, landed beside it)
+        # the view keeps its size as the runs' plans arrive in their columns: its button
+        # stays where it was (it moved 23 px down, and a click there landed beside it)
         def plans_shown() -> bool:  # each run's plan in its column, as the state holds it
             held = [gui.state.snapshot(r.session_id) for r in runs()]
             steps = sum(len(h.items) for h in held if h is not None)
@@ -203,6 +205,7 @@ def test_every_run_stopped_at_once(
 
         await until(plans_shown, 10, "both plans shown")
         await gui.steady(stop)
+        assert gui.rect_of(stop) == first, "the button moved as the plans arrived"
         await gui.click(stop)
         await until(
             lambda: all(r.state == "cancelled" for r in runs()),

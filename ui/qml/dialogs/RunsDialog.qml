@@ -20,6 +20,7 @@ Dialog {
     property int current: 0
     // "Remove the other runs": asked first, naming what each would lose
     property string question: ""
+    property real tallest: 0  // the runs' columns' height at their tallest since opened
     readonly property int columns: Math.max(1, Math.min(runs.length, Math.floor((width - 24) / 230)))
 
     objectName: "runsDialog"
@@ -35,6 +36,7 @@ Dialog {
     }
     onOpened: {
         runsDialog.question = ""
+        runsDialog.tallest = grid.implicitHeight
         runsDialog.runs = runsDialog.attempt.runList()
         runsDialog.attempt.read()
         const shown = runsDialog.runs.findIndex(run => run.shown)
@@ -69,7 +71,11 @@ Dialog {
 
     ScrollView {
         anchors.fill: parent
-        implicitHeight: Math.min(grid.implicitHeight, 560)
+        // room for a plan of five steps in each row of columns from the start, and never
+        // less while open: a plan arriving does not move the buttons below (a click there
+        // would land beside them); a longer one grows it once; past the window's, it scrolls
+        implicitHeight: Math.min(Math.max(160, runsDialog.parent.height - 200), 560,
+                                 Math.max(runsDialog.tallest, 260 * Math.ceil(runsDialog.runs.length / runsDialog.columns)))
         contentWidth: availableWidth
         GridLayout {
             id: grid
@@ -79,6 +85,7 @@ Dialog {
             columnSpacing: 12
             rowSpacing: 12
             focus: true
+            onImplicitHeightChanged: runsDialog.tallest = Math.max(runsDialog.tallest, implicitHeight)
             Keys.onLeftPressed: runsDialog.current = (runsDialog.current + runsDialog.runs.length - 1) % Math.max(1, runsDialog.runs.length)
             Keys.onRightPressed: runsDialog.current = (runsDialog.current + 1) % Math.max(1, runsDialog.runs.length)
             Keys.onReturnPressed: runsDialog.open_(runsDialog.current)
