@@ -204,12 +204,10 @@ async def status(
         raise gone(path)
     with await scratch_of(path, bases) as work:
         now, counted = await uncommitted(tree, work, count=True)
-        files = changed_files(path, now.merge_base, now.tree, work.env, diffs=diffs)
-        clashes: list[str] = []
-        if now.forward:  # nothing a merge could conflict on
-            found = await files
-        else:  # the trial merge's commit is made while the diffs are read
-            found, clashes = await git.both(files, _clashes(now, path, work.env))
+        listing = git.run(path, "ls-files", "-z", env=work.env)  # (to keep: `Bases.keep`)
+        (found, clashes), listed = await git.both(_compared(now, path, work.env, diffs), listing)
+        if bases is not None:
+            bases.keep(path, work.index, listed.out)
         behind, ahead = (int(x) for x in counted.split())
     return m.WorktreeStatus(
         session_id=session_id,
@@ -224,6 +222,17 @@ async def status(
         files=tuple(found),
         conflicts=tuple(clashes),
     )
+
+
+async def _compared(
+    now: Reading, path: Path, env: dict[str, str], diffs: bool
+) -> tuple[list[m.FileChange], list[str]]:
+    """The files changed since the merge base, and the paths a merge would conflict on."""
+    files = changed_files(path, now.merge_base, now.tree, env, diffs=diffs)
+    if now.forward:  # nothing a merge could conflict on
+        return await files, []
+    # the trial merge's commit is made while the diffs are read
+    return await git.both(files, _clashes(now, path, env))
 
 
 async def _clashes(now: Reading, path: Path, env: dict[str, str]) -> list[str]:

@@ -26,7 +26,9 @@ def git(folder: Path, *args: str) -> str:
 
 
 def bases(core: HostCore) -> list[Path]:
-    return sorted((core.data_dir / SCRATCH_FOLDER).glob("nib-base-*"))
+    """The bases made (not the last reading's index kept beside each)."""
+    found = (core.data_dir / SCRATCH_FOLDER).glob("nib-base-*")
+    return sorted(p for p in found if p.suffix != ".kept")
 
 
 def test_readings_start_from_the_worktrees_index_as_git_trusts_it(

@@ -13,6 +13,7 @@ import pytest
 
 from host.protocol import models as m
 from host.worktrees import git as wgit, reading
+from host.worktrees.bases import Bases
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
     "GIT_AUTHOR_NAME": "t",
@@ -113,3 +114,41 @@ def test_when_one_of_both_fails_the_other_is_ended_before_it_is_said() -> None:
         assert ended.is_set()
 
     asyncio.run(run())
+
+
+def test_a_reading_starts_from_the_last_one_only_while_it_holds_the_bases_paths(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A status reading's index is where the next starts (it writes no index when nothing
+    changed) only while it holds the same paths as the worktree's own: every reading says
+    what one from the worktree's own index says, a file made and then ignored included."""
+    tree = worktree(repo, tmp_path)
+    path = Path(tree.path)
+    kept = Bases(tmp_path / "scratch")
+
+    def read() -> list[tuple[str, str]]:
+        told = asyncio.run(reading.status("s", tree, bases=kept))
+        fresh = Bases(tmp_path / "fresh")  # as a first reading: from the worktree's index
+        again = asyncio.run(reading.status("s", tree, bases=fresh))
+        fresh.close()
+        assert again == told
+        return [(f.path, f.status) for f in told.files]
+
+    def started_from_the_last() -> bool:
+        _common, index = asyncio.run(kept.located(path))
+        return asyncio.run(kept.trusted(path, index)).name.endswith(".kept")
+
+    (path / "two.txt").write_text("the agent's\n")
+    assert read() == [("two.txt", "modified")] and started_from_the_last()
+    assert read() == [("two.txt", "modified")] and started_from_the_last()
+    (path / "one.txt").unlink()
+    (path / "made.txt").write_text("new\n")
+    assert read() == [("made.txt", "added"), ("one.txt", "deleted"), ("two.txt", "modified")]
+    # (not kept: its paths are not the worktree's; the next starts from the last that was)
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "exclude").write_text("made.txt\n")  # ignored from now on
+    assert read() == [("one.txt", "deleted"), ("two.txt", "modified")]
+    (path / "one.txt").write_text("back\n")
+    assert read() == [("one.txt", "modified"), ("two.txt", "modified")]
+    assert started_from_the_last()
+    kept.close()
