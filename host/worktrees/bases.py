@@ -29,6 +29,10 @@ from pathlib import Path
 
 from host.worktrees import git
 
+# objects kept with the last reading's index (its changed files' blobs, and the trees and
+# trial commits of the readings kept since the base): past these, one reading starts anew
+KEPT_OBJECTS = 4000
+
 
 async def located(path: Path) -> tuple[Path, Path]:
     """The worktree at `path`: its repository's common folder, and its own index."""
@@ -44,12 +48,30 @@ def paths_of(listed: bytes) -> bytes:
     return hashlib.blake2b(listed, digest_size=32).digest()
 
 
+def _moved(source: Path, target: Path) -> int:
+    """The loose objects of the object folder `source` moved into `target` (those it
+    holds already left); how many were moved."""
+    moved = 0
+    for folder in source.iterdir():
+        if not folder.is_dir() or len(folder.name) != 2:
+            continue
+        into = target / folder.name
+        into.mkdir(parents=True, exist_ok=True)
+        for found in folder.iterdir():
+            if not (into / found.name).exists():
+                os.replace(found, into / found.name)
+                moved += 1
+    return moved
+
+
 @dataclass
 class _Base:
     of: tuple[int, int, int]  # the worktree's index it was copied from: inode, size, time
     file: Path
     paths: bytes  # its paths (`paths_of`)
     kept: Path | None = None  # the last status reading's index, holding these same paths
+    objects: Path | None = None  # what the readings kept wrote (the blobs `kept` names)
+    count: int = 0  # of those objects
 
 
 class Bases:
@@ -95,17 +117,19 @@ class Bases:
         host's being gone)."""
         return self._folder if self._folder.is_dir() else None
 
-    async def trusted(self, path: Path, index: Path) -> Path:
-        """The base of the worktree at `path` whose own index is `index` (made now if
-        there is none or `index` changed since; `index` itself when it is missing)."""
+    async def trusted(self, path: Path, index: Path) -> tuple[Path, Path | None]:
+        """Where a reading of the worktree at `path`, whose own index is `index`, starts:
+        its base (made now if there is none or `index` changed since; `index` itself when
+        it is missing) or the last reading's index kept, and the objects beyond the
+        repository's that it may name (None: none)."""
         try:
             info = index.stat()
         except FileNotFoundError:
-            return index
+            return index, None
         of = (info.st_ino, info.st_size, info.st_mtime_ns)
         base = self._bases.get(path)
         if base is not None and base.of == of:
-            return base.kept or base.file
+            return (base.kept, base.objects) if base.kept is not None else (base.file, None)
         self.forget(path)
         made, name = tempfile.mkstemp(prefix="nib-base-", dir=self.place())
         os.close(made)
@@ -125,30 +149,46 @@ class Bases:
             remove()
             raise
         self._bases[path] = _Base(of, file, paths_of(listed.out))
-        return file
+        return file, None
 
-    def keep(self, path: Path, index: Path, listed: bytes) -> bool:
+    def keep(self, path: Path, work: git.Scratch, listed: bytes) -> bool:
         """A status reading's `index` (moved here) as where the next reading of `path`
         starts, when it holds the same paths as the base (`listed`, its `git ls-files
         -z`): `add --all` then makes the same index from it as from the base, and a
         reading of files unchanged since writes no index at all (from the base, `add` and
         `write-tree` each wrote the whole index, hashed: 6-10 ms apiece for 20,000
         files). One whose paths differ is not kept: a path it added or removed, ignored
-        since, would be read otherwise than git reads it."""
+        since, would be read otherwise than git reads it. The objects the reading wrote go
+        with it (its entries name the blobs of the files changed), beside those of the
+        readings kept before; past KEPT_OBJECTS of them the next reading starts from the
+        base again, and they go."""
         base = self._bases.get(path)
+        index = work.index
         if base is None or paths_of(listed) != base.paths or index.parent.parent != self._folder:
+            return False
+        objects = base.objects or Path(f"{base.file}.objects")
+        base.count += _moved(work.objects, objects)
+        base.objects = objects
+        if base.count > KEPT_OBJECTS:
+            self._unkeep(base)
             return False
         kept = Path(f"{base.file}.kept")
         os.replace(index, kept)  # (its time kept: git's "racy" check still holds)
         base.kept = kept
         return True
 
+    def _unkeep(self, base: _Base) -> None:
+        if base.kept is not None:
+            base.kept.unlink(missing_ok=True)
+        if base.objects is not None:
+            shutil.rmtree(base.objects, ignore_errors=True)
+        base.kept, base.objects, base.count = None, None, 0
+
     def forget(self, path: Path) -> None:
         base = self._bases.pop(path, None)
         if base is not None:
             base.file.unlink(missing_ok=True)
-            if base.kept is not None:
-                base.kept.unlink(missing_ok=True)
+            self._unkeep(base)
 
     def close(self) -> None:
         for path in list(self._bases):

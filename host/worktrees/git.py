@@ -173,14 +173,17 @@ class Scratch:
     reading (a tree of the worktree's files, a trial merge) goes there and is thrown
     away; the repository's own objects are read through the alternate."""
 
-    def __init__(self, objects: Path, within: Path | None = None) -> None:
-        """Made in `within` (the host's scratch folder), else the system's temporary one."""
+    def __init__(self, objects: Path, within: Path | None = None, also: Path | None = None) -> None:
+        """Made in `within` (the host's scratch folder), else the system's temporary one;
+        `also`: more objects to read (those an index it takes may name)."""
         self._folder = Path(tempfile.mkdtemp(prefix="nib-git-", dir=within))
-        (self._folder / "objects").mkdir()
+        self.objects = self._folder / "objects"
+        self.objects.mkdir()
         self.index = self._folder / "index"
+        alternates = [str(objects), *([str(also)] if also is not None else [])]
         self.env = {
-            "GIT_OBJECT_DIRECTORY": str(self._folder / "objects"),
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects),
+            "GIT_OBJECT_DIRECTORY": str(self.objects),
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(alternates),
             "GIT_INDEX_FILE": str(self.index),
             # a trial commit (of the worktree's uncommitted files) needs a name, not the user's
             "GIT_AUTHOR_NAME": "Nib",

@@ -146,10 +146,10 @@ async def scratch_of(
     a large repository's index is megabytes). A reading cancelled meanwhile leaves no
     scratch behind: it goes once the copy is done."""
     common, index = await (bases.located(path) if bases is not None else located(path))
-    within = None
+    within = also = None
     if bases is not None:
-        index, within = await bases.trusted(path, index), bases.place()
-    work = Scratch(common / "objects", within)
+        (index, also), within = await bases.trusted(path, index), bases.place()
+    work = Scratch(common / "objects", within, also)
     await git.in_thread(lambda: work.take(index), work.close)
     return contextlib.closing(work)
 
@@ -207,7 +207,7 @@ async def status(
         listing = git.run(path, "ls-files", "-z", env=work.env)  # (to keep: `Bases.keep`)
         (found, clashes), listed = await git.both(_compared(now, path, work.env, diffs), listing)
         if bases is not None:
-            bases.keep(path, work.index, listed.out)
+            bases.keep(path, work, listed.out)
         behind, ahead = (int(x) for x in counted.split())
     return m.WorktreeStatus(
         session_id=session_id,

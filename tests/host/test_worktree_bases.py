@@ -26,9 +26,9 @@ def git(folder: Path, *args: str) -> str:
 
 
 def bases(core: HostCore) -> list[Path]:
-    """The bases made (not the last reading's index kept beside each)."""
+    """The bases made (not the last reading's index and objects kept beside each)."""
     found = (core.data_dir / SCRATCH_FOLDER).glob("nib-base-*")
-    return sorted(p for p in found if p.suffix != ".kept")
+    return sorted(p for p in found if p.suffix not in (".kept", ".objects"))
 
 
 def test_readings_start_from_the_worktrees_index_as_git_trusts_it(

@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from host.protocol import models as m
-from host.worktrees import git as wgit, reading
+from host.worktrees import bases as bases_module, git as wgit, reading
 from host.worktrees.bases import Bases
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
@@ -136,7 +137,7 @@ def test_a_reading_starts_from_the_last_one_only_while_it_holds_the_bases_paths(
 
     def started_from_the_last() -> bool:
         _common, index = asyncio.run(kept.located(path))
-        return asyncio.run(kept.trusted(path, index)).name.endswith(".kept")
+        return asyncio.run(kept.trusted(path, index))[0].name.endswith(".kept")
 
     (path / "two.txt").write_text("the agent's\n")
     assert read() == [("two.txt", "modified")] and started_from_the_last()
@@ -151,4 +152,44 @@ def test_a_reading_starts_from_the_last_one_only_while_it_holds_the_bases_paths(
     (path / "one.txt").write_text("back\n")
     assert read() == [("one.txt", "modified"), ("two.txt", "modified")]
     assert started_from_the_last()
+    kept.close()
+
+
+def test_a_reading_from_the_last_ones_index_finds_the_objects_it_wrote(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The last reading's index names the blobs and trees that reading wrote into its
+    scratch objects (the changed files'): the next reading, starting from it, reads them
+    (here the files changed a minute before the reading, so git trusts their entries and
+    hashes nothing again)."""
+    tree = worktree(repo, tmp_path)
+    path = Path(tree.path)
+    (path / "two.txt").write_text("the agent's\n")
+    (path / "one.txt").write_text("one, changed\n")
+    past = time.time() - 60
+    for file in (path / "two.txt", path / "one.txt"):
+        os.utime(file, (past, past))
+    kept = Bases(tmp_path / "scratch")
+    first = asyncio.run(reading.status("s", tree, bases=kept))
+    for _ in range(3):
+        assert asyncio.run(reading.status("s", tree, bases=kept)) == first
+    kept.close()
+
+
+def test_past_so_many_objects_kept_a_reading_starts_from_the_base_again(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bases_module, "KEPT_OBJECTS", 6)
+    tree = worktree(repo, tmp_path)
+    path = Path(tree.path)
+    kept = Bases(tmp_path / "scratch")
+    _common, index = asyncio.run(kept.located(path))
+    starts: list[bool] = []
+    for n in range(4):  # each reading writes a blob and a tree of its own
+        (path / "two.txt").write_text(f"change {n}\n")
+        asyncio.run(reading.status("s", tree, bases=kept))
+        start, objects = asyncio.run(kept.trusted(path, index))
+        starts.append(start.name.endswith(".kept") and objects is not None and objects.is_dir())
+    assert starts == [True, True, True, False]  # 2, 4, 6 objects kept; 8 are too many
+    assert not list((tmp_path / "scratch").glob("*.objects"))  # they went
     kept.close()

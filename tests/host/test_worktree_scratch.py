@@ -53,9 +53,10 @@ def test_a_host_start_empties_what_a_stopped_reading_left(tmp_path: Path) -> Non
 
         assert asyncio.run(run()).dirty is False
         # the leftover gone, and the reading's own scratch; the worktree's base is kept,
-        # and the reading's index beside it (where the next reading starts)
-        base, kept = sorted(p.name for p in (data / SCRATCH_FOLDER).iterdir())
-        assert base.startswith("nib-base-") and kept == f"{base}.kept"
+        # and the reading's index and objects beside it (where the next reading starts)
+        base, *kept = sorted(p.name for p in (data / SCRATCH_FOLDER).iterdir())
+        assert base.startswith("nib-base-") and f"{base}.kept" in kept
+        assert set(kept) <= {f"{base}.kept", f"{base}.objects"}
     finally:
         core.close()
 
