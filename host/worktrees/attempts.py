@@ -158,11 +158,13 @@ class Attempts:
             (a, _), (b, _) = await asyncio.gather(  # (trees only: no commit made)
                 reading.uncommitted(trees[0], one), reading.uncommitted(trees[1], two)
             )
+            alternates = "GIT_ALTERNATE_OBJECT_DIRECTORIES"
             both = {
                 **two.env,
-                "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(
-                    # the repository's objects (one's alternate), then one's own
-                    [one.env["GIT_ALTERNATE_OBJECT_DIRECTORIES"], one.env["GIT_OBJECT_DIRECTORY"]]
+                alternates: os.pathsep.join(
+                    # the repository's objects and those one's index may name (one's
+                    # alternates), one's own, then those two's index may name
+                    [one.env[alternates], one.env["GIT_OBJECT_DIRECTORY"], two.env[alternates]]
                 ),
             }
             files = await reading.changed_files(second, a.tree, b.tree, both)

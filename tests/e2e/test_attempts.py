@@ -5,7 +5,9 @@ compared, and one is kept."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +79,15 @@ def test_one_task_two_agents_compared_and_one_kept(tmp_path: Path) -> None:
 
         a, b = (s["id"] for s in runs)
         (Path(trees[0]["path"]) / "app.py").write_text("print('a')\n")  # run a's own work
+        (Path(trees[1]["path"]) / "app.py").write_text("print('b')\n")  # and b's, uncommitted
+        past = time.time() - 60  # (git trusts what each reading wrote of it, so hashes it once)
+        for run_tree, run in zip(trees, (a, b), strict=True):
+            os.utime(Path(run_tree["path"]) / "app.py", (past, past))
+            for _ in range(2):  # the second reading starts from the first's index
+                client.call("worktrees.status", {"sessionId": run})
         compared = client.call("attempts.compare", {"attemptId": attempt_id, "a": a, "b": b})
         assert [(f["path"], f["status"]) for f in compared["files"]] == [("app.py", "modified")]
-        assert "+    return 2" in compared["files"][0]["diff"]
+        assert "-print('a')\n+print('b')" in compared["files"][0]["diff"]
 
         # keep one: the other is removed
         client.call("worktrees.remove", {"sessionId": b, "force": True})
