@@ -32,6 +32,7 @@ from host.worktrees import git
 # objects kept with the last reading's index (its changed files' blobs, and the trees and
 # trial commits of the readings kept since the base): past these, one reading starts anew
 KEPT_OBJECTS = 4000
+KEPT_AT_ONCE = 256  # a reading that wrote more (many files changed) is not kept
 
 
 async def located(path: Path) -> tuple[Path, Path]:
@@ -48,19 +49,27 @@ def paths_of(listed: bytes) -> bytes:
     return hashlib.blake2b(listed, digest_size=32).digest()
 
 
-def _moved(source: Path, target: Path) -> int:
-    """The loose objects of the object folder `source` moved into `target` (those it
-    holds already left); how many were moved."""
+def _written(objects: Path, most: int) -> list[Path] | None:
+    """The loose objects in the object folder `objects`; None when more than `most`."""
+    found: list[Path] = []
+    for folder in objects.iterdir():
+        if folder.is_dir() and len(folder.name) == 2:
+            found += folder.iterdir()
+            if len(found) > most:
+                return None
+    return found
+
+
+def _moved(written: list[Path], target: Path) -> int:
+    """`written` (loose objects) moved into the object folder `target` (those it holds
+    already left); how many were moved."""
     moved = 0
-    for folder in source.iterdir():
-        if not folder.is_dir() or len(folder.name) != 2:
-            continue
-        into = target / folder.name
+    for found in written:
+        into = target / found.parent.name
         into.mkdir(parents=True, exist_ok=True)
-        for found in folder.iterdir():
-            if not (into / found.name).exists():
-                os.replace(found, into / found.name)
-                moved += 1
+        if not (into / found.name).exists():
+            os.replace(found, into / found.name)
+            moved += 1
     return moved
 
 
@@ -161,17 +170,21 @@ class Bases:
         since, would be read otherwise than git reads it. The objects the reading wrote go
         with it (its entries name the blobs of the files changed), beside those of the
         readings kept before; past KEPT_OBJECTS of them the next reading starts from the
-        base again, and they go."""
+        base again, and they go. A reading that wrote over KEPT_AT_ONCE is not kept (its
+        objects would be moved on the host's loop)."""
         base = self._bases.get(path)
         index = work.index
         if base is None or paths_of(listed) != base.paths or index.parent.parent != self._folder:
             return False
-        objects = base.objects or Path(f"{base.file}.objects")
-        base.count += _moved(work.objects, objects)
-        base.objects = objects
-        if base.count > KEPT_OBJECTS:
+        written = _written(work.objects, KEPT_AT_ONCE)  # (moved here, on the loop: few)
+        if written is None:
+            return False
+        if base.count + len(written) > KEPT_OBJECTS:
             self._unkeep(base)
             return False
+        objects = base.objects or Path(f"{base.file}.objects")
+        base.count += _moved(written, objects)
+        base.objects = objects
         kept = Path(f"{base.file}.kept")
         os.replace(index, kept)  # (its time kept: git's "racy" check still holds)
         base.kept = kept

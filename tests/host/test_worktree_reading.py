@@ -193,3 +193,22 @@ def test_past_so_many_objects_kept_a_reading_starts_from_the_base_again(
     assert starts == [True, True, True, False]  # 2, 4, 6 objects kept; 8 are too many
     assert not list((tmp_path / "scratch").glob("*.objects"))  # they went
     kept.close()
+
+
+def test_a_reading_that_wrote_too_many_objects_is_not_kept(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = worktree(repo, tmp_path)
+    path = Path(tree.path)
+    kept = Bases(tmp_path / "scratch")
+    _common, index = asyncio.run(kept.located(path))
+    (path / "two.txt").write_text("the agent's\n")  # a blob and a tree: kept
+    asyncio.run(reading.status("s", tree, bases=kept))
+    first = asyncio.run(kept.trusted(path, index))[0].read_bytes()
+    monkeypatch.setattr(bases_module, "KEPT_AT_ONCE", 1)
+    (path / "two.txt").write_text("the agent's, again\n")  # two more: not kept
+    told = asyncio.run(reading.status("s", tree, bases=kept))
+    start = asyncio.run(kept.trusted(path, index))[0]
+    assert start.name.endswith(".kept") and start.read_bytes() == first  # the last kept
+    assert asyncio.run(reading.status("s", tree, bases=kept)) == told
+    kept.close()
