@@ -204,9 +204,12 @@ async def status(
         raise gone(path)
     with await scratch_of(path, bases) as work:
         now, counted = await uncommitted(tree, work, count=True)
-        listing = git.run(path, "ls-files", "-z", env=work.env)  # (to keep: `Bases.keep`)
-        (found, clashes), listed = await git.both(_compared(now, path, work.env, diffs), listing)
-        if bases is not None:
+        compared = _compared(now, path, work.env, diffs)
+        if bases is None:
+            found, clashes = await compared
+        else:  # its paths read beside, for `Bases.keep`
+            listing = git.run(path, "ls-files", "-z", env=work.env)
+            (found, clashes), listed = await git.both(compared, listing)
             bases.keep(path, work, listed.out)
         behind, ahead = (int(x) for x in counted.split())
     return m.WorktreeStatus(
