@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from nib_desktop.state.facts import Progress, progress
+from nib_desktop.state.types import Snapshot
+
 ENDS = {"completed": "done", "failed": "failed", "cancelled": "stopped"}
 CHECK_WORDS = {
     "pending": "check waiting for the turn",
@@ -81,9 +84,18 @@ def duration_words(ms: int) -> str:
     return f"{seconds // 60} min {seconds % 60} s"
 
 
-def progress_words(run: Run) -> str:
+def progress_of(run: Run, snapshot: Snapshot | None) -> Progress:
+    """The run's checklist counted as its dock counts it (`facts.progress`) from its
+    session's `snapshot` when the window holds one with steps: the steps shown beside the
+    count come from there, told before the attempt's next count; else the attempt's."""
+    if snapshot is not None and snapshot.items:
+        return progress(snapshot.items)
+    return Progress(run.completed, run.total)
+
+
+def progress_words(counted: Progress) -> str:
     """ "3 / 5 steps", or "no checklist" when the run kept none."""
-    return f"{run.completed} / {run.total} steps" if run.total else "no checklist"
+    return f"{counted.completed} / {counted.total} steps" if counted.total else "no checklist"
 
 
 def change_words(run: Run) -> str:

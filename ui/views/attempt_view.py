@@ -13,9 +13,11 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state import store
 from nib_desktop.state.attempts import (
     Attempt,
+    Run,
     any_running,
     change_words,
     check_words,
+    progress_of,
     progress_words,
     turn_words,
 )
@@ -93,24 +95,25 @@ class AttemptView(QObject):
         return steps
 
     def _entries(self, held: Attempt, current: str) -> list[dict[str, Any]]:
-        return [
-            {
-                "sessionId": run.session_id,
-                "agent": run.agent,
-                "turn": turn_words(run),
-                "running": run.state == "running",
-                "failed": run.state == "failed",
-                "progress": progress_words(run),
-                "fraction": run.completed / run.total if run.total else 0.0,
-                "changes": change_words(run),
-                "usage": run.usage,
-                "check": check_words(run),
-                "checkFailed": run.check_state in ("failed", "error"),
-                "checkTail": run.check_tail,
-                "shown": run.session_id == current,
-            }
-            for run in held.runs
-        ]
+        return [self._entry(run, current) for run in held.runs]
+
+    def _entry(self, run: Run, current: str) -> dict[str, Any]:
+        counted = progress_of(run, self._state.snapshot(run.session_id))
+        return {
+            "sessionId": run.session_id,
+            "agent": run.agent,
+            "turn": turn_words(run),
+            "running": run.state == "running",
+            "failed": run.state == "failed",
+            "progress": progress_words(counted),
+            "fraction": counted.fraction if counted.total else 0.0,
+            "changes": change_words(run),
+            "usage": run.usage,
+            "check": check_words(run),
+            "checkFailed": run.check_state in ("failed", "error"),
+            "checkTail": run.check_tail,
+            "shown": run.session_id == current,
+        }
 
     @Slot()
     def read(self) -> None:
