@@ -9,8 +9,8 @@ therefore a removal and an addition.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
+from itertools import pairwise
 
 from host.protocol.models import StatusChange, TodoDiff, TodoItem
 
@@ -32,27 +32,33 @@ def diff_items(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
 
 def matched_diff(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
     """The diff by matching contents, whatever the lists (diff_items' general case)."""
-    unmatched_new: dict[str, list[int]] = defaultdict(list)
+    unmatched_new: dict[str, list[int]] = {}
     for index, item in enumerate(new):
-        unmatched_new[item.content].append(index)
-    pairs: list[tuple[int, int]] = []  # (old index, new index)
+        slots = unmatched_new.get(item.content)
+        if slots is None:
+            unmatched_new[item.content] = [index]
+        else:
+            slots.append(index)
+    pairs: list[tuple[TodoItem, TodoItem]] = []  # (old, new), in the old list's order
+    new_order: list[int] = []
     removed: list[TodoItem] = []
-    for old_index, item in enumerate(old):
+    for item in old:
         slots = unmatched_new.get(item.content)
         if slots:
-            pairs.append((old_index, slots.pop(0)))
+            index = slots.pop(0)
+            pairs.append((item, new[index]))
+            new_order.append(index)
         else:
             removed.append(item)
-    matched_new = {new_index for _, new_index in pairs}
-    new_order = [new_index for _, new_index in pairs]
+    matched_new = set(new_order)
     return TodoDiff(
         added=tuple(item.content for i, item in enumerate(new) if i not in matched_new),
         completed_removed=tuple(i.content for i in removed if i.status in FINISHED),
         dropped_unfinished=tuple(i.content for i in removed if i.status not in FINISHED),
         status_changed=tuple(
-            StatusChange(content=new[n].content, from_=old[o].status, to=new[n].status)
+            StatusChange(content=n.content, from_=o.status, to=n.status)
             for o, n in pairs
-            if old[o].status != new[n].status
+            if o.status != n.status
         ),
-        reordered=new_order != sorted(new_order),
+        reordered=any(a > b for a, b in pairwise(new_order)),
     )

@@ -26,6 +26,7 @@ from host.worktrees.bases import Bases
 
 log = logging.getLogger(__name__)
 TELL_EVERY_S = 0.25
+ATTEMPTS_KEPT = 4096  # sessions whose attempt is held (`_heard`)
 
 
 class Attempts:
@@ -44,6 +45,8 @@ class Attempts:
         self._told_at: dict[str, float] = {}
         self._telling: dict[str, asyncio.Task[None]] = {}
         self._checks: set[asyncio.Task[None]] = set()
+        # session id: its attempt's id or None, as read once (set when a session is made)
+        self._attempt_of: dict[str, str | None] = {}
         publisher.subscribe(self._heard)
 
     # --- recording ------------------------------------------------------------------------
@@ -190,12 +193,20 @@ class Attempts:
         elif name not in (rpc.TURNS_CHANGED.name, rpc.TODOS_CHANGED.name):
             return
         # heard at every checklist write and turn end of every session: one indexed read
-        # before a session is built, for the few that are an attempt's runs
-        row = self._db.execute(
-            "SELECT attempt_id FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
-        if row is None or row[0] is None:
+        # per session before a session is built, for the few that are an attempt's runs
+        if self._attempt_of.get(session_id, "") is None:
             return
+        if session_id not in self._attempt_of:
+            row = self._db.execute(
+                "SELECT attempt_id FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                return
+            if len(self._attempt_of) >= ATTEMPTS_KEPT:
+                self._attempt_of.clear()
+            self._attempt_of[session_id] = row[0]
+            if row[0] is None:
+                return
         try:
             session = self._sessions.get(session_id)
         except errors.RpcError:

@@ -28,6 +28,7 @@ from host.worktrees.git import GitFailed
 log = logging.getLogger(__name__)
 SCRATCH_FOLDER = "scratch"  # the data folder's: readings' scratches (`git.Scratch`)
 TELL_EVERY_S = 1.0
+LIVE_KEPT = 4096  # sessions whose having a worktree is held (`_has_worktree`)
 # A worktree's status is read in a pause of its session: once its checklist and turns have
 # been still QUIET_S, or LATEST_S after the first change not yet told, whichever is first.
 # Reading it costs git a pass over the worktree; during a burst of revisions that pass
@@ -53,6 +54,10 @@ class Worktrees:
         self._telling: dict[str, asyncio.Task[None]] = {}
         self._untold: dict[str, tuple[float, float]] = {}  # session id: (first, last) change
         self._setting_up: dict[str, asyncio.Task[None]] = {}  # by worktree folder
+        # session id: whether it has a worktree not removed, as last read (a session's
+        # worktree is set when it is made; a worktree's state changes only here, and each
+        # change forgets every answer)
+        self._live: dict[str, bool] = {}
         publisher.subscribe(self._heard)
 
     # --- making ---------------------------------------------------------------------------
@@ -101,6 +106,7 @@ class Worktrees:
                 made, session_id=session_id, worktree_id=tree_id, attempt_id=attempt_id
             )
         except BaseException:
+            self._live.clear()
             with contextlib.suppress(Exception), immediate(self._db):
                 self._db.execute("DELETE FROM worktrees WHERE id = ?", (tree_id,))
             await git.run(repo.top, "worktree", "remove", "--force", str(path), check=False)
@@ -286,6 +292,7 @@ class Worktrees:
         return sorted(n for n in names if mine.get(n) != theirs.get(n))
 
     def _set_state(self, tree: m.Worktree, state: m.WorktreeState) -> None:
+        self._live.clear()
         with immediate(self._db):
             self._db.execute("UPDATE worktrees SET state = ? WHERE path = ?", (state, tree.path))
             sessions = [
@@ -327,14 +334,21 @@ class Worktrees:
         self._telling[session_id] = loop.create_task(self._tell_after(session_id))
 
     def _has_worktree(self, session_id: str) -> bool:
-        """Whether the session has a worktree not removed: one indexed read, no session
-        built (heard at every checklist write and turn end of every session)."""
-        row = self._db.execute(
-            "SELECT w.state FROM sessions s JOIN worktrees w ON w.id = s.worktree_id"
-            " WHERE s.id = ?",
-            (session_id,),
-        ).fetchone()
-        return row is not None and row[0] != "removed"
+        """Whether the session has a worktree not removed: heard at every checklist write
+        and turn end of every session, so read once per session (one indexed read, no
+        session built) until a worktree's state changes."""
+        known = self._live.get(session_id)
+        if known is None:
+            row = self._db.execute(
+                "SELECT w.state FROM sessions s JOIN worktrees w ON w.id = s.worktree_id"
+                " WHERE s.id = ?",
+                (session_id,),
+            ).fetchone()
+            known = row is not None and row[0] != "removed"
+            if len(self._live) >= LIVE_KEPT:
+                self._live.clear()
+            self._live[session_id] = known
+        return known
 
     def _due(self, session_id: str) -> float:
         first, last = self._untold[session_id]

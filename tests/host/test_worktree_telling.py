@@ -115,3 +115,24 @@ def test_a_telling_never_asks_git_for_the_diffs_it_would_drop(
     # only the status a client asked for read git's patch, and cut it
     assert len(patches) == 1
     assert asked.files[0].truncated and asked.files[0].diff.startswith("--- a/a.txt")
+
+
+def test_a_removed_worktree_is_not_read_at_its_sessions_next_write(
+    core: HostCore, tmp_path: Path
+) -> None:
+    """Whether a session has a worktree is read once per session (every checklist write
+    of every session asks), and forgotten when a worktree's state changes: after its
+    removal a write asks for no reading of the folder that is gone."""
+    repo = repository(tmp_path)
+
+    async def run() -> tuple[bool, bool]:
+        params = m.CreateSessionParams(cwd=str(repo), worktree=m.WorktreeRequest())
+        session = await core.worktrees.create(params)
+        core.publisher.publish(rpc.TODOS_CHANGED, core.todos.snapshot(session.id))
+        asked_before = session.id in core.worktrees._telling
+        await core.worktrees.remove(m.RemoveWorktreeParams(session_id=session.id, force=True))
+        core.publisher.publish(rpc.TODOS_CHANGED, core.todos.snapshot(session.id))
+        return asked_before, session.id in core.worktrees._telling
+
+    asked_before, asked_after = asyncio.run(run())
+    assert asked_before and not asked_after
