@@ -4,9 +4,10 @@ row has an accessible name and role, and completed steps and turn ends are annou
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QPointF, QRectF, QSizeF
 from PySide6.QtGui import QAccessible, QAccessibleInterface
 from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
 
 from harness.gui import Gui, walk
 from harness.waiting import until
@@ -173,8 +174,23 @@ def test_the_tree_says_what_is_shown_in_words_and_nothing_hidden(gui, monkeypatc
         assert wrong == []
         said = [n.text(QAccessible.Text.Name) for n in nodes]
         assert "Done: Add the column" in said and "Done: Write the tests" in said
-        copies = [described(i)[0] for i in gui.items("copyLine")]
-        assert len(copies) >= 5 and len(set(copies)) == len(copies), copies
+        # a line's Copy is made as the line is hovered, and names that line
+        listed = gui.items("transcriptList")[0]
+        box = QRectF(listed.mapToScene(QPointF(0, 0)), QSizeF(listed.width(), listed.height()))
+        centres = sorted(
+            (
+                text.mapToScene(QPointF(text.width() / 2, text.height() / 2))
+                for text in gui.visible_items("transcriptText")
+            ),
+            key=lambda point: point.y(),
+        )
+        copies = []
+        for centre in [c.toPoint() for c in centres if box.contains(c)][:5]:
+            await gui.act(lambda at=centre: QTest.mouseMove(gui.window, at))
+            await until(lambda: len(gui.visible_items("copyLine")) == 1, 5, "the Copy button")
+            copies.append(described(gui.visible_items("copyLine")[0])[0])
+        assert len(gui.items("copyLine")) == 1  # only the hovered line's
+        assert len(copies) == 5 and len(set(copies)) == len(copies), copies
         assert "Copy this line: You: 1. Add the column" in copies[0]
 
     gui.run(body())

@@ -157,38 +157,43 @@ Item {
             TapHandler { onTapped: row.changes.ask(row.content) }
         }
 
-        // the feedback on this step: each a ToolButton that leaves the focus where it is
-        Row {
+        // the feedback on this step: each a ToolButton that leaves the focus where it is;
+        // made only for the row that offers it (hovered, or the keyboard's): five
+        // buttons in every row of a long checklist were most of the dock's memory
+        Loader {
             objectName: "rowActions"
-            visible: row.offering
+            active: row.offering
+            visible: active
             Layout.alignment: Qt.AlignTop
-            leftPadding: 6
-            Repeater {
-                model: [
-                    { kind: "comment", label: "✎", name: qsTr("Comment on this step") },
-                    { kind: "skip", label: "⊘", name: qsTr("Ask to skip this step") },
-                    { kind: "up", label: "↑", name: qsTr("Ask to move this step up") },
-                    { kind: "down", label: "↓", name: qsTr("Ask to move this step down") },
-                    { kind: "add", label: "+", name: qsTr("Ask for a step after this one") }
-                ]
-                delegate: ToolButton {
-                    id: action
-                    required property var modelData
-                    objectName: "ask_" + modelData.kind
-                    text: modelData.label
-                    font.pixelSize: 12
-                    padding: 2
-                    topPadding: 0
-                    bottomPadding: 0
-                    // no taller than a line of text: a row keeps its height when chosen,
-                    // so the list does not shift under the keys
-                    implicitHeight: firstLine.height
-                    focusPolicy: Qt.NoFocus
-                    enabled: modelData.kind === "comment" || modelData.kind === "add" || !row.done
-                    ToolTip.visible: hovered
-                    ToolTip.text: modelData.name
-                    Accessible.name: modelData.name
-                    onClicked: row.act(modelData.kind)
+            sourceComponent: Row {
+                leftPadding: 6
+                Repeater {
+                    model: [
+                        { kind: "comment", label: "✎", name: qsTr("Comment on this step") },
+                        { kind: "skip", label: "⊘", name: qsTr("Ask to skip this step") },
+                        { kind: "up", label: "↑", name: qsTr("Ask to move this step up") },
+                        { kind: "down", label: "↓", name: qsTr("Ask to move this step down") },
+                        { kind: "add", label: "+", name: qsTr("Ask for a step after this one") }
+                    ]
+                    delegate: ToolButton {
+                        id: action
+                        required property var modelData
+                        objectName: "ask_" + modelData.kind
+                        text: modelData.label
+                        font.pixelSize: 12
+                        padding: 2
+                        topPadding: 0
+                        bottomPadding: 0
+                        // no taller than a line of text: a row keeps its height when
+                        // chosen, so the list does not shift under the keys
+                        implicitHeight: firstLine.height
+                        focusPolicy: Qt.NoFocus
+                        enabled: modelData.kind === "comment" || modelData.kind === "add" || !row.done
+                        ToolTip.visible: hovered
+                        ToolTip.text: modelData.name
+                        Accessible.name: modelData.name
+                        onClicked: row.act(modelData.kind)
+                    }
                 }
             }
         }

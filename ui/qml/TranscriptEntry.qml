@@ -57,24 +57,28 @@ Item {
     }
 
     // the line as written (a message's text, a tool's output or diff), on hover; M in
-    // the transcript copies the last line in view
-    NibButton {
-        objectName: "copyLine"
+    // the transcript copies the last line in view. Made only for the line hovered: a
+    // button in every line shown was a fifth of the transcript's memory.
+    Loader {
         z: 1
-        visible: hover.hovered && entry.kind !== "turn_end"
+        active: hover.hovered && entry.kind !== "turn_end"
+        visible: active
         // beside a bubble, never over its words: left of the user's, right of a short
         // line; over the right edge only of a line as wide as the view
         y: bubble.y
         x: entry.kind === "user" ? Math.max(0, bubble.x - width - 4)
            : bubble.x + bubble.width + width + 4 <= entry.width ? bubble.x + bubble.width + 4
            : bubble.x + bubble.width - width
-        text: qsTr("Copy")
-        font.pixelSize: 11
-        focusPolicy: Qt.NoFocus
-        ToolTip.visible: hovered
-        ToolTip.text: qsTr("Copy this as written (M in the transcript: the last line in view)")
-        Accessible.name: qsTr("Copy this line: %1").arg(entry.spokenShort.substring(0, 80))
-        onClicked: entry.view.copyLine(entry.index)
+        sourceComponent: NibButton {
+            objectName: "copyLine"
+            text: qsTr("Copy")
+            font.pixelSize: 11
+            focusPolicy: Qt.NoFocus
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("Copy this as written (M in the transcript: the last line in view)")
+            Accessible.name: qsTr("Copy this line: %1").arg(entry.spokenShort.substring(0, 80))
+            onClicked: entry.view.copyLine(entry.index)
+        }
     }
 
     Rectangle {
