@@ -3,7 +3,10 @@ delivered to a socket client, next to the raw apsw floor measured in the same ru
 
     python -m bench.host_write [--writes 400]
 
-Latency: one write, then wait until the client has read its todos.changed. Throughput:
+Latency: one write, then wait until the client has read its todos.changed; each write
+follows one of the floor's, so that the machine's drift (the disk's syncs above all)
+weighs on both alike (until this session the floor's 400 writes came before the host's
+400, and the floor's p50 alone moved from 0.25 to 0.73 ms between runs). Throughput:
 writes back to back, until the client has read every notification. The writes are
 awaited in one coroutine on the host's loop, as a turn awaits its tool calls (until
 round 5 each write was a `run_until_complete` of its own: a task and a turn of the loop
@@ -15,7 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import select
+import os
 import subprocess
 import sys
 import tempfile
@@ -50,35 +53,42 @@ def items(n: int, salt: int) -> list[dict]:
     ]
 
 
-def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], float]:
+class Floor:
     """The same rows and history on the same schema and pragmas in one transaction, with
     nothing around them (the history's JSON made before the clock starts)."""
-    db = open_database(folder)
-    db.execute(f"PRAGMA synchronous = {sync}")
-    db.execute(
-        "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
-        " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
-    )
-    latencies = []
-    # the history rows hold the very bytes the host writes: its items and its diff
-    # against the revision before (until round 5 the floor wrote an empty diff, a
-    # smaller row than the host's, which flattered the floor)
-    histories = []
-    previous: tuple[m.TodoItem, ...] = ()
-    for w in range(writes):
-        listed = TodoWriteArgs.model_validate_json(json.dumps({"todos": items(n, w)})).todos
-        histories.append(
-            (
-                ITEMS_JSON.dump_json(tuple(listed)).decode(),
-                DIFF_JSON.dump_json(diff_items(previous, tuple(listed)), by_alias=True).decode(),
-            )
+
+    def __init__(self, folder: Path, n: int, writes: int, sync: str) -> None:
+        self.db = open_database(folder)
+        self.db.execute(f"PRAGMA synchronous = {sync}")
+        self.db.execute(
+            "INSERT INTO sessions (id, title, mode, origin, created_at, updated_at)"
+            " VALUES ('x', 'floor', 'agent', 'local', 'now', 'now')"
         )
-        previous = tuple(listed)
-    start = time.perf_counter()
-    for w in range(writes):
-        listed = items(n, w)
+        self.n, self.revision = n, 0
+        # the history rows hold the very bytes the host writes: its items and its diff
+        # against the revision before (until round 5 the floor wrote an empty diff, a
+        # smaller row than the host's, which flattered the floor)
+        self.histories = []
+        previous: tuple[m.TodoItem, ...] = ()
+        for w in range(writes):
+            listed = TodoWriteArgs.model_validate_json(json.dumps({"todos": items(n, w)})).todos
+            self.histories.append(
+                (
+                    ITEMS_JSON.dump_json(tuple(listed)).decode(),
+                    DIFF_JSON.dump_json(
+                        diff_items(previous, tuple(listed)), by_alias=True
+                    ).decode(),
+                )
+            )
+            previous = tuple(listed)
+
+    def write(self, w: int) -> float:
+        """The write of salt `w`, timed."""
+        db = self.db
+        listed = items(self.n, w)
         rows = [("x", i, d["content"], d["activeForm"], d["status"]) for i, d in enumerate(listed)]
-        history = ("x", w + 1, "t", "now", *histories[w])
+        self.revision += 1
+        history = ("x", self.revision, "t", "now", *self.histories[w])
         t0 = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         db.execute("DELETE FROM session_todo WHERE session_id = 'x'")
@@ -89,13 +99,21 @@ def floor(folder: Path, n: int, writes: int, sync: str) -> tuple[list[float], fl
         )
         db.execute("INSERT INTO todo_revisions VALUES (?, ?, ?, ?, ?, ?)", history)
         db.execute(
-            "DELETE FROM todo_revisions WHERE session_id = 'x' AND revision <= ?", (w - 999,)
+            "DELETE FROM todo_revisions WHERE session_id = 'x' AND revision <= ?",
+            (self.revision - 1000,),
         )
         db.execute("COMMIT")
-        latencies.append(time.perf_counter() - t0)
-    rate = writes / (time.perf_counter() - start)
-    db.close()
-    return latencies, rate
+        return time.perf_counter() - t0
+
+    def rate(self, writes: int) -> float:
+        """Writes a second, back to back."""
+        start = time.perf_counter()
+        for w in range(writes):
+            self.write(w)
+        return writes / (time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.db.close()
 
 
 # A separate client process, as the desktop is: it reads notifications off the socket
@@ -116,38 +134,53 @@ while True:
     for body in decoder.feed(data):
         message = json.loads(body)
         if message.get("id") == 1:
-            print("hello 0", flush=True)
+            print("0 0", flush=True)
         elif message.get("method") == "todos.changed":
             print(message["params"]["revision"], now, flush=True)
 """
 
 
 class Client:
-    """Reads the client process's lines itself, only when waiting for a revision: no
-    thread of this process competes with the writes for the interpreter."""
+    """Reads the client process's lines itself, in this thread, only when waiting for a
+    revision: no thread of this process competes with the writes for the interpreter
+    (until this session a worker thread waited on them, and its waking and the writes'
+    took the interpreter from each other: 0.3-0.6 ms of each latency at 50 items)."""
 
     def __init__(self, path: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLIENT, path, TOKEN],
             stdout=subprocess.PIPE,
-            text=True,
             cwd=str(Path(__file__).resolve().parent.parent),
         )
         assert self.proc.stdout is not None
-        self.stdout = self.proc.stdout
-        self.ready = False
+        self.fd = self.proc.stdout.fileno()
+        os.set_blocking(self.fd, False)
+        self.pending = b""
+        self.heard: dict[int, float] = {}  # revision: when the client read it
 
-    def poll_hello(self) -> bool:
-        readable, _, _ = select.select([self.stdout], [], [], 0)
-        if readable and self.stdout.readline().startswith("hello"):
-            self.ready = True
-        return self.ready
+    def read(self) -> None:
+        """The lines the client has written so far, without waiting."""
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            raise RuntimeError("the client process ended")
+        *lines, self.pending = (self.pending + data).split(b"\n")
+        for line in lines:
+            revision, at = line.split()
+            self.heard[int(revision)] = float(at)
 
-    def arrive(self, expected: int) -> float:
-        while True:
-            revision, at = self.stdout.readline().split()
-            if int(revision) == expected:
-                return float(at)
+    async def arrive(self, expected: int, timeout: float = 10.0) -> float:
+        """When the client read `expected`; the loop turns meanwhile (what the host left
+        to the loop runs, and nothing of this process waits on another thread)."""
+        deadline = time.monotonic() + timeout
+        while expected not in self.heard:
+            self.read()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the client never read revision {expected}")
+            await asyncio.sleep(0)
+        return self.heard.pop(expected)
 
     def close(self) -> None:
         self.proc.terminate()
@@ -173,12 +206,11 @@ def main() -> int:
     sock_path = str(folder / "s")
     loop.run_until_complete(server.listen(sock_path))
     client = Client(sock_path)
-    deadline = time.monotonic() + 10
-    while not client.poll_hello():
-        loop.run_until_complete(asyncio.sleep(0.005))
-        if time.monotonic() > deadline:
-            print("client never authenticated", file=sys.stderr)
-            return 1
+    try:
+        loop.run_until_complete(client.arrive(0))  # its hello answered
+    except RuntimeError:
+        print("client never authenticated", file=sys.stderr)
+        return 1
     session = core.sessions.create(m.CreateSessionParams(title="bench"))
     turn, _ = core.sessions.turns.begin(session.id, "bench")
     ctx = ExecutionContext(session.id, turn.id, ExecutionPath.AGENT)
@@ -193,20 +225,24 @@ def main() -> int:
         result = await core.runtime.registry.execute(ctx, "TodoWrite", arguments)
         assert not result.is_error, result.content
 
-    async def measure(n: int, revision: int) -> tuple[list[float], float]:
-        """Latencies (to the client's reading), then the rate of writes back to back.
-        The client's lines are awaited in a worker thread, so the loop sends meanwhile."""
-        latencies = []
+    async def measure(
+        n: int, revision: int, floor: Floor
+    ) -> tuple[list[float], list[float], float]:
+        """Latencies (to the client's reading), each write after one of the floor's, so
+        that the machine's drift (the disk's syncs above all) weighs on both alike; then
+        the rate of writes back to back."""
+        latencies, floors = [], []
         for w in range(args.writes):
+            floors.append(floor.write(w))
             t0 = time.perf_counter()
             await write(n, w)
             revision += 1
-            latencies.append(await loop.run_in_executor(None, client.arrive, revision) - t0)
+            latencies.append(await client.arrive(revision) - t0)
         start = time.perf_counter()
         for w in range(args.writes):
             await write(n, w)
-        await loop.run_in_executor(None, client.arrive, revision + args.writes)
-        return latencies, args.writes / (time.perf_counter() - start)
+        await client.arrive(revision + args.writes)
+        return latencies, floors, args.writes / (time.perf_counter() - start)
 
     async def delivery(n: int, first: int) -> float:
         """p50 of a committed snapshot of `n` items told to the client with nothing written
@@ -219,7 +255,7 @@ def main() -> int:
             )
             t0 = time.perf_counter()
             core.publisher.publish(rpc.TODOS_CHANGED, snapshot)
-            times.append(await loop.run_in_executor(None, client.arrive, first + k) - t0)
+            times.append(await client.arrive(first + k) - t0)
         return percentile(times, 50)
 
     print(f"TodoWrite, {args.writes} writes per size, synchronous={args.synchronous}")
@@ -229,8 +265,10 @@ def main() -> int:
     )
     for n in (10, 50, 200):
         payloads.update({(n, w): json.dumps({"todos": items(n, w)}) for w in range(args.writes)})
-        raw, raw_rate = floor(folder / f"floor-{n}", n, args.writes, args.synchronous)
-        latencies, rate = loop.run_until_complete(measure(n, revision))
+        floor = Floor(folder / f"floor-{n}", n, args.writes, args.synchronous)
+        latencies, raw, rate = loop.run_until_complete(measure(n, revision, floor))
+        raw_rate = floor.rate(args.writes)
+        floor.close()
         revision += 2 * args.writes
         p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
         f50, f99 = percentile(raw, 50), percentile(raw, 99)
