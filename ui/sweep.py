@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from PySide6 import QtCore
 from PySide6.QtCore import Property, QRect, QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtQml import QmlElement
@@ -30,11 +29,11 @@ if TYPE_CHECKING:
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
-# as numbers (Qt.TextWordWrap | Qt.AlignLeft; Qt.AlignLeft | Qt.AlignVCenter), and `Qt`
-# read only when a sweep is made: PySide makes its `Qt` namespace the first time it is
-# read (about 20 ms), which the first frame need not pay
+# as numbers (Qt.TextWordWrap | Qt.AlignLeft), and `Qt` never read: PySide makes its whole
+# `Qt` namespace the first time it is read (2.4 MB, about 20 ms), which no part of the
+# window needs
 _FLAGS = 0x1000 | 0x0001
-_SINGLE_FLAGS = 0x0001 | 0x0080
+_SINGLE_FLAGS = 0x0001 | 0x0080  # Qt.AlignLeft | Qt.AlignVCenter
 # The painting classes (QPainter, QLinearGradient, QFontMetricsF, ...) are imported where
 # they are used: PySide makes a class's Python type and enums when it is first named,
 # 4 ms for these, and the window's first frame draws no sweep.
@@ -62,12 +61,15 @@ class SweepText(QQuickPaintedItem):
         self._phase = 0.0
         self._sweeping = True
         self._single = False
+        self._elided = ""  # the single line as cut to the width, by the QML (TextMetrics)
         self._truncated = False
         from PySide6.QtCore import QElapsedTimer
 
         self._clock = QElapsedTimer()
+        # a coarse timer (Qt's default, within 5% of 33 ms): the band's place is read from
+        # the clock at each frame, so a late tick moves it no less far; naming the
+        # precise one would have PySide build its whole `Qt` namespace (2.4 MB, 20 ms)
         self._timer = QTimer(self)
-        self._timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._tick)
         self.setAntialiasing(True)
 
@@ -103,31 +105,62 @@ class SweepText(QQuickPaintedItem):
         metrics = QFontMetricsF(self._font)
         width = max(1.0, self.width())
         if self._single:
-            text = metrics.elidedText(self._text, QtCore.Qt.TextElideMode.ElideRight, width)
+            text = self._elided or self._text
             return text, min(width, metrics.horizontalAdvance(text))
         rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
         return self._text, min(width, rect.width())
 
     def paint(self, painter: QPainter) -> None:
-        from PySide6.QtGui import QBrush, QLinearGradient, QPen
+        """The text as `drawText` lays it out in the item's box (wrapped at words, or one
+        line centred in its height), filled with the band's gradient or the plain colour.
+        Laid out by a QTextLayout whose one format carries the fill: `QPainter.setPen`
+        would have PySide weigh its overload taking Qt's pen styles and build its whole
+        `Qt` namespace (2.4 MB, 20 ms) at the first sweep of every start."""
+        from PySide6.QtCore import QPointF
+        from PySide6.QtGui import (
+            QBrush,
+            QFontMetricsF,
+            QLinearGradient,
+            QTextCharFormat,
+            QTextLayout,
+            QTextOption,
+        )
 
-        painter.setFont(self._font)
-        rect = QRectF(0, 0, self.width(), self.height())
         text, text_width = self.shown_text()
-        flags = _SINGLE_FLAGS if self._single else _FLAGS
+        gradient = QLinearGradient(0, 0, 1, 0)
         if self._sweeping:
             width = max(1.0, text_width)
             band = width * self.BAND
             # the band travels from fully left of the text to fully right of it
             centre = -band + self._phase * (width + 2 * band)
             gradient = QLinearGradient(centre - band / 2, 0, centre + band / 2, 0)
-            gradient.setColorAt(0.0, self._color)
             gradient.setColorAt(0.5, self._band)
-            gradient.setColorAt(1.0, self._color)
-            painter.setPen(QPen(QBrush(gradient), 1))
-        else:
-            painter.setPen(self._color)
-        painter.drawText(rect, flags, text)
+        gradient.setColorAt(0.0, self._color)
+        gradient.setColorAt(1.0, self._color)
+        fill = QTextCharFormat()
+        fill.setForeground(QBrush(gradient))
+        whole = QTextLayout.FormatRange()
+        whole.start, whole.length, whole.format = 0, len(text.encode("utf-16-le")) // 2, fill
+        layout = QTextLayout(text, self._font)
+        option = QTextOption()
+        option.setWrapMode(
+            QTextOption.WrapMode.ManualWrap if self._single else QTextOption.WrapMode.WordWrap
+        )
+        layout.setTextOption(option)
+        layout.setFormats([whole])
+        leading = QFontMetricsF(self._font).leading()
+        height = 0.0
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(max(1.0, self.width()))
+            height += leading
+            line.setPosition(QPointF(0, height))
+            height += line.height()
+        layout.endLayout()
+        # where drawText puts one line in the item's height, asked of Qt's own layout
+        box = QRectF(0, 0, self.width(), self.height())
+        top = QFontMetricsF(self._font).boundingRect(box, _SINGLE_FLAGS, text).y()
+        layout.draw(painter, QPointF(0, top if self._single else 0.0))
 
     # --- the band's own clock -------------------------------------------------------
 
@@ -180,7 +213,7 @@ class SweepText(QQuickPaintedItem):
 
     def _set_color(self, value: QColor) -> None:
         if value != self._color:
-            self._color = QColor(value)
+            self._color = value.toRgb()  # (a copy; see `FindHighlight._set_colour`)
             self.styleChanged.emit()
             self.update()
 
@@ -189,7 +222,7 @@ class SweepText(QQuickPaintedItem):
 
     def _set_band(self, value: QColor) -> None:
         if value != self._band:
-            self._band = QColor(value)
+            self._band = value.toRgb()  # (a copy; see `FindHighlight._set_colour`)
             self.styleChanged.emit()
             self.update()
 
@@ -224,9 +257,21 @@ class SweepText(QQuickPaintedItem):
     def _get_truncated(self) -> bool:
         return self._truncated
 
+    def _get_elided(self) -> str:
+        return self._elided
+
+    def _set_elided(self, value: str) -> None:
+        if value != self._elided:
+            self._elided = value
+            self.styleChanged.emit()
+            self.update()
+
     text = Property(str, _get_text, _set_text, notify=textChanged)
     truncated = Property(bool, _get_truncated, notify=truncatedChanged)
     singleLine = Property(bool, _get_single, _set_single, notify=styleChanged)
+    # with `singleLine`, the text as elided to the width (the QML's TextMetrics: eliding
+    # here would name Qt's elide modes, and PySide would build its whole `Qt` namespace)
+    elidedText = Property(str, _get_elided, _set_elided, notify=styleChanged)
     font = Property(QFont, _get_font, _set_font, notify=styleChanged)
     color = Property(QColor, _get_color, _set_color, notify=styleChanged)
     bandColor = Property(QColor, _get_band, _set_band, notify=styleChanged)

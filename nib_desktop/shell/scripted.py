@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtQuick import QQuickWindow
 
 from nib_desktop.main_role import MainRole
@@ -49,13 +49,17 @@ def bounded(script: Script) -> Script:
 
 async def next_frame(window: QQuickWindow, timeout: float = 5.0) -> None:
     """Ask for a frame and wait until it is on screen."""
-    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
 
-    def swapped() -> None:
+    def done() -> None:
         if not future.done():
             future.set_result(None)
 
-    window.frameSwapped.connect(swapped, Qt.ConnectionType.QueuedConnection)
+    def swapped() -> None:  # (on the render thread, with a threaded render loop)
+        loop.call_soon_threadsafe(done)
+
+    window.frameSwapped.connect(swapped)
     window.update()
     try:
         await asyncio.wait_for(future, timeout)

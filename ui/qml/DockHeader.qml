@@ -111,9 +111,11 @@ Item {
             active: header.model.tone === "running" && !header.listShown && !header.model.reducedMotion
                     && !header.model.unavailable
             sourceComponent: SweepText {
+                id: headSweep
                 objectName: "headerSweep"
                 singleLine: true
                 text: headline.text
+                elidedText: headCut.elidedText
                 font: headline.font
                 color: header.theme.text
                 bandColor: header.theme.sweepBand
@@ -122,6 +124,13 @@ Item {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
                 FullTextTip { target: parent }
+                TextMetrics {
+                    id: headCut
+                    font: headline.font
+                    text: headline.text
+                    elide: Text.ElideRight
+                    elideWidth: Math.max(1, headSweep.width)
+                }
             }
         }
         NibToolButton {
