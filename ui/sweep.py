@@ -23,17 +23,14 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickItem, QQuickPaintedItem
 
+from ui.text_fill import WRAPPED, fill_text
+
 if TYPE_CHECKING:
     from PySide6.QtGui import QPainter
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
 
-# as numbers (Qt.TextWordWrap | Qt.AlignLeft), and `Qt` never read: PySide makes its whole
-# `Qt` namespace the first time it is read (2.4 MB, about 20 ms), which no part of the
-# window needs
-_FLAGS = 0x1000 | 0x0001
-_SINGLE_FLAGS = 0x0001 | 0x0080  # Qt.AlignLeft | Qt.AlignVCenter
 # The painting classes (QPainter, QLinearGradient, QFontMetricsF, ...) are imported where
 # they are used: PySide makes a class's Python type and enums when it is first named,
 # 4 ms for these, and the window's first frame draws no sweep.
@@ -89,7 +86,7 @@ class SweepText(QQuickPaintedItem):
         else:
             # Until the layout gives a width, measure one line rather than a word per line.
             width = self.width() if self.width() > 0 else natural + 1
-            rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
+            rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), WRAPPED, self._text or " ")
             self.setImplicitHeight(rect.height())
         # a single line cut short (as Text.truncated): the window shows the rest on hover
         truncated = self._single and natural > max(1.0, self.width()) + 0.5
@@ -107,60 +104,24 @@ class SweepText(QQuickPaintedItem):
         if self._single:
             text = self._elided or self._text
             return text, min(width, metrics.horizontalAdvance(text))
-        rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), _FLAGS, self._text or " ")
+        rect = metrics.boundingRect(QRectF(0, 0, width, 1e6), WRAPPED, self._text or " ")
         return self._text, min(width, rect.width())
 
     def paint(self, painter: QPainter) -> None:
-        """The text as `drawText` lays it out in the item's box (wrapped at words, or one
-        line centred in its height), filled with the band's gradient or the plain colour.
-        Laid out by a QTextLayout whose one format carries the fill: `QPainter.setPen`
-        would have PySide weigh its overload taking Qt's pen styles and build its whole
-        `Qt` namespace (2.4 MB, 20 ms) at the first sweep of every start."""
-        from PySide6.QtCore import QPointF
-        from PySide6.QtGui import (
-            QBrush,
-            QFontMetricsF,
-            QLinearGradient,
-            QTextCharFormat,
-            QTextLayout,
-            QTextOption,
-        )
+        from PySide6.QtGui import QLinearGradient
 
         text, text_width = self.shown_text()
-        gradient = QLinearGradient(0, 0, 1, 0)
+        fill = QLinearGradient(0, 0, 1, 0)
         if self._sweeping:
             width = max(1.0, text_width)
             band = width * self.BAND
             # the band travels from fully left of the text to fully right of it
             centre = -band + self._phase * (width + 2 * band)
-            gradient = QLinearGradient(centre - band / 2, 0, centre + band / 2, 0)
-            gradient.setColorAt(0.5, self._band)
-        gradient.setColorAt(0.0, self._color)
-        gradient.setColorAt(1.0, self._color)
-        fill = QTextCharFormat()
-        fill.setForeground(QBrush(gradient))
-        whole = QTextLayout.FormatRange()
-        whole.start, whole.length, whole.format = 0, len(text.encode("utf-16-le")) // 2, fill
-        layout = QTextLayout(text, self._font)
-        option = QTextOption()
-        option.setWrapMode(
-            QTextOption.WrapMode.ManualWrap if self._single else QTextOption.WrapMode.WordWrap
-        )
-        layout.setTextOption(option)
-        layout.setFormats([whole])
-        leading = QFontMetricsF(self._font).leading()
-        height = 0.0
-        layout.beginLayout()
-        while (line := layout.createLine()).isValid():
-            line.setLineWidth(max(1.0, self.width()))
-            height += leading
-            line.setPosition(QPointF(0, height))
-            height += line.height()
-        layout.endLayout()
-        # where drawText puts one line in the item's height, asked of Qt's own layout
-        box = QRectF(0, 0, self.width(), self.height())
-        top = QFontMetricsF(self._font).boundingRect(box, _SINGLE_FLAGS, text).y()
-        layout.draw(painter, QPointF(0, top if self._single else 0.0))
+            fill = QLinearGradient(centre - band / 2, 0, centre + band / 2, 0)
+            fill.setColorAt(0.5, self._band)
+        fill.setColorAt(0.0, self._color)
+        fill.setColorAt(1.0, self._color)
+        fill_text(painter, text, self._font, (self.width(), self.height()), self._single, fill)
 
     # --- the band's own clock -------------------------------------------------------
 

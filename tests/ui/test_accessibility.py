@@ -103,6 +103,8 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         await gui.start()
         heard: list[str] = []
         gui.dock.announcement.connect(heard.append)
+        ended: list[str] = []  # what the window says as the shown session's turn ends
+        gui.views.announcer.said.connect(ended.append)
         session = await gui.actions.sessions.create_session("agent")
         await gui.actions.sessions.start_turn("1. Add the column\n2. Write the tests")
         await until(lambda: gui.dock.property("running"))
@@ -121,6 +123,7 @@ def test_completed_steps_and_turn_ends_are_announced(gui) -> None:
         gui.composer.stop()
         await until(lambda: len(heard) == 2, what="the stop announced")
         assert heard[-1] == "Stopped at 1 / 2 · Write the tests"
+        await until(lambda: ended == ["The turn stopped."], what="the turn's end said")
         # another session's progress is not announced over the one shown
         other = await gui.actions.sessions.create_session("agent")
         gui.push(

@@ -208,6 +208,7 @@ ApplicationWindow {
                 announcer.Accessible.announce(text, Accessible.Assertive)
             }
         }
+        Connections { target: window.app.announcer; function onSaid(text: string): void { announcer.Accessible.announce(text) } }  // a turn's end
     }
 
     // A session switched or created by anything but the sidebar's own arrow keys: the

@@ -1,40 +1,40 @@
 """What a screen reader hears when a turn of the shown session ends (issue 47, point
 29): the agent's answer, or how the turn ended, once, politely (never each streamed
-piece). The announcement goes to the focused window as Qt's accessibility event."""
+piece). The window's QML says it (`Accessible.announce`), as it says the dock's and the
+approvals' announcements: Python never names QAccessible, whose enums PySide would make
+(about 0.4 MB) at the first turn's end."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtQml import QmlElement
 
 from nib_desktop.state.facts import End
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.store import AppState, Change
+from ui.views.rows import qml_uncreatable
+
+QML_IMPORT_NAME = "Nib"
+QML_IMPORT_MAJOR_VERSION = 1
 
 ANSWER_CHARS = 400  # of the answer said
 
 
-def _to_focused_window(text: str) -> None:
-    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication
-
-    window = QGuiApplication.focusWindow()
-    if window is None:
-        return
-    event = QAccessibleAnnouncementEvent(window, text)
-    event.setPoliteness(QAccessible.AnnouncementPoliteness.Polite)
-    QAccessible.updateAccessibility(event)
-
-
+@QmlElement
+@qml_uncreatable("made by the views")
 class Announcer(QObject):
+    said = Signal(str)  # the words, for the window to announce politely
+
     def __init__(
         self,
         state: AppState,
         parent: QObject | None = None,
-        say: Callable[[str], None] = _to_focused_window,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(parent)
-        self._state, self._say = state, say
+        self._state, self._say = state, say or self.said.emit
         state.subscribe(self._changed)
 
     def _changed(self, event: ev.Event, _change: Change) -> None:

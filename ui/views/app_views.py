@@ -73,7 +73,7 @@ class AppViews(QObject):
         self.earlier_view = EarlierView(state, ask, self)
         self.attempt_view = AttemptView(state, ask, self)
         self.form_view = FormView(state, ask, self)
-        self.announcer = Announcer(state, self)  # a turn's end, heard
+        self.announcer_view = Announcer(state, self)  # a turn's end, heard
 
     def _get_sessions(self) -> SessionsView:
         return self.sessions_view
@@ -95,6 +95,9 @@ class AppViews(QObject):
 
     def _get_approvals(self) -> ApprovalsView:
         return self.approvals_view
+
+    def _get_announcer(self) -> Announcer:
+        return self.announcer_view
 
     def _get_tools(self) -> ToolsView:
         return self.tools_view
@@ -150,6 +153,7 @@ class AppViews(QObject):
     feedback = Property(FeedbackView, _get_feedback, constant=True)
     history = Property(HistoryView, _get_history, constant=True)
     approvals = Property(ApprovalsView, _get_approvals, constant=True)
+    announcer = Property(Announcer, _get_announcer, constant=True)
     tools = Property(ToolsView, _get_tools, constant=True)
     changes = Property(ChangesView, _get_changes, constant=True)
     connection = Property(ConnectionView, _get_connection, constant=True)
