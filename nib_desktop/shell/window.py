@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtQml import QQmlApplicationEngine
-from PySide6.QtQuick import QQuickWindow
+from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
 from nib_desktop.link.supervisor import HostSupervisor
@@ -229,4 +229,10 @@ def run(
     window.setProperty("closeConfirmed", True)
     window.close()
     shiboken6.delete(engine)
+    # Dock rows the list kept for reuse can outlive the engine as the application's
+    # children; deleted at the interpreter's exit, after the items they bind to, they
+    # crashed it (SIGSEGV): they go now, while all they refer to is still there.
+    for stray in app.children():
+        if isinstance(stray, QQuickItem):
+            shiboken6.delete(stray)
     return code
