@@ -7,32 +7,22 @@ header, then says whether the namespace was built."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.window_script import run_window
 
-TURN = """
-import os, sys, tempfile
-from pathlib import Path
-from nib_desktop.shell.lean import lean_start
-lean_start()
-from nib_desktop.shell.boot import create_app
-from nib_desktop.shell.window import run
-from nib_desktop.shell import scripted
-from nib_desktop.link.supervisor import HostSupervisor
-from nib_desktop.state import events as ev
+COUNTED = """
 import ui.sweep
 painted = {"rows": 0, "header": 0}
 def counted(self, painter, _paint=ui.sweep.SweepText.paint):
     painted["header" if self.property("singleLine") else "rows"] += 1
     _paint(self, painter)
 ui.sweep.SweepText.paint = counted
-async def turn(main, window):
+"""
+
+TURN = """
     main.state.apply(ev.DockExpanded(True))
     await scripted.demo_turn(main, lambda s: s.revision >= 7, "1. One\\n2. Two\\n3. Three")
     main.state.apply(ev.DockExpanded(False))
@@ -42,22 +32,12 @@ async def turn(main, window):
     print("painted", painted["rows"], painted["header"], flush=True)
     print("Qt built", "Qt" in PySide6.QtCore.__dict__, flush=True)
     return 0
-create_app()
-sys.exit(run(HostSupervisor(Path(tempfile.mkdtemp())), scripted.bounded(turn)))
 """
 
 
 @pytest.mark.timeout(120)
 def test_a_turn_whose_steps_sweep_never_builds_pysides_qt_namespace(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
-    env |= {
-        "NIB_DEMO_STEP_DELAY_MS": "150",
-        "QT_QPA_PLATFORM": "offscreen",
-        "TMPDIR": str(tmp_path),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", TURN], capture_output=True, text=True, timeout=110, env=env, cwd=ROOT
-    )
+    proc = run_window(TURN, tmp_path, before=COUNTED)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
     said = proc.stdout.splitlines()
     painted = next(line for line in said if line.startswith("painted "))
