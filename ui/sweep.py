@@ -63,8 +63,8 @@ class SweepText(QQuickPaintedItem):
         from PySide6.QtCore import QElapsedTimer
 
         self._clock = QElapsedTimer()
-        # a coarse timer (Qt's default, within 5% of 33 ms): the band's place is read from
-        # the clock at each frame, so a late tick moves it no less far; naming the
+        # Qt's default (coarse) timer, within 5% of the 33 ms: each frame draws the band
+        # where the clock says it is, so a late tick never leaves it behind; naming the
         # precise one would have PySide build its whole `Qt` namespace (2.4 MB, 20 ms)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
