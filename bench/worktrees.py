@@ -153,13 +153,8 @@ def read(root: Path, repo: Path, runs: int) -> None:
     for k in range(3):
         (path / f"d{k:02}" / f"f{k:05}.txt").write_text(f"changed {k}\n")
     head = git(path, "rev-parse", "HEAD")
-    tree = m.Worktree(
-        repo=str(repo),
-        path=str(path),
-        branch="nib/0",
-        base="main",
-        base_commit=head,
-        state="active",
+    tree = making.new_worktree(
+        making.Repo(repo, repo, repo / ".git", ""), path, "nib/0", "main", head
     )
     os.sync()  # the worktrees made just now written out first: the same disk for both
     floor_status, nib_status = [], []

@@ -21,7 +21,7 @@ from host.events import Publisher
 from host.protocol import errors, methods as rpc, models as m
 from host.sessions.service import SessionService
 from host.store.db import Database, immediate
-from host.worktrees import reading, setup
+from host.worktrees import git, reading, setup
 from host.worktrees.bases import Bases
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ class Attempts:
             await reading.scratch_of(first, self._bases) as one,
             await reading.scratch_of(second, self._bases) as two,
         ):
-            (a, _), (b, _) = await asyncio.gather(  # (trees only: no commit made)
+            (a, _), (b, _) = await git.both(  # (trees only: no commit made)
                 reading.uncommitted(trees[0], one), reading.uncommitted(trees[1], two)
             )
             alternates = "GIT_ALTERNATE_OBJECT_DIRECTORIES"
@@ -192,21 +192,8 @@ class Attempts:
             self._usage[session_id] = m.Usage(used=params.used, size=params.size)
         elif name not in (rpc.TURNS_CHANGED.name, rpc.TODOS_CHANGED.name):
             return
-        # heard at every checklist write and turn end of every session: one indexed read
-        # per session before a session is built, for the few that are an attempt's runs
-        if self._attempt_of.get(session_id, "") is None:
+        if self._attempt_id(session_id) is None:
             return
-        if session_id not in self._attempt_of:
-            row = self._db.execute(
-                "SELECT attempt_id FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
-            if row is None:
-                return
-            if len(self._attempt_of) >= ATTEMPTS_KEPT:
-                self._attempt_of.clear()
-            self._attempt_of[session_id] = row[0]
-            if row[0] is None:
-                return
         try:
             session = self._sessions.get(session_id)
         except errors.RpcError:
@@ -216,6 +203,23 @@ class Attempts:
         if isinstance(params, m.Turn) and params.state != "running":
             self._after_turn(session)
         self._soon(session.attempt_id)
+
+    def _attempt_id(self, session_id: str) -> str | None:
+        """The attempt the session is a run of (None: none, or no such session). Heard at
+        every checklist write and turn end of every session, so read once per session
+        (one indexed read, no session built): a session's attempt is set when it is made."""
+        if session_id in self._attempt_of:
+            return self._attempt_of[session_id]
+        row = self._db.execute(
+            "SELECT attempt_id FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        if row is None:  # (not kept: no session yet)
+            return None
+        attempt: str | None = row[0]
+        if len(self._attempt_of) >= ATTEMPTS_KEPT:
+            self._attempt_of.clear()
+        self._attempt_of[session_id] = attempt
+        return attempt
 
     def _after_turn(self, session: m.Session) -> None:
         row = self._db.execute(

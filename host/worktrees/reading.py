@@ -81,7 +81,7 @@ class _Heads:
 async def _heads(path: Path, base: str, count: bool) -> _Heads:
     """The branch's commit and tree (read from one look at HEAD), the base's commit, their
     merge base and, with `count`, how far each is from the other."""
-    head_found, base_found = await asyncio.gather(
+    head_found, base_found = await git.both(
         git.run(path, "rev-list", "--no-walk", "--format=%T", "HEAD^{commit}", check=False),
         git.run(path, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}", check=False),
     )

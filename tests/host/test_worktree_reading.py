@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from host.protocol import models as m
-from host.worktrees import bases as bases_module, git as wgit, reading
+from host.worktrees import bases as bases_module, git as wgit, making, reading
 from host.worktrees.bases import Bases
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | {
@@ -64,13 +64,8 @@ def worktree(repo: Path, tmp_path: Path) -> m.Worktree:
     path = tmp_path / "wt"
     git(repo, "worktree", "add", "-q", "-b", "nib/t", str(path))
     head = git(path, "rev-parse", "HEAD").decode().strip()
-    return m.Worktree(
-        repo=str(repo),
-        path=str(path),
-        branch="nib/t",
-        base="main",
-        base_commit=head,
-        state="active",
+    return making.new_worktree(
+        making.Repo(repo, repo, repo / ".git", ""), path, "nib/t", "main", head
     )
 
 
