@@ -177,7 +177,7 @@ def encode_notification(method: str, params: m.Wire) -> bytes:
     hot path: every checklist write goes through here)."""
     body = b'{"jsonrpc":"2.0","method":%s,"params":%s}' % (
         json.dumps(method).encode(),
-        params.model_dump_json(by_alias=True).encode(),
+        params.__pydantic_serializer__.to_json(params, by_alias=True),
     )
     return encode_frame(body)
 

@@ -31,30 +31,30 @@ def diff_items(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
 
 
 def matched_diff(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
-    """The diff by matching contents, whatever the lists (diff_items' general case)."""
-    unmatched_new: dict[str, list[int]] = {}
+    """The diff by matching contents, whatever the lists (diff_items' general case). Only
+    the contents both lists hold are matched one by one; the rest are removed or added
+    as they are (a rewritten list has none in common)."""
+    common = {item.content for item in old}.intersection([item.content for item in new])
+    slots: dict[str, list[int]] = {}  # a common content: its new indexes not yet matched
     for index, item in enumerate(new):
-        slots = unmatched_new.get(item.content)
-        if slots is None:
-            unmatched_new[item.content] = [index]
-        else:
-            slots.append(index)
+        if item.content in common:
+            slots.setdefault(item.content, []).append(index)
     pairs: list[tuple[TodoItem, TodoItem]] = []  # (old, new), in the old list's order
     new_order: list[int] = []
     removed: list[TodoItem] = []
     for item in old:
-        slots = unmatched_new.get(item.content)
-        if slots:
-            index = slots.pop(0)
+        waiting = slots.get(item.content) if item.content in common else None
+        if waiting:
+            index = waiting.pop(0)
             pairs.append((item, new[index]))
             new_order.append(index)
         else:
             removed.append(item)
     matched_new = set(new_order)
     return TodoDiff(
-        added=tuple(item.content for i, item in enumerate(new) if i not in matched_new),
-        completed_removed=tuple(i.content for i in removed if i.status in FINISHED),
-        dropped_unfinished=tuple(i.content for i in removed if i.status not in FINISHED),
+        added=tuple([item.content for i, item in enumerate(new) if i not in matched_new]),
+        completed_removed=tuple([i.content for i in removed if i.status in FINISHED]),
+        dropped_unfinished=tuple([i.content for i in removed if i.status not in FINISHED]),
         status_changed=tuple(
             StatusChange(content=n.content, from_=o.status, to=n.status)
             for o, n in pairs

@@ -26,6 +26,10 @@ LATEST_KEPT = 64  # sessions whose newest revision's items are held for the next
 PAGE_BYTES = 4 * 1024 * 1024  # a todos.history page, well under the 8 MiB frame
 ITEMS_JSON = TypeAdapter(tuple[m.TodoItem, ...])
 DIFF_JSON = TypeAdapter(m.TodoDiff)
+# what a write reads first, in its transaction, to authorise its caller
+_AUTHORISING = (
+    f"SELECT origin, mode, todo_revision, {running_turn('sessions')} FROM sessions WHERE id = ?"
+)
 
 
 @dataclass(frozen=True)
@@ -56,11 +60,7 @@ class TodoService:
                     f"TodoWrite is only available on the agent path; this call came from the "
                     f"{ctx.path.value} path"
                 )
-            row = self._db.execute(
-                f"SELECT origin, mode, todo_revision, {running_turn('sessions')}"
-                " FROM sessions WHERE id = ?",
-                (ctx.session_id,),
-            ).fetchone()
+            row = self._db.execute(_AUTHORISING, (ctx.session_id,)).fetchone()
             if row is None:
                 raise TodoRefused(f"session {ctx.session_id} does not exist")
             origin, mode, revision, running = row
@@ -73,11 +73,12 @@ class TodoService:
             now = now_iso()
             previous = self._latest_items(ctx.session_id, revision)
             self._db.execute("DELETE FROM session_todo WHERE session_id = ?", (ctx.session_id,))
+            session_id = ctx.session_id
             self._db.executemany(
                 "INSERT INTO session_todo (session_id, position, content, active_form, status)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [
-                    (ctx.session_id, position, item.content, item.active_form, item.status)
+                    (session_id, position, item.content, item.active_form, item.status)
                     for position, item in enumerate(args.todos)
                 ],
             )

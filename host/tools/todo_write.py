@@ -43,11 +43,11 @@ def result_text(snapshot: m.TodoSnapshot, diff: m.TodoDiff) -> str:
     if not items:
         text = f"Checklist saved as revision {snapshot.revision}: it is empty."
     else:
-        done = sum(1 for item in items if item.status == "completed")
-        counted = sum(1 for item in items if item.status != "cancelled")
+        statuses = [item.status for item in items]
+        done, counted = statuses.count("completed"), len(items) - statuses.count("cancelled")
         text = f"Checklist saved as revision {snapshot.revision}: {done} of {counted} completed"
-        running = next((item for item in items if item.status == "in_progress"), None)
-        text += f"; in progress: {running.content}." if running else "."
+        running = statuses.index("in_progress") if "in_progress" in statuses else None
+        text += f"; in progress: {items[running].content}." if running is not None else "."
     if diff.dropped_unfinished:
         dropped = ", ".join(f'"{content}"' for content in diff.dropped_unfinished)
         text += f" Removed without completing: {dropped}."

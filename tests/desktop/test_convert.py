@@ -169,10 +169,16 @@ def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
 
     from host.todos.schema import TodoWriteArgs
 
-    with pytest.raises(ValidationError, match="no visible character"):
-        TodoWriteArgs.model_validate({"todos": [{"content": "\u200b", "status": "pending"}]})
-    ok = TodoWriteArgs.model_validate({"todos": [{"content": "Ship ✓", "status": "pending"}]})
-    assert ok.todos[0].content == "Ship ✓"
+    for blank in ("\u200b", "\x01", "\x7f\x02", " \x1b "):  # after the stripping, not one drawn
+        with pytest.raises(ValidationError, match="no visible character"):
+            TodoWriteArgs.model_validate({"todos": [{"content": blank, "status": "pending"}]})
+        with pytest.raises(ValidationError, match="todos.0.activeForm"):
+            TodoWriteArgs.model_validate(
+                {"todos": [{"content": "x", "status": "pending", "activeForm": blank}]}
+            )
+    for shown in ("Ship ✓", "~", "\x01!", "\u200b\u00e9"):
+        ok = TodoWriteArgs.model_validate({"todos": [{"content": shown, "status": "pending"}]})
+        assert ok.todos[0].content == shown
 
 
 def test_a_compaction_is_one_transcript_line() -> None:
