@@ -44,8 +44,14 @@ def test_no_module_of_the_host_is_over_its_size() -> None:
         str(p.relative_to(ROOT)): n
         for p in files
         if (n := p.read_text(encoding="utf-8").count("\n")) > MAX_HOST_MODULE_LINES
+        and p not in GENERATED
     }
     assert long == {}
+
+
+# Written by a program and never by hand (a test checks each is what it writes): the
+# contract's models again, without pydantic, one class per model, for the window.
+GENERATED = {ROOT / "host" / "protocol" / "plain_models.py"}
 
 
 MAX_TABLE_SKIPS = 25

@@ -4,27 +4,12 @@ both built from these tables, so no method name is written twice."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Generic, TypeVar
-
 from host.protocol import models as m
-
-P = TypeVar("P", bound=m.Wire)
-R = TypeVar("R", bound=m.Wire)
-
-
-@dataclass(frozen=True)
-class Method(Generic[P, R]):
-    name: str
-    params: type[P]
-    result: type[R]
-
-
-@dataclass(frozen=True)
-class Notification(Generic[P]):
-    name: str
-    params: type[P]
-
+from host.protocol.method_types import (
+    CANCEL_REQUEST as CANCEL_REQUEST,
+    Method as Method,
+    Notification as Notification,
+)
 
 HELLO = Method("host.hello", m.HelloParams, m.HelloResult)
 SHUTDOWN = Method("host.shutdown", m.Empty, m.OkResult)
@@ -144,9 +129,6 @@ _READS = (SESSIONS_LIST, SESSIONS_GET, TURNS_LIST, MESSAGES_LIST, TODOS_GET, TOD
           WORKTREES_STATUS, ATTEMPTS_GET, ATTEMPTS_LIST, ATTEMPTS_COMPARE,
           FOLDERS_CHECK)  # fmt: skip
 READS = frozenset(method.name for method in _READS)
-# The client's notification that it stopped waiting for its request `id` (the project's,
-# as the Language Server Protocol's): {"id": int}.
-CANCEL_REQUEST = "$/cancelRequest"
 
 TODOS_CHANGED = Notification("todos.changed", m.TodoSnapshot)
 TURNS_CHANGED = Notification("turns.changed", m.Turn)

@@ -19,7 +19,6 @@ from host.protocol import PROTOCOL_VERSION, SCHEMA_VERSION, errors, models as m
 from host.protocol.appinfo import app_version
 from host.protocol.endpoint import (
     BadMessage,
-    JsonId,
     Request,
     encode_notification,
     error_message,
@@ -29,6 +28,7 @@ from host.protocol.endpoint import (
     validation_details,
 )
 from host.protocol.framing import MAX_FRAME_BYTES, FrameDecoder, FramingError, encode_message
+from host.protocol.jsonrpc import JsonId
 from host.protocol.methods import CANCEL_REQUEST, HELLO, METHODS, READS, Method
 from host.protocol.peers import Handler
 
