@@ -14,14 +14,16 @@ from typing import TypeVar
 from harness.waiting import watch
 from host.core import HostCore
 from host.handlers import dispatcher
-from host.protocol import PROTOCOL_VERSION, methods as rpc, models as m
-from host.protocol.endpoint import ClientEndpoint, encode_notification
+from host.protocol import PROTOCOL_VERSION, plain_methods as rpc, plain_models as m
+from host.protocol.endpoint import encode_notification
+from host.protocol.jsonrpc import ClientEndpoint
 from host.protocol.serving import ServerConnection
+from nib_desktop.link.rpc_client import decoded
 from nib_desktop.main_role import Hooks, MainRole
 from nib_desktop.state.store import AppState
 
-P = TypeVar("P", bound=m.Wire)
-R = TypeVar("R", bound=m.Wire)
+P = TypeVar("P", bound=m.Plain)
+R = TypeVar("R", bound=m.Plain)
 TOKEN = "in-memory"
 
 
@@ -35,7 +37,9 @@ class MemoryLink:
 
         self._core = core
         self._hooks = hooks
-        self.client = ClientEndpoint(later(lambda data: self.server.feed(data)), hooks.notified)
+        self.client = ClientEndpoint(
+            later(lambda data: self.server.feed(data)), hooks.notified, rpc.NOTIFICATIONS, decoded
+        )
         self.server = ServerConnection(
             TOKEN, dispatcher(core), later(self.client.feed), lambda: None
         )

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from host.protocol.models import FilesList
+if TYPE_CHECKING:
+    from host.protocol.models import FilesList
+
 
 MAX_FILES = 200_000  # a folder's files listed, at most
 
@@ -86,6 +89,8 @@ MAX_WIRE_CHARS = 4 * 1024 * 1024  # of names in one `files.list` answer
 
 async def listed_for_wire(folder: Path) -> FilesList:
     """`list_files`, as `files.list` answers it: at most MAX_WIRE_CHARS of names."""
+    from host.protocol.models import FilesList  # the host's: the window lists its own
+
     listed = await list_files(folder)
     kept, size = len(listed), 0
     for at, name in enumerate(listed):

@@ -1,30 +1,23 @@
-"""The two peers of the contract as typed interfaces, from its one table: what a host
-answers (`HostMethods`: a method per request, named as the request with "_" for ".") and
-what a client hears (`ClientNotifications`: a method per notification). The host's
-handlers implement the one, the window's router the other; `handlers` and `routes` bind
-an implementation to the table and refuse one that misses an entry, at start.
+"""The host's peer of the contract as a typed interface, from its one table: what a host
+answers (`HostMethods`: a method per request, named as the request with "_" for ".").
+The host's handlers implement it; `handlers` binds them to the table and refuses one
+that misses an entry, at start. What a client hears is `client_peer`'s.
 
 A test checks that each interface has exactly the table's entries, with the table's
 params and results."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
 from host.protocol import methods as rpc, models as m
+from host.protocol.client_peer import attribute as attribute, bound_to
 
 T = TypeVar("T", bound=m.Wire)
 Answer: TypeAlias = Union[T, Awaitable[T]]  # noqa: UP007 (a generic alias, at run time too)
 # (a handler answers at once, or when its work is done)
 Handler = Callable[[Any], m.Wire | Awaitable[m.Wire]]
-
-
-def attribute(name: str) -> str:
-    """A method's or a notification's name as its implementation's attribute:
-    "agents.setMode" is `agents_set_mode`."""
-    return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", name).replace(".", "_").lower()
 
 
 class HostMethods(Protocol):
@@ -77,46 +70,8 @@ class HostMethods(Protocol):
     def folders_check(self, params: m.FolderCheckParams) -> Answer[m.FolderChecked]: ...
 
 
-class ClientNotifications(Protocol):
-    """Every notification of the table."""
-
-    def todos_changed(self, params: m.TodoSnapshot) -> None: ...
-    def turns_changed(self, params: m.Turn) -> None: ...
-    def sessions_changed(self, params: m.Session) -> None: ...
-    def sessions_deleted(self, params: m.SessionDeleted) -> None: ...
-    def messages_appended(self, params: m.MessageAppended) -> None: ...
-    def messages_delta(self, params: m.MessageDelta) -> None: ...
-    def approvals_requested(self, params: m.ApprovalRequested) -> None: ...
-    def approvals_resolved(self, params: m.ApprovalResolved) -> None: ...
-    def tools_changed(self, params: m.ToolsList) -> None: ...
-    def agents_changed(self, params: m.AgentsList) -> None: ...
-    def checkpoints_changed(self, params: m.CheckpointChanged) -> None: ...
-    def checkpoints_failed(self, params: m.CheckpointFailed) -> None: ...
-    def worktrees_changed(self, params: m.WorktreeStatus) -> None: ...
-    def attempts_changed(self, params: m.Attempt) -> None: ...
-    def settings_changed(self, params: m.SettingsView) -> None: ...
-    def agents_controls_changed(self, params: m.AgentControls) -> None: ...
-    def sessions_usage(self, params: m.SessionUsage) -> None: ...
-    def host_stale(self, params: m.Stale) -> None: ...
-    def agents_asked(self, params: m.AgentAsked) -> None: ...
-    def agents_answered(self, params: m.AgentAnswered) -> None: ...
-
-
-def _bound(peer: object, names: list[str], what: str) -> dict[str, Callable[[Any], Any]]:
-    found = {name: getattr(peer, attribute(name), None) for name in names}
-    missing = sorted(name for name, method in found.items() if not callable(method))
-    if missing:
-        raise ValueError(f"{type(peer).__name__} has no {what} for {', '.join(missing)}")
-    return {name: method for name, method in found.items() if method is not None}
-
-
 def handlers(peer: HostMethods) -> dict[rpc.Method[Any, Any], Handler]:
     """The table's requests (but the handshake) bound to `peer`'s methods."""
     table = [method for name, method in rpc.METHODS.items() if name != rpc.HELLO.name]
-    bound = _bound(peer, [method.name for method in table], "handler")
+    bound = bound_to(peer, [method.name for method in table], "handler")
     return {method: bound[method.name] for method in table}
-
-
-def routes(peer: ClientNotifications) -> dict[str, Callable[[Any], None]]:
-    """The table's notifications bound to `peer`'s methods, by name."""
-    return _bound(peer, list(rpc.NOTIFICATIONS), "route")

@@ -107,6 +107,10 @@ class Plain:
         """The model as JSON (wire names, every field), as a model's `to_wire`."""
         return {field.key: _encode(getattr(self, field.name)) for field in type(self)._spec()}
 
+    def field_values(self) -> dict[str, Any]:
+        """The fields by name, as they are (a model's `dict(model)`)."""
+        return {field.name: getattr(self, field.name) for field in type(self)._spec()}
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen")
 

@@ -58,7 +58,7 @@ def models_source() -> str:
         and not name.startswith("_")
     }
     out = [HEADER.format(what="The contract's wire models", source="`host.protocol.models`")]
-    out.append("from typing import Literal\n\nfrom host.protocol.plain import Plain\n\n")
+    out.append("from typing import Literal\n\nfrom host.protocol.plain import Plain as Plain\n\n")
     for name, value in namespace.items():
         if name.isupper() and isinstance(value, (*SIMPLE, dict)) and _literal_value(value):
             out.append(f"{name} = {value!r}\n")
@@ -80,7 +80,7 @@ def methods_source() -> str:
         "from typing import Any\n\n"
         "from host.protocol import plain_models as m\n"
         "from host.protocol.method_types import CANCEL_REQUEST as CANCEL_REQUEST\n"
-        "from host.protocol.method_types import Method, Notification\n\n"
+        "from host.protocol.method_types import Method as Method, Notification as Notification\n\n"
     )
     methods, notes = [], []
     for name, value in vars(rpc).items():

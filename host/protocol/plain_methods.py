@@ -8,7 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from host.protocol import plain_models as m
-from host.protocol.method_types import CANCEL_REQUEST as CANCEL_REQUEST, Method, Notification
+from host.protocol.method_types import (
+    CANCEL_REQUEST as CANCEL_REQUEST,
+    Method as Method,
+    Notification as Notification,
+)
 
 HELLO = Method("host.hello", m.HelloParams, m.HelloResult)
 SHUTDOWN = Method("host.shutdown", m.Empty, m.OkResult)

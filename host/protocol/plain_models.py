@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from host.protocol.plain import Plain
+from host.protocol.plain import Plain as Plain
 
 MAX_CHECK_OUTPUT = 8192
 MAX_APPROVAL_OPTIONS = 16

@@ -10,11 +10,28 @@ import difflib
 import json
 import re
 import shlex
+from typing import Protocol
 
-from host.protocol import models as m
+from host.protocol.plain_models import MAX_TOOL_TEXT
 
 # Past this many lines a side, a diff is not computed (on the GUI thread): its size is said.
 MAX_DIFF_LINES = 20_000
+
+
+class ToolDiff(Protocol):
+    """A tool call's change as either side holds it (the host's model, the window's plain
+    twin): what these functions read of it."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def old_text(self) -> str | None: ...
+    @property
+    def new_text(self) -> str: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def truncated(self) -> bool: ...
 
 
 def shown_path(path: str, folder: str) -> str:
@@ -53,7 +70,7 @@ def _at_line(header: str, offset: int) -> str:
     return moved + header[found.end() :]
 
 
-def unified(diff: m.ToolDiff, folder: str = "") -> str:
+def unified(diff: ToolDiff, folder: str = "") -> str:
     """The change as a unified diff (3 lines of context) at its place in the file where
     the host found it (`line`), lines compared without their ends (as `counts` counts:
     a last line that gained its newline is no change)."""
@@ -72,11 +89,11 @@ def unified(diff: m.ToolDiff, folder: str = "") -> str:
         (_at_line(line, offset) if line.startswith("@@") else line) + "\n"
         for line in list(difflib.unified_diff(old, new, n=3, lineterm=""))[2:]
     )
-    cut = f"… (cut at {m.MAX_TOOL_TEXT // 1024} KiB)\n" if diff.truncated else ""
+    cut = f"… (cut at {MAX_TOOL_TEXT // 1024} KiB)\n" if diff.truncated else ""
     return (head + body + cut).rstrip("\n")
 
 
-def counts(diff: m.ToolDiff) -> tuple[int, int]:
+def counts(diff: ToolDiff) -> tuple[int, int]:
     """Lines added and removed."""
     old = (diff.old_text or "").splitlines()
     new = diff.new_text.splitlines()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from host.protocol.text import shorten
 from host.protocol.tool_text import (
     MAX_DIFF_LINES as MAX_DIFF_LINES,

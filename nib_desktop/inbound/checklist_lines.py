@@ -3,7 +3,7 @@ list, else what changed against the list before it in the same task."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from host.protocol.text import shorten
 from nib_desktop.state.facts import STATUS_GLYPHS
 from nib_desktop.state.transcript_lines import Line

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import activity
@@ -213,7 +213,7 @@ def approval(a: m.ApprovalRequested) -> Approval:
 
 def answer(given: it.Answer) -> m.ApprovalRespondParams:
     """The user's answer to an approval, on the wire (`optionId`: an agent's own option)."""
-    return m.ApprovalRespondParams.model_validate(
+    return m.ApprovalRespondParams.from_wire(
         {
             "approvalId": given.approval_id,
             "decision": given.decision,

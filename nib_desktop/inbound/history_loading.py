@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from host.protocol.text import shorten, shown_text
 from nib_desktop.inbound import convert
 from nib_desktop.inbound.router import HistoryFeed

@@ -3,7 +3,7 @@ reads it, and any line bounded to what the window lays out at once, made safe to
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from host.protocol.text import shown_text
 
 

@@ -3,7 +3,7 @@ puts the host's transcript into words. Outside text is made safe to display here
 
 from __future__ import annotations
 
-from host.protocol import feedback, models as m
+from host.protocol import feedback, plain_models as m
 from host.protocol.text import shorten
 from host.protocol.tool_text import input_text
 from nib_desktop.inbound import activity

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from typing import Any
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import (
     convert,
     tools_and_controls,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from host.protocol import models as m
-from host.protocol.peers import routes
+from host.protocol import plain_models as m
+from host.protocol.client_peer import routes
 from host.protocol.text import shown_text
 from nib_desktop.inbound import convert, lines, tools_and_controls, transcript_page
 from nib_desktop.inbound.settings_shown import show_settings
@@ -103,7 +103,7 @@ class Router:
         self.on_stale: Callable[[], None] = lambda: None
         self._routes = routes(self)  # every notification of the table, checked whole
 
-    def route(self, name: str, params: m.Wire) -> None:
+    def route(self, name: str, params: m.Plain) -> None:
         self._routes[name](params)
 
     def host_stale(self, _params: m.Stale) -> None:

@@ -3,7 +3,7 @@ told by `settings.get`, `settings.set` and `settings.changed`), shown where they
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.state import events as ev
 from nib_desktop.state.motion import still_motion
 from nib_desktop.state.store import AppState
@@ -12,7 +12,7 @@ from nib_desktop.state.types import DesktopPrefs
 
 def show_settings(state: AppState, view: m.SettingsView) -> None:
     """The desktop section as the host holds it, shown where it differs."""
-    prefs = DesktopPrefs(**view.desktop.model_dump())
+    prefs = DesktopPrefs(**view.desktop.field_values())
     if prefs != state.desktop:
         state.apply(ev.DesktopPrefsSet(prefs))
         state.apply(ev.ReducedMotionSet(still_motion(prefs.reduced_motion)))

@@ -5,7 +5,7 @@ here, once."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from host.protocol.settings_file import SETTINGS_FILENAME
 from host.protocol.text import shorten, shown_text
 from nib_desktop.state.steering import AgentCommand, Steering

@@ -3,7 +3,7 @@ line after its last message."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.inbound.lines import LineMaker
 from nib_desktop.state.facts import End
 from nib_desktop.state.transcript_lines import Line, merge_lines

@@ -12,14 +12,14 @@ from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from nib_desktop.link.rpc_client import RpcClient, describe
 from nib_desktop.link.supervisor import HostStartError, HostSupervisor
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P", bound=m.Wire)
-R = TypeVar("R", bound=m.Wire)
+P = TypeVar("P", bound=m.Plain)
+R = TypeVar("R", bound=m.Plain)
 
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
 MAX_RECONNECTS = 8  # about 25 s of trying

@@ -13,21 +13,31 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtNetwork import QLocalSocket
 
-from host.protocol import PROTOCOL_VERSION, models as m
-from host.protocol.endpoint import ClientEndpoint, ConnectionLost
+from host.protocol import PROTOCOL_VERSION, plain_models as m
 from host.protocol.framing import FramingError
-from host.protocol.methods import HELLO, Method
+from host.protocol.jsonrpc import ClientEndpoint, ConnectionLost, Malformed
+from host.protocol.method_types import Method
+from host.protocol.plain import DecodeError
+from host.protocol.plain_methods import HELLO, NOTIFICATIONS
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P", bound=m.Wire)
-R = TypeVar("R", bound=m.Wire)
+P = TypeVar("P", bound=m.Plain)
+R = TypeVar("R", bound=m.Plain)
 
 # Work on the GUI thread longer than this is logged: a frozen window is a bug.
 SLOW_GUI_MS = 100.0
 # Frames from the host are handled for about this long at a turn of the event loop (a
 # quarter of a frame at 60 Hz), then the loop may draw and take input before the rest.
 FRAME_BUDGET_S = 0.004
+
+
+def decoded(kind: type[m.Plain], data: object) -> m.Plain:
+    """The contract's plain type from the host's JSON, or Malformed saying where not."""
+    try:
+        return kind.from_wire(data)
+    except DecodeError as exc:
+        raise Malformed(exc.details()) from None
 
 
 class RpcClient(QObject):
@@ -37,7 +47,7 @@ class RpcClient(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._socket = QLocalSocket(self)
-        self._endpoint = ClientEndpoint(self._send, self._notify)
+        self._endpoint = ClientEndpoint(self._send, self._notify, NOTIFICATIONS, decoded)
         self._frames: deque[bytes] = deque()  # read, not yet handled
         self._drainer = QTimer(self)
         self._drainer.setSingleShot(True)
@@ -90,7 +100,7 @@ class RpcClient(QObject):
         self._socket.write(data)
         self._socket.flush()
 
-    def _notify(self, name: str, params: m.Wire) -> None:
+    def _notify(self, name: str, params: m.Plain) -> None:
         self.notification.emit(name, params)
 
     def _read(self) -> None:

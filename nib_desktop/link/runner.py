@@ -9,9 +9,8 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from pydantic import ValidationError
-
-from host.protocol.endpoint import ConnectionLost
+from host.protocol.jsonrpc import ConnectionLost
+from host.protocol.plain import DecodeError
 from nib_desktop.link.connection import HostTimeout
 from nib_desktop.link.rpc_client import describe
 from nib_desktop.state import events as ev
@@ -24,11 +23,8 @@ def failure_text(what: str, exc: BaseException) -> str:
     """A failed piece of work in words for the notice."""
     if isinstance(exc, HostTimeout):
         return f"Could not {what}: {exc}. If it finishes later, the window will show it."
-    if isinstance(exc, ValidationError):
-        problems = "; ".join(
-            str(e.get("msg", "")).removeprefix("Value error, ") for e in exc.errors()
-        )
-        return f"Could not {what}: {problems}"
+    if isinstance(exc, DecodeError):
+        return f"Could not {what}: {exc}"
     return f"Could not {what}: {describe(exc)}"
 
 

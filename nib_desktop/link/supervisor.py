@@ -26,7 +26,7 @@ from host.protocol.appinfo import TOKEN_ENV
 if TYPE_CHECKING:
     import asyncio
 
-    from host.protocol.models import ReadyLine
+    from host.protocol.plain_models import ReadyLine
 
 log = logging.getLogger("nib.host")
 
@@ -79,9 +79,9 @@ class HostSupervisor(QObject):
     async def start(self) -> ReadyLine:
         """Spawn the host (unless `spawn` already did) and wait, at most
         `ready_timeout`, for its ready line; HostStartError otherwise."""
-        from pydantic import ValidationError
+        import json
 
-        from host.protocol.models import ReadyLine
+        from host.protocol.plain_models import ReadyLine
 
         if not self._spawned:
             self.spawn()
@@ -106,8 +106,8 @@ class HostSupervisor(QObject):
             if not ready.done():
                 ready.cancel()
         try:
-            return ReadyLine.model_validate_json(line)
-        except ValidationError:
+            return ReadyLine.from_wire(json.loads(line))
+        except ValueError:  # not JSON, or not the ready line (DecodeError)
             await self.end()
             raise HostStartError(
                 f"the host printed an unexpected line: {line[:200]!r}", self.stderr_tail

@@ -9,7 +9,7 @@ import os
 import shlex
 from collections.abc import Awaitable, Callable
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner

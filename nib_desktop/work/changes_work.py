@@ -7,7 +7,7 @@ load at a time, one more after it when others came meanwhile)."""
 
 from __future__ import annotations
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Coalesced, Runner
 from nib_desktop.state import events as ev, store

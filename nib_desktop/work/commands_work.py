@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from host.protocol.text import shorten
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner

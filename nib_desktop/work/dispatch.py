@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.link.connection import HostLink
@@ -200,7 +200,7 @@ class Intents:
         """The user's answer to what an agent asked (its values checked by the host)."""
         values = dict(intent.values)
         asked = {"askId": intent.ask_id, "action": intent.action, "values": values}
-        await self._host.call(rpc.AGENTS_ANSWER, m.AnswerParams.model_validate(asked))
+        await self._host.call(rpc.AGENTS_ANSWER, m.AnswerParams.from_wire(asked))
 
     def _continue(self, _intent: it.Continue) -> tuple[Coroutine[Any, Any, object], str]:
         """Ctrl+Enter, one meaning: go on with the plan, with the asks held on it if any

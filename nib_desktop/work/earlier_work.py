@@ -4,7 +4,7 @@ already bound to it); what the agent cannot do said in its words."""
 
 from __future__ import annotations
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from host.protocol.text import shown_text
 from nib_desktop.inbound import convert
 from nib_desktop.link.connection import HostLink

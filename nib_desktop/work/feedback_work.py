@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import feedback as words, models as m
+from host.protocol import feedback as words, plain_models as m
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, feedback as fb
 from nib_desktop.state.store import AppState

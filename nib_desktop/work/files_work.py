@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from host.protocol.folder_files import MAX_FILES as MAX_FILES, list_files
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner

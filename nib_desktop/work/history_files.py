@@ -6,7 +6,7 @@ interval whose two checkpoints are stored cannot change: it is asked once."""
 
 from __future__ import annotations
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Coalesced, Runner
 from nib_desktop.state import events as ev, store

@@ -5,7 +5,7 @@ as Markdown (`sessions.export`, said in the notice)."""
 
 from __future__ import annotations
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from host.protocol.text import shown_text
 from nib_desktop.inbound import convert
 from nib_desktop.link.connection import HostLink

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from host.protocol.remote import parse_endpoint
 from host.protocol.text import shown_text
 from nib_desktop.link.connection import HostLink

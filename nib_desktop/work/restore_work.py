@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
 from nib_desktop.state import events as ev, intents as it
@@ -165,7 +165,7 @@ class RestoreWork:
         session_id = self._working()
         if session_id is None:
             return
-        params = m.RevertHunkParams.model_validate(
+        params = m.RevertHunkParams.from_wire(
             {
                 "sessionId": session_id,
                 "from": asked.from_id,

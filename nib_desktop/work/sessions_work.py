@@ -8,7 +8,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.link.connection import HostLink
@@ -51,7 +51,7 @@ class SessionsWork:
             base, branch, carry = worktree
             asked = {"base": base.strip() or None, "branch": branch.strip() or None}
             fields["worktree"] = {**asked, "carry": carry}
-        params = m.CreateSessionParams.model_validate(fields)
+        params = m.CreateSessionParams.from_wire(fields)
         return await self.open(await self._host.call(rpc.SESSIONS_CREATE, params))
 
     async def fork_session(self) -> m.Session | None:
@@ -85,9 +85,7 @@ class SessionsWork:
     async def delete_session(self, session_id: str, worktree: str = "") -> None:
         """The session deleted; one in its own worktree with that worktree removed or
         kept for git, as the user chose (`worktree`)."""
-        params = m.DeleteParams.model_validate(
-            {"sessionId": session_id, "worktree": worktree or None}
-        )
+        params = m.DeleteParams.from_wire({"sessionId": session_id, "worktree": worktree or None})
         await self._host.call(rpc.SESSIONS_DELETE, params)
 
     async def select_session(self, session_id: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from host.protocol.settings_file import SETTINGS_FILENAME
 from nib_desktop.inbound.settings_shown import show_settings
 from nib_desktop.link.connection import HostLink
@@ -36,8 +36,8 @@ class SettingsWork:
         self._run(self._set_desktop(name, on), "change the setting")
 
     async def _set_desktop(self, name: str, on: bool | str) -> None:
-        changed: dict[str, Any] = {name: on}
-        params = m.SettingsSetParams(desktop=m.DesktopChange.model_validate(changed))
+        changed: dict[str, Any] = {name: on}  # a field's name, as DesktopPrefs names it
+        params = m.SettingsSetParams(desktop=m.DesktopChange(**changed))
         show_settings(self._state, await self._host.call(rpc.SETTINGS_SET, params))
 
     def open_settings(self) -> None:

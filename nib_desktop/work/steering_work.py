@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import tools_and_controls
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner

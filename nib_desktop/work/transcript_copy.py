@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
 
-from host.protocol import methods as rpc, models as m
+from host.protocol import plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import transcript_page
 from nib_desktop.link.connection import HostLink
 from nib_desktop.state import events as ev

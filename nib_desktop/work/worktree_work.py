@@ -4,7 +4,7 @@ each refusal with the files it names, said in words."""
 
 from __future__ import annotations
 
-from host.protocol import errors, methods as rpc, models as m
+from host.protocol import errors, plain_methods as rpc, plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.link.connection import HostLink
 from nib_desktop.link.runner import Runner
@@ -35,7 +35,7 @@ class WorktreeWork:
         self._state.apply(ev.WorktreeTold(convert.worktree(status)))
 
     async def merge(self, session_id: str, how: str, message: str) -> None:
-        params = m.MergeParams.model_validate(
+        params = m.MergeParams.from_wire(
             {"sessionId": session_id, "how": how, "message": message.strip() or None}
         )
         try:

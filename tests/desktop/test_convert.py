@@ -172,7 +172,7 @@ def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
     for blank in ("\u200b", "\x01", "\x7f\x02", " \x1b "):  # after the stripping, not one drawn
         with pytest.raises(ValidationError, match="no visible character"):
             TodoWriteArgs.model_validate({"todos": [{"content": blank, "status": "pending"}]})
-        with pytest.raises(ValidationError, match="todos.0.activeForm"):
+        with pytest.raises(ValidationError, match=r"todos\.0\.activeForm"):
             TodoWriteArgs.model_validate(
                 {"todos": [{"content": "x", "status": "pending", "activeForm": blank}]}
             )

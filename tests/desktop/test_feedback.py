@@ -9,7 +9,12 @@ from typing import Any
 
 from harness.paired import paired
 from harness.waiting import until
-from host.protocol import feedback as words, methods as rpc
+from host.protocol import (
+    feedback as words,
+    methods as rpc,
+    plain_methods as plain_rpc,
+    plain_models as plain,
+)
 from nib_desktop.state import feedback as fb, intents as it
 
 STEPS = "1. Add the column\n2. Write the tests\n3. Update the docs"
@@ -128,7 +133,9 @@ def test_feedback_reaches_the_agent_which_writes_the_new_list(tmp_path, monkeypa
             await until(lambda: state.turn(session.id).state == "cancelled", what="stopped")
             # a stopped turn: they wait, held, for the user to send them
             await until(lambda: session.id not in state.asks_queued, what="held again")
-            snapshot = await main.link.call(rpc.TODOS_GET, rpc.m.SessionRef(session_id=session.id))
+            snapshot = await main.link.call(
+                plain_rpc.TODOS_GET, plain.SessionRef(session_id=session.id)
+            )
             assert snapshot.revision == before.revision  # unchanged until the agent writes
             main.intents.ask(it.SendFeedback())
             await until(lambda: state.turn(session.id).turn_id not in ("", turn), what="sent")

@@ -44,3 +44,31 @@ def test_a_turn_whose_steps_sweep_never_builds_pysides_qt_namespace(tmp_path: Pa
     rows, header = (int(n) for n in painted.split()[1:])
     assert rows > 0 and header > 0, painted  # both kinds of sweep were drawn
     assert "Qt built False" in said, said
+
+
+WITHOUT_PYDANTIC = """
+    from nib_desktop.state import intents as it
+    main.state.apply(ev.DockExpanded(True))
+    await scripted.demo_turn(main, lambda s: s.revision >= 7, "1. One\\n2. Two\\n3. Three")
+    main.intents.ask(it.OpenHistory())  # the checklist's revisions and their diffs
+    while not main.state.history.revisions:
+        await scripted.next_frame(window)
+    import sys
+    print("sessions", len(main.state.sessions), "revisions", len(main.state.history.revisions))
+    print("pydantic imported", "pydantic" in sys.modules, "pydantic_core" in sys.modules)
+    return 0
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_window_reads_a_turn_and_its_history_without_importing_pydantic(
+    tmp_path: Path,
+) -> None:
+    """The window decodes the host's answers and notifications into the contract's plain
+    twins (`host.protocol.plain`): pydantic and the models are the host's alone (10-18 MB
+    and about 150 ms of the window's start until round 5)."""
+    proc = run_window(WITHOUT_PYDANTIC, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    said = proc.stdout.splitlines()
+    assert next(line for line in said if line.startswith("sessions ")) == "sessions 1 revisions 7"
+    assert "pydantic imported False False" in said, said

@@ -12,7 +12,10 @@ from PySide6.QtCore import Qt
 
 from harness.gui import Gui
 from harness.waiting import until
-from host.protocol import methods as rpc, models as m
+from host.protocol import (
+    plain_methods as plain_rpc,
+    plain_models as plain,
+)
 from nib_desktop.state import events as ev
 from nib_desktop.state.types import PlanAsk
 from tests.ui.test_dock import running_session
@@ -110,7 +113,7 @@ def test_the_plan_is_answered_by_keyboard_and_the_agent_writes_the_new_list(gui)
             lambda: gui.item("feedbackSend").property("text") == "Goes when this turn ends",
             what="said to go at the turn's end",
         )
-        held = await gui.main.link.call(rpc.TODOS_GET, m.SessionRef(session_id=sid))
+        held = await gui.main.link.call(plain_rpc.TODOS_GET, plain.SessionRef(session_id=sid))
         assert held.revision == before.revision  # the user's word wrote nothing
 
         await gui.actions.sessions.cancel_turn()  # stopped: the asks wait, held, unsent

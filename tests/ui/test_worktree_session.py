@@ -144,7 +144,7 @@ def test_deleting_a_session_in_its_worktree_asks_what_becomes_of_it(
         await gui.start()
         session = await gui.actions.sessions.create_session("agent", "", str(repo), ("", "", False))
         await until(lambda: gui.sessions.property("currentBranch") != "", 10, "its worktree")
-        from host.protocol import methods as rpc, models as m
+        from host.protocol import plain_methods as rpc, plain_models as m
 
         told = await gui.main.link.call(rpc.SESSIONS_GET, m.SessionRef(session_id=session.id))
         assert told.worktree is not None
