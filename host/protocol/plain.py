@@ -20,24 +20,31 @@ import typing
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
-Decoder = Callable[[Any, tuple[str | int, ...]], Any]
+Decoder = Callable[[Any], Any]  # one value checked (a model's built); DecodeError if not
 P = TypeVar("P", bound="Plain")
+SIMPLE = {str: "a string", int: "an integer", bool: "true or false"}
 
 
 class DecodeError(ValueError):
     """A value that is not the contract's: where (`loc`, wire names) and why."""
 
     def __init__(self, loc: tuple[str | int, ...], message: str) -> None:
-        where = ".".join(str(part) for part in loc) or "the value"
-        super().__init__(f"{where}: {message}")
+        super().__init__(loc, message)
         self.loc = loc
         self.message = message
 
+    def __str__(self) -> str:
+        where = ".".join(str(part) for part in self.loc) or "the value"
+        return f"{where}: {self.message}"
+
+    def within(self, part: str | int) -> DecodeError:
+        """The same error, one level further out (a field's key, an item's index)."""
+        return DecodeError((part, *self.loc), self.message)
+
     def details(self) -> list[dict[str, Any]]:
         """As the host's validation errors are listed (endpoint.validation_details)."""
-        return [
-            {"loc": [str(part)[:100] for part in self.loc], "type": "plain", "msg": self.message}
-        ]
+        loc = [str(part)[:100] for part in self.loc]
+        return [{"loc": loc, "type": "plain", "msg": self.message}]
 
 
 def camel(name: str) -> str:
@@ -47,11 +54,21 @@ def camel(name: str) -> str:
 
 
 class _Field:
-    __slots__ = ("decode", "default", "key", "name", "required")
+    """A field as decoding reads it: a string, an integer or true/false (or null where
+    it may be) is checked in place; any other type through its decoder."""
 
-    def __init__(self, name: str, key: str, default: Any, required: bool, decode: Decoder) -> None:
+    __slots__ = ("decode", "default", "key", "name", "nullable", "required", "said", "simple")
+
+    def __init__(self, name: str, key: str, default: Any, required: bool, hint: Any) -> None:
         self.name, self.key, self.default, self.required = name, key, default, required
-        self.decode = decode
+        members = typing.get_args(hint) if _is_union(hint) else (hint,)
+        others = [member for member in members if member is not type(None)]
+        self.nullable = len(others) < len(members)
+        self.simple: type | None = others[0] if len(others) == 1 and others[0] in SIMPLE else None
+        self.said = f"must be {SIMPLE[self.simple]}" if self.simple is not None else ""
+        if self.nullable and self.simple is not None:
+            self.said += " or null"
+        self.decode = decoder(hint) if self.simple is None else None
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
@@ -62,46 +79,64 @@ class Plain:
     _fields: ClassVar[tuple[_Field, ...] | None] = None
 
     def __init__(self, **values: Any) -> None:
+        made = {}
         for field in type(self)._spec():
             if field.name in values:
-                value = values.pop(field.name)
+                made[field.name] = values.pop(field.name)
             elif not field.required:
-                value = _fresh(field.default)
+                made[field.name] = _fresh(field.default)
             else:
                 raise TypeError(f"{type(self).__name__} needs {field.name}")
-            object.__setattr__(self, field.name, value)
         if values:
             raise TypeError(f"{type(self).__name__} has no field {', '.join(values)}")
+        self.__dict__.update(made)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._fields = None  # its own, built at its first use (not its base's)
 
     @classmethod
     def _spec(cls) -> tuple[_Field, ...]:
-        fields = cls.__dict__.get("_fields")
+        fields = cls._fields
         if fields is None:
-            fields = _build(cls)
-            cls._fields = fields
+            fields = cls._fields = _build(cls)
         return fields
 
     @classmethod
-    def from_wire(cls: type[P], data: Any, loc: tuple[str | int, ...] = ()) -> P:
-        """The model from its JSON object (wire names); DecodeError if it is not one."""
-        if not isinstance(data, dict):
-            raise DecodeError(loc, f"must be an object ({cls.__name__})")
-        made = object.__new__(cls)
+    def from_wire(cls: type[P], data: Any) -> P:
+        """The model from its JSON object (wire names); DecodeError if it is not one.
+        The hot path of every answer and notification the window reads: a field's value
+        is checked in place where it can be, and a location is made only for an error."""
+        if type(data) is not dict:
+            raise DecodeError((), f"must be an object ({cls.__name__})")
+        made: dict[str, Any] = {}
         seen = 0
-        for field in cls._spec():
-            if field.key in data:
-                value = field.decode(data[field.key], (*loc, field.key))
+        for field in cls._fields or cls._spec():
+            key = field.key
+            if key in data:
+                value = data[key]
                 seen += 1
-            elif not field.required:
-                value = _fresh(field.default)
+                simple = field.simple
+                if simple is not None:
+                    if type(value) is not simple and not (value is None and field.nullable):
+                        raise DecodeError((key,), field.said)
+                else:
+                    try:
+                        value = field.decode(value)  # type: ignore[misc]
+                    except DecodeError as exc:
+                        raise exc.within(key) from None
+            elif field.required:
+                raise DecodeError((key,), "is missing")
             else:
-                raise DecodeError((*loc, field.key), "is missing")
-            object.__setattr__(made, field.name, value)
+                value = _fresh(field.default)
+            made[field.name] = value
         if seen != len(data):
             known = {field.key for field in cls._spec()}
             unknown = next(key for key in data if key not in known)
-            raise DecodeError((*loc, str(unknown)[:100]), "is not a field of the contract")
-        return made
+            raise DecodeError((str(unknown)[:100],), "is not a field of the contract")
+        plain = object.__new__(cls)
+        plain.__dict__.update(made)
+        return plain
 
     def to_wire(self) -> dict[str, Any]:
         """The model as JSON (wire names, every field), as a model's `to_wire`."""
@@ -157,7 +192,7 @@ def _build(cls: type[Plain]) -> tuple[_Field, ...]:
         required = name not in cls.__dict__
         default = None if required else cls.__dict__[name]
         key = cls.ALIASES.get(name, camel(name))
-        fields.append(_Field(name, key, default, required, decoder(hint)))
+        fields.append(_Field(name, key, default, required, hint))
     return tuple(fields)
 
 
@@ -168,17 +203,19 @@ def _build(cls: type[Plain]) -> tuple[_Field, ...]:
 def decoder(hint: Any) -> Decoder:
     """A function that checks (and for models, builds) one value of type `hint`."""
     if hint is Any:
-        return lambda value, loc: value
+        return lambda value: value
     if hint is type(None) or hint is None:
         return _exactly(None, "null")
     if isinstance(hint, type) and issubclass(hint, Plain):
         return hint.from_wire
-    if hint in _SIMPLE:
-        return _SIMPLE[hint]
+    if hint in SIMPLE:
+        return _typed(hint, SIMPLE[hint])
+    if hint is float:
+        return _number
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is Literal:
         return _one_of(args)
-    if origin is types.UnionType or origin is typing.Union:
+    if _is_union(hint):
         return _union(args)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
@@ -189,47 +226,43 @@ def decoder(hint: Any) -> Decoder:
     raise TypeError(f"no decoder for {hint!r}")
 
 
+def _is_union(hint: Any) -> bool:
+    return typing.get_origin(hint) in (types.UnionType, typing.Union)
+
+
 def _exactly(expected: Any, said: str) -> Decoder:
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
+    def check(value: Any) -> Any:
         if value is not expected:
-            raise DecodeError(loc, f"must be {said}")
+            raise DecodeError((), f"must be {said}")
         return value
 
     return check
 
 
 def _typed(kind: type, said: str) -> Decoder:
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
+    def check(value: Any) -> Any:
         if type(value) is not kind:
-            raise DecodeError(loc, f"must be {said}")
+            raise DecodeError((), f"must be {said}")
         return value
 
     return check
 
 
-def _number(value: Any, loc: tuple[str | int, ...]) -> Any:
+def _number(value: Any) -> Any:
     if type(value) is float:
         return value
     if type(value) is int:
         return float(value)
-    raise DecodeError(loc, "must be a number")
-
-
-_SIMPLE: dict[Any, Decoder] = {
-    str: _typed(str, "a string"),
-    int: _typed(int, "an integer"),
-    bool: _typed(bool, "true or false"),
-    float: _number,
-}
+    raise DecodeError((), "must be a number")
 
 
 def _one_of(values: tuple[Any, ...]) -> Decoder:
     allowed = frozenset(values)
-    said = ", ".join(repr(value) for value in values)
+    said = f"must be one of {', '.join(repr(value) for value in values)}"
 
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
+    def check(value: Any) -> Any:
         if type(value) not in (str, int, bool) or value not in allowed:
-            raise DecodeError(loc, f"must be one of {said}")
+            raise DecodeError((), said)
         return value
 
     return check
@@ -240,28 +273,29 @@ def _union(members: tuple[Any, ...]) -> Decoder:
     first member that takes the value."""
     if type(None) in members and len(members) == 2:
         other = decoder(next(member for member in members if member is not type(None)))
-        return lambda value, loc: None if value is None else other(value, loc)
+        return lambda value: None if value is None else other(value)
     models = [m for m in members if isinstance(m, type) and issubclass(m, Plain)]
     tagged = _tags(models) if len(models) == len(members) else None
     if tagged is not None:
         key, by_tag = tagged
+        said = f"must be one of {', '.join(map(repr, by_tag))}"
 
-        def pick(value: Any, loc: tuple[str | int, ...]) -> Any:
+        def pick(value: Any) -> Any:
             chosen = by_tag.get(value.get(key)) if isinstance(value, dict) else None
             if chosen is None:
-                raise DecodeError((*loc, key), f"must be one of {', '.join(map(repr, by_tag))}")
-            return chosen.from_wire(value, loc)
+                raise DecodeError((key,), said)
+            return chosen.from_wire(value)
 
         return pick
     each = [decoder(member) for member in members]
 
-    def first(value: Any, loc: tuple[str | int, ...]) -> Any:
+    def first(value: Any) -> Any:
         for decode in each:
             try:
-                return decode(value, loc)
+                return decode(value)
             except DecodeError:
                 continue
-        raise DecodeError(loc, "is none of the types it may be")
+        raise DecodeError((), "is none of the types it may be")
 
     return first
 
@@ -272,8 +306,7 @@ def _tags(models: list[type[Plain]]) -> tuple[str, dict[Any, type[Plain]]] | Non
     for name in first:
         by_tag: dict[Any, type[Plain]] = {}
         for model in models:
-            hints = typing.get_type_hints(model)
-            shown = hints.get(name)
+            shown = typing.get_type_hints(model).get(name)
             if typing.get_origin(shown) is not Literal or len(typing.get_args(shown)) != 1:
                 break
             by_tag[typing.get_args(shown)[0]] = model
@@ -283,30 +316,47 @@ def _tags(models: list[type[Plain]]) -> tuple[str, dict[Any, type[Plain]]] | Non
 
 
 def _items(each: Decoder) -> Decoder:
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
-        if not isinstance(value, list):
-            raise DecodeError(loc, "must be an array")
-        return tuple([each(item, (*loc, index)) for index, item in enumerate(value)])
+    def check(value: Any) -> Any:
+        if type(value) is not list:
+            raise DecodeError((), "must be an array")
+        try:
+            return tuple([each(item) for item in value])
+        except DecodeError as exc:  # found again, to say which item
+            for index, item in enumerate(value):
+                try:
+                    each(item)
+                except DecodeError as found:
+                    raise found.within(index) from None
+            raise exc from None
 
     return check
 
 
 def _pair(each: tuple[Decoder, ...]) -> Decoder:
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
-        if not isinstance(value, list) or len(value) != len(each):
-            raise DecodeError(loc, f"must be an array of {len(each)}")
-        return tuple(
-            decode(item, (*loc, i))
-            for i, (decode, item) in enumerate(zip(each, value, strict=True))
-        )
+    def check(value: Any) -> Any:
+        if type(value) is not list or len(value) != len(each):
+            raise DecodeError((), f"must be an array of {len(each)}")
+        made = []
+        for index, (decode, item) in enumerate(zip(each, value, strict=True)):
+            try:
+                made.append(decode(item))
+            except DecodeError as exc:
+                raise exc.within(index) from None
+        return tuple(made)
 
     return check
 
 
 def _mapping(keys: Decoder, values: Decoder) -> Decoder:
-    def check(value: Any, loc: tuple[str | int, ...]) -> Any:
-        if not isinstance(value, dict):
-            raise DecodeError(loc, "must be an object")
-        return {keys(k, loc): values(v, (*loc, k)) for k, v in value.items()}
+    def check(value: Any) -> Any:
+        if type(value) is not dict:
+            raise DecodeError((), "must be an object")
+        made = {}
+        for key, item in value.items():
+            try:
+                made[keys(key)] = values(item)
+            except DecodeError as exc:
+                raise exc.within(key) from None
+        return made
 
     return check
