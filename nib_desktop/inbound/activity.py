@@ -57,13 +57,13 @@ def place_text(place: m.ToolLocation, folder: str = "") -> str:
     return rich.place_text((shown_path(place.path, folder), place.line))
 
 
-def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
+def asked(activity: m.ToolActivity | None, arguments: str, folder: str = "") -> tuple[str, str]:
     """What an approval shows of the call it asks about, as plain text and its kind: the
     diff of each file it would change, else the command it would run ("$ ls -la") with
     what the agent says it is for, else its text; ("", "") when its input says it all.
     The input's JSON is never what is shown where it names a command."""
     if activity is not None and activity.diffs:
-        return detail(activity)
+        return detail(activity, folder)
     plan = _plan_of(arguments)
     if plan:  # a plan to approve (Claude Code's leaving its plan mode): read as written
         return plan, "markdown"
@@ -72,7 +72,7 @@ def asked(activity: m.ToolActivity | None, arguments: str) -> tuple[str, str]:
         said = _said_for(arguments)
         return (f"$ {command}" + (f"\n{said}" if said else ""), "output")
     if activity is not None and activity.output and not _is_json(activity.output):
-        return detail(activity)
+        return detail(activity, folder)
     return "", ""
 
 

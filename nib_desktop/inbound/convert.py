@@ -192,14 +192,16 @@ def local_time(stamp: str) -> str:
     return moment.astimezone().strftime("%H:%M:%S")
 
 
-def approval(a: m.ApprovalRequested) -> Approval:
+def approval(a: m.ApprovalRequested, folder: str = "") -> Approval:
+    """An approval as the composer shows it; `folder`: its session's, under which paths
+    are named relative to it."""
     options = tuple(
         AgentOption(o.option_id, shown_text(o.name), o.kind, m.OPTION_DECISION[o.kind])
         for o in a.options
     )
     # an ACP agent's request: what it would do; an MCP or plugin tool's: its arguments
     agents = bool(a.options) or a.activity is not None
-    said, kind = activity.asked(a.activity, a.arguments) if agents else ("", "")
+    said, kind = activity.asked(a.activity, a.arguments, folder) if agents else ("", "")
     return Approval(
         a.approval_id,
         a.session_id,

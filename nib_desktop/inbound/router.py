@@ -187,7 +187,11 @@ class Router:
         )
 
     def approvals_requested(self, params: m.ApprovalRequested) -> None:
-        self._state.apply(ev.ApprovalRequested(convert.approval(params)))
+        # its diff names paths under the session's folder as the transcript does
+        folder = next(
+            (s.cwd for s in self._state.sessions if s.session_id == params.session_id), ""
+        )
+        self._state.apply(ev.ApprovalRequested(convert.approval(params, folder)))
 
     def approvals_resolved(self, params: m.ApprovalResolved) -> None:
         self._state.apply(ev.ApprovalResolved(params.approval_id))

@@ -96,3 +96,29 @@ def test_a_checkpoint_not_taken_is_said_in_the_notice() -> None:
         "The folder of “Parser work” could not be recorded: the disk is full. What changes"
         " in it from here cannot be restored until a checkpoint is taken."
     )
+
+
+def test_an_approvals_diff_names_its_paths_as_the_transcript_does() -> None:
+    """Under the session's folder a path is named relative to it, in the approval as in
+    the transcript's line of the same call (the approval named it from the root)."""
+    from host.protocol import plain_models as p
+
+    state = AppState()
+    router = Router(state, LineFeed(), HistoryFeed())
+    here = Session("s", "a session", "agent", running_turn="t1", cwd="/home/me/work")
+    state.apply(ev.SessionsListed((here,)))
+    change = p.ToolDiff(path="/home/me/work/made.txt", new_text="made\n")
+    elsewhere = p.ToolDiff(path="/etc/hosts", old_text="a\n", new_text="b\n")
+    asked = p.ApprovalRequested(
+        approval_id="a1",
+        session_id="s",
+        turn_id="t1",
+        tool="Write",
+        arguments="{}",
+        options=(p.ApprovalOption(option_id="ok", name="Allow", kind="allow_once"),),
+        activity=p.ToolActivity(kind="edit", status="pending", diffs=(change, elsewhere)),
+    )
+    router.route("approvals.requested", asked)
+    shown = state.approvals[0].detail.splitlines()
+    assert shown[:2] == ["--- /dev/null", "+++ made.txt"]
+    assert "+++ /etc/hosts" in shown
