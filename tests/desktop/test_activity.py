@@ -3,7 +3,7 @@ text made from it (escaped: nothing the agent wrote is markup)."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.inbound import activity
 from nib_desktop.state.rich import detail_html, detail_preview_html
 

@@ -54,7 +54,7 @@ def test_a_runs_count_is_of_the_steps_shown_beside_it() -> None:
 
 
 def test_an_agent_tried_twice_is_told_apart() -> None:
-    from host.protocol import models as m
+    from host.protocol import plain_models as m
     from nib_desktop.inbound.convert import attempt
 
     def told(agent: str, sid: str) -> dict[str, object]:
@@ -71,7 +71,7 @@ def test_an_agent_tried_twice_is_told_apart() -> None:
             "check": None,
         }
 
-    wire = m.Attempt.model_validate(
+    wire = m.Attempt.from_wire(
         {
             "attemptId": "a",
             "cwd": "/r",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.inbound import lines, transcript_page
 from nib_desktop.inbound.lines import LineMaker
 from nib_desktop.state.transcript_lines import Line, merge_lines
@@ -52,7 +52,7 @@ def todo_write(call_id: str, commit: m.TodoCommit | None, arguments: str = "{}")
 
 
 def commit(revision: int, items: int, **diff: object) -> m.TodoCommit:
-    return m.TodoCommit(revision=revision, items=items, diff=m.TodoDiff.model_validate(diff))
+    return m.TodoCommit(revision=revision, items=items, diff=m.TodoDiff.from_wire(diff))
 
 
 def test_one_line_per_committed_write_telling_its_diff() -> None:
@@ -138,7 +138,7 @@ def test_a_refused_write_is_told_as_refused_with_the_host_reason() -> None:
 
 
 def test_outside_text_cannot_spoof_the_window() -> None:
-    from host.protocol import models as m
+    from host.protocol import plain_models as m
     from host.protocol.text import has_visible, shown_text
     from nib_desktop.inbound import convert
 
@@ -182,7 +182,7 @@ def test_todowrite_refuses_an_item_with_nothing_visible() -> None:
 
 
 def test_a_compaction_is_one_transcript_line() -> None:
-    from host.protocol import models as m
+    from host.protocol import plain_models as m
 
     maker = lines.LineMaker()
 
@@ -249,10 +249,10 @@ def test_an_agents_thought_and_plans_are_their_own_lines() -> None:
 
 
 def test_what_an_agent_offers_to_steer_is_shown_in_words() -> None:
-    from host.protocol import models as m
+    from host.protocol import plain_models as m
     from nib_desktop.inbound.tools_and_controls import steering
 
-    told = m.AgentControls.model_validate(
+    told = m.AgentControls.from_wire(
         {
             "sessionId": "s",
             "modes": {
@@ -425,7 +425,7 @@ def test_a_tools_output_loses_its_one_fence_and_paths_are_named_in_the_folder() 
 
 
 def in_turn(turn: str, messages: list[m.Message]) -> list[m.Message]:
-    return [msg.model_copy(update={"turn_id": turn}) for msg in messages]
+    return [m.Message(**{**msg.field_values(), "turn_id": turn}) for msg in messages]
 
 
 def test_a_steps_line_belongs_to_its_turn_and_a_new_task_reads_as_a_new_list() -> None:

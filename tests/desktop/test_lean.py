@@ -13,8 +13,8 @@ from nib_desktop.shell.lean import lean_start
 lean_start()
 import asyncio, hashlib, hmac, linecache
 import nib_desktop.shell.boot, nib_desktop.shell.window, nib_desktop.main_role
-import host.protocol.models as m
-m.HelloParams  # the contract's models load
+import host.protocol.plain_methods as rpc
+rpc.HELLO.result.from_wire  # the contract's plain twins load (the window's)
 maps = open("/proc/self/maps").read()
 print(json.dumps({
     "openssl_mapped": "libcrypto" in maps or "libssl" in maps,

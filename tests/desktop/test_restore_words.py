@@ -4,7 +4,7 @@ count past a screenful, and the notice names the files left as they are."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.state.changes import FileDiff, restore_question
 from nib_desktop.work.restore_work import restored_words
 

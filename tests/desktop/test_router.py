@@ -3,7 +3,7 @@ History view's writes joined from what the host sends anyway."""
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.state import events as ev

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from host.protocol import models as m
+from host.protocol import plain_models as m
 from nib_desktop.inbound import convert
 from nib_desktop.state.facts import ALL_DONE, End, current_step, end_of, progress
 from ui.snapshots import Item, Snapshot, accessible_name, visible
