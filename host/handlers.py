@@ -314,9 +314,13 @@ class HostHandlers:
         core.attempts.record(attempt_id, params.model_copy(update={"cwd": cwd}), base, commit)
         title = title_from(params.text)
         made: list[m.Session] = []
+        tried: dict[str, int] = {}
         for name in params.agents:
+            # one agent tried twice is "nib", then "nib #2", as the runs' view names them
+            tried[name] = tried.get(name, 0) + 1
+            run = f"{name} #{tried[name]}" if tried[name] > 1 else name
             asked = m.CreateSessionParams(
-                title=f"{title} · {name}", agent=name, cwd=cwd, worktree=m.WorktreeRequest()
+                title=f"{title} · {run}", agent=name, cwd=cwd, worktree=m.WorktreeRequest()
             )
             session = await core.worktrees.create(asked, (base, commit), attempt_id)
             core.attempts.ran(session, params.check is not None)

@@ -183,6 +183,10 @@ def test_every_run_stopped_at_once(
             return told[0].runs if told else ()
 
         await until(lambda: len(runs()) == 2 and all(r.state == "running" for r in runs()), 20)
+        # the same agent twice: its runs are told apart in the sidebar as in their view
+        titles = [gui.state.session(r.session_id).title for r in runs()]
+        assert titles == ["demo: 3 steps · nib", "demo: 3 steps · nib #2"], titles
+        assert [r.agent for r in runs()] == ["nib", "nib #2"]
         if not heard:  # the window knows of no running turn in the runs' sessions
             for run in runs():
                 session = gui.state.session(run.session_id)
