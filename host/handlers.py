@@ -296,6 +296,7 @@ class HostHandlers:
         """One session per entry of `agents`, each in its own worktree from one base
         commit, its turn started with the task. Every agent is checked before anything is
         made; a run whose turn cannot start fails alone, in its own session."""
+        from host.protocol.text import run_names
         from host.sessions.service import title_from
         from host.worktrees import making
 
@@ -314,11 +315,7 @@ class HostHandlers:
         core.attempts.record(attempt_id, params.model_copy(update={"cwd": cwd}), base, commit)
         title = title_from(params.text)
         made: list[m.Session] = []
-        tried: dict[str, int] = {}
-        for name in params.agents:
-            # one agent tried twice is "nib", then "nib #2", as the runs' view names them
-            tried[name] = tried.get(name, 0) + 1
-            run = f"{name} #{tried[name]}" if tried[name] > 1 else name
+        for name, run in zip(params.agents, run_names(params.agents), strict=True):
             asked = m.CreateSessionParams(
                 title=f"{title} · {run}", agent=name, cwd=cwd, worktree=m.WorktreeRequest()
             )

@@ -42,6 +42,13 @@ PYDANTIC_SIDE = (
         )
     ),
 )
+# the contract's plain twins and the peer typed with them: the window's, never the host's
+# (the host reads the models; until round 5 it loaded the twins for one constant)
+WINDOW_SIDE = (
+    "host.protocol.plain_models",
+    "host.protocol.plain_methods",
+    "host.protocol.client_peer",
+)
 # package: prefixes it must never import
 FORBIDDEN = {
     "ui": ("host", "apsw", "pydantic", "openai", "qasync", "PySide6.QtNetwork"),
@@ -181,6 +188,12 @@ def problems(imp: Import, package: str, root: Path) -> list[str]:
         and not any(_under(module, shell) for shell in SHELL)
     ):
         out.append(f"{where} imports {imp.name}: the Main role never imports a view")
+    if (
+        package == "host"
+        and any(_under(imp.name, twin) for twin in WINDOW_SIDE)
+        and not any(_under(module, twin) for twin in WINDOW_SIDE)
+    ):
+        out.append(f"{where} imports {imp.name}: the plain twins are the window's")
     if package == "host" and _under(imp.name, "host"):
         mine = host_unit(module_of(imp.path, root))
         rank = HOST_RANKS.get(mine, TOP_RANK)

@@ -8,17 +8,11 @@ A test checks that the interface has exactly the table's entries, with its param
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from host.protocol import plain_methods as rpc, plain_models as m
-
-
-def attribute(name: str) -> str:
-    """A method's or a notification's name as its implementation's attribute:
-    "agents.setMode" is `agents_set_mode`."""
-    return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", name).replace(".", "_").lower()
+from host.protocol.method_types import bound_to
 
 
 class ClientNotifications(Protocol):
@@ -44,14 +38,6 @@ class ClientNotifications(Protocol):
     def host_stale(self, params: m.Stale) -> None: ...
     def agents_asked(self, params: m.AgentAsked) -> None: ...
     def agents_answered(self, params: m.AgentAnswered) -> None: ...
-
-
-def bound_to(peer: object, names: list[str], what: str) -> dict[str, Callable[[Any], Any]]:
-    found = {name: getattr(peer, attribute(name), None) for name in names}
-    missing = sorted(name for name, method in found.items() if not callable(method))
-    if missing:
-        raise ValueError(f"{type(peer).__name__} has no {what} for {', '.join(missing)}")
-    return {name: method for name, method in found.items() if method is not None}
 
 
 def routes(peer: ClientNotifications) -> dict[str, Callable[[Any], None]]:

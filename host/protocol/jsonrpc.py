@@ -16,7 +16,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from host.protocol import errors
 from host.protocol.framing import FrameDecoder, encode_message
@@ -27,7 +27,14 @@ JsonId = int | str | None
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P")
+
+class Wired(Protocol):
+    """What a request's params are: a model or its plain twin, either encodes itself."""
+
+    def to_wire(self) -> dict[str, Any]: ...
+
+
+P = TypeVar("P", bound=Wired)
 R = TypeVar("R")
 
 
@@ -233,7 +240,7 @@ class ClientEndpoint:
             "jsonrpc": "2.0",
             "id": request_id,
             "method": method.name,
-            "params": params.to_wire(),  # type: ignore[attr-defined]
+            "params": params.to_wire(),
         }
         try:
             self._send(encode_message(message))

@@ -1,8 +1,11 @@
 """A method and a notification of the contract, as its tables hold them (`methods` with
-the wire models, `plain_methods` with their `plain` twins): a name and its types."""
+the wire models, `plain_methods` with their `plain` twins): a name and its types; and
+how a peer's implementation is bound to a table (`peers`, `client_peer`)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -25,3 +28,17 @@ class Method(Generic[P, R]):
 class Notification(Generic[P]):
     name: str
     params: type[P]
+
+
+def attribute(name: str) -> str:
+    """A method's or a notification's name as its implementation's attribute:
+    "agents.setMode" is `agents_set_mode`."""
+    return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", name).replace(".", "_").lower()
+
+
+def bound_to(peer: object, names: list[str], what: str) -> dict[str, Callable[[Any], Any]]:
+    found = {name: getattr(peer, attribute(name), None) for name in names}
+    missing = sorted(name for name, method in found.items() if not callable(method))
+    if missing:
+        raise ValueError(f"{type(peer).__name__} has no {what} for {', '.join(missing)}")
+    return {name: method for name, method in found.items() if method is not None}

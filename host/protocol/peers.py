@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
 from host.protocol import methods as rpc, models as m
-from host.protocol.client_peer import attribute as attribute, bound_to
+from host.protocol.method_types import attribute as attribute, bound_to
 
 T = TypeVar("T", bound=m.Wire)
 Answer: TypeAlias = Union[T, Awaitable[T]]  # noqa: UP007 (a generic alias, at run time too)

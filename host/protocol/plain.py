@@ -116,13 +116,13 @@ class Plain:
             if key in data:
                 value = data[key]
                 seen += 1
-                simple = field.simple
-                if simple is not None:
-                    if type(value) is not simple and not (value is None and field.nullable):
+                decode = field.decode
+                if decode is None:  # a string, an integer or true/false: checked here
+                    if type(value) is not field.simple and not (value is None and field.nullable):
                         raise DecodeError((key,), field.said)
                 else:
                     try:
-                        value = field.decode(value)  # type: ignore[misc]
+                        value = decode(value)
                     except DecodeError as exc:
                         raise exc.within(key) from None
             elif field.required:
@@ -204,7 +204,7 @@ def decoder(hint: Any) -> Decoder:
     """A function that checks (and for models, builds) one value of type `hint`."""
     if hint is Any:
         return lambda value: value
-    if hint is type(None) or hint is None:
+    if hint is type(None):
         return _exactly(None, "null")
     if isinstance(hint, type) and issubclass(hint, Plain):
         return hint.from_wire
@@ -257,11 +257,12 @@ def _number(value: Any) -> Any:
 
 
 def _one_of(values: tuple[Any, ...]) -> Decoder:
-    allowed = frozenset(values)
+    # by type and value: 1 is not the Literal's True, nor True its 1
+    allowed = frozenset((type(value), value) for value in values)
     said = f"must be one of {', '.join(repr(value) for value in values)}"
 
     def check(value: Any) -> Any:
-        if type(value) not in (str, int, bool) or value not in allowed:
+        if (type(value), value) not in allowed:
             raise DecodeError((), said)
         return value
 

@@ -79,7 +79,6 @@ def methods_source() -> str:
     out.append(
         "from typing import Any\n\n"
         "from host.protocol import plain_models as m\n"
-        "from host.protocol.method_types import CANCEL_REQUEST as CANCEL_REQUEST\n"
         "from host.protocol.method_types import Method as Method, Notification as Notification\n\n"
     )
     methods, notes = [], []
@@ -93,7 +92,6 @@ def methods_source() -> str:
         elif isinstance(value, Notification):
             notes.append(name)
             out.append(f"{name} = Notification({value.name!r}, m.{value.params.__name__})\n")
-    out.append(f"READS = frozenset({sorted(rpc.READS)!r})\n")
     out.append(
         f"METHODS: dict[str, Method[Any, Any]] = {{\n"
         f"    method.name: method for method in ({', '.join(methods)},)\n}}\n"

@@ -8,11 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.protocol import plain_models as m
-from host.protocol.method_types import (
-    CANCEL_REQUEST as CANCEL_REQUEST,
-    Method as Method,
-    Notification as Notification,
-)
+from host.protocol.method_types import Method as Method, Notification as Notification
 
 HELLO = Method("host.hello", m.HelloParams, m.HelloResult)
 SHUTDOWN = Method("host.shutdown", m.Empty, m.OkResult)
@@ -80,30 +76,6 @@ SETTINGS_CHANGED = Notification("settings.changed", m.SettingsView)
 HOST_STALE = Notification("host.stale", m.Stale)
 AGENTS_ASKED = Notification("agents.asked", m.AgentAsked)
 AGENTS_ANSWERED = Notification("agents.answered", m.AgentAnswered)
-READS = frozenset(
-    [
-        "agents.controls",
-        "agents.list",
-        "attempts.compare",
-        "attempts.get",
-        "attempts.list",
-        "changes.get",
-        "changes.step",
-        "checkpoints.list",
-        "folders.check",
-        "messages.list",
-        "remote.sessions",
-        "sessions.get",
-        "sessions.list",
-        "sessions.search",
-        "settings.get",
-        "todos.get",
-        "todos.history",
-        "tools.list",
-        "turns.list",
-        "worktrees.status",
-    ]
-)
 METHODS: dict[str, Method[Any, Any]] = {
     method.name: method
     for method in (

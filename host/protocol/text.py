@@ -1,6 +1,6 @@
 """Text conventions both processes share: how a list item is marked in a user's text,
-how long text is shortened for one line of display, and how text from outside is made
-valid Unicode."""
+how long text is shortened for one line of display, how text from outside is made
+valid Unicode, how much of a tool's text is kept, and how an attempt's runs are named."""
 
 from __future__ import annotations
 
@@ -9,6 +9,18 @@ import unicodedata
 
 # "1. step", "2) step", "- step", "* step", "• step", "+ step": the marker, then the item.
 LIST_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+])\s+(.*\S)\s*$")
+MAX_TOOL_TEXT = 256 * 1024  # characters of one diff side or of a tool's output kept
+
+
+def run_names(agents: list[str] | tuple[str, ...]) -> list[str]:
+    """An attempt's runs by their agents, one agent tried again told apart: "nib", then
+    "nib #2" (the host titles their sessions so, and the runs' view names them so)."""
+    seen: dict[str, int] = {}
+    names = []
+    for agent in agents:
+        seen[agent] = seen.get(agent, 0) + 1
+        names.append(agent + (f" #{seen[agent]}" if seen[agent] > 1 else ""))
+    return names
 
 
 def shorten(text: str, limit: int) -> str:
@@ -79,6 +91,8 @@ _ASCII_UNSEEN = "".join(map(chr, [*range(0x21), 0x7F]))  # controls, space, DEL
 def has_visible(text: str) -> bool:
     """Whether `text` has a character that draws something (not only spaces, controls,
     zero-width characters or marks)."""
-    if text.isascii():  # the common case: drawn unless only controls and spaces
+    if "!" <= text[:1] <= "~":  # a printable first character: most text, at once
+        return True
+    if text.isascii():  # drawn unless only controls and spaces
         return bool(text.lstrip(_ASCII_UNSEEN))
     return any(unicodedata.category(char) not in _INVISIBLE for char in text)

@@ -43,7 +43,7 @@ def matched_diff(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
     new_order: list[int] = []
     removed: list[TodoItem] = []
     for item in old:
-        waiting = slots.get(item.content) if item.content in common else None
+        waiting = slots.get(item.content)
         if waiting:
             index = waiting.pop(0)
             pairs.append((item, new[index]))

@@ -12,7 +12,7 @@ import re
 import shlex
 from typing import Protocol
 
-from host.protocol.plain_models import MAX_TOOL_TEXT
+from host.protocol.text import MAX_TOOL_TEXT
 
 # Past this many lines a side, a diff is not computed (on the GUI thread): its size is said.
 MAX_DIFF_LINES = 20_000

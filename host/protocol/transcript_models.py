@@ -10,6 +10,7 @@ from pydantic import (
     StringConstraints,
 )
 
+from host.protocol.text import MAX_TOOL_TEXT as MAX_TOOL_TEXT
 from host.protocol.todo_models import (
     TodoCommit,
 )
@@ -83,9 +84,6 @@ class ToolActivity(Wire):
     truncated: bool = False
     locations: tuple[ToolLocation, ...] = ()
     images: tuple[ToolImage, ...] = ()
-
-
-MAX_TOOL_TEXT = 256 * 1024  # characters of one diff side or of a tool's output kept
 
 
 class Message(Wire):

@@ -22,11 +22,9 @@ MAX_TEXT = 500
 
 
 def _visible(text: str) -> str:
-    # stripped and not empty already: a first character from "!" to "~" draws (the
-    # common case, twice per item of every write, without a call)
-    if "!" <= text[0] <= "~" or has_visible(text):
-        return text
-    raise ValueError("the text has no visible character")
+    if not has_visible(text):
+        raise ValueError("the text has no visible character")
+    return text
 
 
 Text = Annotated[

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from host.protocol import plain_models as m
 from host.protocol.remote import parse_endpoint
-from host.protocol.text import shorten, shown_text
+from host.protocol.text import run_names, shorten, shown_text
 from nib_desktop.inbound import activity
 from nib_desktop.inbound.checklist_lines import todo_line
 from nib_desktop.inbound.line_text import tool_name
@@ -72,11 +72,7 @@ CHECK_TAIL = 600  # characters of a check's output its run's column shows
 
 def attempt(a: m.Attempt) -> Attempt:
     """An attempt's runs as its view shows them, every text the agents wrote made safe."""
-    seen: dict[str, int] = {}
-    names = []
-    for r in a.sessions:  # one agent tried twice: "nib", then "nib #2"
-        seen[r.agent] = seen.get(r.agent, 0) + 1
-        names.append(r.agent + (f" #{seen[r.agent]}" if seen[r.agent] > 1 else ""))
+    names = run_names([r.agent for r in a.sessions])  # "nib", then "nib #2"
     runs = tuple(
         Run(
             session_id=r.session_id,

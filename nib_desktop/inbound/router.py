@@ -188,9 +188,8 @@ class Router:
 
     def approvals_requested(self, params: m.ApprovalRequested) -> None:
         # its diff names paths under the session's folder as the transcript does
-        folder = next(
-            (s.cwd for s in self._state.sessions if s.session_id == params.session_id), ""
-        )
+        shown = self._state.session(params.session_id)
+        folder = shown.cwd if shown is not None else ""
         self._state.apply(ev.ApprovalRequested(convert.approval(params, folder)))
 
     def approvals_resolved(self, params: m.ApprovalResolved) -> None:
