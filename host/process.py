@@ -305,8 +305,10 @@ async def _run(core: HostCore, token: str, listening: socket.socket | None) -> i
     rotate_log()
     core.begin()
     # what start-up made lives as long as the host: the collector's full passes need not
-    # walk it again (a pass is a pause of every client's answers)
+    # walk it again (a pass is a pause of every client's answers); the collector, paused
+    # while `python -m host` imported, runs again from here
     gc.freeze()
+    gc.enable()
     await stop.wait()
     log.info("stopping")
     await core.end()

@@ -1,5 +1,8 @@
+import gc
 import sys
 
-from nib_desktop.shell.app import main
+gc.disable()  # until the window has started (nib_desktop.shell.lean.pause_collector)
+
+from nib_desktop.shell.app import main  # noqa: E402 - after the collector is paused
 
 sys.exit(main())

@@ -6,6 +6,9 @@ import sys
 
 def main() -> int:
     if sys.argv[1:2] == ["--host"]:
+        import gc
+
+        gc.disable()  # while the host imports, as `python -m host` does
         from host.process import main as host_main
 
         return host_main(sys.argv[2:])

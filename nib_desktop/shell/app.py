@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from host.protocol.appinfo import default_data_dir
-from nib_desktop.shell.lean import lean_start
+from nib_desktop.shell.lean import lean_start, pause_collector
 
 EXIT_NO_DISPLAY, EXIT_DATA_DIR = 6, 4
 
@@ -78,6 +78,7 @@ def check_data_dir(path: Path) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    pause_collector()  # until the window's start-up has imported what it needs
     lean_start()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)

@@ -25,7 +25,7 @@ from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.shell import paths
 from nib_desktop.shell.boot import create_app, set_window_icon
 from nib_desktop.shell.graphics import choose_scene_graph
-from nib_desktop.shell.lean import lean_start
+from nib_desktop.shell.lean import lean_start, resume_collector
 from nib_desktop.shell.prefs import restore_prefs, saved_geometry, state_saver
 from nib_desktop.state.store import AppState
 from ui.views.app_views import AppViews
@@ -169,6 +169,7 @@ def run(
     from nib_desktop.outside.progress import Outside
 
     outside = Outside(state, window, main_role.intents.ask)
+    resume_collector()  # (paused by the app's start, if it was)
     code = 0
     with loop:
         if script is not None:
