@@ -5,8 +5,9 @@ values, no Qt, nothing of the host."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from nib_desktop.state.record import Record
 
 
 class AskField(NamedTuple):
@@ -35,8 +36,7 @@ class AskEnded(NamedTuple):
     ask_id: str
 
 
-@dataclass(frozen=True)
-class AnswerAsk:
+class AnswerAsk(Record):
     """The user's answer: "accept" (a form's `values` by field name, as typed), "decline"
     or "cancel"."""
 

@@ -4,8 +4,9 @@ held per session until the message is sent."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from nib_desktop.state.record import Record
 
 MAX_IMAGES = 10  # held per message
 MAX_IMAGE_BYTES = 6 * 1024 * 1024  # decoded, as the contract allows
@@ -22,15 +23,13 @@ class HeldImage(NamedTuple):
         return f"data:{self.mime_type};base64,{self.data}"
 
 
-@dataclass(frozen=True)
-class FindFiles:
+class FindFiles(Record):
     """The files under the shown session's folder matching `query` ("@query" typed)."""
 
     query: str
 
 
-@dataclass(frozen=True)
-class HoldImage:
+class HoldImage(Record):
     """An image pasted or dropped into the shown session's composer, to go with the next
     message (refused in words where the agent takes no images)."""
 
@@ -39,8 +38,7 @@ class HoldImage:
     size: int  # bytes, decoded
 
 
-@dataclass(frozen=True)
-class DropImage:
+class DropImage(Record):
     index: int  # -1: every one
 
 

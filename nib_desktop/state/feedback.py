@@ -8,9 +8,9 @@ next plan is the new checklist."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from nib_desktop.state.record import Record
 from nib_desktop.state.types import AskKind, Item, PlanAsk
 
 __all__ = [
@@ -30,18 +30,15 @@ class PlanAsked(NamedTuple):
     queued: bool = False
 
 
-@dataclass(frozen=True)
-class AskOnPlan:
+class AskOnPlan(Record):
     ask: PlanAsk
 
 
-@dataclass(frozen=True)
-class DropAsk:
+class DropAsk(Record):
     index: int  # -1: every ask
 
 
-@dataclass(frozen=True)
-class SendFeedback:
+class SendFeedback(Record):
     """The asks held for the shown session, to its agent as one message (queued while a
     turn runs, as a message is)."""
 

@@ -3,20 +3,19 @@ closed, a restore, and a place a tool call touched opened in the editor."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from nib_desktop.state.record import Record
 
-@dataclass(frozen=True)
-class OpenPlace:
+
+class OpenPlace(Record):
     """A file a tool call touched, opened in the user's editor at `line`."""
 
     path: str
     line: int | None = None
 
 
-@dataclass(frozen=True)
-class OpenChanges:
+class OpenChanges(Record):
     """The Changes view of the shown session, `step` chosen first when given, or the
     interval of the checklist's `revision` (shown first)."""
 
@@ -24,21 +23,18 @@ class OpenChanges:
     revision: int = 0
 
 
-@dataclass(frozen=True)
-class CloseChanges:
+class CloseChanges(Record):
     pass
 
 
-@dataclass(frozen=True)
-class Restore:
+class Restore(Record):
     """The folder (or only `paths`) back to the checkpoint `checkpoint_id`."""
 
     checkpoint_id: str
     paths: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
-class AskRestore:
+class AskRestore(Record):
     """Ask before restoring the folder (or only `paths`) to the checkpoint
     `checkpoint_id`, the start of the scope `title`: the question names every file the
     restore will write back, make again or remove, as the folder is now."""
@@ -48,13 +44,11 @@ class AskRestore:
     paths: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
-class DropRestoreQuestion:
+class DropRestoreQuestion(Record):
     """The restore asked about is not wanted."""
 
 
-@dataclass(frozen=True)
-class RevertHunk:
+class RevertHunk(Record):
     """The `hunk`-th part (from 0) of `path`'s change from checkpoint `from_id` to `to_id`
     ("": the folder now) undone in the file."""
 
@@ -64,8 +58,7 @@ class RevertHunk:
     hunk: int
 
 
-@dataclass(frozen=True)
-class CheckRemoteFolder:
+class CheckRemoteFolder(Record):
     """A folder typed in the remote dialog for a new session there, checked on that
     host's machine (the project's `folders.check`)."""
 

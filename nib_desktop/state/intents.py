@@ -5,7 +5,6 @@ the failure, into events. Views never change state themselves."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from nib_desktop.state.asking import AnswerAsk as AnswerAsk
@@ -24,6 +23,7 @@ from nib_desktop.state.folder_intents import (
     RevertHunk,
 )
 from nib_desktop.state.library import ExportSession, LibraryIntent, RenameSession, SearchSessions
+from nib_desktop.state.record import Record
 from nib_desktop.state.worktree_intents import (
     CompareRuns,
     MergeWorktree,
@@ -45,8 +45,7 @@ __all__ = ["AskOnPlan", "AskRestore", "CloseChanges", "CompareRuns", "DropAsk", 
            "RevertHunk", "SearchSessions", "SendFeedback", "StartAttempt", "StopRuns"]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class SetDesktopPref:
+class SetDesktopPref(Record):
     """One of the app's preferences changed (settings.json): what it shows outside its
     window (on or off), its appearance ("system", "light", "dark"), still motion."""
 
@@ -54,8 +53,7 @@ class SetDesktopPref:
     on: bool | str
 
 
-@dataclass(frozen=True)
-class CreateSession:
+class CreateSession(Record):
     mode: str = "agent"
     agent: str = ""  # a configured ACP agent ("": the host's own runtime)
     folder: str = ""  # its working folder ("": the host's default, the home folder)
@@ -64,8 +62,7 @@ class CreateSession:
     worktree: tuple[str, str, bool] | None = None
 
 
-@dataclass(frozen=True)
-class AttachRemote:
+class AttachRemote(Record):
     endpoint: str
     remote_session_id: str  # "": a new session there, on `agent` in `folder` (theirs)
     agent: str = ""  # "": Nib's own
@@ -73,47 +70,39 @@ class AttachRemote:
     worktree: bool = False  # in a new worktree of the folder's repository there
 
 
-@dataclass(frozen=True)
-class ListRemoteSessions:
+class ListRemoteSessions(Record):
     endpoint: str  # "": forget the last listing
 
 
-@dataclass(frozen=True)
-class ForkSession:
+class ForkSession(Record):
     pass
 
 
-@dataclass(frozen=True)
-class DeleteSession:
+class DeleteSession(Record):
     session_id: str
     worktree: str = ""  # of a session in its own worktree: "remove" it or "keep" it
 
 
-@dataclass(frozen=True)
-class ShowAdjacent:
+class ShowAdjacent(Record):
     step: int  # rows below (negative: above) the one shown
 
 
-@dataclass(frozen=True)
-class Send:
+class Send(Record):
     text: str
 
 
-@dataclass(frozen=True)
-class Stop:
+class Stop(Record):
     pass
 
 
-@dataclass(frozen=True)
-class SignIn:
+class SignIn(Record):
     """Sign in to an agent with one of its methods (section 17)."""
 
     agent: str
     method_id: str
 
 
-@dataclass(frozen=True)
-class Steer:
+class Steer(Record):
     """The shown agent session's mode (`option` "") or one of its options set to `value`
     (section 17); `then`, a message sent once it is set (the plan approved: out of the
     plan mode, and on)."""
@@ -123,84 +112,70 @@ class Steer:
     then: str = ""
 
 
-@dataclass(frozen=True)
-class Queue:
+class Queue(Record):
     """`text` sent while the shown session's turn runs: it goes when that turn completes
     ("" cancels it)."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class CloseChoice:
+class CloseChoice(Record):
     stop_remote: bool  # closing: stop the turns running on remote hosts too, or leave them
 
 
-@dataclass(frozen=True)
-class SendQueued:
+class SendQueued(Record):
     """The shown session's queued message, now (its turn ended other than completed)."""
 
 
-@dataclass(frozen=True)
-class Continue:
+class Continue(Record):
     """Carry on after a turn that ended with unfinished items (stopped, failed,
     interrupted): a turn whose request is CONTINUE_TEXT."""
 
 
-@dataclass(frozen=True)
-class Retry:
+class Retry(Record):
     pass
 
 
-@dataclass(frozen=True)
-class RetryServer:
+class RetryServer(Record):
     """A failed MCP server started again now (the Tools view's Retry)."""
 
     name: str
 
 
-@dataclass(frozen=True)
-class DisableServer:
+class DisableServer(Record):
     """An MCP server disabled in settings.json, or enabled again."""
 
     name: str
     disabled: bool
 
 
-@dataclass(frozen=True)
-class OpenSettings:
+class OpenSettings(Record):
     """settings.json opened in the user's editor (made, empty, if there is none)."""
 
 
-@dataclass(frozen=True)
-class RetryRemote:
+class RetryRemote(Record):
     """Try the shown remote session's host now, not at the next attempt."""
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Record):
     approval_id: str
     decision: str  # allow_once, allow_session, deny
     option_id: str = ""  # the ACP agent's own option picked, if one was
 
 
-@dataclass(frozen=True)
-class LoadOlderMessages:
+class LoadOlderMessages(Record):
     pass
 
 
-@dataclass(frozen=True)
-class CopyTranscript:
+class CopyTranscript(Record):
     """The shown session's whole transcript, every page, to the clipboard."""
 
 
-@dataclass(frozen=True)
-class OpenHistory:
+class OpenHistory(Record):
     pass
 
 
-@dataclass(frozen=True)
-class LoadOlderRevisions:
+class LoadOlderRevisions(Record):
     pass
 
 

@@ -1,10 +1,10 @@
 """The state's events and intents, imported when first used rather than when a view is.
 
-The intents are a few dozen frozen dataclasses, and Python makes a dataclass by compiling
-its methods: about a millisecond each here, on the way to the window's first frame (the
-events are named tuples, cheaper, but many). Nothing before that frame sends an intent
-or applies an event, so the views import them through this module, and they load at the
-first use (a key pressed, the host connected). Type checkers see the real modules."""
+The intents are about 50 classes and the events dozens (`Record`s and named tuples,
+each made in a fraction of a millisecond, but many). Nothing before the
+window's first frame sends an intent or applies an event, so the views import them
+through this module, and they load at the first use (a key pressed, the host
+connected). Type checkers see the real modules."""
 
 from __future__ import annotations
 

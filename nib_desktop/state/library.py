@@ -4,25 +4,23 @@ No Qt."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from nib_desktop.state.record import Record
 
-@dataclass(frozen=True)
-class RenameSession:
+
+class RenameSession(Record):
     session_id: str
     title: str
 
 
-@dataclass(frozen=True)
-class SearchSessions:
+class SearchSessions(Record):
     """Every session searched for `query`; the answer is `SearchAnswered`."""
 
     query: str
 
 
-@dataclass(frozen=True)
-class ExportSession:
+class ExportSession(Record):
     """The session written as Markdown to `path` ("~" allowed); a file there replaced
     only when `replace`."""
 

@@ -4,9 +4,8 @@ sends them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from nib_desktop.state import facts, store
+from nib_desktop.state.record import Record
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Snapshot
 
@@ -45,8 +44,7 @@ def window_title(state: AppState) -> str:
     return f"{title} — {APP}"
 
 
-@dataclass(frozen=True)
-class Launcher:
+class Launcher(Record):
     """The launcher entry's state: the progress of the shown session's running checklist,
     or of the only running one; urgent while an approval waits; the waiting sessions."""
 

@@ -3,27 +3,23 @@ state read again, merged into its base, removed; and a task tried by several age
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from nib_desktop.state.record import Record
 
 
-@dataclass(frozen=True)
-class ReadWorktree:
+class ReadWorktree(Record):
     pass
 
 
-@dataclass(frozen=True)
-class MergeWorktree:
+class MergeWorktree(Record):
     how: str = "squash"  # "squash", "merge" or "rebase"
     message: str = ""  # "": the session's title and its checklist
 
 
-@dataclass(frozen=True)
-class RemoveWorktree:
+class RemoveWorktree(Record):
     force: bool = False  # unmerged work goes too
 
 
-@dataclass(frozen=True)
-class StartAttempt:
+class StartAttempt(Record):
     """One task tried by several agents at once, each in a worktree of its own from one
     base (section 18's attempts); `check` a command run in each after its turn."""
 
@@ -37,23 +33,20 @@ class StartAttempt:
     from_session: str = ""
 
 
-@dataclass(frozen=True)
-class RecallCheck:
+class RecallCheck(Record):
     """The check command last given to an attempt on the repository of `folder` (as
     typed), offered again in the dialog."""
 
     folder: str
 
 
-@dataclass(frozen=True)
-class ReadAttempt:
+class ReadAttempt(Record):
     """An attempt's runs read again (its view opens)."""
 
     attempt_id: str
 
 
-@dataclass(frozen=True)
-class CompareRuns:
+class CompareRuns(Record):
     """What differs from run `a`'s worktree to run `b`'s, in the Changes view, above the
     steps of `a`."""
 
@@ -62,8 +55,7 @@ class CompareRuns:
     b: str
 
 
-@dataclass(frozen=True)
-class RemoveRuns:
+class RemoveRuns(Record):
     """Every run of the attempt but `keep` removed: their worktrees and branches, with
     whatever they did not merge (the user was told what that is)."""
 
@@ -71,8 +63,7 @@ class RemoveRuns:
     keep: str  # a session id
 
 
-@dataclass(frozen=True)
-class StopRuns:
+class StopRuns(Record):
     """Every running run of the attempt stopped (each its own turn, as Stop does)."""
 
     attempt_id: str

@@ -1,0 +1,79 @@
+"""`Record`, the frozen values of the window's state (its intents above all): built
+without compiling, and with a frozen dataclass's behaviour."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import pytest
+
+from nib_desktop.state import intents as it
+from nib_desktop.state.record import Record
+
+
+def test_a_record_class_is_made_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frozen dataclass compiles its methods (exec) as its class is made; a Record
+    compiles nothing."""
+    ran: list[object] = []
+    real_exec = builtins.exec
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        ran.append(args[0])
+        real_exec(*args, **kwargs)
+
+    monkeypatch.setattr(builtins, "exec", counted)
+
+    class Asked(Record):
+        path: str
+        line: int | None = None
+
+    assert ran == []
+    assert Asked("a.py", 3) == Asked(path="a.py", line=3)
+
+
+def test_built_by_position_or_name_with_defaults() -> None:
+    assert it.CreateSession() == it.CreateSession("agent", "", "", None)
+    made = it.AttachRemote("ssh://h", "", folder="/srv")
+    assert (made.endpoint, made.remote_session_id, made.agent, made.folder) == (
+        "ssh://h",
+        "",
+        "",
+        "/srv",
+    )
+    assert made.worktree is False
+    assert repr(it.Send("hi")) == "Send(text='hi')"
+
+
+def test_wrong_values_are_refused_in_words() -> None:
+    with pytest.raises(TypeError, match="Send needs 'text'"):
+        it.Send()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="has no field 'txt'"):
+        it.Send(txt="hi")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="takes 1 values, not 2"):
+        it.Send("a", "b")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="got 'text' twice"):
+        it.Send("a", text="b")  # type: ignore[misc]
+
+
+def test_frozen_and_equal_by_type_and_fields() -> None:
+    send = it.Send("hi")
+    with pytest.raises(AttributeError, match="frozen"):
+        send.text = "other"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="frozen"):
+        del send.text
+    # two intents without fields are not equal (empty named tuples would be), and each
+    # is true
+    assert it.Stop() != it.Retry()
+    assert it.Stop() == it.Stop()
+    assert bool(it.Stop())
+    assert {it.Send("a"), it.Send("a"), it.Send("b")} == {it.Send("a"), it.Send("b")}
+    assert it.Send("a") != ("a",)
+
+
+def test_matched_by_position_in_a_case() -> None:
+    match it.MergeWorktree("squash", "the message"):
+        case it.MergeWorktree(how, message):
+            assert (how, message) == ("squash", "the message")
+        case _:
+            pytest.fail("not matched")
