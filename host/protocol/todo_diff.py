@@ -27,6 +27,14 @@ def diff_items(old: Sequence[TodoItem], new: Sequence[TodoItem]) -> TodoDiff:
                 if o.status != n.status
             )
         )
+    contents = [item.content for item in new]
+    if not {item.content for item in old}.intersection(contents):
+        # a rewritten list: nothing to match, everything removed and added
+        return TodoDiff(
+            added=tuple(contents),
+            completed_removed=tuple([i.content for i in old if i.status in FINISHED]),
+            dropped_unfinished=tuple([i.content for i in old if i.status not in FINISHED]),
+        )
     return matched_diff(old, new)
 
 

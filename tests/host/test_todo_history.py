@@ -103,6 +103,17 @@ def test_the_same_steps_with_new_statuses_diff_as_the_general_match(old_pairs, s
     assert diff_items(old, new) == matched_diff(old, new)
 
 
+@examples(500)
+@given(LISTS, LISTS)
+def test_a_rewritten_list_diffs_as_the_general_match(old_pairs, new_pairs) -> None:
+    """A list whose every step is reworded (no content in common) takes a short way too:
+    it must give the general match's diff exactly."""
+    old = items(*old_pairs)
+    new = items(*((f"{content} again", status) for content, status in new_pairs))
+    assert not {i.content for i in old} & {i.content for i in new}
+    assert diff_items(old, new) == matched_diff(old, new)
+
+
 # --- storage ----------------------------------------------------------------------------
 
 
