@@ -82,8 +82,11 @@ def _modes(current: str) -> SessionModeState:
 
 
 def _options(model: str) -> list[Any]:
+    # --long-names: a model named at length, as Claude Code's "Default (recommended)" is
+    suffix = " (recommended, fastest)" if "--long-names" in ARGS else ""
     choices = [
-        SessionConfigSelectOption(value=v, name=v.title()) for v in ("small", "large", "huge")
+        SessionConfigSelectOption(value=v, name=v.title() + suffix)
+        for v in ("small", "large", "huge")
     ]
     return [
         SessionConfigOptionSelect(

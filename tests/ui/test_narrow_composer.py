@@ -42,7 +42,35 @@ def test_the_composer_fits_from_640_to_1920_px(gui: Gui, tmp_path: Path, look: s
             inside = gui.window.width()
             for name in ("sendButton", "sessionKind", "steeringText", "composerInput"):
                 assert right_edge(gui, name) <= inside + 0.5, (look, width, name)
+            if width >= 1100:  # the room is there: the agent's words whole
+                assert not gui.item("steeringText").property("truncated"), (look, width)
             if os.environ.get("NARROW_SHOT"):  # to look at it: NARROW_SHOT=folder
                 gui.grab().save(f"{os.environ['NARROW_SHOT']}/{look}-{width}.png")
+
+    gui.run(body(), timeout=60)
+
+
+def test_the_agents_words_take_the_room_there_is(gui: Gui) -> None:
+    """The mode, model and usage are as wide as their words where the footer has the
+    room (a model named at length, as Claude Code names its default), and elided, whole
+    in their tooltip, only where it has not."""
+    configure(gui, "--long-names")
+
+    async def body() -> None:
+        await agent_session(gui)
+        await send(gui, "plan-mode")
+        await turn_end(gui)
+        line = gui.item("steeringText")
+        await until(lambda: "recommended" in line.property("text"), 10, "the long name")
+        gui.window.resize(1600, 600)
+        await gui.frame()
+        await gui.frame()
+        assert line.implicitWidth() > 360  # wider than the footer once allowed it
+        assert not line.property("truncated"), line.width()
+        gui.window.resize(640, 600)
+        await gui.frame()
+        await gui.frame()
+        assert line.property("truncated")
+        assert right_edge(gui, "sendButton") <= gui.window.width() + 0.5
 
     gui.run(body(), timeout=60)

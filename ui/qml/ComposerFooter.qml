@@ -55,7 +55,7 @@ RowLayout {
         // as wide as its words, at most 320 px, narrower (elided) where the window is
         Layout.fillWidth: true
         Layout.minimumWidth: Math.min(implicitWidth, 48)
-        Layout.preferredWidth: implicitWidth
+        Layout.preferredWidth: Math.ceil(implicitWidth)
         Layout.maximumWidth: 320
         color: footer.theme.muted
         font.pixelSize: 12
@@ -72,10 +72,12 @@ RowLayout {
         textFormat: Text.PlainText
         elide: Text.ElideRight
         FullTextTip { target: parent }
+        // as wide as its words where the footer has the room, elided where it has not
+        // (whole pixels: a width rounded below the words' would elide their last one)
         Layout.fillWidth: true
         Layout.minimumWidth: Math.min(implicitWidth, 48)
-        Layout.preferredWidth: implicitWidth
-        Layout.maximumWidth: 360
+        Layout.preferredWidth: Math.ceil(implicitWidth)
+        Layout.maximumWidth: Math.ceil(implicitWidth)
         color: footer.theme.muted
         font.pixelSize: 12
         Accessible.role: Accessible.StaticText
