@@ -1,8 +1,6 @@
 """Contract section 15's wire types: the configured external ACP agents and their state.
 Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import StringConstraints

@@ -3,8 +3,6 @@
 as `agents.asked`, answered with `agents.answer`, ended as `agents.answered`. Reached as
 `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints

@@ -2,8 +2,6 @@
 run in its own worktree from one base commit, compared, one kept. Reached as `models.X`,
 like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints

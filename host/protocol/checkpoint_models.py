@@ -1,8 +1,6 @@
 """Contract section 16's wire types: checkpoints of a session's folder and what changed
 between them. Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints

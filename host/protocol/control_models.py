@@ -1,8 +1,6 @@
 """Contract section 17's wire types: what an ACP agent offers to steer its sessions.
 Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, StringConstraints, model_serializer

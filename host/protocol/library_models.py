@@ -1,8 +1,6 @@
 """The project's methods over the whole library of sessions: rename one, search them all,
 export one as Markdown. Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints

@@ -6,8 +6,6 @@ JSON field names are camelCase; Python attributes are snake_case. Every model re
 unknown fields, so a misspelt parameter is an error rather than silently ignored.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import (

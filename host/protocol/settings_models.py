@@ -1,8 +1,6 @@
 """The project's settings.json as the window reads and changes it (written by the host
 alone). Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import StringConstraints, model_validator
@@ -53,7 +51,7 @@ class SettingsSetParams(Wire):
     server: ServerSwitch | None = None
 
     @model_validator(mode="after")
-    def _one_change(self) -> SettingsSetParams:
+    def _one_change(self) -> "SettingsSetParams":
         if (self.desktop is None) == (self.server is None):
             raise ValueError("give exactly one of desktop and server")
         return self

@@ -2,8 +2,6 @@
 diff against the one before, and what a write committed. Reached as `models.X`, like
 every wire type."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import (

@@ -1,8 +1,6 @@
 """Contract section 13's wire types: tools beyond the builtins (MCP servers, plugins) and
 approvals, with an ACP agent's own options. Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import (

@@ -2,8 +2,6 @@
 and what a call did (its diffs, output, places and images). Reached as `models.X`, like
 every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import (

@@ -1,8 +1,6 @@
 """A turn and what a message's turn takes besides its text (sections 4 and 17): files of
 the folder and images. Reached as `models.X`, like every wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, field_validator

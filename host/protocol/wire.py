@@ -1,8 +1,6 @@
 """The base of every model that crosses the socket, and the field types the contract's
 sections share."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints

@@ -2,8 +2,6 @@
 against its base, and merging it back or removing it. Reached as `models.X`, like every
 wire type."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
