@@ -22,6 +22,8 @@ def test_the_schema_version_is_the_hosts() -> None:
     said = re.search(r"A file newer than the host knows \((\d+)\)", ARCHITECTURE)
     assert said is not None and int(said.group(1)) == SCHEMA_VERSION
     assert f"{SCHEMA_VERSION} a session's own git worktree" in ARCHITECTURE.replace("\n  ", " ")
+    # and the picture of the two processes
+    assert re.findall(r"apsw, v(\d+)", ARCHITECTURE) == [str(SCHEMA_VERSION)]
 
 
 def test_every_room_of_the_main_role_is_in_the_docs() -> None:

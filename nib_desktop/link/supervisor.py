@@ -1,37 +1,34 @@
-"""Spawning and supervising the host process.
+"""Supervising the host process (`launch` starts it, `child` reads it).
 
-From source the host is `python -m host`; frozen, the same executable with `--host`.
-A fresh random token goes through the environment, the socket lives in a private
-folder, and the host's stdin stays open so that it exits with the app. The ready line is
-awaited with a bound and validated with the contract's model (after the window's first
-frame: the line is only kept until then); the host's stderr is forwarded to the app's log
-and its last lines are kept for the error shown when it fails.
+The ready line is awaited with a bound and validated with the contract's model (after
+the window's first frame: the line is only kept until then); the host's stderr is
+forwarded to the app's log and its last lines are kept for the error shown when it
+fails.
 """
 
 from __future__ import annotations
 
-import base64
 import collections
 import logging
-import os
-import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+from PySide6.QtCore import QObject, Signal
 
-from host.protocol.appinfo import TOKEN_ENV
+from nib_desktop.link.child import HostChild
+from nib_desktop.link.launch import Launch, host_command
 
 if TYPE_CHECKING:
     import asyncio
 
     from host.protocol.plain_models import ReadyLine
 
+__all__ = ["HostStartError", "HostSupervisor", "host_command"]
+
 log = logging.getLogger("nib.host")
 
 READY_TIMEOUT_S = 15.0
-STOP_TIMEOUT_MS = 3000
+STOP_TIMEOUT_S = 3.0
 
 
 class HostStartError(Exception):
@@ -41,25 +38,21 @@ class HostStartError(Exception):
         self.stderr_tail = stderr_tail
 
 
-def host_command() -> tuple[str, list[str]]:
-    if getattr(sys, "frozen", False):
-        return sys.executable, ["--host"]
-    return sys.executable, ["-m", "host"]
-
-
 class HostSupervisor(QObject):
     exited = Signal(int)  # the host's exit code, for a host that was ready
 
-    def __init__(self, data_dir: Path, parent: QObject | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, parent: QObject | None = None, launch: Launch | None = None
+    ) -> None:
+        """`launch`: the app's, whose host may have been started already (`begin`)."""
         super().__init__(parent)
         self.data_dir = data_dir
-        # 32 random bytes, as secrets.token_urlsafe(32) (whose hmac import loads OpenSSL)
-        self.token = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
-        self._folder = tempfile.TemporaryDirectory(prefix="nib-")
-        os.chmod(self._folder.name, 0o700)
-        self.socket_path = str(Path(self._folder.name) / "host.sock")
-        self._process: QProcess | None = None
+        self._launch = launch if launch is not None else Launch()
+        self.token = self._launch.token
+        self.socket_path = self._launch.socket_path
+        self._child: HostChild | None = None
         self._stdout = b""
+        self._stderr = b""  # a line not yet ended
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=30)
         self._ready: asyncio.Future[bytes] | None = None
         self._outcome: bytes | HostStartError | None = None
@@ -70,7 +63,7 @@ class HostSupervisor(QObject):
 
     @property
     def pid(self) -> int:
-        return int(self._process.processId()) if self._process is not None else 0
+        return self._child.pid if self._child is not None else 0
 
     @property
     def stderr_tail(self) -> list[str]:
@@ -114,30 +107,31 @@ class HostSupervisor(QObject):
             ) from None
 
     def spawn(self) -> None:
-        """Start the host process now; `start` then waits for it. Called as early as
-        possible, so that the host boots while the window loads."""
+        """Start the host process now (or take over the one the app started before Qt
+        was imported); `start` then waits for it. Called as early as possible, so that
+        the host boots while the window loads."""
         self._stopping = False
         self._outcome = None
-        if self._process is not None:
+        if self._child is not None:
             self.kill()
-            self._process.deleteLater()
-        process = QProcess(self)
-        env = QProcessEnvironment.systemEnvironment()
-        env.insert(TOKEN_ENV, self.token)
-        env.insert("PYTHONUNBUFFERED", "1")
-        process.setProcessEnvironment(env)
-        program, args = self.command[0], list(self.command[1])
-        args += ["--socket", self.socket_path, "--data-dir", str(self.data_dir)]
-        process.setProgram(program)
-        process.setArguments(args)
-        process.readyReadStandardOutput.connect(self._read_stdout)
-        process.readyReadStandardError.connect(self._read_stderr)
-        process.finished.connect(self._finished)
-        process.errorOccurred.connect(self._error)
-        self._process = process
-        self._stdout = b""
+        self._child = None
+        self._stdout = self._stderr = b""
         self._spawned = True
-        process.start()  # stdin stays open: the host exits when we do
+        try:
+            early = self._launch.take_early()
+            if isinstance(early, OSError):
+                raise early
+            popen = early or self._launch.start(self.command, self.data_dir)
+        except OSError as exc:
+            self._settle(HostStartError(f"cannot start the host: {exc.strerror or exc}", []))
+            return
+        child = HostChild(popen, self)
+        # what an earlier process tells after it was replaced is not this one's
+        child.output.connect(lambda data: self._read_stdout(child, data))
+        child.errors.connect(lambda data: self._read_stderr(child, data))
+        child.ended.connect(lambda code: self._finished(child, code))
+        self._child = child
+        child.read()
 
     def _settle(self, outcome: bytes | HostStartError) -> None:
         """Record how the start went; hand it to a waiting `start` if there is one."""
@@ -154,83 +148,88 @@ class HostSupervisor(QObject):
     def kill(self) -> None:
         """Kill the host and wait (bounded) until it is gone: for start-up and quitting,
         never while the window runs (`end` is the one that does not block)."""
-        if self._process is not None and self._process.state() != QProcess.ProcessState.NotRunning:
+        child = self._child
+        if child is not None and child.running:
             self._stopping = True
-            self._process.kill()
-            self._process.waitForFinished(STOP_TIMEOUT_MS)
+            child.kill()
+            child.wait(STOP_TIMEOUT_S)
 
     async def end(self) -> None:
-        """Kill the host and wait until it is gone (at most STOP_TIMEOUT_MS), without
+        """Kill the host and wait until it is gone (at most STOP_TIMEOUT_S), without
         blocking the event loop: the window keeps drawing through a restart."""
-        process = self._process
-        if process is None or process.state() == QProcess.ProcessState.NotRunning:
+        child = self._child
+        if child is None or not child.running:
             return
         self._stopping = True
         import asyncio
 
         gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-        def finished(_code: int, _status: QProcess.ExitStatus) -> None:
+        def ended(_code: int) -> None:
             if not gone.done():
                 gone.set_result(None)
 
-        process.finished.connect(finished)
-        process.kill()
+        child.ended.connect(ended)
+        child.kill()
         try:
-            await asyncio.wait_for(gone, STOP_TIMEOUT_MS / 1000)
+            await asyncio.wait_for(gone, STOP_TIMEOUT_S)
         except TimeoutError:
-            log.warning("the host did not end within %d ms of being killed", STOP_TIMEOUT_MS)
+            log.warning("the host did not end within %g s of being killed", STOP_TIMEOUT_S)
         finally:
-            process.finished.disconnect(finished)
+            child.ended.disconnect(ended)
 
     def stop(self) -> None:
         """After host.shutdown (or without it): a bounded wait, then terminate, then kill."""
-        process = self._process
-        if process is None:
+        child = self._child
+        if child is None:
             return
         self._stopping = True
-        if process.state() != QProcess.ProcessState.NotRunning:
-            process.closeWriteChannel()
-            if not process.waitForFinished(STOP_TIMEOUT_MS):
-                process.terminate()
-                if not process.waitForFinished(STOP_TIMEOUT_MS):
-                    process.kill()
-                    process.waitForFinished(STOP_TIMEOUT_MS)
-        self._process = None
+        if child.running:
+            child.close_input()
+            if not child.wait(STOP_TIMEOUT_S):
+                child.terminate()
+                if not child.wait(STOP_TIMEOUT_S):
+                    child.kill()
+                    child.wait(STOP_TIMEOUT_S)
+        self._child = None
 
     def cleanup(self) -> None:
         """Stop the host and remove the private socket folder."""
         self.stop()
-        self._folder.cleanup()
+        self._launch.folder.cleanup()
 
-    def _read_stdout(self) -> None:
-        if self._process is None:
+    def _read_stdout(self, child: HostChild, data: bytes) -> None:
+        if child is not self._child:
             return
-        self._stdout += bytes(self._process.readAllStandardOutput().data())
+        self._stdout += data
         if self._outcome is not None or b"\n" not in self._stdout:
             return
         self._settle(self._stdout.split(b"\n", 1)[0])
 
-    def _read_stderr(self) -> None:
-        if self._process is None:
+    def _read_stderr(self, child: HostChild, data: bytes) -> None:
+        if child is not self._child:
             return
-        text = bytes(self._process.readAllStandardError().data()).decode(errors="replace")
-        for line in text.splitlines():
-            if line.strip():
-                self._stderr_tail.append(line)
-                log.info("%s", line)
+        *lines, self._stderr = (self._stderr + data).split(b"\n")
+        for line in lines:
+            self._said(line)
 
-    def _finished(self, code: int, _status: QProcess.ExitStatus) -> None:
-        self._read_stderr()
+    def _said(self, line: bytes) -> None:
+        text = line.decode(errors="replace").rstrip()
+        if text.strip():
+            self._stderr_tail.append(text)
+            log.info("%s", text)
+
+    def _finished(self, child: HostChild, code: int) -> None:
+        if child is not self._child:
+            return
+        if self._stderr:  # its last line, unended
+            self._said(self._stderr)
+            self._stderr = b""
         if self._outcome is None and (self._spawned or self._ready is not None):
-            reason = f"the host exited with code {code} before it was ready"
+            how = f"with code {code}" if code >= 0 else f"by signal {-code}"
+            reason = f"the host exited {how} before it was ready"
             self._settle(HostStartError(reason, self.stderr_tail))
             return
         if not self._stopping:
             log.warning("the host exited unexpectedly (code %d)", code)
             self.exited.emit(code)
-
-    def _error(self, error: QProcess.ProcessError) -> None:
-        if error == QProcess.ProcessError.FailedToStart and self._outcome is None:
-            reason = self._process.errorString() if self._process else "unknown"
-            self._settle(HostStartError(f"cannot start the host: {reason}", []))

@@ -79,7 +79,6 @@ def check_data_dir(path: Path) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     pause_collector()  # until the window's start-up has imported what it needs
-    lean_start()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
     if args.version:
@@ -109,23 +108,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     if headless:
         os.environ.setdefault("NIB_DEMO_STEP_DELAY_MS", "150")
         os.environ["NIB_PROVIDER"] = "demo"
-    # The host boots while this process imports the window's modules and loads the QML.
-    from nib_desktop.link.supervisor import HostSupervisor
-    from nib_desktop.shell.boot import create_app
-
-    create_app()
-    instance = None
+    claimed = None
     if not headless:
-        from nib_desktop.shell.instance import SingleInstance
+        from nib_desktop.shell.claim import FolderClaim
 
-        instance = SingleInstance(data_dir)
-        if not instance.claim():
+        claimed = FolderClaim(data_dir)
+        if not claimed.claim():
             print(
                 "nib-desktop: already running on this data folder; its window was brought forward",
                 file=sys.stderr,
             )
             return 0
-    supervisor = HostSupervisor(data_dir)
+    # The host boots while this process imports Qt and the window's modules and loads
+    # the QML: started before any of them (a QProcess would need the application).
+    from nib_desktop.link.launch import Launch
+
+    launch = Launch()
+    launch.begin(data_dir)
+    lean_start()
+    from nib_desktop.link.supervisor import HostSupervisor
+    from nib_desktop.shell.boot import create_app
+
+    create_app()
+    instance = None
+    if claimed is not None:
+        from nib_desktop.shell.instance import SingleInstance
+
+        instance = SingleInstance(claimed)
+    supervisor = HostSupervisor(data_dir, launch=launch)
     supervisor.spawn()
     from nib_desktop.shell.window import Script, run
 
