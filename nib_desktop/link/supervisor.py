@@ -110,10 +110,10 @@ class HostSupervisor(QObject):
         """Start the host process now (or take over the one the app started before Qt
         was imported); `start` then waits for it. Called as early as possible, so that
         the host boots while the window loads."""
+        if self._child is not None:
+            self.kill()  # (which marks it as stopping: the new one is not)
         self._stopping = False
         self._outcome = None
-        if self._child is not None:
-            self.kill()
         self._child = None
         self._stdout = self._stderr = b""
         self._spawned = True
