@@ -48,7 +48,7 @@ class HostChild(QObject):
 
     @property
     def running(self) -> bool:
-        return self.popen.returncode is None and self.popen.poll() is None
+        return self.popen.poll() is None
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):

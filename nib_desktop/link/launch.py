@@ -40,7 +40,7 @@ class Launch:
         self.folder = tempfile.TemporaryDirectory(prefix="nib-")
         os.chmod(self.folder.name, 0o700)
         self.socket_path = str(Path(self.folder.name) / "host.sock")
-        self.early: subprocess.Popen[bytes] | OSError | None = None  # started by `begin`
+        self._early: subprocess.Popen[bytes] | OSError | None = None  # made by `begin`
 
     def start(self, command: Command, data_dir: Path) -> subprocess.Popen[bytes]:
         """A host process on `data_dir`, its three streams piped; OSError if it cannot
@@ -58,13 +58,16 @@ class Launch:
         )
 
     def begin(self, data_dir: Path) -> None:
-        """Start the host now, the supervisor takes it over later (`take_early`); a
-        failure to start is kept for it to report."""
+        """Start the host now, with the app's own command; the supervisor takes it over
+        later (`take_early`), and is told then if it could not be started."""
         try:
-            self.early = self.start(host_command(), data_dir)
+            self._early = self.start(host_command(), data_dir)
         except OSError as exc:
-            self.early = exc
+            self._early = exc
 
-    def take_early(self) -> subprocess.Popen[bytes] | OSError | None:
-        early, self.early = self.early, None
+    def take_early(self) -> subprocess.Popen[bytes] | None:
+        """The process `begin` started, once (None without one); the OSError it met."""
+        early, self._early = self._early, None
+        if isinstance(early, OSError):
+            raise early
         return early

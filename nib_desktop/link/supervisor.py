@@ -118,10 +118,7 @@ class HostSupervisor(QObject):
         self._stdout = self._stderr = b""
         self._spawned = True
         try:
-            early = self._launch.take_early()
-            if isinstance(early, OSError):
-                raise early
-            popen = early or self._launch.start(self.command, self.data_dir)
+            popen = self._launch.take_early() or self._launch.start(self.command, self.data_dir)
         except OSError as exc:
             self._settle(HostStartError(f"cannot start the host: {exc.strerror or exc}", []))
             return

@@ -12,7 +12,6 @@ Claiming uses plain sockets and no Qt: it runs first, before the app starts its 
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import tempfile
@@ -35,11 +34,12 @@ class FolderClaim:
     def __init__(self, data_dir: Path) -> None:
         self.path = instance_path(data_dir)
         self._lock_path = data_dir / LOCK_FILENAME
-        self._lock_fd: int | None = None
+        self._lock_fd: int | None = None  # held open: the lock lasts as the process does
 
     def claim(self) -> bool:
-        """True if this is the first instance (it now holds the lock); False if another
-        one runs (it was asked to come forward if it could be reached)."""
+        """True if this is the first instance: it holds the lock until its process ends
+        (the kernel releases it). False if another one runs (asked to come forward, if
+        it could be reached)."""
         fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -63,9 +63,3 @@ class FolderClaim:
             except OSError:
                 return False
         return True
-
-    def release(self) -> None:
-        if self._lock_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._lock_fd)
-            self._lock_fd = None

@@ -44,6 +44,3 @@ class SingleInstance(QObject):
         if bytes(peer.readAll().data()).startswith(MESSAGE.strip()):
             self.activated.emit()
         peer.disconnectFromServer()
-
-    def release(self) -> None:
-        self.claimed.release()

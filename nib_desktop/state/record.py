@@ -28,6 +28,9 @@ class Record:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if any(base.__match_args__ for base in cls.__mro__[1:] if issubclass(base, Record)):
+            # its fields are read from its own annotations only: a base's would be lost
+            raise TypeError(f"{cls.__name__}: a Record with fields is not subclassed")
         names = tuple(
             name
             for name, hint in inspect.get_annotations(cls).items()

@@ -84,8 +84,8 @@ def test_a_host_killed_by_a_signal_before_it_is_ready_is_said_so(gui) -> None:
 
 
 def test_a_restarted_host_is_read_as_the_first_was(gui) -> None:
-    """After a crash the supervisor starts a new process: what the dead one's threads
-    still hand over is not taken for the new one's, and the window is ready again."""
+    """After a crash the supervisor starts a new process the same way (not the one the
+    app started early, which it took once), and the window is ready again on it."""
 
     async def body() -> None:
         await gui.start()

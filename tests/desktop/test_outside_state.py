@@ -133,3 +133,14 @@ def test_desktop_prefs_are_read_for_the_first_frame(tmp_path: Path) -> None:
     assert desktop_prefs.load(tmp_path) == DesktopPrefs(badge=False)
     (tmp_path / "settings.json").write_text("{broken")
     assert desktop_prefs.load(tmp_path) == DesktopPrefs()
+
+
+def test_the_windows_desktop_prefs_are_the_contracts_desktop_section() -> None:
+    """`DesktopPrefs` is read from settings.json for the first frame, before the contract's
+    twins are loaded, so it is a type of its own: the same fields, in the same order,
+    with the same defaults as the contract's `DesktopSettings`, which replaces it once
+    the host answers (`settings.get`)."""
+    from host.protocol.plain_models import DesktopSettings
+
+    assert DesktopPrefs()._asdict() == DesktopSettings().field_values()
+    assert DesktopPrefs._fields == tuple(DesktopSettings().field_values())

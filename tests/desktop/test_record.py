@@ -77,3 +77,12 @@ def test_matched_by_position_in_a_case() -> None:
             assert (how, message) == ("squash", "the message")
         case _:
             pytest.fail("not matched")
+
+
+def test_a_record_with_fields_is_not_subclassed() -> None:
+    """Fields are read from a class's own annotations: a subclass would silently lose its
+    base's, so it is refused when it is made."""
+    with pytest.raises(TypeError, match="a Record with fields is not subclassed"):
+
+        class Louder(it.Send):
+            volume: int = 11
