@@ -85,14 +85,18 @@ class MainRole:
         return cls(state, host_link(supervisor, max_reconnects), supervisor.data_dir)
 
     async def __aenter__(self) -> MainRole:
-        from nib_desktop.state.markdown import preload
-
-        preload()  # while the host starts: agents' messages are Markdown
         try:
             self.ready = await self.link.start()
         except BaseException:  # stopped while starting (the window closed): closed too
             await self.close()
             raise
+        from nib_desktop.state.markdown import preload
+
+        # once the sessions are shown: agents' messages are Markdown. Not before: the
+        # import's thread would take the interpreter's lock in turns with every answer of
+        # the start (about 12 ms later "connected"); a message rendered before then
+        # imports the parser itself
+        preload()
         return self
 
     async def __aexit__(
