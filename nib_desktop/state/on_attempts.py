@@ -3,8 +3,9 @@ attempt's runs as the host told them, and the check last given to one on a repos
 
 from __future__ import annotations
 
+from nib_desktop.state.aspects import NOTHING, Aspect as A, Change, change
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect as A, Change, Held, change
+from nib_desktop.state.parts import Held
 
 
 def attempt_told(s: Held, e: ev.AttemptTold) -> Change:

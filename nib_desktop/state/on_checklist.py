@@ -3,8 +3,9 @@ pages, the writes it gains in place, the revision viewed) and the Changes view."
 
 from __future__ import annotations
 
+from nib_desktop.state.aspects import NOTHING, Aspect, Change, change, put
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, History, change, put
+from nib_desktop.state.parts import Held, History
 
 A = Aspect
 

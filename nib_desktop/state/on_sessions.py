@@ -5,9 +5,10 @@ messages, the configured tools and agents."""
 from __future__ import annotations
 
 from nib_desktop.state import keyed
+from nib_desktop.state.aspects import NOTHING, Aspect, Change, change, put
 from nib_desktop.state.lazy import events as ev
 from nib_desktop.state.on_checklist import close_history
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
+from nib_desktop.state.parts import Held, Transcript
 from nib_desktop.state.steering import remembered
 from nib_desktop.state.types import Session
 

@@ -3,8 +3,9 @@ the lines appended to it and the text still arriving."""
 
 from __future__ import annotations
 
+from nib_desktop.state.aspects import NOTHING, Aspect, Change, change, put
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, Transcript, change, put
+from nib_desktop.state.parts import Held, Transcript
 from nib_desktop.state.pieces import NO_PIECES
 from nib_desktop.state.transcript_lines import merge_lines
 

@@ -1,11 +1,9 @@
-"""The window's state as held, and what its reducers and listeners share: the aspects a
-change touches, the change itself, the shown transcript and the History view."""
+"""The window's state as held: the sessions and what each holds, the shown transcript and
+the History view (what a change touches is `aspects.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple
 
 from nib_desktop.state.asking import Ask
 from nib_desktop.state.attempts import Attempt
@@ -35,67 +33,6 @@ if TYPE_CHECKING:
     from nib_desktop.state.attachments import HeldImage
 
 
-class Aspect(StrEnum):
-    """What a change touched; listeners read only what they show."""
-
-    CONNECTION = "connection"
-    SESSIONS = "sessions"  # the list's rows
-    CURRENT = "current"  # which session is shown, or its row
-    CHECKLIST = "checklist"  # a session's snapshot or turn (`Change.session_id`)
-    TRANSCRIPT = "transcript"
-    APPROVALS = "approvals"
-    TOOLS = "tools"
-    AGENTS = "agents"  # the configured ACP agents
-    STEERING = "steering"  # what an agent offers to steer a session (section 17)
-    NOTICE = "notice"
-    DRAFTS = "drafts"
-    QUEUED = "queued"  # messages waiting for their session's turn to end
-    REMOTE_CHOICES = "remote_choices"
-    HISTORY = "history"
-    PREFS = "prefs"
-    ATTENTION = "attention"  # what waits for the user: unseen ends, the window's activity
-    LINKED = "linked"  # a remote session's host is linked again (`Change.session_id`)
-    LIVE = "live"  # the shown transcript's text still arriving (`Transcript.live`)
-    CHANGES = "changes"  # the Changes view (`AppState.changes`)
-    CHECKPOINT = "checkpoint"  # a session's folder recorded again (`Change.session_id`)
-    FEEDBACK = "feedback"  # the asks on a session's plan, not sent yet
-    FILES = "files"  # the files an "@" in the composer matches
-    IMAGES = "images"  # the images held to go with a session's next message
-    SEARCH = "search"  # the search across sessions answered (`Held.search`)
-    EDITING = "editing"  # an earlier message edited in the composer (`Held.editing`)
-    EARLIER = "earlier"  # an agent's earlier sessions listed (`Held.earlier`)
-    ATTEMPTS = "attempts"  # an attempt's runs as last told (`Held.attempts`)
-    ASKS = "asks"  # a form or URL an agent asks the user for (`Held.asks`)
-
-
-@dataclass(frozen=True)
-class Change:
-    aspects: frozenset[Aspect]
-    session_id: str | None = None  # the session a CHECKLIST change is about
-
-    def __contains__(self, aspect: object) -> bool:
-        return aspect in self.aspects
-
-
-NOTHING = Change(frozenset())
-V = TypeVar("V")
-
-
-def change(*aspects: Aspect, session_id: str | None = None) -> Change:
-    return Change(frozenset(aspects), session_id)
-
-
-def put(held: dict[str, V], session_id: str, value: V) -> bool:
-    """A session's value in `held` set, or taken away when empty; whether it changed."""
-    if held.get(session_id) == value or (not value and session_id not in held):
-        return False
-    if value:
-        held[session_id] = value
-    else:
-        held.pop(session_id, None)
-    return True
-
-
 class Transcript(NamedTuple):
     """The shown session's transcript as loaded: its newest pages."""
 
@@ -122,9 +59,13 @@ class History(NamedTuple):
     requests: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass
 class Held:
-    """What the window holds; `store.AppState` adds the one mutator and its listeners."""
+    """What the window holds; `store.AppState` adds the one mutator and its listeners.
+
+    A plain class, not a dataclass: a dataclass of these 45 fields compiled its methods
+    when this module was imported, about 2.3 ms before the first frame (and again for
+    `AppState`). A field's default is the class's own value until it is set (each is
+    immutable); the containers are made for each state by `__init__`."""
 
     connection: ConnectionState = "starting"
     connection_error: str = ""
@@ -132,47 +73,62 @@ class Held:
     # the sessions are the last run's list, shown until the host's own arrives
     sessions_cached: bool = False
     current: str | None = None
-    snapshots: dict[str, Snapshot] = field(default_factory=dict)
-    turns: dict[str, TurnView] = field(default_factory=dict)
-    transcript: Transcript = field(default_factory=Transcript)
+    snapshots: dict[str, Snapshot]
+    turns: dict[str, TurnView]
+    transcript: Transcript = Transcript()
     approvals: tuple[Approval, ...] = ()  # waiting calls, oldest first, every session
     tools: tuple[ToolSource, ...] = ()
     agents: tuple[AgentChoice, ...] = ()
-    steering: dict[str, Steering] = field(default_factory=dict)  # by session id
-    worktrees: dict[str, WorktreeView] = field(default_factory=dict)  # by session id
-    attempts: dict[str, Attempt] = field(default_factory=dict)  # by attempt id
+    steering: dict[str, Steering]  # by session id
+    worktrees: dict[str, WorktreeView]  # by session id
+    attempts: dict[str, Attempt]  # by attempt id
     recalled_check: tuple[str, str] = ("", "")  # a repository as typed, its last check
     asks: tuple[Ask, ...] = ()  # what agents ask the user to fill in, oldest first
     editing: Editing | None = None  # an earlier message edited in the composer
-    earlier: Earlier = field(default_factory=Earlier)  # an agent's earlier sessions
+    earlier: Earlier = Earlier()  # an agent's earlier sessions
     notice: str = ""
     notice_until: str = ""  # what takes the notice away by itself (`NoticeShown.until`)
-    drafts: dict[str, str] = field(default_factory=dict)  # unsent text per session
-    queued: dict[str, str] = field(default_factory=dict)  # sent during a turn, per session
-    plan_asks: dict[str, tuple[PlanAsk, ...]] = field(default_factory=dict)  # per session
-    asks_queued: set[str] = field(default_factory=set)  # sessions whose asks go at turn end
+    drafts: dict[str, str]  # unsent text per session
+    queued: dict[str, str]  # sent during a turn, per session
+    plan_asks: dict[str, tuple[PlanAsk, ...]]  # per session
+    asks_queued: set[str]  # sessions whose asks go at turn end
     files_found: tuple[str, str, tuple[str, ...]] = ("", "", ())  # session, query, paths
-    images: dict[str, tuple[HeldImage, ...]] = field(default_factory=dict)  # per session
+    images: dict[str, tuple[HeldImage, ...]]  # per session
     remote_choices: tuple[RemoteChoice, ...] = ()
     remote_choices_note: str = ""
     remote_agents: tuple[str, ...] = ()  # the listed host's own agents
     remote_folder: RemoteFolderChecked | None = None  # a folder typed there, checked there
-    history: History = field(default_factory=History)
-    changes: Changes = field(default_factory=Changes)
+    history: History = History()
+    changes: Changes = Changes()
     # files each step changed, by session and the step's content (from its checkpoints)
-    step_files: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
-    revision_files: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    step_files: dict[str, tuple[tuple[str, int], ...]]
+    revision_files: dict[str, tuple[tuple[int, int], ...]]
     dock_expanded: bool = False
     reduced_motion: bool = False
     window_active: bool = True
-    desktop: DesktopPrefs = field(default_factory=DesktopPrefs)
+    desktop: DesktopPrefs = DesktopPrefs()
     # sessions whose turn ended while the user was not looking at them
     unseen: frozenset[str] = frozenset()
-    search: Search = field(default_factory=Search)  # the latest search across sessions
-    _by_id: dict[str, Session] = field(default_factory=dict, repr=False)  # `sessions` by id
+    search: Search = Search()  # the latest search across sessions
+    _by_id: dict[str, Session]  # `sessions` by id
     # the shown session keeps the place it had when shown (its own sends do not move it
     # under the user's next Ctrl+PgUp): (its id, its order then)
     _pinned: tuple[str, tuple[str, str]] = ("", ("", ""))
+
+    def __init__(self) -> None:
+        self.snapshots = {}
+        self.turns = {}
+        self.steering = {}
+        self.worktrees = {}
+        self.attempts = {}
+        self.drafts = {}
+        self.queued = {}
+        self.plan_asks = {}
+        self.asks_queued = set()
+        self.images = {}
+        self.step_files = {}
+        self.revision_files = {}
+        self._by_id = {}
 
     # --- reading ------------------------------------------------------------------------
 

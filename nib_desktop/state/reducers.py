@@ -1,5 +1,5 @@
 """Every event's reducer, found by the event's type: a small function of the state and
-the event that changes the state and returns what it changed (`parts.Change`). Imported
+the event that changes the state and returns what it changed (`aspects.Change`). Imported
 with the first event applied; `tests/desktop/test_state.py` checks that every event of
 `events.Event` has one."""
 
@@ -15,7 +15,8 @@ from nib_desktop.state import (
     on_sessions as sessions,
     on_transcript as transcript,
 )
-from nib_desktop.state.parts import Change, Held
+from nib_desktop.state.aspects import Change
+from nib_desktop.state.parts import Held
 
 Reducer = Callable[[Held, Any], Change]
 

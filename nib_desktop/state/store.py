@@ -11,10 +11,10 @@ window holds is testable as plain Python.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from nib_desktop.state.aspects import NOTHING, Aspect, Change
 from nib_desktop.state.lazy import events as ev
-from nib_desktop.state.parts import NOTHING, Aspect, Change, Held, History, Transcript
+from nib_desktop.state.parts import Held, History, Transcript
 
 # The aspects by their names of old, for the listeners that read `store.CHECKLIST in change`.
 CONNECTION = Aspect.CONNECTION
@@ -50,9 +50,10 @@ __all__ = ["NOTHING", "AppState", "Change", "History", "Transcript"]
 Listener = Callable[["ev.Event", "Change"], None]
 
 
-@dataclass
 class AppState(Held):
-    _listeners: list[Listener] = field(default_factory=list, repr=False)
+    def __init__(self) -> None:
+        super().__init__()
+        self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)

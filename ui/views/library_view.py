@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
+from nib_desktop.state.aspects import Aspect
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.library import Hit
-from nib_desktop.state.parts import Aspect
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import SearchHitModel, qml_uncreatable
 
