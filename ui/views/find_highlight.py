@@ -4,29 +4,18 @@ a message rendered from Markdown is marked where its words are, not in its sourc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Property, QObject, Signal
-from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtGui import QColor
 from PySide6.QtQml import QmlElement
 from PySide6.QtQuick import QQuickTextDocument
 
+if TYPE_CHECKING:
+    from ui.views.find_marker import Marker
+
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
-
-
-class _Marker(QSyntaxHighlighter):
-    def __init__(self, document: QTextDocument) -> None:
-        super().__init__(document)
-        self.query = ""
-        self.mark = QTextCharFormat()
-
-    def highlightBlock(self, text: str) -> None:
-        if not self.query:
-            return
-        folded, size = text.casefold(), len(self.query)
-        at = folded.find(self.query)
-        while at >= 0:
-            self.setFormat(at, size, self.mark)
-            at = folded.find(self.query, at + size)
 
 
 @QmlElement
@@ -41,7 +30,7 @@ class FindHighlight(QObject):
         self._document: QQuickTextDocument | None = None
         self._query = ""
         self._colour = QColor("#ffd43b")
-        self._marker: _Marker | None = None
+        self._marker: Marker | None = None
 
     def _get_document(self) -> QQuickTextDocument | None:
         return self._document
@@ -80,7 +69,9 @@ class FindHighlight(QObject):
         if self._marker is None or self._marker.document() is not document:
             if self._marker is not None:
                 self._marker.setDocument(None)
-            self._marker = _Marker(document)
+            from ui.views.find_marker import Marker
+
+            self._marker = Marker(document)
         self._marker.query = wanted
         self._marker.mark.setBackground(self._colour)
         self._marker.rehighlight()
