@@ -27,6 +27,10 @@ from ui.text_fill import WRAPPED, fill_text
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QFont, QPainter
+else:
+    # the font property's type by its C++ name: PySide takes either, and naming the class
+    # would make its Python type before the first frame (see below)
+    QFont = "QFont"
 
 QML_IMPORT_NAME = "Nib"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -34,7 +38,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 # The painting classes (QPainter, QLinearGradient, QFontMetricsF, ...) and QFont are
 # imported where they are used: PySide makes a class's Python type and enums when it is
 # first named, 4 ms for the painting classes and 1.1 ms for QFont, and the window's first
-# frame draws no sweep (the font property is declared by its C++ type's name).
+# frame draws no sweep.
 
 
 @QmlElement
@@ -238,7 +242,7 @@ class SweepText(QQuickPaintedItem):
     # with `singleLine`, the text as elided to the width (the QML's TextMetrics: eliding
     # here would name Qt's elide modes, and PySide would build its whole `Qt` namespace)
     elidedText = Property(str, _get_elided, _set_elided, notify=styleChanged)
-    font = Property("QFont", _get_font, _set_font, notify=styleChanged)  # type: ignore[arg-type]  # by its name (above)
+    font = Property(QFont, _get_font, _set_font, notify=styleChanged)
     color = Property(QColor, _get_color, _set_color, notify=styleChanged)
     bandColor = Property(QColor, _get_band, _set_band, notify=styleChanged)
     phase = Property(float, _get_phase, _set_phase, notify=phaseChanged)
