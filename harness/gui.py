@@ -250,7 +250,9 @@ class Gui:
 
     async def laid_out_dock_list(self) -> QQuickItem:
         """The expanded dock list once its height has caught up with its rows: it follows
-        them through a delayed binding, so one frame after a change may not show it."""
+        them through a delayed binding, so one frame after a change may not show it; the
+        dock is made when it first shows."""
+        await until(lambda: self.items("dockList"), what="the dock made")
         listview = self.item("dockList")
         dock = self.item("todoDock")
 

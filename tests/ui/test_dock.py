@@ -415,7 +415,7 @@ def test_composer_enter_sends_and_shift_enter_adds_a_line(gui) -> None:
         await gui.start()
         await gui.actions.sessions.create_session("agent")
         await gui.frame()
-        assert not gui.item("todoDock").isVisible()  # no snapshot yet: hidden
+        assert not gui.items("todoDock")  # no checklist shown yet: not even made
         input_ = gui.item("composerInput")
         input_.forceActiveFocus()
         for char in "one":

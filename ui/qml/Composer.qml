@@ -13,7 +13,8 @@ Rectangle {
     required property real maxDockListHeight
     property string toolsKeys: ""  // the Tools view's shortcut, as this platform writes it
     readonly property alias input: input
-    readonly property alias dock: dock
+    // made once a checklist is first shown (null before): the first frame makes none of it
+    readonly property TodoDock dock: dockLoader.item as TodoDock
     // the composer's keys as this platform writes them, for the command palette
     readonly property var keys: ({ "toggle": toggleShortcut.nativeText, "history": historyShortcut.nativeText })
 
@@ -112,7 +113,13 @@ Rectangle {
         id: historyShortcut
         sequence: "Ctrl+H"
         context: Qt.WindowShortcut
-        onActivated: dock.toggleHistory()
+        onActivated: composer.toggleHistory()
+    }
+    function toggleHistory(): void {
+        if (composer.dock !== null)
+            composer.dock.toggleHistory()
+        else if (!composer.app.dock.unavailable && composer.app.sessions.currentId !== "")
+            composer.app.history.show()  // the dock is made as it shows, the focus in the list
     }
 
     ColumnLayout {
@@ -121,23 +128,28 @@ Rectangle {
         anchors.right: parent.right
         spacing: 0
 
-        TodoDock {
-            id: dock
-            objectName: "todoDock"
+        Loader {
+            id: dockLoader
             Layout.fillWidth: true
-            model: composer.app.dock
-            history: composer.app.history
-            app: composer.app
-            theme: composer.theme
-            maxListHeight: composer.maxDockListHeight
-            toggleKeys: toggleShortcut.nativeText
-            historyKeys: historyShortcut.nativeText
-            onFinished: input.forceActiveFocus()
+            active: composer.app.dock.made
+            // as the dock shows itself (its `visible`, read here, would be the Loader's own)
+            visible: composer.dock !== null && composer.app.dock.shown
+            sourceComponent: TodoDock {
+                objectName: "todoDock"
+                model: composer.app.dock
+                history: composer.app.history
+                app: composer.app
+                theme: composer.theme
+                maxListHeight: composer.maxDockListHeight
+                toggleKeys: toggleShortcut.nativeText
+                historyKeys: historyShortcut.nativeText
+                onFinished: input.forceActiveFocus()
+            }
         }
 
         Rectangle {
             Layout.fillWidth: true
-            Layout.preferredHeight: dock.visible ? 1 : 0
+            Layout.preferredHeight: dockLoader.visible ? 1 : 0
             color: composer.theme.divider
         }
 
@@ -220,7 +232,7 @@ Rectangle {
                     ? qsTr("A turn runs — Enter queues a message for when it completes, Esc stops it")
                     : composer.app.sessions.currentRemote
                     ? qsTr("Describe a task — it runs on the remote host")
-                    : dock.model.canContinue
+                    : composer.app.dock.canContinue
                     ? qsTr("Ctrl+Enter continues the unfinished checklist, or describe a new task")
                     : composer.app.composer.attachable
                     ? qsTr("Describe a task — @ attaches a file of the folder, / lists %1").arg(composer.app.composer.agentCommands ? qsTr("the agent's commands") : qsTr("commands (the agent's once it has started)"))
@@ -235,7 +247,7 @@ Rectangle {
                     } else if (event.modifiers & Qt.ShiftModifier) {
                         event.accepted = false
                     } else if ((event.modifiers & Qt.ControlModifier) && input.text.trim() === "") {
-                        dock.model.continueTurn()  // Ctrl+Enter: carry the unfinished list on
+                        composer.app.dock.continueTurn()  // Ctrl+Enter: carry the unfinished list on
                         event.accepted = true
                     } else {
                         composer.submit()

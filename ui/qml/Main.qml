@@ -23,9 +23,9 @@ ApplicationWindow {
     function cycleFocus(step: int): void {
         // the dock's list is a stop while it is open: arrows, PgUp/PgDn, Home and End
         // scroll it there
-        const dockList = composer.dock.list
+        const dockList = composer.dock !== null && composer.dock.list.visible ? [composer.dock.list] : []
         const regions = (window.sidebarCollapsed ? [] : [sidebar.list])
-            .concat([transcript.list], dockList.visible ? [dockList] : [], [composer.input])
+            .concat([transcript.list], dockList, [composer.input])
         let here = regions.findIndex((item) => item.activeFocus)
         if (here < 0)
             here = regions.length - 1
@@ -118,8 +118,8 @@ ApplicationWindow {
         onDeleteRequested: window.confirmDelete()
         onLibraryRequested: (file) => window.openLibrary(file)
         onChangesRequested: window.openChanges("", 0)
-        onHistoryRequested: composer.dock.toggleHistory()
-        onFeedbackRequested: composer.dock.giveFeedback()
+        onHistoryRequested: composer.toggleHistory()
+        onFeedbackRequested: if (composer.dock !== null) composer.dock.giveFeedback()
         onSidebarToggled: window.toggleSidebar()
         onQuitRequested: window.close()
     }
@@ -143,26 +143,9 @@ ApplicationWindow {
     title: app.sessions.windowTitle
     color: theme.window
 
-    // The controls (buttons, fields, menus, dialogs) take their colours from the theme,
-    // so every text and state meets the contrast the theme is checked for.
-    palette.window: theme.window
-    palette.windowText: theme.text
-    palette.base: theme.window
-    palette.alternateBase: theme.surface
-    palette.text: theme.text
-    palette.button: theme.surface
-    palette.buttonText: theme.text
-    palette.brightText: theme.accentText
-    palette.highlight: theme.accent
-    palette.highlightedText: theme.accentText
-    palette.placeholderText: theme.muted
-    palette.toolTipBase: theme.surface
-    palette.toolTipText: theme.text
-    palette.mid: theme.divider
-    palette.disabled.buttonText: theme.disabledText
-    palette.disabled.text: theme.disabledText
-    palette.disabled.windowText: theme.disabledText
-    palette.disabled.button: theme.window
+    // The controls (buttons, fields, menus, dialogs) take their colours from the theme
+    // (Theme.qml: `controls`), so every text and state meets the contrast it is checked for.
+    palette: theme.controls
 
     Theme { id: theme; objectName: "theme"; appearance: window.app.settings.appearance }
 

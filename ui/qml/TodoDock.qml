@@ -60,6 +60,10 @@ Item {
         historyList.forceActiveFocus()
     }
 
+    // made by Ctrl+H (the History view opened where no checklist was shown): the focus
+    // goes into the view, as `toggleHistory` gives it
+    Component.onCompleted: if (dock.history.open) { historyList.currentIndex = 0; historyList.forceActiveFocus() }
+
     visible: model.shown
     implicitHeight: visible ? column.implicitHeight : 0
     activeFocusOnTab: false

@@ -44,6 +44,7 @@ class DockView(QObject):
         self._headline: Headline | None = None
         self._running = False
         self._note = ""  # why the shown session has no checklist to show
+        self._made = False
 
     def _changed(self, event: ev.Event, change: Change) -> None:
         if store.PREFS in change:
@@ -100,6 +101,12 @@ class DockView(QObject):
     def _shown(self) -> bool:
         has_items = self._snapshot is not None and len(self._snapshot.items) > 0
         return bool(self._unavailable()) or self._state.history.session_id is not None or has_items
+
+    def _get_made(self) -> bool:
+        """Whether the dock's QML is made: from the first time it is shown, and from then
+        on (the first frame, which shows no checklist, makes none of it)."""
+        self._made = self._made or self._shown()
+        return self._made
 
     def _get_items(self) -> TodoListModel:
         return self.model
@@ -163,6 +170,7 @@ class DockView(QObject):
 
     items = Property(TodoListModel, _get_items, constant=True)
     shown = Property(bool, _shown, notify=changed)
+    made = Property(bool, _get_made, notify=changed)
     unavailable = Property(bool, _get_unavailable, notify=changed)
     unavailableText = Property(str, _unavailable, notify=changed)
     completed = Property(int, _get_completed, notify=changed)
