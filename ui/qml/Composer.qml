@@ -83,29 +83,9 @@ Rectangle {
         if (fromRow)
             input.forceActiveFocus()
     }
-    Shortcut {
-        id: allowOnceShortcut
-        sequence: "Alt+Y"
-        context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("allow_once", "")
-    }
-    Shortcut {
-        id: allowSessionShortcut
-        sequence: "Alt+S"
-        context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("allow_session", "")
-    }
-    Shortcut {
-        id: allowAlwaysShortcut
-        sequence: "Alt+A"
-        context: Qt.WindowShortcut  // an agent's own lasting permission, where it offers one
-        onActivated: composer.answer("allow_always", "")
-    }
-    Shortcut {
-        id: denyShortcut
-        sequence: "Alt+N"
-        context: Qt.WindowShortcut  // always taken: never typed into the input
-        onActivated: composer.answer("deny", "")
+    ApprovalKeys {  // Alt+Y, Alt+S, Alt+A, Alt+N (ApprovalKeys.qml)
+        id: approvalKeys
+        onAnswered: decision => composer.answer(decision, "")
     }
 
     // Ctrl+H opens the dock's History view (focus goes into it) and closes it again.
@@ -164,10 +144,10 @@ Rectangle {
             sourceComponent: ApprovalRow {
                 approvals: composer.app.approvals
                 theme: composer.theme
-                allowOnceKeys: allowOnceShortcut.nativeText
-                allowSessionKeys: allowSessionShortcut.nativeText
-                allowAlwaysKeys: allowAlwaysShortcut.nativeText
-                denyKeys: denyShortcut.nativeText
+                allowOnceKeys: approvalKeys.allowOnce
+                allowSessionKeys: approvalKeys.allowSession
+                allowAlwaysKeys: approvalKeys.allowAlways
+                denyKeys: approvalKeys.deny
                 onAnswered: decision => composer.answer(decision, "")
                 onPicked: optionId => composer.answer("", optionId)
             }
