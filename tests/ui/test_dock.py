@@ -595,3 +595,21 @@ def test_in_a_small_window_the_dock_leaves_the_transcript_its_lines(gui: Gui) ->
         ).height()
 
     gui.run(body())
+
+
+def test_the_first_frame_makes_no_part_it_does_not_show(gui: Gui) -> None:
+    """The dock, the find bar, the queued message, an agent's asks and the held images
+    are made when they first show (issue 48, point 9): none of them at the start; the
+    find bar once Ctrl+F opens it."""
+
+    async def body() -> None:
+        await gui.start()
+        await gui.frame()
+        hidden = ("todoDock", "findBar", "queuedRow", "agentAsksRow", "heldImages")
+        assert [name for name in hidden if gui.items(name)] == []
+        gui.item("composerInput").forceActiveFocus()
+        await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: gui.visible_items("findBar"), what="the find bar")
+        assert gui.item("findField").hasActiveFocus()
+
+    gui.run(body())

@@ -573,7 +573,7 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
         # Up in the empty input takes it back to edit; Enter queues it again
         await gui.key(Qt.Key.Key_Up)
         assert input_.property("text") == "Then tidy up"
-        assert not gui.item("queuedRow").isVisible()
+        assert not gui.visible_items("queuedRow")
         await enter("Then tidy up, please")
         assert gui.calls["turns.start"] == 1
         # sent when the turn completes, as the next turn's request
@@ -584,7 +584,7 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
                 for r in gui.transcript.model.rows()
             )
         )
-        assert not gui.item("queuedRow").isVisible()
+        assert not gui.visible_items("queuedRow")
         # queued, then the turn stopped: it waits for Send now
         await until(lambda: gui.sessions.property("currentRunning"))
         await enter("After the stop")
@@ -594,7 +594,7 @@ def test_enter_during_a_turn_queues_the_message_until_the_turn_completes(gui, mo
         assert gui.item("sendQueuedButton").isVisible()
         await gui.click(gui.item("sendQueuedButton"))
         await until(lambda: gui.calls["turns.start"] == 3, what="sent by Send now")
-        await until(lambda: not gui.item("queuedRow").isVisible())
+        await until(lambda: not gui.visible_items("queuedRow"))
 
     gui.run(body(), 60)
 

@@ -159,20 +159,26 @@ Rectangle {
             color: composer.theme.divider
         }
 
-        // A message sent while the turn runs (QueuedRow.qml); what an agent waits for
-        QueuedRow {
+        // A message sent while the turn runs (QueuedRow.qml); what an agent waits for.
+        // Each made only while it shows, as the images held below: none for the first frame.
+        Loader {
             Layout.fillWidth: true
             Layout.leftMargin: 12
             Layout.rightMargin: 8
-            composer: composer.app.composer
-            theme: composer.theme
-            onEditRequested: composer.editQueued()
+            active: composer.app.composer.queuedText !== ""
+            visible: active
+            sourceComponent: QueuedRow {
+                composer: composer.app.composer
+                theme: composer.theme
+                onEditRequested: composer.editQueued()
+            }
         }
-        AgentAsksRow {
+        Loader {
             Layout.fillWidth: true
             Layout.margins: 8
-            composer: composer.app.agentAsks
-            theme: composer.theme
+            active: composer.app.agentAsks.asksCount > 0
+            visible: active
+            sourceComponent: AgentAsksRow { composer: composer.app.agentAsks; theme: composer.theme }
         }
         Connections { target: composer.app.composer; function onWordsAsked(words: string): void { composer.putInInput(words) } }
         Connections { target: composer.app.editing; function onTaken(words: string): void { composer.putInInput(words) } }
@@ -190,11 +196,12 @@ Rectangle {
             theme: composer.theme
             input: input
         }
-        HeldImages {
+        Loader {
             Layout.fillWidth: true
             Layout.margins: 8
-            composer: composer.app.composer
-            theme: composer.theme
+            active: composer.app.composer.imagesHeld
+            visible: active
+            sourceComponent: HeldImages { composer: composer.app.composer; theme: composer.theme }
         }
         ScrollView {
             Layout.fillWidth: true

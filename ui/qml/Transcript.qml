@@ -49,29 +49,37 @@ Item {
         sequences: [StandardKey.Find]
         context: Qt.WindowShortcut
         onActivated: {
-            if (!findBar.visible)
+            if (!transcript.finding)
                 transcript.findReturn = transcript.Window.activeFocusItem
-            findBar.open()
+            transcript.findBar().open()
         }
     }
-    FindBar {
-        id: findBar
+    readonly property bool finding: findLoader.item !== null && (findLoader.item as Item).visible
+    function findBar(): FindBar {
+        findLoader.active = true
+        return findLoader.item as FindBar
+    }
+    Loader {  // the find bar: made on the first Ctrl+F (or a search hit opened here), and kept
+        id: findLoader
         anchors.top: parent.top
         anchors.horizontalCenter: parent.horizontalCenter
         anchors.topMargin: 6
         width: list.width
         z: 2
-        view: transcript.app.transcript
-        theme: transcript.theme
-        onClosed: if (transcript.findReturn !== null) transcript.findReturn.forceActiveFocus()
+        active: false
+        sourceComponent: FindBar {
+            view: transcript.app.transcript
+            theme: transcript.theme
+            onClosed: if (transcript.findReturn !== null) transcript.findReturn.forceActiveFocus()
+        }
     }
     Connections {  // a search hit opened: its word found here, at its message
         target: transcript.app.library
-        function onOpened(word: string, sid: string, seq: int): void { findBar.show(word); transcript.app.transcript.findAt(word, sid, seq) }
+        function onOpened(word: string, sid: string, seq: int): void { transcript.findBar().show(word); transcript.app.transcript.findAt(word, sid, seq) }
     }
     Connections {
         target: transcript.app.transcript
-        function onFindEnded(): void { findBar.visible = false }
+        function onFindEnded(): void { if (findLoader.item !== null) (findLoader.item as Item).visible = false }
         function onFindMoved(): void { list.showMatch(true) }  // the user went to a match
         function onFindChanged(): void { if (!list.following) list.showMatch(false) }  // found again: kept in view while reading, never while following
     }
@@ -106,10 +114,10 @@ Item {
             following = atYEnd || contentHeight <= height
         }
 
-        anchors.top: findBar.visible ? findBar.bottom : parent.top
+        anchors.top: transcript.finding ? findLoader.bottom : parent.top
         anchors.bottom: parent.bottom
         anchors.horizontalCenter: parent.horizontalCenter
-        anchors.topMargin: findBar.visible ? 6 : 16
+        anchors.topMargin: transcript.finding ? 6 : 16
         anchors.bottomMargin: 16
         width: Math.min(parent.width - 32, transcript.maxContentWidth)
         clip: true

@@ -34,13 +34,13 @@ class ComposerView(QObject):
         state.subscribe(self._changed)
 
     def _changed(self, _event: ev.Event, change: Change) -> None:
+        if {store.IMAGES, store.CURRENT} & change.aspects:
+            self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
         shown = {store.QUEUED, store.CURRENT, store.CHECKLIST, store.STEERING, store.AGENTS}
-        if shown & change.aspects:
+        if shown & change.aspects or store.IMAGES in change:
             self.changed.emit()
         if store.FILES in change:
             self.filesChanged.emit()
-        if {store.IMAGES, store.CURRENT} & change.aspects:
-            self.image_rows.set_rows(list(self._state.images.get(self._state.current or "", ())))
 
     @Slot(str, result=bool)
     def send(self, text: str) -> bool:
@@ -145,7 +145,11 @@ class ComposerView(QObject):
     def _get_images(self) -> ImageModel:
         return self.image_rows
 
+    def _images_held(self) -> bool:
+        return self.image_rows.rowCount() > 0
+
     images = Property(ImageModel, _get_images, constant=True)
+    imagesHeld = Property(bool, _images_held, notify=changed)
     attachable = Property(bool, _attachable, notify=changed)
     agentCommands = Property(bool, _agent_commands, notify=changed)
     steering = Property(str, _steering, notify=changed)
