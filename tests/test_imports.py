@@ -438,6 +438,27 @@ def test_the_window_makes_no_qt_class_the_first_frame_does_not_use() -> None:
     assert python_says(script) == "[]"
 
 
+def test_the_windows_state_types_are_not_compiled_from_strings() -> None:
+    """A named tuple's field given as a string is compiled by `typing` (ForwardRef) as
+    its class is made: 325 compiles on the window's way to "connected" when the state's
+    modules declared their types as strings (`from __future__ import annotations`)."""
+    script = (
+        "import collections, sys, typing\n"
+        "made = collections.Counter()\n"
+        "real = typing.ForwardRef.__init__\n"
+        "def counted(self, *args, **kwargs):\n"
+        "    frame = sys._getframe(1)\n"
+        "    while frame.f_code.co_filename.endswith('typing.py'):\n"
+        "        frame = frame.f_back\n"
+        "    made[frame.f_globals['__name__']] += 1\n"
+        "    real(self, *args, **kwargs)\n"
+        "typing.ForwardRef.__init__ = counted\n"
+        "import nib_desktop.shell.window, nib_desktop.state.events\n"
+        "print(sorted(m for m in made if m.startswith(('nib_desktop.state', 'ui.snapshots'))))\n"
+    )
+    assert python_says(script) == "[]"
+
+
 def test_validating_the_contract_loads_no_package_metadata() -> None:
     """pydantic's plugin loader would import importlib.metadata (and email, zipfile...)
     at the first validator and scan every distribution for plugins; neither process uses

@@ -1,8 +1,6 @@
 """What the dock shows, as pure functions of a checklist snapshot and its turn: no Qt,
 no I/O. The types are the state's (`nib_desktop.state.types`)."""
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from nib_desktop.state import facts

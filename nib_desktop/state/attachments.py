@@ -2,8 +2,6 @@
 "@" finds in the session's folder, and the images pasted or dropped into the composer,
 held per session until the message is sent."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from nib_desktop.state.record import Record

@@ -3,8 +3,6 @@ attempts): each run's agent, how its turn stands, its checklist's progress, what
 changed, its usage and its check, as `attempts.changed` last told them. Plain values and
 the words the attempt's view shows, no Qt, nothing of the host."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from nib_desktop.state.facts import Progress, progress

@@ -2,8 +2,6 @@
 and the whole session changed in its folder, as the Main role loaded it, and what a
 restore left to undo. Pure values and functions, no Qt."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 
@@ -27,6 +25,17 @@ class Scope(NamedTuple):
     files: tuple[FileDiff, ...]
     running: bool = False  # it runs still: compared with the folder now
     to_id: str = ""  # the checkpoint it ends at ("": the folder now)
+
+
+class RestoreQuestion(NamedTuple):
+    """A restore asked about: where it goes back to, and what it will do, in words; or one
+    part of a file's change to revert (`hunk` from 0, the change ending at `to_id`)."""
+
+    checkpoint_id: str
+    paths: tuple[str, ...] | None
+    words: str
+    hunk: int = -1
+    to_id: str = ""
 
 
 class Changes(NamedTuple):
@@ -56,17 +65,6 @@ def file_line(change: FileDiff) -> str:
     name = f"{change.old_path} → {change.path}" if change.old_path else change.path
     lines = "binary" if change.binary else f"+{change.additions} −{change.deletions}"
     return f"{change.status}  {name}  {lines}"
-
-
-class RestoreQuestion(NamedTuple):
-    """A restore asked about: where it goes back to, and what it will do, in words; or one
-    part of a file's change to revert (`hunk` from 0, the change ending at `to_id`)."""
-
-    checkpoint_id: str
-    paths: tuple[str, ...] | None
-    words: str
-    hunk: int = -1
-    to_id: str = ""
 
 
 SHOWN_NAMES = 10  # names said of each kind; past them, how many more

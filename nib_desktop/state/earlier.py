@@ -2,8 +2,6 @@
 folder to open one in Nib: the agent's pages, newest first, each marked when it is in Nib
 already. Plain values, no Qt."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -2,8 +2,6 @@
 messages taken into the composer; sending it makes a fork of the session from there, its
 folder restored to that turn's start when asked. Plain values, no Qt."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -2,8 +2,6 @@
 where the work stands, what is unfinished, and how a turn ended (a typed kind, never
 words matched). Pure functions of plain values; nothing of the rest of the state."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple, Protocol

@@ -5,8 +5,6 @@ ADR 0312 keeps the checklist the agent's alone, and nothing here writes it: the 
 to the agent as one message (the Main role's `nib_desktop.work.feedback_work`), and the agent's
 next plan is the new checklist."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

@@ -1,8 +1,6 @@
 """What the user asks of a session's folder: its changes (contract section 16) shown or
 closed, a restore, and a place a tool call touched opened in the editor."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from nib_desktop.state.record import Record

@@ -2,8 +2,6 @@
 renamed, every session searched, one exported as Markdown) and the search's answer.
 No Qt."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from nib_desktop.state.record import Record

@@ -1,11 +1,10 @@
 """The window's state as held: the sessions and what each holds, the shown transcript and
 the History view (what a change touches is `aspects.py`)."""
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from nib_desktop.state.asking import Ask
+from nib_desktop.state.attachments import HeldImage
 from nib_desktop.state.attempts import Attempt
 from nib_desktop.state.changes import Changes
 from nib_desktop.state.earlier import Earlier
@@ -28,9 +27,6 @@ from nib_desktop.state.types import (
     TurnView,
 )
 from nib_desktop.state.worktrees import WorktreeView
-
-if TYPE_CHECKING:
-    from nib_desktop.state.attachments import HeldImage
 
 
 class Transcript(NamedTuple):

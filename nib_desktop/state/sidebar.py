@@ -3,8 +3,6 @@ checklist's progress while its turn runs, how its last turn ended when it did no
 finish, a mark for a turn that finished while the user was elsewhere, and one for an
 approval waiting. Pure functions of the state; no Qt."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import NamedTuple
 

@@ -1,8 +1,6 @@
 """What an ACP agent offers to steer a session (contract section 17), as the window holds
 it: plain values, its words already made safe to show."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -1,7 +1,5 @@
 """What the window holds of tool calls waiting for the user and of the tool sources."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

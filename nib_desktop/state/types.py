@@ -4,8 +4,6 @@ The Main role turns the contract's models into these (`nib_desktop.inbound.conve
 read them. Text in them is already made safe to display.
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from nib_desktop.state import facts
@@ -52,7 +50,7 @@ class TurnView(NamedTuple):
     def end(self) -> facts.End:
         return facts.end_of(self.state)
 
-    def older_than(self, held: TurnView) -> bool:
+    def older_than(self, held: "TurnView") -> bool:
         """Whether this news of a turn is staler than `held` (an answer asked for before
         a notification that overtook it): an earlier turn, or an ended turn running."""
         if self.started_at and held.started_at and self.started_at < held.started_at:

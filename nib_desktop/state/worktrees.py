@@ -1,8 +1,6 @@
 """A session's own git worktree as the window knows it (contract section 18): its branch
 against its base, told by `worktrees.changed`. Plain values, no Qt, nothing of the host."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

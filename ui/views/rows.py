@@ -1,8 +1,6 @@
 """List models for QML: a list of frozen rows, one role per attribute, and the rows of
 each list the window shows."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
