@@ -27,15 +27,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # thread, which the frame waits below do not follow
 os.environ.setdefault("QSG_RENDER_LOOP", "basic")
 
-import shiboken6
 from PySide6.QtCore import QEventLoop, QTimer, QUrl
-from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
+from PySide6.QtQml import QQmlComponent, QQmlEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from harness.gui import walk
 from nib_desktop.shell.boot import create_app
 from nib_desktop.shell.graphics import choose_scene_graph
-from nib_desktop.shell.window import Asker, load_window, make_views
+from nib_desktop.shell.main_qml import close_window, load_window
+from nib_desktop.shell.window import Asker, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
@@ -91,7 +91,7 @@ def main() -> int:
     scene_graph = choose_scene_graph(app)  # as the app does; NIB_SCENE_GRAPH overrides
     state = AppState()
     views = make_views(state, Asker())
-    engine = QQmlApplicationEngine()
+    engine = QQmlEngine()
     window = load_window(engine, views)
     window.resize(1100, 760)
     wait_frame(window)
@@ -209,8 +209,7 @@ def main() -> int:
             f"(target <= 4 %; {cpu / max(anim_cpu, 0.01):.2f}x any animation)"
         )
     print(f"  turn stopped             {ended_cpu:5.2f} %  {ended_frames:4d} frames (target 0)")
-    window.close()
-    shiboken6.delete(engine)  # the QML goes before the views it binds to, as in the app
+    close_window(window, engine)  # the QML goes before the views it binds to, as in the app
     return 0
 
 

@@ -22,14 +22,15 @@ from bench.stats import percentile
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QSG_RENDER_LOOP", "basic")
 
-from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQml import QQmlEngine
 
 from bench.dock import find
 from bench.transcript import frame_floor, wait_frame
 from host.protocol import models as m
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.shell.boot import create_app
-from nib_desktop.shell.window import Asker, load_window, make_views
+from nib_desktop.shell.main_qml import close_window, load_window
+from nib_desktop.shell.window import Asker, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
@@ -56,7 +57,7 @@ def main() -> int:
     state = AppState()
     router = Router(state, LineFeed(), HistoryFeed())
     views = make_views(state, Asker())  # held: QML reads them
-    engine = QQmlApplicationEngine()
+    engine = QQmlEngine()
     window = load_window(engine, views)
     window.resize(1100, 760)
     wait_frame(window)
@@ -83,7 +84,7 @@ def main() -> int:
         f"ratio p99 {percentile(told, 99) / percentile(floor, 99):4.2f}x "
         f"(target: within one frame, 16.7 ms)"
     )
-    window.close()
+    close_window(window, engine)  # the QML before the views it binds to, as in the app
     return 0
 
 

@@ -36,7 +36,7 @@ os.environ.setdefault("QSG_RENDER_LOOP", "basic")  # one thread renders and is m
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer, QUrl
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtQml import QQmlApplicationEngine, QQmlComponent
+from PySide6.QtQml import QQmlComponent, QQmlEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from bench.dock import find, spin
@@ -44,7 +44,8 @@ from host.protocol import models as m
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.shell.boot import create_app
 from nib_desktop.shell.graphics import choose_scene_graph
-from nib_desktop.shell.window import Asker, load_window, make_views
+from nib_desktop.shell.main_qml import close_window, load_window
+from nib_desktop.shell.window import Asker, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.transcript_lines import Line
@@ -70,7 +71,7 @@ def wait_frame(window: QQuickWindow, timeout_ms: int = 2000) -> bool:
     return bool(swapped)
 
 
-def frame_floor(engine: QQmlApplicationEngine, window: QQuickWindow, n: int) -> list[float]:
+def frame_floor(engine: QQmlEngine, window: QQuickWindow, n: int) -> list[float]:
     """The floor of a window's update: a 1-pixel item's colour changed, to the next frame
     swapped, `n` times (seconds each)."""
     component = QQmlComponent(engine)
@@ -177,7 +178,7 @@ class Window(NamedTuple):
     scene_graph: str
     state: AppState
     router: Router
-    engine: QQmlApplicationEngine
+    engine: QQmlEngine
     window: QQuickWindow
     views: object  # the view models the QML binds to, kept alive as long as it
 
@@ -190,7 +191,7 @@ def real_window(sessions: tuple[Session, ...]) -> Window:
     state = AppState()
     router = Router(state, LineFeed(), HistoryFeed())
     views = make_views(state, Asker())
-    engine = QQmlApplicationEngine()
+    engine = QQmlEngine()
     window = load_window(engine, views)
     window.resize(1100, 760)
     wait_frame(window)
@@ -327,7 +328,7 @@ def main() -> int:
         f"  three sessions (one shown): CPU {three * 100:5.1f} % ({three / alone:4.2f}x; "
         f"target <= 1.5x), {figures(three_frames)}"
     )
-    window.close()
+    close_window(window, engine)  # the QML before the views it binds to, as in the app
     return 0
 
 

@@ -11,10 +11,9 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QWheelEvent
-from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQml import QQmlEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 from PySide6.QtTest import QTest
 
@@ -23,8 +22,9 @@ from harness.waiting import until, watch
 from host.core import HostCore
 from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.main_role import MainRole
+from nib_desktop.shell.main_qml import close_window, load_window
 from nib_desktop.shell.scripted import next_frame
-from nib_desktop.shell.window import Asker, load_window, make_views, restore_from_data_dir
+from nib_desktop.shell.window import Asker, make_views, restore_from_data_dir
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from ui.snapshots import Item, Snapshot
@@ -50,7 +50,7 @@ class Gui:
         restore_from_data_dir(self.state, data_dir)  # as the app does: prefs, the last list
         asker = Asker()
         self.views = make_views(self.state, asker)
-        self.engine = QQmlApplicationEngine()
+        self.engine = QQmlEngine()
         self.window: QQuickWindow = load_window(self.engine, self.views)
         self.window.resize(1000, 720)
         self.core: HostCore | None = None
@@ -221,9 +221,7 @@ class Gui:
 
     def release(self) -> None:
         """The QML goes before the views it binds to, as in the app."""
-        shiboken6.delete(self.engine)
-        # the window's deferred deletions run now, while the views still exist
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        close_window(self.window, self.engine)
 
     # --- finding items --------------------------------------------------------------
 

@@ -16,16 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEventLoop, QTimer
-from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQml import QQmlEngine
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 import ui.qml_types  # noqa: F401 - registers the view-model types under `import Nib`
 from nib_desktop.link.supervisor import HostSupervisor
-from nib_desktop.shell import paths
 from nib_desktop.shell.boot import create_app, set_window_icon
 from nib_desktop.shell.graphics import choose_scene_graph
 from nib_desktop.shell.lean import lean_start, resume_collector
+from nib_desktop.shell.main_qml import bring_forward, close_window, load_window, wait_first_frame
 from nib_desktop.shell.prefs import restore_prefs, saved_geometry, state_saver
 from nib_desktop.state.store import AppState
 from ui.views.app_views import AppViews
@@ -88,44 +87,6 @@ def make_views(state: AppState, ask: Asker) -> AppViews:
     return AppViews(state, ask, endpoint_problem)
 
 
-def load_window(
-    engine: QQmlApplicationEngine,
-    views: AppViews,
-    geometry: tuple[int, int, int, int] | None = None,
-) -> QQuickWindow:
-    """The main window, made at `geometry` (x, y, width, height) when given, else at its
-    default size; Qt keeps it at least its minimum size."""
-    initial: dict[str, object] = {"app": views}
-    if geometry is not None:
-        x, y, w, h = geometry
-        initial |= {"x": x, "y": y, "width": w, "height": h}
-    engine.setInitialProperties(initial)
-    engine.load(str(paths.qml_dir() / "Main.qml"))
-    roots = engine.rootObjects()
-    if not roots or not isinstance(roots[0], QQuickWindow):
-        raise RuntimeError("the main window's QML failed to load")
-    return roots[0]
-
-
-def bring_forward(window: QQuickWindow) -> None:
-    log.info("another launch on this data folder: the window comes forward")
-    if window.visibility() == QQuickWindow.Visibility.Minimized:
-        window.showNormal()
-    window.show()
-    window.raise_()
-    window.requestActivate()
-
-
-def wait_first_frame(window: QQuickWindow, timeout_ms: int = 3000) -> None:
-    """Spin Qt's own loop until the window has drawn once (bounded)."""
-    loop = QEventLoop()
-    window.frameSwapped.connect(loop.quit)
-    QTimer.singleShot(timeout_ms, loop.quit)
-    window.update()
-    loop.exec()
-    window.frameSwapped.disconnect(loop.quit)
-
-
 def run(
     supervisor: HostSupervisor, script: Script | None = None, instance: SingleInstance | None = None
 ) -> int:
@@ -139,7 +100,7 @@ def run(
     restore_prefs(state)
     restore_from_data_dir(state, supervisor.data_dir)
     views = make_views(state, ask)
-    engine = QQmlApplicationEngine()
+    engine = QQmlEngine()
     # where it was when it last closed; a scripted run (smoke test, screenshot) at the
     # default size
     where = saved_geometry(supervisor.data_dir) if script is None else None
@@ -228,8 +189,7 @@ def run(
         session_cache.save(supervisor.data_dir, state.sessions)
     # The QML goes before the objects it binds to.
     window.setProperty("closeConfirmed", True)
-    window.close()
-    shiboken6.delete(engine)
+    close_window(window, engine)
     # Dock rows the list kept for reuse can outlive the engine as the application's
     # children; deleted at the interpreter's exit, after the items they bind to, they
     # crashed it (SIGSEGV): they go now, while all they refer to is still there.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import shiboken6
 from PySide6.QtCore import QSettings
-from PySide6.QtQml import QQmlApplicationEngine
+from PySide6.QtQml import QQmlEngine
 
+from nib_desktop.shell.main_qml import close_window, load_window
 from nib_desktop.shell.prefs import restore_prefs, saved_geometry, state_saver
-from nib_desktop.shell.window import Asker, load_window, make_views
+from nib_desktop.shell.window import Asker, make_views
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 
@@ -16,14 +16,13 @@ def open_window(data_dir=None) -> tuple:
     state = AppState()
     restore_prefs(state)
     views = make_views(state, Asker())
-    engine = QQmlApplicationEngine()
+    engine = QQmlEngine()
     window = load_window(engine, views, saved_geometry(data_dir))
     return state, views, engine, window
 
 
 def close(engine, window) -> None:
-    window.close()
-    shiboken6.delete(engine)
+    close_window(window, engine)
 
 
 def test_geometry_expanded_persist_and_the_environment_stills_motion(
