@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtQml import QQmlComponent, QQmlEngine
 from PySide6.QtQuick import QQuickWindow
 
@@ -43,6 +43,8 @@ def close_window(window: QQuickWindow, engine: QQmlEngine) -> None:
     """The window, then its engine, before the views they bind to go. The window is
     deleted by Qt (`deleteLater`), not through its Python wrapper, which PySide counts as
     the component's child: deleted that way, it was deleted again with the engine."""
+    from PySide6.QtCore import QEvent  # (its Type enum is large: named only at the end)
+
     window.close()
     window.deleteLater()
     # its deferred deletions run now, while the engine and the views still exist

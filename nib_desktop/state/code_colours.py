@@ -4,8 +4,9 @@ No Qt."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
+
+from nib_desktop.state.rich import escape
 
 MUTED = "#868e96"  # readable on the light and the dark palette alike
 # Past this many characters a code block is shown uncoloured: a lexer is pure Python (a
@@ -17,7 +18,7 @@ def highlight(code: str, language: str) -> str:
     """`code` escaped, coloured by Pygments' lexer for `language` where it has one (by
     name or alias, e.g. "py", "ts", "sh"), in colours readable on both palettes: the
     lexer's tokens only become spans with a colour; nothing of the text is markup."""
-    escaped = html.escape(code.rstrip("\n"), quote=False)
+    escaped = escape(code.rstrip("\n"), quote=False)
     if not language or len(code) > MAX_HIGHLIGHT:
         return escaped
     from pygments.lexers import get_lexer_by_name
@@ -29,7 +30,7 @@ def highlight(code: str, language: str) -> str:
         return escaped
     out: list[str] = []
     for kind, value in lexer.get_tokens(code.rstrip("\n")):
-        shown = html.escape(value, quote=False)
+        shown = escape(value, quote=False)
         colour = _colour(kind)
         out.append(f'<span style="color:{colour}">{shown}</span>' if colour and shown else shown)
     return "".join(out)

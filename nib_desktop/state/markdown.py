@@ -6,11 +6,10 @@ after its words so the user sees where it goes before clicking. No Qt."""
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
 from nib_desktop.state.code_colours import MUTED, highlight
-from nib_desktop.state.rich import LINK, link
+from nib_desktop.state.rich import LINK, escape, link
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -77,7 +76,7 @@ def render(text: str) -> tuple[str, list[str]]:
         price = len(block) if code else cost(block)
         if (price > MAX_BLOCK_COST and not code) or spent + price > MAX_MESSAGE_COST:
             flush()
-            parts.append("<p>" + html.escape(block).replace("\n", "<br>") + "</p>")
+            parts.append("<p>" + escape(block).replace("\n", "<br>") + "</p>")
             continue
         spent += price
         run.append(block)
@@ -197,12 +196,12 @@ def _link_open(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> st
     href = str(tokens[idx].attrGet("href") or "")
     keep = safe_link(href)
     env["links"].append(href if keep else "")
-    return f'<a href="{html.escape(href)}"><span style="color:{LINK}">' if keep else ""
+    return f'<a href="{escape(href)}"><span style="color:{LINK}">' if keep else ""
 
 
 def _link_close(_self: Any, _tokens: Any, _idx: int, _options: Any, env: Any) -> str:
     href = env["links"].pop() if env["links"] else ""
-    return f"</span></a> <span>({html.escape(href)})</span>" if href else ""
+    return f"</span></a> <span>({escape(href)})</span>" if href else ""
 
 
 def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
@@ -210,7 +209,7 @@ def _code(_self: Any, tokens: Any, idx: int, _options: Any, env: Any) -> str:
     language = (token.info or "").strip().split(" ", 1)[0][:40]
     number = len(env["codes"])
     env["codes"].append(token.content)
-    label = html.escape(language) if language else "code"
+    label = escape(language) if language else "code"
     copy = link(f"copy:{number}", "Copy")
     head = f'<p><span style="color:{MUTED}">{label}</span> &#183; {copy}</p>'
     return f"{head}<pre><code>{highlight(token.content, language)}</code></pre>\n"

@@ -9,9 +9,6 @@ import os
 import shlex
 from pathlib import Path
 
-from PySide6.QtCore import QProcess, QUrl
-from PySide6.QtGui import QDesktopServices
-
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 
@@ -53,6 +50,11 @@ def open_place(state: AppState, path: str, line: int | None) -> None:
 def opened(path: str, line: int | None, folder: str) -> str:
     """Open `path` (relative to `folder` where it is not absolute) at `line`; "" once
     asked of the editor or the desktop, else why not, in words."""
+    # named here, not when the Main role loads on the way to "connected": PySide makes a
+    # class's type when it is first named (these three, about 1.5 ms)
+    from PySide6.QtCore import QProcess, QUrl
+    from PySide6.QtGui import QDesktopServices
+
     where = Path(folder, path) if folder and not Path(path).is_absolute() else Path(path)
     if not where.exists():
         return f"Could not open {path}: it is not there"

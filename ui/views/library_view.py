@@ -3,7 +3,6 @@ hits as a list model), export one as Markdown."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -13,6 +12,7 @@ from PySide6.QtQml import QmlElement
 from nib_desktop.state.aspects import Aspect
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.library import Hit
+from nib_desktop.state.rich import escape
 from nib_desktop.state.store import AppState, Change
 from ui.views.rows import SearchHitModel, qml_uncreatable
 
@@ -38,10 +38,10 @@ def snippet_html(hit: Hit) -> str:
     around its matches ours."""
     out, at = [], 0
     for start, end in hit.marks:
-        out.append(html.escape(hit.snippet[at:start]))
-        out.append(f"<b>{html.escape(hit.snippet[start:end])}</b>")
+        out.append(escape(hit.snippet[at:start]))
+        out.append(f"<b>{escape(hit.snippet[start:end])}</b>")
         at = end
-    out.append(html.escape(hit.snippet[at:]))
+    out.append(escape(hit.snippet[at:]))
     return "".join(out)
 
 
