@@ -31,11 +31,15 @@ def create_app() -> QGuiApplication:
 
 
 def set_window_icon(app: QGuiApplication) -> None:
-    """The app's icon in every size it has; set after the first frame (the PNGs are
-    read then), and Qt gives it to the window already shown."""
+    """The app's icon in every size it has; set once the sessions are shown (the PNGs
+    are read then), and Qt gives it to the window already shown."""
+    import logging
+
     from PySide6.QtGui import QIcon
 
     icon = QIcon()
-    for png in sorted(paths.resource("icons").glob("nib-desktop-*.png")):
+    sizes = sorted(paths.resource("icons").glob("nib-desktop-*.png"))
+    for png in sizes:
         icon.addFile(str(png))
     app.setWindowIcon(icon)
+    logging.getLogger("nib").debug("the window's icon set, in %d sizes", len(sizes))

@@ -111,7 +111,6 @@ def run(
     # The start-up benchmark reads this line; time.monotonic() is the system's clock.
     log.debug("first frame drawn at monotonic %.6f", time.monotonic())
 
-    set_window_icon(app)
     if instance is not None:
         instance.listen()
     # Only now: the event loop's and the protocol's modules.
@@ -134,6 +133,7 @@ def run(
     code = 0
     with loop:
         if script is not None:
+            set_window_icon(app)
             code = loop.run_until_complete(script(main_role, window))
         else:
             app.aboutToQuit.connect(state_saver(window, state, supervisor.data_dir))
@@ -164,6 +164,9 @@ def run(
                         log.debug(
                             "host %d ready at monotonic %.6f", supervisor.pid, time.monotonic()
                         )
+                    # the icon's PNGs read once the sessions are shown (3 ms): Qt gives
+                    # it to the window already shown
+                    set_window_icon(app)
                     try:
                         # after the host's answers: the session bus's client (jeepney)
                         # costs about 40 ms to import and connect, which the sessions need

@@ -165,6 +165,12 @@ def test_a_signal_to_quit_quits_as_closing_the_window_does(tmp_path, signum) -> 
         assert folders == ["nib-"]  # the host's socket's (beside the single-instance socket)
         app.send_signal(signum)
         assert app.wait(30) == 0
+        reader.join(10)
+        said = []
+        while not lines.empty():
+            said.append(lines.get())
+        # set once the sessions were shown, not on the way to them
+        assert any("the window's icon set, in" in line for line in said), said[-5:]
     finally:
         if app.poll() is None:
             app.kill()
