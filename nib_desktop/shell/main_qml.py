@@ -23,9 +23,9 @@ def load_window(
 ) -> QQuickWindow:
     """The main window, made at `geometry` (x, y, width, height) when given, else at its
     default size; Qt keeps it at least its minimum size. `close_window` ends both. A plain
-    engine, not a QQmlApplicationEngine: that one's file selector
-    looked for a platform's variant of every QML file and folder it loaded, about 5 % of
-    the instructions of the window's whole start (the app has no such variants)."""
+    engine, not a QQmlApplicationEngine: that one's file selector looked for a platform's
+    variant of every QML file and folder it loaded, about 5 % of the instructions of the
+    window's whole start (the app has no such variants)."""
     initial: dict[str, object] = {"app": views}
     if geometry is not None:
         x, y, w, h = geometry

@@ -203,3 +203,21 @@ def test_turn_groups_are_labelled_by_their_first_revision() -> None:
     partial = history_rows(held[:3], {"b": "Fix the build"}, has_more=True)
     assert [r.turnLabel for r in partial][-1] == "Turn with revisions up to 2"
     assert rows[0].accessibleName == "Revision 4, 10:04: +4"
+
+
+def test_ctrl_h_where_no_checklist_was_shown_opens_and_closes_the_history(gui) -> None:
+    """The dock is made when it first shows: Ctrl+H in a session that never had a
+    checklist opens the History view all the same, and Ctrl+H again closes it."""
+
+    async def body() -> None:
+        await gui.start()
+        await gui.actions.sessions.create_session("agent")
+        gui.item("composerInput").forceActiveFocus()
+        await gui.frame()
+        assert not gui.items("todoDock")
+        await gui.key(Qt.Key.Key_H, CTRL)
+        await until(lambda: gui.state.history.session_id is not None, what="the history open")
+        await gui.key(Qt.Key.Key_H, CTRL)
+        await until(lambda: gui.state.history.session_id is None, what="the history closed")
+
+    gui.run(body())

@@ -98,6 +98,8 @@ Rectangle {
     function toggleHistory(): void {
         if (composer.dock !== null)
             composer.dock.toggleHistory()
+        else if (composer.app.history.open)
+            composer.app.history.close()
         else if (!composer.app.dock.unavailable && composer.app.sessions.currentId !== "")
             composer.app.history.show()  // the dock is made as it shows, the focus in the list
     }
