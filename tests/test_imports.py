@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.fresh_python import python_says
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # what of the contract imports pydantic: the models (by section) and their endpoints
@@ -393,19 +395,6 @@ def test_the_walk_finds_a_planted_violation(tmp_path, package, path, source, exp
     files, found = scan(tmp_path)
     assert files >= 1
     assert expected in found, found
-
-
-def python_says(script: str) -> str:
-    """What a fresh Python running `script` in the project prints."""
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-        timeout=60,
-    )
-    return out.stdout.strip()
 
 
 def test_the_window_loads_before_the_protocol() -> None:

@@ -3,11 +3,9 @@ each state holds containers of its own."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from nib_desktop.state.store import AppState
 from nib_desktop.state.types import Session
+from tests.helpers.fresh_python import python_says
 
 COUNT_EXECS = """
 import builtins, sys
@@ -26,11 +24,7 @@ print(sum("connection_error" in text or "_listeners" in text for text in compile
 def test_the_state_class_is_made_without_compiling() -> None:
     """A dataclass of Held's 45 fields compiled its methods (exec) as the module was
     imported before the first frame, and again for AppState."""
-    done = subprocess.run(
-        [sys.executable, "-c", COUNT_EXECS], capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "0"
+    assert python_says(COUNT_EXECS) == "0"
 
 
 def test_each_state_holds_its_own_containers() -> None:

@@ -3,7 +3,6 @@ does not import `importlib.metadata` (15 ms of every start); where one may, it a
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -11,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from host.tools import plugins
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.fresh_python import python_says
 
 
 def test_no_plugin_installed_loads_no_package_metadata() -> None:
@@ -21,11 +19,7 @@ def test_no_plugin_installed_loads_no_package_metadata() -> None:
         "from host.tools.plugins import load_plugins\n"
         "print(load_plugins([]), 'importlib.metadata' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["[]", "False"]
+    assert python_says(script).split() == ["[]", "False"]
 
 
 def distribution(folder: Path, name: str, points: str) -> None:
