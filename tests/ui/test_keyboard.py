@@ -1048,3 +1048,29 @@ def contrast(one: QColor, other: QColor) -> float:
 
     high, low = sorted((luminance(one), luminance(other)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+def test_a_find_in_a_short_transcript_leaves_no_jump_to_the_latest(gui: Gui) -> None:
+    """A find that goes to a match stops following the newest line; where the whole
+    transcript fits, "Jump to the latest" would jump nowhere, so it is not offered."""
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the transcript's first page")
+        lines = (Line("assistant", "tag the release"), Line("assistant", "then publish"))
+        gui.state.apply(ev.LinesAppended(session.id, lines))
+        await until(lambda: gui.transcript.model.rowCount() >= 2, what="the lines shown")
+        gui.item("composerInput").forceActiveFocus()
+        await gui.key(Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        await until(lambda: gui.visible_items("findField"), what="the find bar")
+        for char in "tag":
+            await gui.key(Qt.Key(ord(char.upper())))
+        await until(lambda: gui.item("findCount").property("text") != "", what="a match")
+        await gui.key(Qt.Key.Key_Return)
+        await gui.key(Qt.Key.Key_Escape)
+        await gui.frame()
+        assert not gui.item("transcriptList").property("following")
+        assert not gui.item("jumpToLatest").isVisible()
+
+    gui.run(body())

@@ -282,7 +282,7 @@ Item {
         anchors.horizontalCenter: parent.horizontalCenter
         anchors.bottom: parent.bottom
         anchors.bottomMargin: 8
-        visible: !list.following && list.count > 0
+        visible: !list.following && list.count > 0 && list.contentHeight > list.height  // all of it shown: nowhere to jump
         text: qsTr("Jump to the latest ↓")
         ToolTip.visible: hovered
         ToolTip.text: qsTr("Follow the newest messages (End in the transcript)")
