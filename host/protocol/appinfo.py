@@ -20,25 +20,20 @@ TOKEN_ENV = "NIB_HOST_TOKEN"
 def app_version() -> str:
     """The version from the package metadata (one place), read on first use: from the
     METADATA of the first `nib_desktop-*.dist-info` (or PKG-INFO of an egg-info) on the
-    path, where importlib.metadata finds it too. Importing importlib.metadata cost the
-    host 15 ms between its ready line and its answer to the first `host.hello`; it reads
-    the version where no such folder is found (an egg, a zip)."""
-    for entry in sys.path:
-        folder = entry or "."
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
+    path, where importlib.metadata finds it too (`installed.metadata_folders`); from
+    importlib.metadata itself where the path holds more than folders."""
+    from host.protocol.installed import metadata_folders
+
+    for folder in metadata_folders() or ():
+        name = os.path.basename(folder).lower()
+        if name.startswith("nib_desktop-") and name.endswith(".dist-info"):
+            told = _metadata_version(os.path.join(folder, "METADATA"))
+        elif name.startswith("nib_desktop") and name.endswith(".egg-info"):
+            told = _metadata_version(os.path.join(folder, "PKG-INFO"))
+        else:
             continue
-        for name in names:
-            lowered = name.lower()
-            if lowered.startswith("nib_desktop-") and lowered.endswith(".dist-info"):
-                told = _metadata_version(os.path.join(folder, name, "METADATA"))
-            elif lowered.startswith("nib_desktop") and lowered.endswith(".egg-info"):
-                told = _metadata_version(os.path.join(folder, name, "PKG-INFO"))
-            else:
-                continue
-            if told:
-                return told
+        if told:
+            return told
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -40,13 +40,13 @@ from __future__ import annotations
 import logging
 import os
 import re
-import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
+from host.protocol.installed import metadata_folders
 from host.tools.registry import ToolResult
 
 log = logging.getLogger(__name__)
@@ -114,34 +114,21 @@ def load_plugins(taken: Iterable[str]) -> list[Plugin]:
 
 
 def may_have_plugins() -> bool:
-    """Whether an installed distribution may declare a plugin: one on the path whose
-    `entry_points.txt` names the group, or where that cannot be told by reading the
-    path's folders (a zip on it, a finder of distributions besides Python's own). Where
-    none may, `importlib.metadata` is not imported: it costs the host 15 ms of the way
-    from its ready line to its first answer, every start, to find no plugin."""
-    from importlib.machinery import PathFinder
-
-    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
+    """Whether an installed distribution may declare a plugin: one whose
+    `entry_points.txt` names the group, or any where the path holds more than folders
+    (`installed.metadata_folders`). Where none may, importlib.metadata is not imported:
+    it costs the host 15 ms of the way from its ready line to its first answer, every
+    start, to find no plugin."""
+    folders = metadata_folders()
+    if folders is None:
         return True
-    for entry in sys.path:
-        folder = entry or "."
-        if not os.path.isdir(folder):
-            if os.path.exists(folder):
-                return True  # a zip or an egg: importlib.metadata reads inside it
-            continue
+    for folder in folders:
         try:
-            names = os.listdir(folder)
+            with open(os.path.join(folder, "entry_points.txt"), "rb") as points:
+                if GROUP.encode() in points.read():
+                    return True
         except OSError:
-            continue
-        for name in names:
-            if not name.endswith((".dist-info", ".egg-info")):
-                continue
-            try:
-                with open(os.path.join(folder, name, "entry_points.txt"), "rb") as points:
-                    if GROUP.encode() in points.read():
-                        return True
-            except OSError:
-                continue  # none (most distributions), or an egg-info file
+            continue  # none (most distributions), or an egg-info file
     return False
 
 
