@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.waiting import until
+from tests.helpers.fresh_python import run_python, without_nib_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,15 +33,7 @@ runpy.run_module("nib_desktop", run_name="__main__")
 def test_the_host_is_started_before_qt_is_imported() -> None:
     """`python -m nib_desktop`: its first process is the host, started while PySide6 is
     not yet imported; the demo turn then runs on that host."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
-    proc = subprocess.run(
-        [sys.executable, "-c", SPAWNS],
-        capture_output=True,
-        text=True,
-        timeout=110,
-        env=env,
-        cwd=ROOT,
-    )
+    proc = run_python(SPAWNS, without_nib_settings(), timeout=110)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "smoke test passed" in proc.stdout
     spawned = [line for line in proc.stderr.splitlines() if line.startswith("spawned ")]

@@ -4,7 +4,6 @@ their collector's passes heard through `gc.callbacks`."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from host.protocol.appinfo import TOKEN_ENV
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.fresh_python import ROOT, run_python, without_nib_settings
 
 # each pass of the collector, and the collector's state at exit, written to stderr
 HEARD = """
@@ -38,10 +36,6 @@ def as_main(package: str, *argv: str) -> str:
     )
 
 
-def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
-
-
 def moments(lines: list[str], marker: str) -> list[float]:
     return [float(line.split()[-1]) for line in lines if marker in line]
 
@@ -52,14 +46,7 @@ def test_the_window_imports_with_the_collector_paused_and_runs_it_after() -> Non
     the QML), passes again in the demo turn that follows, and the collector on when the
     app ends."""
     script = as_main("nib_desktop", "--smoke-test", "--log-level", "DEBUG")
-    proc = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=110,
-        env=clean_env(),
-        cwd=ROOT,
-    )
+    proc = run_python(script, without_nib_settings(), timeout=110)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stderr.splitlines()
     (start,) = moments(lines, "main at monotonic")
@@ -83,7 +70,7 @@ def test_the_host_imports_with_the_collector_paused_and_serves_with_it_on(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**clean_env(), TOKEN_ENV: "collector"},
+        env={**without_nib_settings(), TOKEN_ENV: "collector"},
         cwd=ROOT,
     )
     assert proc.stdout is not None and proc.stdin is not None

@@ -4,12 +4,10 @@ it imports and builds, how it exits)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.fresh_python import run_python, without_nib_settings
 
 # `TURN` is the body of `async def turn(main, window)`, indented by four spaces
 PROGRAM = """
@@ -35,15 +33,7 @@ def run_window(
 ) -> subprocess.CompletedProcess[str]:
     """The window's process run to its end: `before` at the top level once the modules
     are imported, `turn` as the scripted turn's body; the demo's steps `step_ms` apart."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NIB_")}
+    env = without_nib_settings()
     env |= {"NIB_DEMO_STEP_DELAY_MS": str(step_ms), "QT_QPA_PLATFORM": "offscreen"}
     env |= {"TMPDIR": str(folder)}
-    program = PROGRAM.format(before=before, turn=turn)
-    return subprocess.run(
-        [sys.executable, "-c", program],
-        capture_output=True,
-        text=True,
-        timeout=110,
-        env=env,
-        cwd=ROOT,
-    )
+    return run_python(PROGRAM.format(before=before, turn=turn), env, timeout=110)
