@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
@@ -27,6 +27,7 @@ from nib_desktop.link.supervisor import HostSupervisor
 from nib_desktop.shell.drafts import DraftKeeper
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.work.dispatch import Intents
 
 

@@ -1,10 +1,11 @@
 """What the dock shows, as pure functions of a checklist snapshot and its turn: no Qt,
 no I/O. The types are the state's (`nib_desktop.state.types`)."""
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from nib_desktop.state import facts
 from nib_desktop.state.facts import ALL_DONE, STATUS_GLYPHS, End
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import Item, Session, Snapshot, Status, TurnView
 
 __all__ = ["ALL_DONE", "STATUS_GLYPHS", "Item", "Snapshot", "TurnView"]

@@ -21,9 +21,10 @@ import json
 import logging
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from nib_desktop.state import store
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import AskKind, PlanAsk
 
 if TYPE_CHECKING:

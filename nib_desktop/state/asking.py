@@ -3,9 +3,8 @@ elicitation) as the window holds it: a form of simple fields or a URL, per sessi
 it is answered or ends; the events that tell it and the intent that answers it. Plain
 values, no Qt, nothing of the host."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.record import Record
+from nib_desktop.state.tuples import NamedTuple
 
 
 class AskField(NamedTuple):

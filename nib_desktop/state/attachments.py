@@ -2,9 +2,8 @@
 "@" finds in the session's folder, and the images pasted or dropped into the composer,
 held per session until the message is sent."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.record import Record
+from nib_desktop.state.tuples import NamedTuple
 
 MAX_IMAGES = 10  # held per message
 MAX_IMAGE_BYTES = 6 * 1024 * 1024  # decoded, as the contract allows

@@ -3,9 +3,8 @@ attempts): each run's agent, how its turn stands, its checklist's progress, what
 changed, its usage and its check, as `attempts.changed` last told them. Plain values and
 the words the attempt's view shows, no Qt, nothing of the host."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.facts import Progress, progress
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import Snapshot
 
 ENDS = {"completed": "done", "failed": "failed", "cancelled": "stopped"}

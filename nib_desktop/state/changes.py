@@ -2,7 +2,7 @@
 and the whole session changed in its folder, as the Main role loaded it, and what a
 restore left to undo. Pure values and functions, no Qt."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class FileDiff(NamedTuple):

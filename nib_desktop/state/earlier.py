@@ -2,7 +2,7 @@
 folder to open one in Nib: the agent's pages, newest first, each marked when it is in Nib
 already. Plain values, no Qt."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class EarlierRow(NamedTuple):

@@ -2,7 +2,7 @@
 messages taken into the composer; sending it makes a fork of the session from there, its
 folder restored to that turn's start when asked. Plain values, no Qt."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class Editing(NamedTuple):

@@ -4,8 +4,6 @@ module is imported, about 0.8 ms a class); the state's `apply` alone makes them 
 Their fields' types are evaluated as the classes are made (no `from __future__ import
 annotations`): as strings, `typing` would compile each of them, 59 compiles."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.asking import AskEnded as AskEnded, AskTold as AskTold
 from nib_desktop.state.attachments import HeldImage
 from nib_desktop.state.attempts import AttemptTold as AttemptTold, CheckRecalled as CheckRecalled
@@ -18,6 +16,7 @@ from nib_desktop.state.library import SearchAnswered as SearchAnswered
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.transcript_lines import Line
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import (
     AgentChoice,
     ConnectionState,

@@ -4,7 +4,9 @@ words matched). Pure functions of plain values; nothing of the rest of the state
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import NamedTuple, Protocol
+from typing import Protocol
+
+from nib_desktop.state.tuples import NamedTuple
 
 ALL_DONE = "All steps completed"
 UNFINISHED = ("pending", "in_progress")

@@ -6,9 +6,9 @@ to the agent as one message (the Main role's `nib_desktop.work.feedback_work`), 
 next plan is the new checklist."""
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from nib_desktop.state.record import Record
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import AskKind, Item, PlanAsk
 
 __all__ = [

@@ -1,9 +1,8 @@
 """What the user asks of a session's folder: its changes (contract section 16) shown or
 closed, a restore, and a place a tool call touched opened in the editor."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.record import Record
+from nib_desktop.state.tuples import NamedTuple
 
 
 class OpenPlace(Record):

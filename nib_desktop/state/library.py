@@ -2,9 +2,8 @@
 renamed, every session searched, one exported as Markdown) and the search's answer.
 No Qt."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.record import Record
+from nib_desktop.state.tuples import NamedTuple
 
 
 class RenameSession(Record):

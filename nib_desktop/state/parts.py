@@ -1,8 +1,6 @@
 """The window's state as held: the sessions and what each holds, the shown transcript and
 the History view (what a change touches is `aspects.py`)."""
 
-from typing import NamedTuple
-
 from nib_desktop.state.asking import Ask
 from nib_desktop.state.attachments import HeldImage
 from nib_desktop.state.attempts import Attempt
@@ -15,6 +13,7 @@ from nib_desktop.state.pieces import NO_PIECES, Pieces
 from nib_desktop.state.steering import Steering
 from nib_desktop.state.tool_types import Approval, ToolSource
 from nib_desktop.state.transcript_lines import Line
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import (
     AgentChoice,
     ConnectionState,

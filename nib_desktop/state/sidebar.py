@@ -4,10 +4,10 @@ finish, a mark for a turn that finished while the user was elsewhere, and one fo
 approval waiting. Pure functions of the state; no Qt."""
 
 from pathlib import Path
-from typing import NamedTuple
 
 from nib_desktop.state import facts, store
 from nib_desktop.state.store import AppState
+from nib_desktop.state.tuples import NamedTuple
 from nib_desktop.state.types import Session
 from nib_desktop.state.worktrees import WorktreeView
 

@@ -1,7 +1,7 @@
 """What an ACP agent offers to steer a session (contract section 17), as the window holds
 it: plain values, its words already made safe to show."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class AgentCommand(NamedTuple):

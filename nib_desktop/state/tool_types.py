@@ -1,6 +1,6 @@
 """What the window holds of tool calls waiting for the user and of the tool sources."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class AgentOption(NamedTuple):

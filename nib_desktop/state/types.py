@@ -4,9 +4,10 @@ The Main role turns the contract's models into these (`nib_desktop.inbound.conve
 read them. Text in them is already made safe to display.
 """
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from nib_desktop.state import facts
+from nib_desktop.state.tuples import NamedTuple
 
 Status = Literal["pending", "in_progress", "completed", "cancelled"]
 # "unreachable": a remote session's turn was running when its host went out of reach

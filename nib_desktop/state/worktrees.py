@@ -1,7 +1,7 @@
 """A session's own git worktree as the window knows it (contract section 18): its branch
 against its base, told by `worktrees.changed`. Plain values, no Qt, nothing of the host."""
 
-from typing import NamedTuple
+from nib_desktop.state.tuples import NamedTuple
 
 
 class WorktreeView(NamedTuple):

@@ -5,7 +5,7 @@ every action is an intent."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
@@ -22,6 +22,7 @@ from nib_desktop.state.changes import (
 from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.rich import detail_html
 from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.tuples import NamedTuple
 from ui.views.rows import ChangeRowModel, qml_uncreatable
 
 if TYPE_CHECKING:

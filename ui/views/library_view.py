@@ -4,7 +4,7 @@ hits as a list model), export one as Markdown."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtQml import QmlElement
@@ -14,6 +14,7 @@ from nib_desktop.state.lazy import events as ev, intents as it
 from nib_desktop.state.library import Hit
 from nib_desktop.state.rich import escape
 from nib_desktop.state.store import AppState, Change
+from nib_desktop.state.tuples import NamedTuple
 from ui.views.rows import SearchHitModel, qml_uncreatable
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 each list the window shows."""
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -12,6 +12,8 @@ from PySide6.QtCore import (
     QPersistentModelIndex as PersistentIndex,
 )
 from PySide6.QtQml import QmlElement, QmlUncreatable
+
+from nib_desktop.state.tuples import NamedTuple
 
 T = TypeVar("T")
 
