@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 AskKind = Literal["skip", "move", "add", "comment"]
 HEADING = "Feedback on the plan"
@@ -42,8 +41,7 @@ _LINES: tuple[tuple[AskKind, re.Pattern[str]], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class PlanAsk:
+class PlanAsk(NamedTuple):
     """One thing the user asks of the plan. `step` is the step's text ("" for a step
     added at the end); `text` the added step's or the comment's words; `places` how far
     a step moves (negative: up)."""

@@ -15,8 +15,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from host.protocol import errors
 from host.protocol.framing import FrameDecoder, encode_message
@@ -51,16 +50,14 @@ class Malformed(ValueError):
 Decode = Callable[[type[Any], Any], Any]
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     id: JsonId
     method: str
     params: Any
     is_notification: bool
 
 
-@dataclass(frozen=True)
-class Response:
+class Response(NamedTuple):
     id: JsonId
     result: Any
     error: dict[str, Any] | None

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 # The client's notification that it stopped waiting for its request `id` (the project's,
 # as the Language Server Protocol's): {"id": int}.
@@ -17,15 +16,13 @@ P = TypeVar("P", bound=Any)
 R = TypeVar("R", bound=Any)
 
 
-@dataclass(frozen=True)
-class Method(Generic[P, R]):
+class Method(NamedTuple, Generic[P, R]):
     name: str
     params: type[P]
     result: type[R]
 
 
-@dataclass(frozen=True)
-class Notification(Generic[P]):
+class Notification(NamedTuple, Generic[P]):
     name: str
     params: type[P]
 

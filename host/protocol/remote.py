@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 _HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$")
 _USER = re.compile(r"^[A-Za-z0-9._][A-Za-z0-9._\-]*$")
@@ -14,8 +13,7 @@ _USER = re.compile(r"^[A-Za-z0-9._][A-Za-z0-9._\-]*$")
 EXAMPLES = "ssh://user@host:22 or unix:/path/to/socket"
 
 
-@dataclass(frozen=True)
-class RemoteEndpoint:
+class RemoteEndpoint(NamedTuple):
     kind: Literal["ssh", "unix"]
     host: str = ""
     user: str = ""
