@@ -16,7 +16,6 @@ from host.execution_path import ExecutionContext, ExecutionPath
 from host.protocol import errors, methods as rpc, models as m
 from host.protocol.text import shorten
 from host.tools.approvals import Approvals
-from host.tools.plugins import Plugin, PluginContext, PluginTool
 from host.tools.registry import (
     ToolFailed,
     ToolRegistry,
@@ -28,6 +27,7 @@ from host.tools.registry import (
 if TYPE_CHECKING:
     from host.tools.mcp_servers import Sampler
     from host.tools.mcp_set import McpServers
+    from host.tools.plugins import Plugin, PluginTool
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +66,15 @@ class ExternalTools:
         self._started = False
 
     def start(self) -> None:
-        """Load the plugins and start the MCP servers (after the host is ready)."""
-        from host.tools.plugins import load_plugins
+        """Load the plugins and start the MCP servers (after the host is ready). The
+        plugins' module is imported only where one may be installed."""
+        from host.tools.plugin_scan import may_have_plugins
 
-        self.plugins = load_plugins(self._builtins)
-        self._plugin_tools = {tool.name: tool for p in self.plugins for tool in p.tools}
+        if may_have_plugins():
+            from host.tools.plugins import load_plugins
+
+            self.plugins = load_plugins(self._builtins)
+            self._plugin_tools = {tool.name: tool for p in self.plugins for tool in p.tools}
         self._started = True
         self.mcp.start()
         self._changed()
@@ -184,6 +188,8 @@ class ExternalTools:
 
         async def call_builtin(builtin: str, arguments: dict[str, Any]) -> ToolResult:
             return await self._registry.execute(sub, builtin, arguments)
+
+        from host.tools.plugins import PluginContext  # (loaded with the plugin)
 
         context = PluginContext(ctx.session_id, ctx.turn_id, call_builtin)
         try:

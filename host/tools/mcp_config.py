@@ -10,9 +10,8 @@ where the server is listed, and never stops the host.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -24,7 +23,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # built when a server's entry is first read: a host without MCP servers never does
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
     approval: Literal["ask", "allow"] = "ask"
     disabled: bool = False
@@ -50,8 +50,7 @@ class HttpEntry(_Entry):
         return value
 
 
-@dataclass(frozen=True)
-class ServerEntry:
+class ServerEntry(NamedTuple):
     """One configured server: `key` is its name as offered to models (`mcp__<key>__...`),
     `entry` its settings, or `problem` why they cannot be used."""
 

@@ -38,7 +38,6 @@ calls each wait for the user's approval.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -46,12 +45,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from host.protocol.installed import metadata_folders
+from host.tools.plugin_scan import GROUP, may_have_plugins
 from host.tools.registry import ToolResult
 
 log = logging.getLogger(__name__)
 
-GROUP = "nib.tools"
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 
 
@@ -111,25 +109,6 @@ def load_plugins(taken: Iterable[str]) -> list[Plugin]:
             log.warning("plugin %s was skipped: %s", point.name, reason)
             plugins.append(Plugin(point.name, (), reason[:500]))
     return plugins
-
-
-def may_have_plugins() -> bool:
-    """Whether an installed distribution may declare a plugin: one whose
-    `entry_points.txt` names the group, or any where the path holds more than folders
-    (`installed.metadata_folders`). Where none may, importlib.metadata is not imported:
-    it costs the host 15 ms of the way from its ready line to its first answer, every
-    start, to find no plugin."""
-    folders = metadata_folders()
-    if folders is None:
-        return True
-    for folder in folders:
-        try:
-            with open(os.path.join(folder, "entry_points.txt"), "rb") as points:
-                if GROUP.encode() in points.read():
-                    return True
-        except OSError:
-            continue  # none (most distributions), or an egg-info file
-    return False
 
 
 def _tools_of(value: Any) -> list[PluginTool]:
