@@ -1,6 +1,7 @@
 """What the window loads, and when: the effects that follow the state.
 
-- After every (re)connect: the sessions afresh, then the session shown, then the tools.
+- After every (re)connect: the sessions afresh, then the session shown, then the tools,
+  the agents and the settings (all four lists asked at once).
 - When another session is shown (picked, made, or the shown one deleted), or the shown
   remote session's host is linked again: its transcript, its last turn and, the first
   time (and after each reconnect) for a local session, its checklist. A remote session's
@@ -67,21 +68,30 @@ class Loader:
             await asyncio.wait([self._showing])
 
     async def reload(self) -> None:
-        """After every (re)connect: the sessions afresh; every local snapshot may be stale."""
-        listing = await self._host.call(rpc.SESSIONS_LIST, m.Empty())
-        self._recovered.clear()
-        sessions = tuple(convert.session(s) for s in listing.sessions)
-        self._state.apply(ev.SessionsListed(sessions))
-        await self.show_current()
-        await self.load_tools()
+        """After every (re)connect: the sessions afresh (every local snapshot may be
+        stale), the session shown, the tools, the agents and the settings. The lists
+        are asked together, as none waits on another's answer: one round trip to the
+        host instead of four. Each is applied in that order."""
+        host, ask = self._host, asyncio.ensure_future
+        sessions = ask(host.call(rpc.SESSIONS_LIST, m.Empty()))
+        tools = ask(host.call(rpc.TOOLS_LIST, m.Empty()))
+        agents = ask(host.call(rpc.AGENTS_LIST, m.AgentsListParams()))
         # the desktop section as the host reads it now (the window read the file itself
         # before the host was up, for its first frame)
-        show_settings(self._state, await self._host.call(rpc.SETTINGS_GET, m.Empty()))
+        settings = ask(host.call(rpc.SETTINGS_GET, m.Empty()))
+        try:
+            listing = await sessions
+            self._recovered.clear()
+            shown = tuple(convert.session(s) for s in listing.sessions)
+            self._state.apply(ev.SessionsListed(shown))
+            await self.show_current()
+            self._tools_listed(await tools, await agents)
+            show_settings(self._state, await settings)
+        finally:
+            _let_go(sessions, tools, agents, settings)
 
-    async def load_tools(self) -> None:
-        listing = await self._host.call(rpc.TOOLS_LIST, m.Empty())
-        self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(listing)))
-        agents = await self._host.call(rpc.AGENTS_LIST, m.AgentsListParams())
+    def _tools_listed(self, tools: m.ToolsList, agents: m.AgentsList) -> None:
+        self._state.apply(ev.ToolsListed(tools_and_controls.tool_sources(tools)))
         self._state.apply(ev.AgentsListed(convert.agents(agents)))
 
     async def show_current(self) -> None:
@@ -175,3 +185,13 @@ class Loader:
 
 def _turn_of(message: m.Message | None) -> str:
     return (message.turn_id or "") if message is not None else ""
+
+
+def _let_go(*calls: asyncio.Future[Any]) -> None:
+    """Calls asked together, once one failed: the rest is not waited for (its failure,
+    if any, is not the one told)."""
+    for call in calls:
+        if not call.done():
+            call.cancel()
+        elif not call.cancelled():
+            call.exception()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -159,5 +160,36 @@ def test_every_intent_has_its_one_handler_in_the_table(tmp_path) -> None:
         async with paired(tmp_path) as main:
             handled = set(main.intents.handlers())
             assert handled == set(typing.get_args(it.Intent))
+
+    run(body())
+
+
+def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
+    """The sessions, the tools, the agents and the settings are asked together, each
+    applied as it is answered; a session made before is shown from them."""
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            made = await main.intents.sessions.create_session("agent")
+            link = main.link
+            real = link.call
+            waiting: list[str] = []
+            together: list[list[str]] = []
+
+            async def counted(method: Any, params: Any, timeout: float | None = None) -> Any:
+                waiting.append(method.name)
+                together.append(list(waiting))
+                try:
+                    return await real(method, params, timeout)
+                finally:
+                    waiting.remove(method.name)
+
+            link.call = counted  # type: ignore[method-assign]
+            main.state.apply(ev.SessionsListed(()))
+            await main.loader.reload()
+            asked = [rpc.SESSIONS_LIST, rpc.TOOLS_LIST, rpc.AGENTS_LIST, rpc.SETTINGS_GET]
+            assert together[3] == [method.name for method in asked]
+            assert [s.session_id for s in main.state.sessions] == [made.id]
+            assert main.state.shown is not None and main.state.transcript.loaded
 
     run(body())
