@@ -5,8 +5,8 @@ paths of their own, where it is refused."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class ExecutionPath(Enum):
@@ -25,8 +25,7 @@ PATH_BY_MODE = {
 }
 
 
-@dataclass(frozen=True)
-class ExecutionContext:
+class ExecutionContext(NamedTuple):
     session_id: str
     turn_id: str
     path: ExecutionPath

@@ -21,7 +21,7 @@ import os
 import socket
 import sys
 from asyncio import constants as asyncio_constants
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from host.listening import ACCEPT_BATCH, listening_socket
 from host.protocol import models as m
@@ -32,8 +32,7 @@ from host.protocol.serving import Dispatcher, ServerConnection
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     handshake_s: float = 10.0
     pre_auth_frame: int = 64 * 1024  # a hello is a few hundred bytes
     max_unauthenticated: int = 32

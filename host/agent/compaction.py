@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from host.agent import prompts
 from host.agent.providers.base import (
@@ -129,8 +129,7 @@ class TokenCounter:
         return total
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(NamedTuple):
     window: int  # the model's context window, in tokens
     counter: TokenCounter
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from host.agent import prompts
 from host.agent.compacting import Compaction
@@ -70,8 +69,7 @@ class StepLimitReached(Exception):
     pass
 
 
-@dataclass(frozen=True)
-class TurnRun:
+class TurnRun(NamedTuple):
     """What a running turn was started with: its settings (read once) and its provider;
     a delegated Task and an MCP server's sampling in it use the same."""
 

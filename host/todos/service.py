@@ -9,7 +9,7 @@ and publishes nothing, so a revision is in the history if and only if it was com
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import TypeAdapter
 
@@ -32,8 +32,7 @@ _AUTHORISING = (
 )
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     snapshot: m.TodoSnapshot
     diff: m.TodoDiff
 

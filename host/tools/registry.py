@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,8 +30,7 @@ class ToolSpec:
         return cls(name, description, args.model_json_schema(by_alias=True))
 
 
-@dataclass(frozen=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     content: str
     is_error: bool = False
     todo: m.TodoCommit | None = None  # what a checklist write committed
@@ -41,8 +40,7 @@ class ToolFailed(Exception):
     """A tool could not do what was asked; the message goes back to the model."""
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     name: str
     description: str
     args: type[BaseModel]

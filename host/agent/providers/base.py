@@ -7,27 +7,23 @@ outside a provider sees that format."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from host.execution_path import ExecutionPath
 from host.tools.registry import ToolSpec
 
 
-@dataclass(frozen=True)
-class TextDelta:
+class TextDelta(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True)
-class ToolCallRequest:
+class ToolCallRequest(NamedTuple):
     id: str
     name: str
     arguments: str
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(NamedTuple):
     """The prompt tokens the endpoint counted for this step's request, when it says: part
     of the step's own stream, so two sessions' turns on one provider never mix theirs."""
 
@@ -37,24 +33,20 @@ class Usage:
 ModelEvent = TextDelta | ToolCallRequest | Usage
 
 
-@dataclass(frozen=True)
-class SystemMessage:
+class SystemMessage(NamedTuple):
     content: str
 
 
-@dataclass(frozen=True)
-class UserMessage:
+class UserMessage(NamedTuple):
     content: str
 
 
-@dataclass(frozen=True)
-class AssistantMessage:
+class AssistantMessage(NamedTuple):
     content: str
     tool_calls: tuple[ToolCallRequest, ...] = ()
 
 
-@dataclass(frozen=True)
-class ToolMessage:
+class ToolMessage(NamedTuple):
     call_id: str
     content: str
     is_error: bool = False
@@ -63,8 +55,7 @@ class ToolMessage:
 ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
 
 
-@dataclass(frozen=True)
-class ModelRequest:
+class ModelRequest(NamedTuple):
     path: ExecutionPath
     messages: tuple[ChatMessage, ...]
     tools: tuple[ToolSpec, ...] = ()
