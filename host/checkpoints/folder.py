@@ -21,8 +21,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from host.checkpoints import journal, seeding
 from host.checkpoints.diffs import PatchCut, file_changes
@@ -40,15 +40,13 @@ MAX_DIFF_CHARS = 256 * 1024  # one file's diff
 MAX_CHANGES_CHARS = 6 * 1024 * 1024  # all diffs of one answer, well under the 8 MiB frame
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     tree: str
     files: int
     partial_reason: str | None
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     mode: str
     sha: str
 

@@ -8,8 +8,8 @@ import os
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1024 * 1024
@@ -51,8 +51,7 @@ class Listing:
         return listed[: listed.rfind(b"\0") + 1] if self.cut else listed
 
 
-@dataclass(frozen=True)
-class Kept:
+class Kept(NamedTuple):
     names: frozenset[str]
     dropped: bytes  # names the index holds that are not kept
     partial_reason: str | None

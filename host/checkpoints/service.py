@@ -14,9 +14,8 @@ import asyncio
 import logging
 import shutil
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from host.checkpoints.errors import FolderError, FolderGone, failure
 from host.checkpoints.folder import FolderStore, Record
@@ -37,8 +36,7 @@ TURN_START_WAIT_S = 5.0
 _COLUMNS = "id, session_id, reason, revision, turn_id, created_at, files, partial_reason, tree, seq"
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     checkpoint: m.Checkpoint
     tree: str
     seq: int
@@ -60,8 +58,7 @@ def _row(row: Any) -> Row:
     return Row(checkpoint, tree, seq)
 
 
-@dataclass(frozen=True)
-class _Place:
+class _Place(NamedTuple):
     """What the service needs of a session: its folder, if it keeps checkpoints."""
 
     cwd: Path | None

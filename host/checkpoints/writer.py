@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from host.checkpoints.errors import FolderError, FolderGone
 
@@ -44,8 +44,7 @@ def mode_for(target: Path, executable: bool) -> int:
     return (bits | (readable >> 2)) if executable else (bits & ~0o111)
 
 
-@dataclass(frozen=True)
-class Write:
+class Write(NamedTuple):
     name: str
     mode: str
     content: bytes

@@ -16,9 +16,8 @@ import shutil
 import tempfile
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from host.git_child import read_git, run_git
 
@@ -66,8 +65,7 @@ class GitFailed(Exception):
         self.words = words
 
 
-@dataclass(frozen=True)
-class Done:
+class Done(NamedTuple):
     code: int
     out: bytes
     err: str

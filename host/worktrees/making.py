@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from host.protocol import errors, models as m
 from host.worktrees import git
@@ -18,8 +18,7 @@ FOLDER = "worktrees"
 INCLUDE_FILE = ".worktreeinclude"
 
 
-@dataclass(frozen=True)
-class Repo:
+class Repo(NamedTuple):
     top: Path  # the work tree `cwd` is in
     main: Path  # the main work tree's folder (`Worktree.repo`)
     common: Path  # the repository's git folder (its objects, its refs)

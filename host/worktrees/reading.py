@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from host.checkpoints.diffs import PatchCut, file_changes
 from host.protocol import errors, models as m
@@ -21,8 +20,7 @@ MAX_STATUS_CHARS = 4 * 1024 * 1024  # all diffs of one answer (section 18)
 DIFF = ("diff-tree", "-r", "-M", "--no-ext-diff", "--no-textconv", "--no-color")
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """What a worktree holds now, against its base."""
 
     head: str  # the branch's commit
@@ -68,8 +66,7 @@ async def uncommitted(tree: m.Worktree, work: Scratch, count: bool = False) -> t
     return found, heads.counted
 
 
-@dataclass(frozen=True)
-class _Heads:
+class _Heads(NamedTuple):
     head: str
     head_tree: str
     base_head: str
@@ -105,7 +102,7 @@ async def committed(now: Reading, path: Path, env: dict[str, str]) -> Reading:
     if now.commit:
         return now
     commit = await git.text(path, "commit-tree", now.tree, "-p", now.head, "-m", "now", env=env)
-    return dataclasses.replace(now, commit=commit)
+    return now._replace(commit=commit)
 
 
 async def _nothing() -> str:
