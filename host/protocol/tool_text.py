@@ -6,7 +6,6 @@ host's Markdown export (`host.sessions.export`) use them, so a diff reads alike 
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import shlex
@@ -84,6 +83,8 @@ def unified(diff: ToolDiff, folder: str = "") -> str:
     )
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return head + f"@@ {len(old):,} lines before, {len(new):,} after: too long to show @@"
+    import difflib  # (a tool call's diff: not on the window's way to "connected")
+
     offset = diff.line - 1 if diff.line is not None and diff.old_text is not None else 0
     body = "".join(
         (_at_line(line, offset) if line.startswith("@@") else line) + "\n"
@@ -99,6 +100,8 @@ def counts(diff: ToolDiff) -> tuple[int, int]:
     new = diff.new_text.splitlines()
     if len(old) > MAX_DIFF_LINES or len(new) > MAX_DIFF_LINES:
         return len(new), len(old)
+    import difflib
+
     added = removed = 0
     for line in difflib.unified_diff(old, new, n=0, lineterm=""):
         if line.startswith("+") and not line.startswith("+++"):

@@ -4,7 +4,6 @@ safe to display here, once."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 from host.protocol import plain_models as m
@@ -179,6 +178,8 @@ def revision(r: m.TodoRevision) -> Revision:
 def local_time(stamp: str) -> str:
     """An ISO timestamp as the user's local HH:MM:SS (the stamp itself if it is not one):
     a turn writes several revisions a minute."""
+    from datetime import UTC, datetime  # (a history's rows: not on the way to "connected")
+
     try:
         moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:

@@ -5,7 +5,6 @@ NIB_REDUCED_MOTION=1.)"""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +29,7 @@ def geometry_key(data_dir: Path | None) -> str:
     opens where that folder's window last closed."""
     if data_dir is None:
         return "window/geometry"
-    folder = hashlib.sha256(str(data_dir.resolve()).encode()).hexdigest()[:16]
+    folder = _sha256(str(data_dir.resolve()).encode())[:16]
     return f"window/{folder}/geometry"
 
 
@@ -60,3 +59,15 @@ def state_saver(
         settings.sync()
 
     return save
+
+
+def _sha256(data: bytes) -> str:
+    """The hex SHA-256 of `data`, from Python's own module: `hashlib` imports every
+    digest it offers (1 ms of the first frame) for this one."""
+    import importlib
+
+    try:
+        own = importlib.import_module("_sha256")  # Python 3.11
+    except ImportError:
+        own = importlib.import_module("hashlib")
+    return str(own.sha256(data).hexdigest())
