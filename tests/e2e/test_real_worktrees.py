@@ -18,7 +18,7 @@ from harness import real_agents
 from harness.agent_calls import AGENTS, plan_call, risky_call
 from harness.fake_models import Hold, Reply, ScriptedModels
 from harness.git_env import IDENTITY
-from harness.host_process import RpcClient, host_env, running_host
+from harness.host_process import HostProcess, RpcClient, host_env, running_host
 from tests.e2e.test_real_agents import bin_dir
 from tests.e2e.test_worktrees import git, repository
 
@@ -37,12 +37,22 @@ def script(agent: str, work: Path) -> list[Reply]:
     ]
 
 
-def run_all(client: RpcClient, turns: set[str], timeout: float = 180.0) -> dict[str, Any]:
+def run_all(
+    client: RpcClient, turns: set[str], timeout: float = 180.0, host: HostProcess | None = None
+) -> dict[str, Any]:
     """Every approval asked meanwhile allowed once, until each of `turns` has ended: the
-    turns as they ended."""
+    turns as they ended. A wait that ends with none of them told names those still
+    running, and the host's last lines."""
     ended: dict[str, Any] = {}
     while set(ended) != turns:
-        note = client.receive(timeout)
+        try:
+            note = client.receive(timeout)
+        except TimeoutError:
+            said = "".join(host.stderr_lines[-60:]) if host is not None else ""
+            raise AssertionError(
+                f"nothing from the host in {timeout:g} s; still running: {turns - set(ended)}"
+                f"\nthe host's last lines:\n{said}"
+            ) from None
         assert note is not None, f"the turns did not end: {turns - set(ended)}"
         params = note.get("params", {})
         if note.get("method") == "approvals.requested":
@@ -164,7 +174,7 @@ def test_one_task_tried_by_three_real_agents(tmp_path: Path, bin_dir: Path) -> N
                 models[agent].script.extend(steps[1:])
                 holds[agent].release.set()
             turns = {s["runningTurnId"] for s in runs.values()}
-            ended = run_all(client, turns, 240)
+            ended = run_all(client, turns, 240, host)
             assert all(t["state"] == "completed" for t in ended.values()), ended
             for agent in ("claude", "codex"):
                 todos = client.call("todos.get", {"sessionId": runs[agent]["id"]})
