@@ -22,25 +22,6 @@ def test_no_plugin_installed_loads_no_package_metadata() -> None:
     assert python_says(script).split() == ["[]", "False"]
 
 
-def test_a_host_without_plugins_or_mcp_servers_loads_neither(tmp_path: Path) -> None:
-    """The host's tools start (after its ready line) without the plugins' module, and
-    without building the models of MCP servers' settings: none is configured."""
-    script = (
-        "import asyncio, sys\n"
-        "from pathlib import Path\n"
-        "from host.core import HostCore\n"
-        f"core = HostCore(Path({str(tmp_path)!r}), services_later=True)\n"
-        "core.load_services()\n"
-        "async def start():\n"
-        "    core.runtime.external.start()\n"
-        "    from host.tools.mcp_config import StdioEntry\n"
-        "    print(core.runtime.external.plugins, 'host.tools.plugins' in sys.modules,\n"
-        "          StdioEntry.__pydantic_complete__)\n"
-        "asyncio.run(start())\n"
-    )
-    assert python_says(script).split() == ["[]", "False", "False"]
-
-
 def distribution(folder: Path, name: str, points: str) -> None:
     info = folder / f"{name}-1.0.dist-info"
     info.mkdir(parents=True)
