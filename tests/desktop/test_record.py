@@ -3,26 +3,17 @@ without compiling, and with a frozen dataclass's behaviour."""
 
 from __future__ import annotations
 
-import builtins
-from typing import Any
-
 import pytest
 
 from nib_desktop.state import intents as it
 from nib_desktop.state.record import Record
+from tests.helpers.compiles import counted_execs
 
 
 def test_a_record_class_is_made_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     """A frozen dataclass compiles its methods (exec) as its class is made; a Record
     compiles nothing."""
-    ran: list[object] = []
-    real_exec = builtins.exec
-
-    def counted(*args: Any, **kwargs: Any) -> None:
-        ran.append(args[0])
-        real_exec(*args, **kwargs)
-
-    monkeypatch.setattr(builtins, "exec", counted)
+    ran = counted_execs(monkeypatch)
 
     class Asked(Record):
         path: str

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import builtins
 import copy
 import importlib
 import pickle
@@ -18,36 +17,31 @@ import nib_desktop.state
 import ui
 from nib_desktop.state import tuples
 from nib_desktop.state.tuples import NamedTuple
+from tests.helpers.compiles import counted_execs
 
 
-class Ours(NamedTuple):
-    """A step as the tests declare it."""
+def declared(base: Any, name: str) -> Any:
+    """The same declaration on either `NamedTuple`, named `name` in this module."""
 
-    title: str
-    done: bool = False
-    tags: tuple[str, ...] = ()
+    class Step(base):  # type: ignore[misc, valid-type]
+        """A step as the tests declare it."""
 
-    @property
-    def shown(self) -> str:
-        return f"{'✓' if self.done else '·'} {self.title}"
+        title: str
+        done: bool = False
+        tags: tuple[str, ...] = ()
 
-    def marked(self) -> Ours:
-        return self._replace(done=True)
+        @property
+        def shown(self) -> str:
+            return f"{'✓' if self.done else '·'} {self.title}"
+
+        def marked(self) -> Any:
+            return self._replace(done=True)
+
+    Step.__name__ = Step.__qualname__ = name  # (found by pickle)
+    return Step
 
 
-class Theirs(typing.NamedTuple):
-    """A step as the tests declare it."""
-
-    title: str
-    done: bool = False
-    tags: tuple[str, ...] = ()
-
-    @property
-    def shown(self) -> str:
-        return f"{'✓' if self.done else '·'} {self.title}"
-
-    def marked(self) -> Theirs:
-        return self._replace(done=True)
+Ours, Theirs = declared(NamedTuple, "Ours"), declared(typing.NamedTuple, "Theirs")
 
 
 class Empty(NamedTuple):
@@ -57,14 +51,7 @@ class Empty(NamedTuple):
 def test_classes_of_one_arity_compile_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """typing.NamedTuple compiles a `__new__` for each class; this one once per number
     of fields, then none for a second class of as many."""
-    ran: list[object] = []
-    real_exec = builtins.exec
-
-    def counted(*args: Any, **kwargs: Any) -> None:
-        ran.append(args[0])
-        real_exec(*args, **kwargs)
-
-    monkeypatch.setattr(builtins, "exec", counted)
+    ran = counted_execs(monkeypatch)
 
     class First(NamedTuple):
         path: str
