@@ -3,9 +3,10 @@ read to update only what they show; and `put`, the reducers' way to set a sessio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
+
+from nib_desktop.state.record import Record
 
 
 class Aspect(StrEnum):
@@ -41,8 +42,7 @@ class Aspect(StrEnum):
     ASKS = "asks"  # a form or URL an agent asks the user for (`Held.asks`)
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Record):
     aspects: frozenset[Aspect]
     session_id: str | None = None  # the session a CHECKLIST change is about
 

@@ -7,8 +7,9 @@ before the first frame. A named tuple is cheaper, but one without fields is an e
 tuple (false, and equal to every other such), and an intent is often one. A `Record`
 subclass is its fields' annotations and defaults, read once by `__init_subclass__`; its
 methods are this class's, shared. It is built by position or by name, compares and
-hashes by its type and fields, is matched by position in a `case`, and refuses to change.
-Type checkers see it as a frozen dataclass (`dataclass_transform`).
+hashes by its type and fields, is matched by position in a `case`, and refuses to change;
+a `functools.cached_property` of its class keeps its value beside the fields (and is
+not compared). Type checkers see it as a frozen dataclass (`dataclass_transform`).
 """
 
 from __future__ import annotations
@@ -65,9 +66,16 @@ class Record:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
 
     def __eq__(self, other: object) -> bool:
+        if other is self:  # (a view's rows are compared with the rows they were)
+            return True
         if type(other) is not type(self):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        mine, theirs = self.__dict__, other.__dict__
+        names = self.__match_args__
+        if len(mine) == len(theirs) == len(names):
+            return mine == theirs
+        # by its fields alone: a cached property's value is kept beside them
+        return all(mine[name] == theirs[name] for name in names)
 
     def __hash__(self) -> int:
         return hash((type(self), *(self.__dict__[name] for name in self.__match_args__)))

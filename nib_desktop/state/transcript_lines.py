@@ -5,9 +5,9 @@ Qt, no I/O."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from nib_desktop.state import markdown, rich
+from nib_desktop.state.record import Record
 
 # a line's leading glyph and the words said for it, longest first
 GLYPH_WORDS = (
@@ -25,9 +25,9 @@ def spoken_status(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of the transcript."""
+class Line(Record):
+    """One line of the transcript (a `Record`: a frozen dataclass compiled its methods as
+    the window started, about 1.3 ms before its first frame)."""
 
     kind: str  # user, assistant, tool_call, tool_result, todo, turn_end, summary
     text: str

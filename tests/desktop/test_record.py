@@ -77,3 +77,17 @@ def test_a_record_with_fields_is_not_subclassed() -> None:
 
         class Louder(it.Send):
             volume: int = 11
+
+
+def test_a_cached_property_is_kept_beside_the_fields_and_not_compared() -> None:
+    """A transcript line is a Record with cached properties (its folded form, its HTML):
+    one whose form was asked for still equals one whose form was not."""
+    from nib_desktop.state.transcript_lines import Line
+
+    asked, fresh = Line("assistant", "**bold**"), Line("assistant", "**bold**")
+    assert "<b>bold</b>" in asked.rich or "<strong>bold</strong>" in asked.rich
+    assert "rich" in vars(asked) and "rich" not in vars(fresh)
+    assert asked == fresh and hash(asked) == hash(fresh)
+    assert asked != Line("assistant", "**bold**", seq=2)
+    with pytest.raises(AttributeError):
+        asked.text = "other"  # type: ignore[misc]
