@@ -188,8 +188,9 @@ def _turn_of(message: m.Message | None) -> str:
 
 
 def _let_go(*calls: asyncio.Future[Any]) -> None:
-    """Calls asked together, once one failed: the rest is not waited for (its failure,
-    if any, is not the one told)."""
+    """Calls asked together, at the end of their wait: any still running (after one
+    failed) is cancelled, not waited for, and a failure not told is taken, so asyncio
+    does not log it as never retrieved."""
     for call in calls:
         if not call.done():
             call.cancel()
