@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
@@ -28,7 +29,10 @@ from nib_desktop.shell.drafts import DraftKeeper
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from nib_desktop.state.tuples import NamedTuple
-from nib_desktop.work.dispatch import Intents
+
+if TYPE_CHECKING:
+    from nib_desktop.state.intents import Intent
+    from nib_desktop.work.dispatch import Intents
 
 
 class Link(HostLink, Protocol):
@@ -66,7 +70,7 @@ class MainRole:
         feed, told = LineFeed(), HistoryFeed()
         self.router = Router(state, feed, told)
         hooks = Hooks(
-            self.router.route,
+            self._route,
             lambda s, error: state.apply(ev.ConnectionChanged(s, error)),  # type: ignore[arg-type]
             self._reload,
         )
@@ -74,10 +78,30 @@ class MainRole:
         self.run = Runner(state)
         self.loader = Loader(self.link, state, feed, told, self.run)
         self.router.on_stale = self._reload_all
-        self.intents = Intents(self.link, state, self.loader, self.run, data_dir)
+        self._data_dir = data_dir
         # each session's unsent text, written to the data folder as it is typed
         self.drafts = DraftKeeper(state, data_dir) if data_dir is not None else None
         self.ready = False  # the link started (False: its failure is the state's, in words)
+
+    @cached_property
+    def intents(self) -> Intents:
+        """The user's intents and the areas that carry them out, made on first use: the
+        first intent, the first notification routed (some areas follow the state, and
+        hear every change from then on), or once the window has shown what the start
+        loaded (`settle`). Not before: their modules are about 6 ms of the way to
+        "connected", and nothing on it needs them."""
+        from nib_desktop.work.dispatch import Intents
+
+        return Intents(self.link, self.state, self.loader, self.run, self._data_dir)
+
+    def ask(self, intent: Intent | ev.Event) -> None:
+        """The views' intents (and the events they name), carried out."""
+        self.intents.ask(intent)
+
+    def settle(self) -> None:
+        """Once start-up's answers are on screen: the intents made, before the user's
+        first one waits for them."""
+        _ = self.intents
 
     @classmethod
     def on_host(
@@ -111,10 +135,15 @@ class MainRole:
     async def close(self) -> None:
         if self.drafts is not None:
             self.drafts.flush()
-        with contextlib.suppress(Exception):  # said in the log; the window closes anyway
-            await self.intents.sessions.before_close()
+        if "intents" in self.__dict__:  # (none made: none asked to stop remote turns)
+            with contextlib.suppress(Exception):  # said in the log; the window closes anyway
+                await self.intents.sessions.before_close()
         self.run.cancel_all()
         await self.link.shutdown()
+
+    def _route(self, name: str, params: Any) -> None:
+        _ = self.intents  # the areas that follow the state hear what is routed
+        self.router.route(name, params)
 
     def _reload_all(self) -> None:
         """The host said a notification was too large to send: load it all again."""

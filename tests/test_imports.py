@@ -433,13 +433,15 @@ def test_the_window_makes_no_qt_class_the_first_frame_does_not_use() -> None:
 def test_the_way_to_connected_imports_only_what_it_uses() -> None:
     """The window's geometry key is a SHA-256 from Python's own module (`hashlib` imports
     every digest it offers); a tool call's diff (difflib) and a history row's local time
-    (datetime) are imported when first made, not with the Main role."""
+    (datetime) are imported when first made, not with the Main role; and so are the
+    intents' areas (`MainRole.intents`)."""
     script = (
         "import pathlib, sys\n"
         "from nib_desktop.shell import prefs, window\n"
         "key = prefs.geometry_key(pathlib.Path('.'))\n"
         "import nib_desktop.main_role, nib_desktop.shell.event_loop\n"
-        "print([name for name in ('hashlib', 'difflib', 'datetime') if name in sys.modules])\n"
+        "gone = ('hashlib', 'difflib', 'datetime', 'nib_desktop.work.dispatch')\n"
+        "print([name for name in gone if name in sys.modules])\n"
         "import hashlib\n"
         "print(key.split('/')[1] == hashlib.sha256(str(pathlib.Path('.').resolve()).encode())"
         ".hexdigest()[:16])\n"

@@ -30,6 +30,8 @@ from nib_desktop.state.store import AppState
 from ui.views.app_views import AppViews
 
 if TYPE_CHECKING:
+    import asyncio
+
     from nib_desktop.main_role import MainRole
     from nib_desktop.shell.instance import SingleInstance
     from nib_desktop.state.events import Event
@@ -83,6 +85,20 @@ def restore_sessions(state: AppState, data_dir: Path) -> None:
         state.sessions, state.sessions_cached = cached, True
 
 
+def settle_after_frame(
+    window: QQuickWindow, main_role: MainRole, loop: asyncio.AbstractEventLoop
+) -> None:
+    """The Main role's intents made once the next frame is drawn: the one that shows
+    what the start loaded (an intent or a notification before it makes them itself)."""
+
+    def drawn() -> None:
+        window.frameSwapped.disconnect(drawn)
+        loop.call_soon(main_role.settle)
+
+    window.frameSwapped.connect(drawn)
+    window.update()
+
+
 def make_views(state: AppState, ask: Asker) -> AppViews:
     return AppViews(state, ask, endpoint_problem)
 
@@ -124,11 +140,11 @@ def run(
     loop = qt_event_loop(app)
     asyncio.set_event_loop(loop)
     main_role = MainRole.on_host(supervisor, state)
-    ask.target = main_role.intents.ask
+    ask.target = main_role.ask
     from nib_desktop.outside.desktop_bus import bus_address
     from nib_desktop.outside.progress import Outside
 
-    outside = Outside(state, window, main_role.intents.ask)
+    outside = Outside(state, window, main_role.ask)
     resume_collector()  # (paused by the app's start, if it was)
     code = 0
     with loop:
@@ -164,6 +180,7 @@ def run(
                         log.debug(
                             "host %d ready at monotonic %.6f", supervisor.pid, time.monotonic()
                         )
+                    settle_after_frame(window, main_role, loop)
                     # the icon's PNGs read once the sessions are shown (3 ms): Qt gives
                     # it to the window already shown
                     set_window_icon(app)

@@ -19,6 +19,8 @@ class StepFiles:
         self.recount = Coalesced(run, self._count_current, "count the files of each step")
         self._ended: dict[tuple[str, str], int] = {}  # (session, step): its final count
         state.subscribe(self._heard)
+        if state.current is not None:  # made after a session was shown (`MainRole.intents`)
+            self.recount()
 
     def _heard(self, event: ev.Event, change: Change) -> None:
         current = self._state.current

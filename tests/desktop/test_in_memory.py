@@ -10,7 +10,7 @@ import pytest
 
 from harness.paired import paired
 from harness.waiting import until
-from host.protocol import methods as rpc
+from host.protocol import methods as rpc, plain_methods as plain, plain_models as pm
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
 from nib_desktop.state import events as ev, intents as it
 from nib_desktop.state.store import AppState
@@ -191,5 +191,54 @@ def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
             assert together[3] == [method.name for method in asked]
             assert [s.session_id for s in main.state.sessions] == [made.id]
             assert main.state.shown is not None and main.state.transcript.loaded
+
+    run(body())
+
+
+def test_the_intents_are_made_after_the_start_and_still_count_the_shown_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Main role makes its intents on first use, not on its way to "connected"; made
+    once a session is shown (as the window does after the start's frame), they still count
+    the files of its steps, though nothing changed after they were made."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("one\n")
+    data = tmp_path / "data"
+
+    async def body() -> None:
+        async with paired(data) as main:
+            session = await main.intents.sessions.create_session("agent", folder=str(folder))
+            await until(lambda: main.state.transcript.loaded, what="the session shown")
+            await main.intents.sessions.start_turn("1. One\n2. Two")
+            await until(lambda: main.state.turn(session.id).state == "completed")
+            await until(lambda: session.id in main.state.step_files, what="its steps counted")
+        async with paired(data) as main:  # the next start
+            assert "intents" not in vars(main)
+            assert main.state.shown is not None and main.state.transcript.loaded
+            assert session.id not in main.state.step_files
+            main.settle()
+            await until(lambda: session.id in main.state.step_files, what="counted once made")
+            assert [content for content, _ in main.state.step_files[session.id]] == [
+                "One",
+                "Two",
+            ]
+
+    run(body())
+
+
+def test_a_notification_makes_the_intents_before_it_is_routed(tmp_path: Path) -> None:
+    """The areas that follow the state hear every change routed: the first notification
+    makes them first."""
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            assert "intents" not in vars(main)
+            heard: list[bool] = []
+            main.state.subscribe(lambda _event, _change: heard.append("intents" in vars(main)))
+            await main.link.call(plain.SESSIONS_CREATE, pm.CreateSessionParams(mode="agent"))
+            await until(lambda: len(main.state.sessions) == 1, what="the session routed")
+            assert heard and all(heard)
 
     run(body())
