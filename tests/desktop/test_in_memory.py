@@ -166,7 +166,8 @@ def test_every_intent_has_its_one_handler_in_the_table(tmp_path) -> None:
 
 def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
     """The sessions, the tools, the agents and the settings are asked together, each
-    applied as it is answered; a session made before is shown from them."""
+    applied as it is answered; a session made before is shown from them, its latest turn,
+    checklist and transcript asked together too."""
 
     async def body() -> None:
         async with paired(tmp_path) as main:
@@ -191,6 +192,9 @@ def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
             assert together[3] == [method.name for method in asked]
             assert [s.session_id for s in main.state.sessions] == [made.id]
             assert main.state.shown is not None and main.state.transcript.loaded
+            shown = {rpc.TURNS_LIST.name, rpc.TODOS_GET.name, rpc.MESSAGES_LIST.name}
+            assert any(shown <= set(in_flight) for in_flight in together)
+            assert main.state.snapshot(made.id) is not None
 
     run(body())
 
