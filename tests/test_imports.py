@@ -434,13 +434,14 @@ def test_the_way_to_connected_imports_only_what_it_uses() -> None:
     """The window's geometry key is a SHA-256 from Python's own module (`hashlib` imports
     every digest it offers); a tool call's diff (difflib) and a history row's local time
     (datetime) are imported when first made, not with the Main role; and so are the
-    intents' areas (`MainRole.intents`)."""
+    intents' areas (`MainRole.intents`). Nothing on that way is a dataclass."""
     script = (
         "import pathlib, sys\n"
         "from nib_desktop.shell import prefs, window\n"
         "key = prefs.geometry_key(pathlib.Path('.'))\n"
         "import nib_desktop.main_role, nib_desktop.shell.event_loop\n"
-        "gone = ('hashlib', 'difflib', 'datetime', 'nib_desktop.work.dispatch')\n"
+        "import nib_desktop.outside.progress, nib_desktop.inbound.transcript_page\n"
+        "gone = ('hashlib', 'difflib', 'datetime', 'nib_desktop.work.dispatch', 'dataclasses')\n"
         "print([name for name in gone if name in sys.modules])\n"
         "import hashlib\n"
         "print(key.split('/')[1] == hashlib.sha256(str(pathlib.Path('.').resolve()).encode())"

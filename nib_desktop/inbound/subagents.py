@@ -4,15 +4,16 @@ folded, under it. The host tells which call a call ran under (`ToolCall.parentId
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 GLYPHS = {"running": "◐", "done": "✓", "failed": "✕"}
 
 
-@dataclass
 class _Sub:
-    name: str
-    state: str = "running"
+    """One sub-agent call: its name, and its state as it changes."""
+
+    __slots__ = ("name", "state")
+
+    def __init__(self, name: str, state: str = "running") -> None:
+        self.name, self.state = name, state
 
 
 class SubCalls:

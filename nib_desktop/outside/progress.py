@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtGui import QGuiApplication
@@ -39,10 +38,14 @@ APPROVAL_ACTIONS = ("default", "Show", "allow_once", "Allow once", "deny", "Deny
 END_ACTIONS = ("default", "Show")
 
 
-@dataclass
 class _Note:
-    notification: int
-    approval_id: str = ""  # the approval it asks about, if it does
+    """A session's notification on the desktop, and the approval it asks about, if it
+    does (until that is answered)."""
+
+    __slots__ = ("approval_id", "notification")
+
+    def __init__(self, notification: int, approval_id: str = "") -> None:
+        self.notification, self.approval_id = notification, approval_id
 
 
 def turn_words(turn: TurnView, done: int, total: int) -> str:
