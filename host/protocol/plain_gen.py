@@ -37,9 +37,11 @@ HEADER = '''"""{what} without pydantic, for the window (see `host.protocol.plain
 Written by `python -m host.protocol.plain_gen` from {source}:
 not to be edited; a test checks that it is what they give."""
 
-from __future__ import annotations
-
-'''
+{future}'''
+# The models' annotations are objects, not strings: a class's fields are read at its
+# first decode, and a string annotation was compiled then (about 0.2 ms a class, on the
+# window's way to "connected"). So each class comes after those its fields name.
+FUTURE = "from __future__ import annotations\n\n"
 
 
 def models_source() -> str:
@@ -57,7 +59,9 @@ def models_source() -> str:
         if typing.get_origin(_stripped(value)) in (types.UnionType, typing.Union)
         and not name.startswith("_")
     }
-    out = [HEADER.format(what="The contract's wire models", source="`host.protocol.models`")]
+    out = [
+        HEADER.format(what="The contract's wire models", source="`host.protocol.models`", future="")
+    ]
     out.append("from typing import Literal\n\nfrom host.protocol.plain import Plain as Plain\n\n")
     for name, value in namespace.items():
         if name.isupper() and isinstance(value, (*SIMPLE, dict)) and _literal_value(value):
@@ -75,7 +79,9 @@ def models_source() -> str:
 
 def methods_source() -> str:
     """plain_methods.py, before formatting."""
-    out = [HEADER.format(what="The contract's table", source="`host.protocol.methods`")]
+    out = [
+        HEADER.format(what="The contract's table", source="`host.protocol.methods`", future=FUTURE)
+    ]
     out.append(
         "from typing import Any\n\n"
         "from host.protocol import plain_models as m\n"
@@ -111,25 +117,42 @@ def _literal_value(value: Any) -> bool:
 
 
 def _ordered(classes: list[type[m.Wire]]) -> list[type[m.Wire]]:
-    """Each class after its bases and the classes of its defaults, otherwise in the
-    models' order."""
+    """Each class after its bases and the classes its fields name (their annotations and
+    defaults), otherwise in the models' order. A class that names itself, or a cycle of
+    them, cannot be: TypeError."""
     done: list[type[m.Wire]] = []
+    placing: list[type[m.Wire]] = []
 
     def place(cls: type[m.Wire]) -> None:
         if cls in done or cls is m.Wire:
             return
+        if cls in placing:
+            cycle = " -> ".join(c.__name__ for c in [*placing, cls])
+            raise TypeError(f"models that name each other cannot be plain: {cycle}")
+        placing.append(cls)
         for base in cls.__bases__:
             if issubclass(base, m.Wire):
                 place(base)
         for info in cls.model_fields.values():
+            for named in _models_in(info.annotation):
+                place(named)
             default = info.get_default(call_default_factory=True)
             if isinstance(default, m.Wire):
                 place(type(default))
+        placing.pop()
         done.append(cls)
 
     for cls in classes:
         place(cls)
     return done
+
+
+def _models_in(hint: Any) -> list[type[m.Wire]]:
+    """The models an annotation names, at any depth."""
+    hint = _stripped(hint)
+    if isinstance(hint, type):
+        return [hint] if issubclass(hint, m.Wire) else []
+    return [named for arg in typing.get_args(hint) for named in _models_in(arg)]
 
 
 def _class_source(cls: type[m.Wire], literals: dict[str, Any]) -> str:

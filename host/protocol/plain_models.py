@@ -3,8 +3,6 @@
 Written by `python -m host.protocol.plain_gen` from `host.protocol.models`:
 not to be edited; a test checks that it is what they give."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from host.protocol.plain import Plain as Plain
@@ -47,17 +45,17 @@ Origin = Literal["local", "remote"]
 RemoteState = Literal["connected", "connecting", "unreachable"]
 
 
+class AgentInfo(Plain):
+    name: str
+    version: str
+
+
 class AgentEntry(Plain):
     name: str
     command: str
     state: AgentState
     error: str | None
     agent_info: AgentInfo | None
-
-
-class AgentInfo(Plain):
-    name: str
-    version: str
 
 
 class AgentSessionInfo(Plain):
@@ -95,6 +93,16 @@ class AgentAnswered(Plain):
     action: Literal["accept", "decline", "cancel"]
 
 
+class AskField(Plain):
+    name: str
+    title: str
+    description: str = ""
+    kind: Literal["text", "number", "integer", "boolean", "choice"]
+    required: bool = False
+    default: str | None = None
+    choices: tuple[str, ...] = ()
+
+
 class AgentAsked(Plain):
     ask_id: str
     session_id: str
@@ -110,14 +118,54 @@ class AnswerParams(Plain):
     values: dict[str, str | float | bool] = {}
 
 
-class AskField(Plain):
-    name: str
-    title: str
-    description: str = ""
-    kind: Literal["text", "number", "integer", "boolean", "choice"]
-    required: bool = False
-    default: str | None = None
-    choices: tuple[str, ...] = ()
+class Turn(Plain):
+    id: str
+    session_id: str
+    state: TurnState
+    error: str | None
+    started_at: str
+    finished_at: str | None
+
+    @property
+    def interrupted(self) -> bool:
+        """Ended because its host stopped under it (section 8), not by its own failure."""
+        return self.state == "failed" and self.error == HOST_RESTARTED
+
+
+class Progress(Plain):
+    completed: int
+    total: int
+
+
+class Cost(Plain):
+    amount: float
+    currency: str
+
+
+class Usage(Plain):
+    used: int | None = None
+    size: int | None = None
+    cost: Cost | None = None
+
+
+class CheckResult(Plain):
+    command: tuple[str, ...]
+    state: CheckState
+    exit_code: int | None
+    output: str
+
+
+class AttemptRun(Plain):
+    session_id: str
+    agent: str
+    turn: Turn | None
+    todos: Progress
+    files: int
+    additions: int
+    deletions: int
+    usage: Usage | None
+    duration_ms: int | None
+    check: CheckResult | None
 
 
 class Attempt(Plain):
@@ -138,17 +186,15 @@ class AttemptRef(Plain):
     attempt_id: str
 
 
-class AttemptRun(Plain):
-    session_id: str
-    agent: str
-    turn: Turn | None
-    todos: Progress
-    files: int
-    additions: int
-    deletions: int
-    usage: Usage | None
-    duration_ms: int | None
-    check: CheckResult | None
+class FileAttachment(Plain):
+    type: Literal["file"]
+    path: str
+
+
+class ImageAttachment(Plain):
+    type: Literal["image"]
+    mime_type: str
+    data: str
 
 
 class AttemptStartParams(Plain):
@@ -160,11 +206,15 @@ class AttemptStartParams(Plain):
     attachments: tuple[FileAttachment | ImageAttachment, ...] = ()
 
 
-class CheckResult(Plain):
-    command: tuple[str, ...]
-    state: CheckState
-    exit_code: int | None
-    output: str
+class FileChange(Plain):
+    path: str
+    old_path: str | None
+    status: ChangeStatus
+    binary: bool
+    additions: int
+    deletions: int
+    diff: str
+    truncated: bool
 
 
 class Compared(Plain):
@@ -177,9 +227,16 @@ class CompareParams(Plain):
     b: str
 
 
-class Progress(Plain):
-    completed: int
-    total: int
+class Checkpoint(Plain):
+    id: str
+    session_id: str
+    reason: CheckpointReason
+    revision: int
+    turn_id: str | None
+    created_at: str
+    files: int
+    partial: bool
+    partial_reason: str | None
 
 
 class Changes(Plain):
@@ -197,18 +254,6 @@ class ChangesGetParams(Plain):
 class ChangesStepParams(Plain):
     session_id: str
     content: str
-
-
-class Checkpoint(Plain):
-    id: str
-    session_id: str
-    reason: CheckpointReason
-    revision: int
-    turn_id: str | None
-    created_at: str
-    files: int
-    partial: bool
-    partial_reason: str | None
 
 
 class CheckpointChanged(Plain):
@@ -234,17 +279,6 @@ class CheckpointListParams(Plain):
     limit: int = 100
 
 
-class FileChange(Plain):
-    path: str
-    old_path: str | None
-    status: ChangeStatus
-    binary: bool
-    additions: int
-    deletions: int
-    diff: str
-    truncated: bool
-
-
 class Restored(Plain):
     checkpoint: Checkpoint
     restored: tuple[str, ...]
@@ -265,10 +299,54 @@ class RevertHunkParams(Plain):
     hunk: int
 
 
+class ModeInfo(Plain):
+    id: str
+    name: str
+    description: str = ""
+
+
+class Modes(Plain):
+    current: str
+    available: tuple[ModeInfo, ...]
+
+
+class Choice(Plain):
+    value: str
+    name: str
+    description: str = ""
+
+
+class OptionInfo(Plain):
+    id: str
+    name: str
+    category: str | None = None
+    type: Literal["select", "boolean"]
+    current: str | bool
+    choices: tuple[Choice, ...] = ()
+
+
+class CommandInfo(Plain):
+    name: str
+    description: str = ""
+    hint: str | None = None
+
+
 class PromptKinds(Plain):
     image: bool = False
     audio: bool = False
     embedded_context: bool = False
+
+
+class TerminalSignIn(Plain):
+    command: tuple[str, ...]
+    env: dict[str, str] = {}
+
+
+class AuthInfo(Plain):
+    id: str
+    name: str
+    description: str = ""
+    terminal: TerminalSignIn | None = None
 
 
 class AgentControls(Plain):
@@ -286,50 +364,6 @@ class AuthenticateParams(Plain):
     method_id: str
 
 
-class AuthInfo(Plain):
-    id: str
-    name: str
-    description: str = ""
-    terminal: TerminalSignIn | None = None
-
-
-class Choice(Plain):
-    value: str
-    name: str
-    description: str = ""
-
-
-class CommandInfo(Plain):
-    name: str
-    description: str = ""
-    hint: str | None = None
-
-
-class Cost(Plain):
-    amount: float
-    currency: str
-
-
-class ModeInfo(Plain):
-    id: str
-    name: str
-    description: str = ""
-
-
-class Modes(Plain):
-    current: str
-    available: tuple[ModeInfo, ...]
-
-
-class OptionInfo(Plain):
-    id: str
-    name: str
-    category: str | None = None
-    type: Literal["select", "boolean"]
-    current: str | bool
-    choices: tuple[Choice, ...] = ()
-
-
 class SessionUsage(Plain):
     session_id: str
     used: int
@@ -345,17 +379,6 @@ class SetOptionParams(Plain):
     session_id: str
     option_id: str
     value: str | bool
-
-
-class TerminalSignIn(Plain):
-    command: tuple[str, ...]
-    env: dict[str, str] = {}
-
-
-class Usage(Plain):
-    used: int | None = None
-    size: int | None = None
-    cost: Cost | None = None
 
 
 class Exported(Plain):
@@ -434,18 +457,18 @@ class StatusChange(Plain):
     to: TodoStatus
 
 
-class TodoCommit(Plain):
-    revision: int
-    items: int
-    diff: TodoDiff
-
-
 class TodoDiff(Plain):
     added: tuple[str, ...] = ()
     completed_removed: tuple[str, ...] = ()
     dropped_unfinished: tuple[str, ...] = ()
     status_changed: tuple[StatusChange, ...] = ()
     reordered: bool = False
+
+
+class TodoCommit(Plain):
+    revision: int
+    items: int
+    diff: TodoDiff
 
 
 class TodoItem(Plain):
@@ -476,6 +499,34 @@ class ApprovalOption(Plain):
     kind: OptionKind
 
 
+class ToolDiff(Plain):
+    path: str
+    old_text: str | None = None
+    new_text: str
+    truncated: bool = False
+    line: int | None = None
+
+
+class ToolLocation(Plain):
+    path: str
+    line: int | None = None
+
+
+class ToolImage(Plain):
+    mime_type: ImageType
+    data: str
+
+
+class ToolActivity(Plain):
+    kind: str | None = None
+    status: ToolStatus = "completed"
+    diffs: tuple[ToolDiff, ...] = ()
+    output: str = ""
+    truncated: bool = False
+    locations: tuple[ToolLocation, ...] = ()
+    images: tuple[ToolImage, ...] = ()
+
+
 class ApprovalRequested(Plain):
     approval_id: str
     session_id: str
@@ -497,6 +548,11 @@ class ApprovalRespondParams(Plain):
     option_id: str | None = None
 
 
+class ToolInfo(Plain):
+    name: str
+    description: str
+
+
 class PluginInfo(Plain):
     name: str
     tools: tuple[ToolInfo, ...]
@@ -514,14 +570,16 @@ class Stale(Plain):
     notification: str
 
 
-class ToolInfo(Plain):
-    name: str
-    description: str
-
-
 class ToolsList(Plain):
     servers: tuple[ServerInfo, ...]
     plugins: tuple[PluginInfo, ...]
+
+
+class ToolCall(Plain):
+    id: str
+    name: str
+    arguments: str
+    parent_id: str | None = None
 
 
 class Message(Plain):
@@ -540,66 +598,6 @@ class Message(Plain):
     activity: ToolActivity | None = None
 
 
-class ToolActivity(Plain):
-    kind: str | None = None
-    status: ToolStatus = "completed"
-    diffs: tuple[ToolDiff, ...] = ()
-    output: str = ""
-    truncated: bool = False
-    locations: tuple[ToolLocation, ...] = ()
-    images: tuple[ToolImage, ...] = ()
-
-
-class ToolCall(Plain):
-    id: str
-    name: str
-    arguments: str
-    parent_id: str | None = None
-
-
-class ToolDiff(Plain):
-    path: str
-    old_text: str | None = None
-    new_text: str
-    truncated: bool = False
-    line: int | None = None
-
-
-class ToolImage(Plain):
-    mime_type: ImageType
-    data: str
-
-
-class ToolLocation(Plain):
-    path: str
-    line: int | None = None
-
-
-class FileAttachment(Plain):
-    type: Literal["file"]
-    path: str
-
-
-class ImageAttachment(Plain):
-    type: Literal["image"]
-    mime_type: str
-    data: str
-
-
-class Turn(Plain):
-    id: str
-    session_id: str
-    state: TurnState
-    error: str | None
-    started_at: str
-    finished_at: str | None
-
-    @property
-    def interrupted(self) -> bool:
-        """Ended because its host stopped under it (section 8), not by its own failure."""
-        return self.state == "failed" and self.error == HOST_RESTARTED
-
-
 class Empty(Plain):
     pass
 
@@ -607,6 +605,20 @@ class Empty(Plain):
 class DeleteParams(Plain):
     session_id: str
     worktree: KeepOrRemove | None = None
+
+
+class WorktreeStatus(Plain):
+    session_id: str
+    branch: str
+    base: str
+    base_commit: str
+    head: str
+    base_head: str
+    ahead: int
+    behind: int
+    dirty: bool
+    files: tuple[FileChange, ...]
+    conflicts: tuple[str, ...]
 
 
 class Merged(Plain):
@@ -650,20 +662,6 @@ class WorktreeRequest(Plain):
     base: str | None = None
     branch: str | None = None
     carry: bool = False
-
-
-class WorktreeStatus(Plain):
-    session_id: str
-    branch: str
-    base: str
-    base_commit: str
-    head: str
-    base_head: str
-    ahead: int
-    behind: int
-    dirty: bool
-    files: tuple[FileChange, ...]
-    conflicts: tuple[str, ...]
 
 
 class RemoteInfo(Plain):

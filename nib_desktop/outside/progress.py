@@ -39,10 +39,7 @@ END_ACTIONS = ("default", "Show")
 
 
 class _Note:
-    """A session's notification on the desktop, and the approval it asks about, if it
-    does (until that is answered)."""
-
-    __slots__ = ("approval_id", "notification")
+    """A session's desktop notification, and the approval it asks about (until answered)."""
 
     def __init__(self, notification: int, approval_id: str = "") -> None:
         self.notification, self.approval_id = notification, approval_id
