@@ -95,7 +95,12 @@ class MainRole:
         return Intents(self.link, self.state, self.loader, self.run, self._data_dir)
 
     def ask(self, intent: Intent | ev.Event) -> None:
-        """The views' intents (and the events they name), carried out."""
+        """The views' intents carried out; an event a view names (a draft kept as the
+        shown session changes, a session shown) applied as it is, the intents not made
+        for it."""
+        if type(intent) in ev.EVENTS:
+            self.state.apply(intent)  # type: ignore[arg-type]
+            return
         self.intents.ask(intent)
 
     def settle(self) -> None:

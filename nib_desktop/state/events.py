@@ -4,6 +4,8 @@ module is imported, about 0.8 ms a class); the state's `apply` alone makes them 
 Their fields' types are evaluated as the classes are made (no `from __future__ import
 annotations`): as strings, `typing` would compile each of them, 59 compiles."""
 
+import typing
+
 from nib_desktop.state.asking import AskEnded as AskEnded, AskTold as AskTold
 from nib_desktop.state.attachments import HeldImage
 from nib_desktop.state.attempts import AttemptTold as AttemptTold, CheckRecalled as CheckRecalled
@@ -242,3 +244,6 @@ Event = (
     | AttemptTold | AskTold | AskEnded | CheckRecalled | RemoteFolderChecked
 )
 # fmt: on
+
+# every event: a view may name one as its intent (one that only says what the user did)
+EVENTS: frozenset[type] = frozenset(typing.get_args(Event))

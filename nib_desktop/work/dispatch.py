@@ -8,7 +8,6 @@ background for the views (`nib_desktop.link.runner`).
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -39,9 +38,6 @@ from nib_desktop.work.steering_work import SteeringWork
 from nib_desktop.work.step_files import StepFiles
 from nib_desktop.work.transcript_copy import copy_transcript
 from nib_desktop.work.worktree_work import WorktreeWork
-
-# the events a view may name as its intent (those that only say what the user did)
-EVENTS = frozenset(typing.get_args(ev.Event))
 
 
 class Intents:
@@ -83,7 +79,7 @@ class Intents:
         """Carry out `intent` (a view's slot): an event the view names is applied as it
         is; every intent has its one handler in the table (`handlers`), which runs what
         it asks of the host in the background."""
-        if type(intent) in EVENTS:
+        if type(intent) in ev.EVENTS:
             self._state.apply(intent)  # type: ignore[arg-type]
             return
         self._handlers[type(intent)](intent)

@@ -246,3 +246,19 @@ def test_a_notification_makes_the_intents_before_it_is_routed(tmp_path: Path) ->
             assert heard and all(heard)
 
     run(body())
+
+
+def test_an_event_a_view_names_is_applied_without_making_the_intents(tmp_path: Path) -> None:
+    """A view names an event when it only says what the user did (the composer keeps a
+    draft as the shown session changes, at the start too): applied as it is, it does not
+    make the intents on the way to "connected"; an intent does."""
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            main.ask(ev.DraftSaved("a-session", "half a thought"))
+            assert main.state.drafts.get("a-session") == "half a thought"
+            assert "intents" not in vars(main)
+            main.ask(it.OpenHistory())
+            assert "intents" in vars(main)
+
+    run(body())
