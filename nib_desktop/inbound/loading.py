@@ -96,8 +96,10 @@ class Loader:
 
     async def show_current(self) -> None:
         """The shown session's steering, latest turn, checklist and newest transcript
-        page: asked together (none waits on another's answer, one round trip to the host
-        instead of four), each applied as it was when they were asked one by one."""
+        page: asked together (none waits on another's answer: one round trip to the host
+        instead of four), and applied together once all are in, in that order, so that
+        the window draws the session once, whole (not its checklist first, then a frame
+        later its transcript)."""
         session = self._state.shown
         if session is None:
             return
@@ -115,20 +117,20 @@ class Loader:
         newest = ask(host.call(rpc.MESSAGES_LIST, page))
         asked = [call for call in (controls, turns, todos, newest) if call is not None]
         try:
-            if controls is not None:
-                steering = tools_and_controls.steering(await controls)
-                self._state.apply(ev.SteeringTold(steering))
+            steering = await controls if controls is not None else None
             listed = await turns
-            if listed.turns:
-                self._state.apply(ev.TurnChanged(convert.turn(listed.turns[0])))
-            if todos is not None:
-                snapshot = await todos
-                if not session.remote:
-                    self._recovered.add(sid)
-                self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
+            snapshot = await todos if todos is not None else None
             listing = await newest
         finally:
             _let_go(*asked)
+        if steering is not None:
+            self._state.apply(ev.SteeringTold(tools_and_controls.steering(steering)))
+        if listed.turns:
+            self._state.apply(ev.TurnChanged(convert.turn(listed.turns[0])))
+        if snapshot is not None:
+            if not session.remote:
+                self._recovered.add(sid)
+            self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
         if self._state.current != sid:
             return  # another session is shown now
         messages = listing.messages

@@ -262,3 +262,35 @@ def test_an_event_a_view_names_is_applied_without_making_the_intents(tmp_path: P
             assert "intents" in vars(main)
 
     run(body())
+
+
+def test_a_shown_session_is_applied_whole_in_one_turn_of_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its latest turn, checklist and transcript page are applied together once all are
+    in: the window draws the session once, not its checklist a frame before the rest."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            made = await main.intents.sessions.create_session("agent")
+            await main.intents.sessions.start_turn("1. One\n2. Two")
+            await until(lambda: main.state.turn(made.id).state == "completed")
+            loop = asyncio.get_running_loop()
+            turns_of_the_loop: list[int] = []
+            seen: list[tuple[str, int]] = []
+            apply = main.state.apply
+
+            def applied(event: Any) -> Any:
+                if isinstance(event, ev.TurnChanged | ev.SnapshotArrived | ev.TranscriptPage):
+                    seen.append((type(event).__name__, len(turns_of_the_loop)))
+                    loop.call_soon(turns_of_the_loop.append, 1)
+                return apply(event)
+
+            monkeypatch.setattr(main.state, "apply", applied)
+            await main.loader.reload()
+            names = [name for name, _ in seen]
+            assert names == ["TurnChanged", "SnapshotArrived", "TranscriptPage"]
+            assert len({turn for _, turn in seen}) == 1, seen
+
+    run(body())
