@@ -7,13 +7,13 @@ import pytest
 
 from nib_desktop.state import intents as it
 from nib_desktop.state.record import Record
-from tests.helpers.compiles import counted_execs
+from tests.helpers.compiles import counted_sources
 
 
 def test_a_record_class_is_made_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     """A frozen dataclass compiles its methods (exec) as its class is made; a Record
     compiles nothing."""
-    ran = counted_execs(monkeypatch)
+    ran = counted_sources(monkeypatch)
 
     class Asked(Record):
         path: str

@@ -17,7 +17,7 @@ import nib_desktop.state
 import ui
 from nib_desktop.state import tuples
 from nib_desktop.state.tuples import NamedTuple
-from tests.helpers.compiles import counted_execs
+from tests.helpers.compiles import counted_sources
 
 
 def declared(base: Any, name: str) -> Any:
@@ -51,7 +51,7 @@ class Empty(NamedTuple):
 def test_classes_of_one_arity_compile_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """typing.NamedTuple compiles a `__new__` for each class; this one once per number
     of fields, then none for a second class of as many."""
-    ran = counted_execs(monkeypatch)
+    ran = counted_sources(monkeypatch)
 
     class First(NamedTuple):
         path: str

@@ -1,4 +1,5 @@
-"""What Python compiles from source while a test runs: every `exec` call, counted."""
+"""What Python compiles from source while a test runs: every `exec` or `compile` call,
+counted."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from typing import Any
 import pytest
 
 
-def counted_execs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The sources `exec` runs from now on, in order (a dataclass compiles its methods
-    this way, `collections.namedtuple` its `__new__`)."""
+def counted_sources(monkeypatch: pytest.MonkeyPatch, builtin: str = "exec") -> list[object]:
+    """The sources the builtin `builtin` ("exec" or "compile") is given from now on, in
+    order (a dataclass compiles its methods with `exec`, `collections.namedtuple` its
+    `__new__`; `typing` compiles a string annotation with `compile`)."""
     ran: list[object] = []
-    real_exec = builtins.exec
+    real = getattr(builtins, builtin)
 
-    def counted(*args: Any, **kwargs: Any) -> None:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         ran.append(args[0])
-        real_exec(*args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(builtins, "exec", counted)
+    monkeypatch.setattr(builtins, builtin, counted)
     return ran

@@ -3,7 +3,6 @@ the same JSON in and out for every model, and a clear error for what is not the 
 
 from __future__ import annotations
 
-import builtins
 import subprocess
 import sys
 import types
@@ -21,6 +20,7 @@ from host.protocol.plain_gen import (
     methods_source,
     models_source,
 )
+from tests.helpers.compiles import counted_sources
 
 WIRE = [v for v in vars(m).values() if isinstance(v, type) and issubclass(v, m.Wire)]
 WIRE = [cls for cls in WIRE if cls is not m.Wire]
@@ -174,13 +174,6 @@ def test_a_models_first_decode_compiles_nothing(monkeypatch: pytest.MonkeyPatch)
     """The generated models' annotations are objects (each class after those its fields
     name): reading a class's fields at its first decode compiles no string, as
     `typing.get_type_hints` did for every annotation, about 0.15 ms a class."""
-    compiled: list[object] = []
-    real = builtins.compile
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        compiled.append(args[0])
-        return real(*args, **kwargs)
-
     classes = [
         kind
         for kind in vars(p).values()
@@ -188,7 +181,7 @@ def test_a_models_first_decode_compiles_nothing(monkeypatch: pytest.MonkeyPatch)
     ]
     for kind in classes:
         monkeypatch.setattr(kind, "_fields", None)  # read again below, as at a first decode
-    monkeypatch.setattr(builtins, "compile", counted)
+    compiled = counted_sources(monkeypatch, "compile")
     fields = {kind: kind._spec() for kind in classes}
     assert compiled == []
     assert len(classes) > 100 and sum(len(spec) for spec in fields.values()) > 300
