@@ -50,57 +50,49 @@ window.frameSwapped.connect(first)
 app.exec()
 """
 
+# A demo turn of N steps (argv[2]) in the app, on the data home its caller gives
+# (XDG_DATA_HOME), the dock then expanded; prints the resident sets of the GUI and the
+# host. Once per bench run for the memory after a 20-step turn, and once to make the data
+# home whose last session (10 steps) is shown again at each start ("connected, 1 session").
 TURN = """
-import os, sys, tempfile
-from collections.abc import Iterator
-from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-from nib_desktop.shell.lean import lean_start
-lean_start()  # as the app's start does first
-os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
-from nib_desktop.shell.boot import create_app
-from nib_desktop.shell.window import run
-from nib_desktop.shell.scripted import demo_turn
-from nib_desktop.link.supervisor import HostSupervisor
-from bench.stats import rss_mb
-supervisor = HostSupervisor(Path(tempfile.mkdtemp()))
-async def turn(main, window):
-    import asyncio
-    request = "\\n".join(f"{i}. Step number {i}" for i in range(1, 21))
-    await demo_turn(main, lambda s: s.revision == 41, request)
-    from nib_desktop.state import events as ev
-    main.state.apply(ev.DockExpanded(True))
-    window.update()
-    await asyncio.sleep(0.2)
-    print(f"rss {rss_mb(os.getpid()):.1f} {rss_mb(supervisor.pid):.1f}", flush=True)
-    return 0
-create_app()
-from nib_desktop.shell.scripted import bounded
-sys.exit(run(supervisor, bounded(turn)))
-"""
-
-
-# A data home where one session has a 10-step checklist done (its transcript, checklist
-# and history), made once per bench run: as a user starts it on a working day, the last
-# session is shown again, its transcript and checklist loaded before "connected".
-SESSION = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
+steps = int(sys.argv[2])
 from nib_desktop.shell.lean import lean_start
-lean_start()
+lean_start()  # as the app's start does first
 os.environ["NIB_DEMO_STEP_DELAY_MS"] = "0"
 from host.protocol.appinfo import default_data_dir
 from nib_desktop.shell.boot import create_app
 from nib_desktop.shell.window import run
 from nib_desktop.shell.scripted import bounded, demo_turn
 from nib_desktop.link.supervisor import HostSupervisor
+from nib_desktop.state import events as ev
+from bench.stats import rss_mb
+supervisor = HostSupervisor(default_data_dir())
 async def turn(main, window):
-    request = "\\n".join(f"{i}. Step number {i}" for i in range(1, 11))
-    await demo_turn(main, lambda s: s.revision >= 21, request)
+    request = "\\n".join(f"{i}. Step number {i}" for i in range(1, steps + 1))
+    await demo_turn(main, lambda s: s.revision == 2 * steps + 1, request)
+    main.state.apply(ev.DockExpanded(True))
+    window.update()
+    import asyncio  # (after lean_start, as the app imports it)
+    await asyncio.sleep(0.2)
+    print(f"rss {rss_mb(os.getpid()):.1f} {rss_mb(supervisor.pid):.1f}", flush=True)
     return 0
 create_app()
-sys.exit(run(HostSupervisor(default_data_dir()), bounded(turn)))
+sys.exit(run(supervisor, bounded(turn)))
 """
+
+
+def demo_turn(home: str, steps: int) -> str:
+    """`TURN` on the data home `home`; what it printed."""
+    return subprocess.run(
+        [sys.executable, "-c", TURN, str(ROOT), str(steps)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**env(), "QT_QPA_PLATFORM": "offscreen", "XDG_DATA_HOME": home},
+        timeout=120,
+    ).stdout
 
 
 def env() -> dict[str, str]:
@@ -237,13 +229,7 @@ def measure(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="nib-bench-") as temporary:
         home, folder = f"{temporary}/home", f"{temporary}/host"
         with_session = f"{temporary}/session"
-        subprocess.run(
-            [sys.executable, "-c", SESSION, str(ROOT)],
-            env={**env(), "QT_QPA_PLATFORM": "offscreen", "XDG_DATA_HOME": with_session},
-            capture_output=True,
-            check=True,
-            timeout=120,
-        )
+        demo_turn(with_session, 10)
         measure_bare()  # warm the file cache for both, and the app's bytecode
         measure_app(home)
         measure_app(home)
@@ -258,6 +244,7 @@ def measure(args: argparse.Namespace) -> int:
             models_runs.append(measure_import("host.protocol.models"))
             hosts.append(measure_host(folder))
             protocols.append(measure_import("host.protocol"))
+        told = demo_turn(f"{temporary}/turn", 20)  # the memory after a 20-step turn
     bare = statistics.median(bares)
     host_alone = statistics.median(hosts)
     protocol = statistics.median(protocols)
@@ -274,14 +261,7 @@ def measure(args: argparse.Namespace) -> int:
     ready = statistics.median(r[1] for r in runs)
     gui = statistics.median(r[2] for r in runs)
     host = statistics.median(r[3] for r in runs)
-    turn = subprocess.run(
-        [sys.executable, "-c", TURN, str(ROOT)],
-        capture_output=True,
-        text=True,
-        env={**env(), "QT_QPA_PLATFORM": "offscreen"},
-        timeout=120,
-    )
-    line = next((ln for ln in turn.stdout.splitlines() if ln.startswith("rss ")), "rss nan nan")
+    line = next((ln for ln in told.splitlines() if ln.startswith("rss ")), "rss nan nan")
     gui_after, host_after = (float(v) for v in line.split()[1:])
     where = f"under Xvfb ({DISPLAY})" if DISPLAY else "offscreen"
     print(f"median of {args.runs} runs, {where}")
