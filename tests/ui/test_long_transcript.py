@@ -127,3 +127,34 @@ def test_the_copy_button_stands_beside_a_short_line_never_over_its_words(gui: Gu
             assert not words.intersects(place), (words, place)
 
     gui.run(body())
+
+
+def test_a_line_that_becomes_a_users_message_in_place_is_sized_to_its_words(gui: Gui) -> None:
+    """A delegate kept across a change of its row (`set_rows` changes rows in place: a
+    session switched to, a page loaded again) that was a tool call's compact line and is
+    now the user's message: its bubble is as wide as its words, right-aligned, with no
+    binding loop on its width (which Qt warns of, and the suite fails on)."""
+    from nib_desktop.state import events as ev
+    from nib_desktop.state.transcript_lines import Line
+
+    async def body() -> None:
+        await gui.start()
+        session = await gui.actions.sessions.create_session("agent")
+        await until(lambda: gui.state.transcript.loaded, what="the session shown")
+        called = Line("tool_call", "Read app.py", seq=1, call_id="c1", call_input="app.py")
+        gui.state.apply(ev.TranscriptPage(session.id, (called,), False, 1, newest_seq=1))
+        await until(lambda: len(gui.visible_items("transcriptText")) == 1, what="the call")
+        (text,) = gui.visible_items("transcriptText")
+        full = text.parentItem().width()
+        gui.state.apply(
+            ev.TranscriptPage(session.id, (Line("user", "Fix it", seq=1),), False, 1, newest_seq=1)
+        )
+        await until(lambda: text.property("text") == "Fix it", what="the same line, now the user's")
+        await gui.frame()
+        bubble = text.parentItem()
+        assert gui.visible_items("transcriptText") == [text]  # the delegate was kept
+        assert 0 < bubble.width() < full / 2  # as wide as "Fix it", not the view's width
+        view = bubble.parentItem()
+        assert bubble.x() + bubble.width() == view.width()  # right-aligned
+
+    gui.run(body())

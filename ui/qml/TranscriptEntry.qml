@@ -50,6 +50,18 @@ Item {
 
     HoverHandler { id: hover }
 
+    // Qt lays a text out unwrapped when its natural width is first read, and says that
+    // width changed during the read: a binding loop where the read is a binding's (the
+    // bubble's, as a line kept in place turns from a compact or long one into a short
+    // message). Read here, once, for a line that is not long; the bubble reads it after.
+    property bool measured: false
+    function measure(): void {
+        if (!entry.long && !entry.measured)
+            entry.measured = body.implicitWidth >= 0
+    }
+    onLongChanged: measure()
+    Component.onCompleted: measure()
+
     // the keyboard into this line's text, to select in it (S in the transcript)
     function selectByKeys(): void {
         body.forceActiveFocus()
@@ -86,7 +98,8 @@ Item {
         anchors.right: entry.kind === "user" ? parent.right : undefined
         // a long message fills the width anyway: not laid out unwrapped to find out
         width: entry.compact ? parent.width
-             : entry.long ? parent.width * 0.85 : Math.min(parent.width * 0.85, body.implicitWidth + 24)
+             : entry.long || !entry.measured ? parent.width * 0.85
+             : Math.min(parent.width * 0.85, body.implicitWidth + 24)
         implicitHeight: body.implicitHeight + (entry.compact ? 4 : 16)
         radius: 8
         color: entry.kind === "user" ? entry.theme.userBubble : "transparent"
