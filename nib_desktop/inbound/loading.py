@@ -95,33 +95,47 @@ class Loader:
         self._state.apply(ev.AgentsListed(convert.agents(agents)))
 
     async def show_current(self) -> None:
+        """The shown session's steering, latest turn, checklist and newest transcript
+        page: asked together (none waits on another's answer: one round trip to the host
+        instead of four), and applied together once all are in, in that order, so that
+        the window draws the session once, whole (not its checklist first, then a frame
+        later its transcript)."""
         session = self._state.shown
         if session is None:
             return
         sid = session.session_id
-        ref = m.SessionRef(session_id=sid)
         if session.remote and session.remote_state != "connected":
             return  # loaded once its host is linked again
-        if session.agent:  # what its agent offers to steer it, as the host holds it
-            held = m.ControlsParams(session_id=sid)
-            controls = await self._host.call(rpc.AGENTS_CONTROLS, held)
-            self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
-        turns = await self._host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100))
-        if turns.turns:
-            self._state.apply(ev.TurnChanged(convert.turn(turns.turns[0])))
+        host, ask = self._host, asyncio.ensure_future
+        # what its agent offers to steer it, as the host holds it
+        held = m.ControlsParams(session_id=sid)
+        controls = ask(host.call(rpc.AGENTS_CONTROLS, held)) if session.agent else None
+        turns = ask(host.call(rpc.TURNS_LIST, m.TurnListParams(session_id=sid, limit=100)))
         fetch = not session.checklist_note if session.remote else sid not in self._recovered
-        if fetch:
-            snapshot = await self._host.call(rpc.TODOS_GET, ref)
+        todos = ask(host.call(rpc.TODOS_GET, m.SessionRef(session_id=sid))) if fetch else None
+        page = m.MessageListParams(session_id=sid, limit=TRANSCRIPT_PAGE)
+        newest = ask(host.call(rpc.MESSAGES_LIST, page))
+        asked = [call for call in (controls, turns, todos, newest) if call is not None]
+        try:
+            steering = await controls if controls is not None else None
+            listed = await turns
+            snapshot = await todos if todos is not None else None
+            listing = await newest
+        finally:
+            _let_go(*asked)
+        if steering is not None:
+            self._state.apply(ev.SteeringTold(tools_and_controls.steering(steering)))
+        if listed.turns:
+            self._state.apply(ev.TurnChanged(convert.turn(listed.turns[0])))
+        if snapshot is not None:
             if not session.remote:
                 self._recovered.add(sid)
             self._state.apply(ev.SnapshotArrived(convert.snapshot(snapshot)))
-        page = m.MessageListParams(session_id=sid, limit=TRANSCRIPT_PAGE)
-        listing = await self._host.call(rpc.MESSAGES_LIST, page)
         if self._state.current != sid:
             return  # another session is shown now
         messages = listing.messages
         maker = self._feed.reset(titled=bool(session.agent), folder=session.cwd)
-        lines = transcript_page.transcript(messages, self._turns(turns), maker=maker)
+        lines = transcript_page.transcript(messages, self._turns(listed), maker=maker)
         first, last = (messages[0], messages[-1]) if messages else (None, None)
         self._state.apply(
             ev.TranscriptPage(
@@ -137,9 +151,9 @@ class Loader:
             # told before the first prompt: the agent started and its session opened now,
             # once the transcript is drawn (agents.controlsChanged follows)
             ahead = m.ControlsParams(session_id=sid, open=True)
-            controls = await self._host.call(rpc.AGENTS_CONTROLS, ahead)
+            opened = await self._host.call(rpc.AGENTS_CONTROLS, ahead)
             if self._state.current == sid:
-                self._state.apply(ev.SteeringTold(tools_and_controls.steering(controls)))
+                self._state.apply(ev.SteeringTold(tools_and_controls.steering(opened)))
 
     async def load_older_messages(self) -> None:
         """The page of the shown transcript before the oldest message loaded."""

@@ -166,7 +166,8 @@ def test_every_intent_has_its_one_handler_in_the_table(tmp_path) -> None:
 
 def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
     """The sessions, the tools, the agents and the settings are asked together, each
-    applied as it is answered; a session made before is shown from them."""
+    applied as it is answered; a session made before is shown from them, its latest turn,
+    checklist and transcript asked together too."""
 
     async def body() -> None:
         async with paired(tmp_path) as main:
@@ -191,6 +192,8 @@ def test_after_a_connect_the_lists_are_asked_at_once(tmp_path: Path) -> None:
             assert together[3] == [method.name for method in asked]
             assert [s.session_id for s in main.state.sessions] == [made.id]
             assert main.state.shown is not None and main.state.transcript.loaded
+            shown = {rpc.TURNS_LIST.name, rpc.TODOS_GET.name, rpc.MESSAGES_LIST.name}
+            assert any(shown <= set(in_flight) for in_flight in together)
             assert main.state.snapshot(made.id) is not None
 
     run(body())
@@ -257,5 +260,37 @@ def test_an_event_a_view_names_is_applied_without_making_the_intents(tmp_path: P
             assert "intents" not in vars(main)
             main.ask(it.OpenHistory())
             assert "intents" in vars(main)
+
+    run(body())
+
+
+def test_a_shown_session_is_applied_whole_in_one_turn_of_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its latest turn, checklist and transcript page are applied together once all are
+    in: the window draws the session once, not its checklist a frame before the rest."""
+    monkeypatch.setenv("NIB_DEMO_STEP_DELAY_MS", "0")
+
+    async def body() -> None:
+        async with paired(tmp_path) as main:
+            made = await main.intents.sessions.create_session("agent")
+            await main.intents.sessions.start_turn("1. One\n2. Two")
+            await until(lambda: main.state.turn(made.id).state == "completed")
+            loop = asyncio.get_running_loop()
+            turns_of_the_loop: list[int] = []
+            seen: list[tuple[str, int]] = []
+            apply = main.state.apply
+
+            def applied(event: Any) -> Any:
+                if isinstance(event, ev.TurnChanged | ev.SnapshotArrived | ev.TranscriptPage):
+                    seen.append((type(event).__name__, len(turns_of_the_loop)))
+                    loop.call_soon(turns_of_the_loop.append, 1)
+                return apply(event)
+
+            monkeypatch.setattr(main.state, "apply", applied)
+            await main.loader.reload()
+            names = [name for name, _ in seen]
+            assert names == ["TurnChanged", "SnapshotArrived", "TranscriptPage"]
+            assert len({turn for _, turn in seen}) == 1, seen
 
     run(body())
