@@ -67,10 +67,12 @@ class HostCore:
         from host.checkpoints.restoring import recover  # a restore a kill stopped, finished
 
         self._recovering = asyncio.ensure_future(recover(self.checkpoints, self._note))
-        # The models of a window's first calls (`Loader.reload` asks them), each
-        # otherwise built on its first use (`defer_build`), about 3 ms in all: the host
-        # is usually ready before the window asks, which then waits less for its answers.
+        # The models of a window's first calls (`Loader.reload` asks the lists, then
+        # `Loader.show_current` the shown session's reads), each otherwise built on its
+        # first use (`defer_build`), about 7 ms in all: the host is usually ready before
+        # the window asks, which then waits less for its answers.
         first = (rpc.HELLO, rpc.SESSIONS_LIST, rpc.TOOLS_LIST, rpc.AGENTS_LIST, rpc.SETTINGS_GET)
+        first += (rpc.AGENTS_CONTROLS, rpc.TURNS_LIST, rpc.TODOS_GET, rpc.MESSAGES_LIST)
         for method in first:
             method.params.model_rebuild()
             method.result.model_rebuild()

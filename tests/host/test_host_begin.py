@@ -31,14 +31,16 @@ def test_the_models_of_a_window_s_first_calls_are_built_as_the_host_begins(
     tmp_path: Path,
 ) -> None:
     """Each contract model is built on its first use; those of the calls a window makes
-    as it connects are built while the host begins, before the window asks."""
+    as it connects (the lists, and the reads of the session it shows) are built while the
+    host begins, before the window asks."""
     script = (
         "import asyncio\n"
         "from pathlib import Path\n"
         "from host.core import HostCore\n"
         "from host.protocol import methods as rpc\n"
         "calls = (rpc.HELLO, rpc.SESSIONS_LIST, rpc.TOOLS_LIST, rpc.AGENTS_LIST,\n"
-        "         rpc.SETTINGS_GET)\n"
+        "         rpc.SETTINGS_GET, rpc.AGENTS_CONTROLS, rpc.TURNS_LIST, rpc.TODOS_GET,\n"
+        "         rpc.MESSAGES_LIST)\n"
         "built = lambda: all(c.params.__pydantic_complete__ and c.result.__pydantic_complete__\n"
         "                    for c in calls)\n"
         f"core = HostCore(Path({str(tmp_path)!r}), services_later=True)\n"
