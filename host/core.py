@@ -71,9 +71,9 @@ class HostCore:
         # `Loader.show_current` the shown session's reads), each otherwise built on its
         # first use (`defer_build`), about 7 ms in all: the host is usually ready before
         # the window asks, which then waits less for its answers.
-        first = (rpc.HELLO, rpc.SESSIONS_LIST, rpc.TOOLS_LIST, rpc.AGENTS_LIST, rpc.SETTINGS_GET)
-        first += (rpc.AGENTS_CONTROLS, rpc.TURNS_LIST, rpc.TODOS_GET, rpc.MESSAGES_LIST)
-        for method in first:
+        lists = (rpc.HELLO, rpc.SESSIONS_LIST, rpc.TOOLS_LIST, rpc.AGENTS_LIST, rpc.SETTINGS_GET)
+        reads = (rpc.AGENTS_CONTROLS, rpc.TURNS_LIST, rpc.TODOS_GET, rpc.MESSAGES_LIST)
+        for method in (*lists, *reads):
             method.params.model_rebuild()
             method.result.model_rebuild()
 
