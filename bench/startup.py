@@ -7,8 +7,9 @@ Start: from spawning the Python process to the main window's first frame; from s
 the host to its ready line; and from spawning the app to its client being connected to
 the host it spawned, with the sessions loaded: on a data folder with none, and on one
 whose last session (a 10-step demo turn) is shown again, its transcript and checklist
-loaded. Memory: resident set of
-the GUI and the host after start, and after a 20-step demo turn.
+loaded (in the window's state and views, the dock made; the transcript's rows are made
+as the next frame is drawn). Memory: resident set of the GUI and the host after start,
+and after a 20-step demo turn.
 
 Each run measures the app and its floors one after the other (the bare window, the
 models' import), and the medians are compared. Offscreen by default (Qt's software
@@ -271,7 +272,7 @@ def measure(args: argparse.Namespace) -> int:
         ("first frame", frame, "target <= 1.3x"),
         ("host ready", host_alone, "target -"),
         ("connected", ready, "target <= 1.8x, sessions shown"),
-        ("connected, 1 session", shown, "the same, its transcript and checklist shown too"),
+        ("connected, 1 session", shown, "the same, its transcript and checklist loaded too"),
     )
     for label, value, target in rows:
         print(
