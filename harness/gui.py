@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QWheelEvent
@@ -28,6 +28,9 @@ from nib_desktop.shell.window import Asker, make_views, restore_from_data_dir
 from nib_desktop.state import events as ev
 from nib_desktop.state.store import AppState
 from ui.snapshots import Item, Snapshot
+
+if TYPE_CHECKING:
+    from nib_desktop.work.dispatch import Intents
 
 
 def walk(item: QQuickItem) -> list[QQuickItem]:
@@ -62,12 +65,11 @@ class Gui:
             self._supervisor = HostSupervisor(data_dir)
             self.main = MainRole.on_host(self._supervisor, self.state)
         self._opened = contextlib.AsyncExitStack()  # the Main role, once started
-        asker.target = self.main.intents.ask
-        self.actions = self.main.intents
+        asker.target = self.main.ask  # as the app's window asks
         # progress outside the window; on a session bus when a test gives one
         from nib_desktop.outside.progress import Outside
 
-        self.outside = Outside(self.state, self.window, self.main.intents.ask)
+        self.outside = Outside(self.state, self.window, self.main.ask)
         self.bus_address: str | None = None
         # the views, by area
         self.sessions = self.views.sessions_view
@@ -110,6 +112,7 @@ class Gui:
         await self.outside.start(self.bus_address)
         assert await self.open(), self.state.connection_error
         await next_frame(self.window)
+        self.main.settle()  # as the app does once that frame is drawn
         if not activate:
             return
         # window shortcuts answer only in the active window; offscreen it is active at
@@ -125,6 +128,11 @@ class Gui:
         host started."""
         await self._opened.enter_async_context(self.main)
         return self.main.ready
+
+    @property
+    def actions(self) -> Intents:
+        """The Main role's intents, by area (made on first use, as in the app)."""
+        return self.main.intents
 
     async def frame(self) -> None:
         await next_frame(self.window)

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from functools import cached_property
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from nib_desktop.inbound.loading import Loader
 from nib_desktop.inbound.router import HistoryFeed, LineFeed, Router
@@ -101,7 +101,7 @@ class MainRole:
         if type(intent) in ev.EVENTS:
             self.state.apply(intent)  # type: ignore[arg-type]
             return
-        self.intents.ask(intent)
+        self.intents.ask(cast("Intent", intent))
 
     def settle(self) -> None:
         """Once start-up's answers are on screen: the intents made, before the user's

@@ -75,13 +75,10 @@ class Intents:
 
     # --- running them -----------------------------------------------------------------
 
-    def ask(self, intent: it.Intent | ev.Event) -> None:
-        """Carry out `intent` (a view's slot): an event the view names is applied as it
-        is; every intent has its one handler in the table (`handlers`), which runs what
-        it asks of the host in the background."""
-        if type(intent) in ev.EVENTS:
-            self._state.apply(intent)  # type: ignore[arg-type]
-            return
+    def ask(self, intent: it.Intent) -> None:
+        """Carry out `intent` (a view's slot, through `MainRole.ask`, which applies an
+        event a view names itself): every intent has its one handler in the table
+        (`handlers`), which runs what it asks of the host in the background."""
         self._handlers[type(intent)](intent)
 
     def handlers(self) -> dict[type, Callable[[Any], None]]:

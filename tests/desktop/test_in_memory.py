@@ -48,7 +48,7 @@ def test_a_failed_intent_is_the_notice_in_words(tmp_path, monkeypatch) -> None:
             await until(lambda: main.state.notice != "", what="the notice")
             assert main.state.notice.startswith("Could not delete the session: ")
             assert "no-such-session" in main.state.notice
-            main.intents.ask(ev.NoticeShown(""))
+            main.ask(ev.NoticeShown(""))
             assert main.state.notice == ""
 
     run(body())
@@ -111,7 +111,7 @@ def test_an_open_history_gains_each_write_without_asking_the_host(tmp_path, monk
             )
             assert main.link.calls.count("todos.history") == asked
             appended = main.state.history.revisions
-            main.intents.ask(ev.HistoryClosed())
+            main.ask(ev.HistoryClosed())
             main.intents.ask(it.OpenHistory())
             await until(
                 lambda: main.state.history.revisions[:1] == appended[:1],
