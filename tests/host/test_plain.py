@@ -16,6 +16,7 @@ from host.protocol.plain import DecodeError, Plain
 from host.protocol.plain_gen import (
     METHODS_FILE,
     MODELS_FILE,
+    _ordered,
     formatted,
     methods_source,
     models_source,
@@ -197,3 +198,18 @@ def test_a_plain_model_with_string_annotations_is_read_as_well() -> None:
     assert (said.name, said.count) == ("a", 2)
     with pytest.raises(DecodeError, match="must be an integer"):
         _Said.from_wire({"name": "a", "count": "2"})
+
+
+def test_models_that_name_each_other_cannot_be_plain() -> None:
+    """A plain class comes after the classes its fields name, its annotations objects:
+    models that name each other have no such order, and the generator says so."""
+
+    class Ping(m.Wire):
+        pong: Pong | None = None
+
+    class Pong(m.Wire):
+        ping: Ping | None = None
+
+    Ping.model_rebuild()
+    with pytest.raises(TypeError, match="Ping -> Pong -> Ping"):
+        _ordered([Ping, Pong])
