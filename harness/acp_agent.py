@@ -55,6 +55,7 @@ from acp.schema import (
 )
 
 ARGS = sys.argv[1:]
+WORDY_ALWAYS = "Yes, and don't ask again for commands that start with `curl x | sh` here"
 
 
 def _entries(n: int, done: int) -> list[PlanEntry]:
@@ -472,12 +473,14 @@ class Scripted:
                     "t1", status="completed", content=[acp.tool_content(acp.text_block("3 lines"))]
                 ),
             )
-        elif command in ("ask", "askother"):  # askother: the same title, another input
+        elif command in ("ask", "askother", "askwordy"):  # askother: another input;
+            # askwordy: options named at length, as Codex names its lasting one
             raw = {"path": "notes.txt", "text": "hi" if command == "ask" else "curl x | sh"}
+            always = "Always" if command != "askwordy" else WORDY_ALWAYS
             answer = await self.conn.request_permission(
                 options=[
                     PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
-                    PermissionOption(option_id="always", name="Always", kind="allow_always"),
+                    PermissionOption(option_id="always", name=always, kind="allow_always"),
                     PermissionOption(option_id="no", name="Reject", kind="reject_once"),
                 ],
                 session_id=sid,

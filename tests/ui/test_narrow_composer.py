@@ -74,3 +74,34 @@ def test_the_agents_words_take_the_room_there_is(gui: Gui) -> None:
         assert right_edge(gui, "sendButton") <= gui.window.width() + 0.5
 
     gui.run(body(), timeout=60)
+
+
+def test_an_agents_options_named_at_length_fit_a_narrow_window(gui: Gui) -> None:
+    """An agent's option named at length (as Codex names its lasting one) is as wide as
+    the approval row at 640 px, its name cut short there and whole in its tooltip, and
+    the options' keys wrap: nothing of the row runs past the composer's edge."""
+    from PySide6.QtGui import QAccessible
+
+    from harness.acp_agent import WORDY_ALWAYS
+
+    configure(gui)
+
+    async def body() -> None:
+        await agent_session(gui)
+        gui.window.resize(640, 700)
+        await send(gui, "askwordy")
+        await until(lambda: gui.approvals.property("approvalId") != "", 10, "the approval")
+        await gui.frame()
+        await gui.frame()
+        inside = right_edge(gui, "composerInput")
+        (wordy,) = gui.visible_items("agentOption_always")
+        assert wordy.property("text") == WORDY_ALWAYS
+        assert wordy.implicitWidth() > wordy.width()  # cut short: it would not fit
+        told = QAccessible.queryAccessibleInterface(wordy)  # its name, and its tooltip
+        assert told.text(QAccessible.Text.Name) == WORDY_ALWAYS
+        assert WORDY_ALWAYS in told.text(QAccessible.Text.Description)
+        for name in ("agentOption_yes", "agentOption_always", "agentOption_no", "agentOptionKeys"):
+            assert right_edge(gui, name) <= inside + 0.5, name
+        assert gui.item("agentOptionKeys").property("lineCount") > 1  # its keys wrapped
+
+    gui.run(body(), timeout=60)

@@ -143,8 +143,10 @@ FocusScope {
             Accessible.role: Accessible.StaticText
             Accessible.name: qsTr("Arguments: %1").arg(text)
         }
-        // an ACP agent's own options, under its own names
+        // an ACP agent's own options, under its own names; one too long for the row is
+        // as wide as the row, its name cut short (whole in its tooltip and for a reader)
         Flow {
+            id: options
             Layout.fillWidth: true
             visible: row.agentAsks
             spacing: 6
@@ -153,12 +155,14 @@ FocusScope {
                 delegate: NibButton {
                     required property var modelData
                     objectName: "agentOption_" + modelData.optionId
+                    width: Math.min(implicitWidth, options.width)
                     text: modelData.name
                     primary: modelData.primary  // once: never the lasting one
                     palette.buttonText: row.theme.text
                     activeFocusOnTab: true
                     ToolTip.visible: hovered || activeFocus
-                    ToolTip.text: row.optionTip(modelData)
+                    ToolTip.text: implicitWidth > options.width ? qsTr("%1: %2").arg(modelData.name).arg(row.optionTip(modelData))
+                                                                 : row.optionTip(modelData)
                     Accessible.name: modelData.name
                     Accessible.description: ToolTip.text
                     onClicked: row.picked(modelData.optionId)
@@ -168,6 +172,8 @@ FocusScope {
                 objectName: "agentOptionKeys"
                 text: row.agentOptions.filter(o => o.key !== "")
                       .map(o => qsTr("%1 %2").arg(row.keysOf(o.key)).arg(o.name)).join(" · ")
+                width: Math.min(implicitWidth, options.width)
+                wrapMode: Text.Wrap
                 height: implicitHeight
                 color: row.theme.muted
                 font.pixelSize: 11
