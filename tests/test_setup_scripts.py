@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 TEST_ONLY = ("openssh-server", "openbox", "xdotool", "xvfb", "xauth", "dbus")
 
@@ -60,6 +62,49 @@ def test_a_data_folder_the_window_makes_is_the_users_alone(tmp_path: Path) -> No
     folder = tmp_path / "new" / "data"
     assert check_data_dir(folder) is None
     assert stat.S_IMODE(folder.stat().st_mode) & 0o077 == 0
+
+
+def test_a_data_folder_where_nothing_more_fits_is_refused_and_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """The probe's write, not synced, is refused where nothing more fits (a file size
+    limit stands in for a full disk): the reason says so and the probe is gone."""
+    code = (
+        "import resource, sys; from pathlib import Path\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))\n"
+        "from nib_desktop.shell.app import check_data_dir\n"
+        "print(check_data_dir(Path(sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        check=True,
+    )
+    assert f"the data folder {tmp_path} cannot be written: File too large" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_start_with_no_arguments_gets_the_parsers_defaults_without_building_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import argparse
+
+    from nib_desktop.shell.app import parse_args
+
+    parsed = parse_args(["--log-level", "INFO"])
+    built: list[object] = []
+    monkeypatch.setattr(argparse.ArgumentParser, "__init__", lambda *a, **k: built.append(a))
+    assert parse_args([]) == parsed and built == []
+    assert vars(parsed) == {
+        "data_dir": None,
+        "log_level": "INFO",
+        "smoke_test": False,
+        "screenshot": None,
+        "version": False,
+    }
 
 
 def test_the_window_names_itself_as_its_desktop_entry() -> None:
