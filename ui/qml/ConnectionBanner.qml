@@ -4,7 +4,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Nib
 
-// The host connection's state, shown without blocking the window.
+// The host connection's state, shown without blocking the window (Main.qml makes it
+// while `app.connection.shown`).
 Rectangle {
     id: banner
 
@@ -12,21 +13,7 @@ Rectangle {
     required property Theme theme
 
     readonly property string state_: app.connection.state
-    // A start takes well under a second: saying "Starting the host…" for that moment
-    // would flash a bar and move the window's content twice at every launch. The first
-    // start is told only once it has taken a second; a reconnection, a failure and a
-    // start after them (Retry) are told at once.
-    property bool startSeen: false
-    property bool slowStart: false
-    readonly property bool quiet: state_ === "starting" && !startSeen && !slowStart
-    onState_Changed: if (state_ !== "starting") startSeen = true
-    Timer {
-        interval: 1000
-        running: banner.quiet
-        onTriggered: banner.slowStart = true
-    }
-    visible: state_ !== "ready" && !quiet
-    implicitHeight: visible ? layout.implicitHeight + 16 : 0
+    implicitHeight: layout.implicitHeight + 16
     color: state_ === "failed" ? theme.noticeBackground : theme.surface
     Accessible.role: state_ === "failed" ? Accessible.AlertMessage : Accessible.StatusBar
     Accessible.name: connectionText.text

@@ -240,16 +240,23 @@ ApplicationWindow {
             Layout.fillHeight: true
             spacing: 0
 
-            ConnectionBanner {
+            // each made while it shows, not for the first frame
+            Loader {
                 Layout.fillWidth: true
-                app: window.app
-                theme: theme
+                active: window.app.connection.shown
+                sourceComponent: ConnectionBanner {
+                    app: window.app
+                    theme: theme
+                }
             }
 
-            NoticeBar {
+            Loader {
                 Layout.fillWidth: true
-                app: window.app
-                theme: theme
+                active: window.app.notice.text !== ""
+                sourceComponent: NoticeBar {
+                    app: window.app
+                    theme: theme
+                }
             }
 
             Transcript {
