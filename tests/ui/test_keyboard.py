@@ -343,16 +343,20 @@ def test_a_host_error_is_told_in_words(gui) -> None:
         await gui.start()
         await gui.actions.remote.attach_remote(it.AttachRemote("unix:/nonexistent/nib.sock", "r-1"))
         await until(lambda: gui.sessions.property("currentRemote"))
+        await gui.frame()
+        top = gui.rect_of(gui.item("transcriptList"))[1]
         gui.sessions.fork()  # a remote session cannot be forked here
         await until(lambda: gui.notice.property("text") != "", what="the notice")
         notice = gui.notice.property("text")
         assert notice.startswith("Could not fork the session: ") and "remote" in notice
         await gui.frame()
         assert gui.item("noticeBar").isVisible()
+        assert gui.rect_of(gui.item("transcriptList"))[1] > top  # the bar above it
         await gui.frame()  # the bar's row laid out before its button is clicked
         await gui.click(gui.item("dismissNotice"))
         await gui.frame()
         assert gui.items("noticeBar") == []
+        assert gui.rect_of(gui.item("transcriptList"))[1] == top  # no room kept for it
 
     gui.run(body())
 
@@ -929,11 +933,16 @@ def test_a_quick_start_shows_no_starting_bar_and_a_slow_one_says_so(gui) -> None
         started = time.monotonic()
         # not even made for the first frame: the bar exists only while it shows
         assert gui.items("connectionText") == [] and gui.items("noticeBar") == []
+        top = gui.rect_of(gui.item("transcriptList"))[1]
         await until(lambda: gui.visible_items("connectionText"), 5, "the bar of a slow start")
         assert time.monotonic() - started > 0.8
         assert gui.item("connectionText").property("text") == "Starting the host…"
+        await gui.frame()
+        assert gui.rect_of(gui.item("transcriptList"))[1] > top  # the bar above it
         await gui.start()
         await until(lambda: gui.items("connectionText") == [], what="the bar gone once connected")
+        await gui.frame()
+        assert gui.rect_of(gui.item("transcriptList"))[1] == top  # and no room kept for it
 
     gui.run(body())
 

@@ -244,6 +244,7 @@ ApplicationWindow {
             Loader {
                 Layout.fillWidth: true
                 active: window.app.connection.shown
+                visible: item !== null  // gone, it keeps no room (a Loader keeps its last height)
                 sourceComponent: ConnectionBanner {
                     app: window.app
                     theme: theme
@@ -253,6 +254,7 @@ ApplicationWindow {
             Loader {
                 Layout.fillWidth: true
                 active: window.app.notice.text !== ""
+                visible: item !== null
                 sourceComponent: NoticeBar {
                     app: window.app
                     theme: theme
