@@ -116,6 +116,9 @@ class HostSupervisor(QObject):
         self._outcome = None
         self._child = None
         self._stdout = self._stderr = b""
+        # a failure is told with this process's own last lines (an earlier one's are in
+        # the log): after two attempts that failed alike, each line was said twice
+        self._stderr_tail.clear()
         self._spawned = True
         try:
             popen = self._launch.take_early() or self._launch.start(self.command, self.data_dir)
