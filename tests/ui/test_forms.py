@@ -39,7 +39,7 @@ def test_a_form_is_filled_in_by_keyboard_and_sent(gui: Gui) -> None:
         assert gui.item("formCheck_sure").property("text") == "Sure?"  # its title, once
         gui.item("formCheck_sure").setProperty("checked", True)
         gui.item("formCheck_sure").toggled.emit()
-        name.forceActiveFocus()
+        gui.item("formCheck_sure").forceActiveFocus()  # Return on it sends, as from a field
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: not opened(gui), 10, "the form closed")
         await turn_end(gui)

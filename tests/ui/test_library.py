@@ -186,6 +186,16 @@ def test_ctrl_shift_e_exports_the_session_as_markdown(
         await gui.frame()
         problem = gui.item("exportProblem").property("text")
         assert problem == f"There is no folder {tmp_path}/nowhere"
+        # ticked by Space, Return on the box replaces it, as Return in the field would
+        target.write_text("older\n")
+        field.setProperty("text", str(target))
+        await gui.frame()
+        replace = gui.item("exportReplace")
+        replace.forceActiveFocus()
+        await gui.key(Qt.Key.Key_Space)
+        await until(lambda: replace.property("checked"), what="ticked")
+        await gui.key(Qt.Key.Key_Return)
+        await until(lambda: target.read_text().startswith("# Add the column\n"), 10, "replaced")
 
     gui.run(body())
 

@@ -211,7 +211,8 @@ def test_a_remote_agent_session_in_a_worktree_works_as_a_local_one(
         worktree = gui.item("remoteWorktreeBox")
         assert worktree.property("enabled")
         worktree.setProperty("checked", True)
-        await gui.click(gui.item("attachButton"))
+        worktree.forceActiveFocus()  # Return on the box just ticked attaches, as from a field
+        await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.state.shown is not None and gui.state.shown.remote, 30, "made")
         shown = gui.state.shown
         assert shown is not None and shown.agent == "scripted"

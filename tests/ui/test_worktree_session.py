@@ -51,7 +51,7 @@ def test_a_session_in_a_new_worktree_by_keys(
         branch.setProperty("text", "feat/tidy")
         await gui.frame()
         assert not gui.item("folderProblem").isVisible()
-        field.forceActiveFocus()
+        box.forceActiveFocus()  # Return on the box just ticked creates it, as from a field
         await gui.key(Qt.Key.Key_Return)
         await until(lambda: gui.sessions.property("currentAgent") == NAME, 10, "the session")
         shown = gui.state.shown

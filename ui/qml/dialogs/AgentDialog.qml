@@ -89,6 +89,8 @@ Dialog {
             visible: agentDialog.inRepository
             text: qsTr("In a new worktree: a branch of its own, your checkout left as it is")
             Accessible.name: text
+            Keys.onReturnPressed: agentDialog.create()  // as from a field: Space ticks it
+            Keys.onEnterPressed: agentDialog.create()
         }
         GridLayout {
             visible: agentDialog.worktree
@@ -102,6 +104,7 @@ Dialog {
                 placeholderText: qsTr("the branch checked out")
                 Accessible.name: qsTr("Base branch of the worktree")
                 Keys.onReturnPressed: agentDialog.create()
+                Keys.onEnterPressed: agentDialog.create()
             }
             Label { text: qsTr("Branch"); color: agentDialog.theme.text }
             TextField {
@@ -111,6 +114,7 @@ Dialog {
                 placeholderText: qsTr("nib/… (made from the session)")
                 Accessible.name: qsTr("Name of the worktree's new branch")
                 Keys.onReturnPressed: agentDialog.create()
+                Keys.onEnterPressed: agentDialog.create()
             }
         }
         NibCheckBox {
@@ -120,6 +124,8 @@ Dialog {
             visible: agentDialog.worktree
             text: qsTr("Carry my uncommitted changes into it")
             Accessible.name: text
+            Keys.onReturnPressed: agentDialog.create()
+            Keys.onEnterPressed: agentDialog.create()
         }
         Text {
             Layout.fillWidth: true

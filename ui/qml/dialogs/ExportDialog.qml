@@ -69,6 +69,8 @@ Dialog {
             visible: exportDialog.problem === "replace"
             text: qsTr("A file is there: replace it")
             Accessible.name: text
+            Keys.onReturnPressed: if (exportDialog.ready) exportDialog.accept()  // as from its field
+            Keys.onEnterPressed: if (exportDialog.ready) exportDialog.accept()
         }
     }
 

@@ -116,6 +116,8 @@ Dialog {
                     checked: row.modelData.value === "true"
                     Accessible.name: row.modelData.title
                     onToggled: formDialog.values[row.modelData.name] = checked
+                    Keys.onReturnPressed: formDialog.send()  // as from a field: Space ticks it
+                    Keys.onEnterPressed: formDialog.send()
                 }
                 ComboBox {
                     id: choice

@@ -193,6 +193,8 @@ Dialog {
                 text: qsTr("In a new worktree of that folder's repository")
                 enabled: folderField.text.trim() !== "" && remoteDialog.folderCheck.repository
                 Accessible.name: text
+                Keys.onReturnPressed: remoteDialog.attach()  // as from a field: Space ticks it
+                Keys.onEnterPressed: remoteDialog.attach()
             }
         }
         ListView {
