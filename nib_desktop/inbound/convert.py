@@ -178,6 +178,15 @@ def revision(r: m.TodoRevision) -> Revision:
 def local_time(stamp: str) -> str:
     """An ISO timestamp as the user's local HH:MM:SS (the stamp itself if it is not one):
     a turn writes several revisions a minute."""
+    return _local(stamp, "%H:%M:%S")
+
+
+def local_day_time(stamp: str) -> str:
+    """As `local_time`, "YYYY-MM-DD HH:MM": a session's or a message's time, any day."""
+    return _local(stamp, "%Y-%m-%d %H:%M")
+
+
+def _local(stamp: str, form: str) -> str:
     from datetime import UTC, datetime  # (a history's rows: not on the way to "connected")
 
     try:
@@ -186,7 +195,7 @@ def local_time(stamp: str) -> str:
         return stamp
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone().strftime("%H:%M:%S")
+    return moment.astimezone().strftime(form)
 
 
 def approval(a: m.ApprovalRequested, folder: str = "") -> Approval:

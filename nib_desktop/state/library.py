@@ -36,7 +36,7 @@ class Hit(NamedTuple):
     title: str
     message_seq: int  # 0: the title matched
     who: str  # "You", "Agent", "Summary" ("" for a title)
-    when: str  # ISO time
+    when: str  # the user's local "YYYY-MM-DD HH:MM"
     snippet: str  # one line around the match
     marks: tuple[tuple[int, int], ...]  # the matched words in `snippet`, [start, end)
 

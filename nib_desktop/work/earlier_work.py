@@ -61,7 +61,7 @@ class EarlierWork:
 
 def _row(s: m.AgentSessionInfo) -> EarlierRow:
     title = shown_text(s.title or "(untitled)")
-    when = convert.local_time(s.updated_at) if s.updated_at else ""
+    when = convert.local_day_time(s.updated_at) if s.updated_at else ""
     folder = shown_text(convert.folder_label(s.cwd))
     mark = ", in Nib already" if s.imported else ""
     words = f"{title}, {when or 'no time given'}, in {folder}{mark}"

@@ -34,7 +34,7 @@ def hit(found: m.SearchHit, agent: str = "") -> lib.Hit:
         shown_text(found.title),
         found.seq or 0,
         shown_text(agent) if found.role == "assistant" and agent else WHO.get(found.role or "", ""),
-        found.created_at,
+        convert.local_day_time(found.created_at),
         text,
         tuple(marks),
     )

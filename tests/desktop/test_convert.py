@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from host.protocol import plain_models as m
 from nib_desktop.inbound import lines, transcript_page
 from nib_desktop.inbound.lines import LineMaker
@@ -598,3 +600,24 @@ def test_a_feedback_message_shows_its_asks_whole_and_its_list_folded() -> None:
     ]
     assert shown[0].detail.startswith("The checklist as I see it:\n1. [pending] Step 0")
     assert LineMaker(titled=True).lines(message("user", "Feedback on the plan"))[0].detail == ""
+
+
+def test_a_sessions_or_a_messages_time_is_told_with_its_day_in_local_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An earlier session may be months old, a search's match too: their times keep their
+    day (a history's revisions, minutes apart, keep HH:MM:SS), in the user's time zone."""
+    import time
+
+    from nib_desktop.inbound import convert
+
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        assert convert.local_day_time("2026-11-03T10:00:00Z") == "2026-11-03 11:00"
+        assert convert.local_day_time("2026-12-31T23:30:00.000Z") == "2027-01-01 00:30"
+        assert convert.local_time("2026-11-03T10:00:00Z") == "11:00:00"
+        assert convert.local_day_time("yesterday") == "yesterday"  # not ISO: as given
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -47,6 +47,8 @@ def test_an_earlier_session_is_listed_and_opened(gui: Gui, tmp_path: Path) -> No
         rows = gui.views.earlier_view.model.rows
         await until(lambda: len(rows()) == 2, 10, "the first page")
         assert [r.title for r in rows()] == ["Earlier task 3", "Earlier task 2"]
+        # when each was last worked on, with its day: they may be months old
+        assert [r.when[:10] for r in rows()] == ["2026-11-03", "2026-11-02"]
         gui.views.earlier_view.more()  # what the More button does
         await until(lambda: len(rows()) == 3, 10, "the next page")
         assert not gui.views.earlier_view.property("hasMore")

@@ -47,8 +47,7 @@ def snippet_html(hit: Hit) -> str:
 
 
 def hit_row(hit: Hit) -> HitRow:
-    when = hit.when[:16].replace("T", " ")
-    where = f"{hit.who} · {when}" if hit.message_seq else "Title"
+    where = f"{hit.who} · {hit.when}" if hit.message_seq else "Title"
     found = hit.snippet[hit.marks[0][0] : hit.marks[0][1]] if hit.marks else ""
     name = f"{hit.title}: {where}: {hit.snippet}"
     return HitRow(hit.session_id, hit.title, where, snippet_html(hit), name, found, hit.message_seq)
