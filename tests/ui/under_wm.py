@@ -645,8 +645,7 @@ def test_a_remote_claude_code_session_made_from_the_new_menu_and_used_by_keys(
                 await until(lambda: gui.item("remoteWorktreeBox").property("enabled"), 10)
                 await tab_to(gui, "remoteWorktreeBox")
                 await keys("space")
-                await tab_to(gui, "remoteFolderField")
-                await keys("Return")
+                await keys("Return")  # on the box just ticked: attached, as from a field
                 await until(lambda: gui.state.shown is not None and gui.state.shown.remote, 60)
                 await closed(gui, dialog)
                 shown = gui.state.shown
